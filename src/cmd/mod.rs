@@ -1,0 +1,34 @@
+//! The command layer: one file per subcommand group. Each parses nothing itself (clap does),
+//! calls the library, and prints through [`emit`] / [`emit_json`].
+
+pub mod table;
+
+use std::io::Write;
+use tabula::Result;
+
+/// Prints `text` (a trailing newline is added) on stdout. A closed pipe (`| head`) ends the
+/// process quietly instead of panicking.
+pub fn emit(text: &str) -> Result<()> {
+    let mut out = std::io::stdout().lock();
+    let written = out
+        .write_all(text.as_bytes())
+        .and_then(|()| {
+            if text.ends_with('\n') {
+                Ok(())
+            } else {
+                out.write_all(b"\n")
+            }
+        })
+        .and_then(|()| out.flush());
+    match written {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => std::process::exit(0),
+        other => Ok(other?),
+    }
+}
+
+/// Prints one JSON document on stdout (pretty, with a trailing newline).
+pub fn emit_json<T: serde::Serialize>(value: &T) -> Result<()> {
+    let text = serde_json::to_string_pretty(value)
+        .map_err(|e| tabula::Error::failure(format!("could not write JSON: {e}")))?;
+    emit(&text)
+}

@@ -1,0 +1,14 @@
+//! tabula: exact analysis of small games, kept in persistent memory-mapped tables.
+//!
+//! The library does the work; the `tabula` binary only parses, calls and prints.
+//!
+//! - [`rank`]: the combinatorial ranking engine every exhaustive pass stands on.
+//! - [`table`]: the persistent, checked, memory-mapped table format.
+//! - one module per game.
+
+pub mod error;
+pub mod progress;
+pub mod rank;
+pub mod table;
+
+pub use error::{Error, Result};
