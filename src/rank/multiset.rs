@@ -25,6 +25,10 @@ pub struct Multisets {
     len: u64,
     /// `pnc[ix][m]` = PNC(ix, m) for ix in 0..=places, m in 0..=items.
     pnc: Vec<Vec<u64>>,
+    /// `skip[(ix·(items+1) + m)·(items+1) + c]` = Σ_{i<c} PNC(ix, m - i): the vectors that
+    /// come before those with `c` items on place `ix` when `m` items are left for places
+    /// `0..=ix`.
+    skip: Vec<u64>,
 }
 
 impl Multisets {
@@ -50,11 +54,22 @@ impl Multisets {
             table.push(row);
         }
         let len = table[places][items as usize];
+        let width = items as usize + 1;
+        let mut skip = vec![0u64; (places + 1) * width * width];
+        for (ix, row) in table.iter().enumerate() {
+            for m in 0..width {
+                let base = (ix * width + m) * width;
+                for c in 1..=m {
+                    skip[base + c] = skip[base + c - 1] + row[m - (c - 1)];
+                }
+            }
+        }
         Ok(Multisets {
             places,
             items,
             len,
             pnc: table,
+            skip,
         })
     }
 
@@ -77,15 +92,14 @@ impl Multisets {
     /// items, among vectors of `ix + 1` places. Unchecked beyond debug assertions: for hot
     /// loops over vectors known to be valid.
     pub fn seq_number(&self, v: &[u8], ix: usize, n: u32) -> u64 {
+        let width = self.items as usize + 1;
         let mut sum = 0;
-        let mut n = n;
+        let mut n = n as usize;
         let mut ix = ix;
         while n != 0 && ix != 0 {
-            let here = u32::from(v[ix]);
+            let here = usize::from(v[ix]);
             debug_assert!(here <= n);
-            for i in 0..here {
-                sum += self.pnc[ix][(n - i) as usize];
-            }
+            sum += self.skip[(ix * width + n) * width + here];
             n -= here;
             ix -= 1;
         }
@@ -244,6 +258,27 @@ mod tests {
         let m = Multisets::new(10, 5).unwrap();
         assert_eq!(m.len(), 2002);
         check_exhaustively(&m, seed_less);
+    }
+
+    #[test]
+    fn seq_number_agrees_with_the_seeds_recursion_on_every_prefix() {
+        fn seed_seq(v: &[u8], ix: usize, n: u32) -> u64 {
+            if n == 0 || ix == 0 {
+                return 0;
+            }
+            let below: u64 = (0..u32::from(v[ix]))
+                .map(|i| pnc(ix as u32, n - i).unwrap())
+                .sum();
+            seed_seq(v, ix - 1, n - u32::from(v[ix])) + below
+        }
+        let m = Multisets::new(10, 5).unwrap();
+        for v in m.iter() {
+            let mut n: u32 = v.iter().map(|&c| u32::from(c)).sum();
+            for ix in (0..10).rev() {
+                assert_eq!(m.seq_number(&v, ix, n), seed_seq(&v, ix, n), "{v:?} {ix}");
+                n -= u32::from(v[ix]);
+            }
+        }
     }
 
     #[test]

@@ -1,0 +1,43 @@
+//! NikoNiko Gammon: backgammon at one third size (8 points, 5 checkers, dice 0–2).
+//!
+//! Positions are always seen from the side on roll. The rules are `spec/nikoniko.md`.
+
+pub mod index;
+pub mod notation;
+pub mod position;
+
+pub use index::{index_of, position_at, STATES};
+pub use position::Position;
+
+/// A roll of two dice with faces 0, 1, 2, kept with the smaller die first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Roll {
+    pub low: u8,
+    pub high: u8,
+}
+
+impl Roll {
+    /// The roll of dice `a` and `b` (order does not matter).
+    pub fn new(a: u8, b: u8) -> Roll {
+        Roll {
+            low: a.min(b),
+            high: a.max(b),
+        }
+    }
+
+    /// The 6 distinct rolls with their weight among the 9 equally likely ordered rolls.
+    pub const ALL: [(Roll, u32); 6] = [
+        (Roll { low: 0, high: 0 }, 1),
+        (Roll { low: 0, high: 1 }, 2),
+        (Roll { low: 0, high: 2 }, 2),
+        (Roll { low: 1, high: 1 }, 1),
+        (Roll { low: 1, high: 2 }, 2),
+        (Roll { low: 2, high: 2 }, 1),
+    ];
+}
+
+impl std::fmt::Display for Roll {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}-{}", self.low, self.high)
+    }
+}
