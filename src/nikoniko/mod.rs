@@ -3,6 +3,7 @@
 //! Positions are always seen from the side on roll. The rules are `spec/nikoniko.md`.
 
 pub mod index;
+pub mod moves;
 pub mod notation;
 pub mod position;
 
