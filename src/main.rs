@@ -21,12 +21,16 @@ enum Command {
     /// Inspect, verify, pack and unpack table files
     #[command(subcommand)]
     Table(cmd::table::TableCmd),
+    /// NikoNiko Gammon: backgammon at one third size, solved exactly
+    #[command(subcommand)]
+    Nikoniko(cmd::nikoniko::NikonikoCmd),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Table(c) => cmd::table::run(c),
+        Command::Nikoniko(c) => cmd::nikoniko::run(c),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -166,3 +166,29 @@ fn the_opening_one_two_has_these_plays() {
         ]
     );
 }
+
+#[test]
+fn the_pruned_search_finds_the_same_plays_as_trying_every_order() {
+    use tabula::nikoniko::index::all_states;
+    use tabula::nikoniko::Roll;
+    let mut fast = Generator::new();
+    let mut slow = Generator::unpruned();
+    let key = |ps: Vec<Play>| {
+        let mut v: Vec<_> = ps.into_iter().map(|p| p.after).collect();
+        v.sort();
+        v
+    };
+    let mut checked = 0;
+    for p in all_states().iter().step_by(11) {
+        for (roll, _) in Roll::ALL {
+            assert_eq!(
+                key(fast.plays(p, roll)),
+                key(slow.plays(p, roll)),
+                "{} {roll}",
+                notation(p)
+            );
+        }
+        checked += 1;
+    }
+    assert!(checked > 100_000);
+}

@@ -2,10 +2,17 @@
 //!
 //! Positions are always seen from the side on roll. The rules are `spec/nikoniko.md`.
 
+pub mod board;
+pub mod game;
+pub mod graph;
 pub mod index;
 pub mod moves;
 pub mod notation;
 pub mod position;
+pub mod query;
+pub mod solve;
+pub mod store;
+pub mod verify;
 
 pub use index::{index_of, position_at, STATES};
 pub use position::Position;

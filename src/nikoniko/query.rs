@@ -1,0 +1,60 @@
+//! Queries against the built tables: the plays of a roll, rated and sorted.
+
+use super::moves::{Generator, Play};
+use super::solve::Outcomes;
+use super::store::Tables;
+use super::{index_of, Position, Roll};
+
+/// A legal play with what the tables say of it, for the side that moves.
+#[derive(Debug, Clone)]
+pub struct RatedPlay {
+    pub play: Play,
+    /// Equity after the play, for the side that moved.
+    pub equity: f64,
+    /// Outcome probabilities after the play, for the side that moved.
+    pub outcomes: Outcomes,
+    /// Equity given up against the best play (0 for the best).
+    pub loss: f64,
+}
+
+/// The outcome probabilities of a position for the side on roll, as stored.
+pub fn outcomes_of(tables: &Tables, p: &Position) -> Outcomes {
+    tables.outcomes(index_of(p))
+}
+
+/// What a play is worth to the side that made it: a win's points, or minus the value of
+/// the position after it with the opponent on roll.
+pub fn rate(tables: &Tables, play: &Play) -> (f64, Outcomes) {
+    if play.wins() {
+        let mut o = [0.0; 6];
+        o[play.score() as usize - 1] = 1.0;
+        return (f64::from(play.score()), o);
+    }
+    let next = play.after.swap();
+    let i = index_of(&next);
+    let o = tables.outcomes(i);
+    (-tables.equity(i), [o[3], o[4], o[5], o[0], o[1], o[2]])
+}
+
+/// Every legal play of `roll` from `p`, best first (ties keep the generator's order).
+pub fn rated_plays(tables: &Tables, p: &Position, roll: Roll) -> Vec<RatedPlay> {
+    let mut rated: Vec<RatedPlay> = Generator::new()
+        .plays(p, roll)
+        .into_iter()
+        .map(|play| {
+            let (equity, outcomes) = rate(tables, &play);
+            RatedPlay {
+                play,
+                equity,
+                outcomes,
+                loss: 0.0,
+            }
+        })
+        .collect();
+    rated.sort_by(|a, b| b.equity.total_cmp(&a.equity));
+    let best = rated.first().map_or(0.0, |r| r.equity);
+    for r in &mut rated {
+        r.loss = best - r.equity;
+    }
+    rated
+}

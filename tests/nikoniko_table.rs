@@ -1,0 +1,329 @@
+//! The built NikoNiko tables: checked against the spec's worked example, an independent
+//! exact solver of bear-offs, the manifest's checksums, and a rebuild on one thread.
+//! One build (on two threads) is shared by all the tests in this file.
+
+use assert_cmd::Command;
+use num_rational::BigRational;
+use num_traits::{One, ToPrimitive, Zero};
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::OnceLock;
+use tabula::nikoniko::notation::parse_position;
+use tabula::nikoniko::store::{self, BuildReport, Tables};
+use tabula::nikoniko::{index_of, Position};
+
+fn built() -> &'static (PathBuf, BuildReport) {
+    static BUILT: OnceLock<(PathBuf, BuildReport)> = OnceLock::new();
+    BUILT.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap().keep();
+        let path = dir.join("nikoniko.tbl");
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        let report = pool.install(|| store::build(&path, true)).unwrap();
+        (path, report)
+    })
+}
+
+fn tables() -> Tables {
+    Tables::open(&built().0).unwrap()
+}
+
+fn equity(t: &Tables, position: &str) -> f64 {
+    t.equity(index_of(&parse_position(position).unwrap()))
+}
+
+#[test]
+fn the_specs_worked_example_one_checker_each_on_point_one_is_worth_0_8() {
+    let t = tables();
+    assert_eq!(t.equities().unwrap()[0], 8000);
+    assert_eq!(equity(&t, "1/1"), 0.8);
+}
+
+#[test]
+fn the_build_converges_below_the_tolerance() {
+    let r = &built().1;
+    assert!(r.residual < 1e-12 && r.outcome_residual < 1e-12);
+    assert!(r.sweeps > 10 && r.sweeps < 200, "{} sweeps", r.sweeps);
+}
+
+#[test]
+fn the_checksums_are_those_of_the_manifest() {
+    let manifest =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tables/MANIFEST")).unwrap();
+    let expected = |name: &str| {
+        manifest
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(name))
+            .and_then(|l| l.split_whitespace().last())
+            .unwrap_or_else(|| panic!("{name} is not in the manifest"))
+            .to_string()
+    };
+    let r = &built().1;
+    assert_eq!(
+        format!("sha256:{}", r.equity_checksum),
+        expected("nikoniko.tbl")
+    );
+    assert_eq!(
+        format!("sha256:{}", r.outcome_checksum),
+        expected("nikoniko.outcomes")
+    );
+}
+
+#[test]
+fn the_tables_bytes_do_not_depend_on_the_thread_count() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("one.tbl");
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
+    pool.install(|| store::build(&path, true)).unwrap();
+    let two = &built().0;
+    assert_eq!(std::fs::read(&path).unwrap(), std::fs::read(two).unwrap());
+    assert_eq!(
+        std::fs::read(store::outcomes_path(&path)).unwrap(),
+        std::fs::read(store::outcomes_path(two)).unwrap()
+    );
+}
+
+#[test]
+fn every_equity_lies_in_range_and_matches_its_outcome_chances() {
+    let t = tables();
+    for i in 0..tabula::nikoniko::STATES {
+        let e = t.equity(i);
+        assert!((-3.0..=3.0).contains(&e), "{i}: {e}");
+        let o = t.outcomes(i);
+        let from_o = o[0] + 2.0 * o[1] + 3.0 * o[2] - o[3] - 2.0 * o[4] - 3.0 * o[5];
+        assert!((from_o - e).abs() < 2e-4, "{i}: {e} vs {from_o}");
+    }
+}
+
+#[test]
+fn a_board_where_neither_side_can_ever_move_is_worth_nothing() {
+    // Each side has a checker on the bar facing the other's closed home board: every roll
+    // passes, for ever. The pass cycle must give 0, not a division by zero.
+    let t = tables();
+    assert_eq!(equity(&t, "bar,2,2,1,1/bar,2,2,1,1"), 0.0);
+    assert_eq!(
+        t.outcomes(index_of(
+            &parse_position("bar,2,2,1,1/bar,2,2,1,1").unwrap()
+        )),
+        [0.0; 6]
+    );
+}
+
+#[test]
+fn a_closed_out_side_loses_most_of_its_games() {
+    // The side on roll is on the bar against a closed board: it passes until the
+    // opponent breaks its board, and the opponent is far ahead.
+    let t = tables();
+    let e = equity(&t, "bar,6,6,6,6/2,2,1,1");
+    assert!(e < -0.9, "{e}");
+    // It passes on every roll, so its equity is exactly minus the opponent's on the same
+    // board.
+    assert_eq!(equity(&t, "2,2,1,1/bar,6,6,6,6"), -e);
+}
+
+#[test]
+fn the_opening_position_favours_the_side_on_roll() {
+    let t = tables();
+    let e = t.equity(index_of(&Position::OPENING));
+    assert!(e > 0.0 && e < 1.0, "{e}");
+    assert!((e - built().1.opening_equity).abs() <= 0.5e-4);
+}
+
+/// A side in a bear-off: checkers on its point 1 and on its point 2.
+type Home = (u8, u8);
+
+/// An independent exact solver for bear-offs (every checker of both sides on its points
+/// 1–2 or off), in rational arithmetic, with its own move rules.
+struct BearOff {
+    memo: HashMap<(Home, Home), BigRational>,
+}
+
+impl BearOff {
+    /// Positions after playing `dice` in order from (on 1, on 2); a bear-off of the last
+    /// checker stops the play.
+    fn after(side: (u8, u8), dice: &[u8]) -> Vec<(u8, u8)> {
+        let Some((&d, rest)) = dice.split_first() else {
+            return vec![side];
+        };
+        if side == (0, 0) {
+            return vec![side];
+        }
+        let (one, two) = side;
+        let mut next = Vec::new();
+        if d == 1 {
+            if one > 0 {
+                next.push((one - 1, two));
+            }
+            if two > 0 {
+                next.push((one + 1, two - 1));
+            }
+        } else if two > 0 {
+            next.push((one, two - 1));
+        } else {
+            next.push((one - 1, 0));
+        }
+        next.into_iter()
+            .flat_map(|s| Self::after(s, rest))
+            .collect()
+    }
+
+    /// Σ over the rolls that move of weight × best value, over 9.
+    fn moving_part(&mut self, me: (u8, u8), opp: (u8, u8)) -> BigRational {
+        let rolls: [(&[&[u8]], i64); 5] = [
+            (&[&[1]], 2),
+            (&[&[2]], 2),
+            (&[&[1, 1, 1, 1]], 1),
+            (&[&[1, 2], &[2, 1]], 2),
+            (&[&[2, 2, 2, 2]], 1),
+        ];
+        let mut sum = BigRational::zero();
+        for (orders, weight) in rolls {
+            let mut best: Option<BigRational> = None;
+            for dice in orders {
+                for s in Self::after(me, dice) {
+                    let v = if s == (0, 0) {
+                        let gammon = opp.0 + opp.1 == 5;
+                        BigRational::from_integer(if gammon { 2 } else { 1 }.into())
+                    } else {
+                        -self.equity(opp, s)
+                    };
+                    if best.as_ref().is_none_or(|b| v > *b) {
+                        best = Some(v);
+                    }
+                }
+            }
+            sum += best.unwrap() * BigRational::from_integer(weight.into());
+        }
+        sum / BigRational::from_integer(9.into())
+    }
+
+    /// E(me, opp), with the 0-0 pass solved exactly against E(opp, me).
+    fn equity(&mut self, me: (u8, u8), opp: (u8, u8)) -> BigRational {
+        if let Some(v) = self.memo.get(&(me, opp)) {
+            return v.clone();
+        }
+        let a = self.moving_part(me, opp);
+        let b = self.moving_part(opp, me);
+        let ninth = BigRational::new(1.into(), 9.into());
+        // E_ab = a - E_ba/9, E_ba = b - E_ab/9.
+        let e = (a - b * ninth.clone()) / (BigRational::one() - ninth.clone() * ninth);
+        self.memo.insert((me, opp), e.clone());
+        e
+    }
+}
+
+#[test]
+fn every_bear_off_matches_an_independent_exact_rational_solver() {
+    let t = tables();
+    let mut oracle = BearOff {
+        memo: HashMap::new(),
+    };
+    let sides: Vec<(u8, u8)> = (0..=5u8)
+        .flat_map(|a| (0..=5 - a).map(move |b| (a, b)))
+        .filter(|&s| s != (0, 0))
+        .collect();
+    assert_eq!(sides.len(), 20);
+    let mut checked = 0;
+    for &me in &sides {
+        for &opp in &sides {
+            let exact = oracle.equity(me, opp);
+            let side = |(one, two): (u8, u8)| {
+                let mut v = [0u8; 10];
+                v[1] = one;
+                v[2] = two;
+                v[0] = 5 - one - two;
+                v
+            };
+            let p = Position::new(side(me), side(opp)).unwrap();
+            let stored = t.equity(index_of(&p));
+            let x = exact.to_f64().unwrap();
+            assert!(
+                (stored - x).abs() <= 0.5e-4 + 1e-12,
+                "{me:?} {opp:?}: {stored} vs {x}"
+            );
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 400);
+    // The worked example again, now exactly: 4/5.
+    assert_eq!(
+        oracle.equity((1, 0), (1, 0)),
+        BigRational::new(4.into(), 5.into())
+    );
+}
+
+fn cli_json(args: &[&str]) -> serde_json::Value {
+    let table = built().0.to_str().unwrap().to_string();
+    let out = Command::cargo_bin("tabula")
+        .unwrap()
+        .args(args)
+        .args(["--table", &table, "--json"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn equity_reports_the_index_and_the_equity_for_the_side_on_roll() {
+    let v = cli_json(&["nikoniko", "equity", "1/1"]);
+    assert_eq!(v["index"], 0);
+    assert_eq!(v["equity"], 0.8);
+    let win = v["outcomes"]["win"].as_f64().unwrap();
+    assert!((win - 0.9).abs() < 1e-4);
+}
+
+#[test]
+fn hint_lists_the_plays_best_first_with_the_equity_each_loses() {
+    let v = cli_json(&["nikoniko", "hint", "8,8,5,2,2/8,8,5,2,2", "1-2"]);
+    let moves = v["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 4);
+    let eq: Vec<f64> = moves
+        .iter()
+        .map(|m| m["equity"].as_f64().unwrap())
+        .collect();
+    assert!(eq.windows(2).all(|w| w[0] >= w[1]));
+    assert_eq!(moves[0]["loss"], 0.0);
+    // The best play's equity is minus the equity of its position with the opponent on roll.
+    let after = parse_position(moves[0]["position"].as_str().unwrap()).unwrap();
+    let t = tables();
+    assert_eq!(eq[0], -t.equity(index_of(&after.swap())));
+}
+
+#[test]
+fn verify_finds_the_table_consistent_within_its_rounding() {
+    let v = cli_json(&["nikoniko", "verify"]);
+    assert_eq!(v["ok"], true);
+    assert!(v["max_bellman_gap"].as_f64().unwrap() <= 1e-4 + 1e-9);
+}
+
+#[test]
+fn verify_refuses_a_table_with_a_changed_value() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("n.tbl");
+    std::fs::copy(&built().0, &path).unwrap();
+    std::fs::copy(
+        store::outcomes_path(&built().0),
+        store::outcomes_path(&path),
+    )
+    .unwrap();
+    let mut bytes = std::fs::read(&path).unwrap();
+    bytes[tabula::table::HEADER_LEN + 2 * 1000] ^= 0x40;
+    std::fs::write(&path, bytes).unwrap();
+    Command::cargo_bin("tabula")
+        .unwrap()
+        .args(["nikoniko", "verify", "--table"])
+        .arg(&path)
+        .assert()
+        .code(1)
+        .stderr(predicates::str::contains("corrupt"));
+}
