@@ -21,12 +21,16 @@ enum Command {
     /// Inspect, verify, pack and unpack table files
     #[command(subcommand)]
     Table(cmd::table::TableCmd),
+    /// 大石泉すき poker: ranks, the comparator and its exhaustive verification
+    #[command(subcommand)]
+    Poker(cmd::poker::PokerCmd),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Table(c) => cmd::table::run(c),
+        Command::Poker(c) => cmd::poker::run(c),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
