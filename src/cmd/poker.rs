@@ -41,7 +41,7 @@ pub enum PokerCmd {
     /// Search a stated family of natural fifth rules for the one leaving the fewest ties
     SearchRule {
         /// Longest sequence of statistics to try as one rule (1 to 3)
-        #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(1..=3))]
+        #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u8).range(1..=3))]
         depth: u8,
         /// Single statistics to list in the human output
         #[arg(long, default_value_t = 10)]
@@ -314,12 +314,27 @@ fn search_rule(depth: usize, top: usize, json: bool) -> Result<()> {
             d.best.rules.join(" → ")
         ));
     }
+    for d in &r.by_depth {
+        if !d.remaining_examples.is_empty() && d.remaining_examples.len() <= 5 {
+            let pairs: Vec<String> = d.remaining_examples.iter().map(|[a, b]| format!("{a} / {b}")).collect();
+            out.push(format!("  depth {} still ties: {}", d.depth, pairs.join(", ")));
+        }
+    }
     out.push(String::new());
     if r.breaks_all_ties {
         out.push(format!(
             "*** A NATURAL RULE LEAVES NO TIES: {} ***",
             r.best.rules.join(" → ")
         ));
+        if let Some(d) = r.by_depth.iter().find(|d| d.zero_tie_rules > 0) {
+            out.push(format!(
+                "    ({} rules of {} statistics leave none; the first ones:)",
+                d.zero_tie_rules, d.depth
+            ));
+            for rules in &d.zero_tie_examples {
+                out.push(format!("      {}", rules.join(" → ")));
+            }
+        }
     } else {
         out.push(format!(
             "no rule in the family leaves no ties; the best, {}, leaves {} ordered pairs tied",

@@ -137,11 +137,14 @@ pub struct DepthResult {
     pub depth: usize,
     /// Candidate sequences tried (as sets: the order inside does not change the ties).
     pub candidates: u64,
-    /// The first sequence with the fewest ties.
+    /// The sequence with the fewest ties (among equals, the one whose statistics leave
+    /// the fewest ties alone), its statistics listed strongest first.
     pub best: RuleScore,
+    /// Up to 10 unordered pairs that `best` still leaves tied.
+    pub remaining_examples: Vec<[String; 2]>,
     /// How many sequences leave no tie at all.
     pub zero_tie_rules: u64,
-    /// The first few of those.
+    /// The first few of those, best first.
     pub zero_tie_examples: Vec<Vec<String>>,
 }
 
@@ -195,11 +198,10 @@ fn subsets(n: usize, k: usize) -> Vec<u64> {
     std::iter::successors(Some(comb.first_mask()), |&m| comb.next_mask(m)).collect()
 }
 
-fn names(stats: &[Statistic], set: u64) -> Vec<String> {
-    (0..stats.len())
-        .filter(|i| set >> i & 1 == 1)
-        .map(|i| stats[i].name.clone())
-        .collect()
+fn hand_text(index: u16) -> String {
+    Hand::from_index(index.into())
+        .expect("index below 3125")
+        .to_string()
 }
 
 /// Searches sequences of 1 up to `depth` (at most 3) statistics.
@@ -216,24 +218,48 @@ pub fn search(depth: usize) -> SearchReport {
         })
         .collect();
     singles.sort_by_key(|r| r.tied_pairs);
+    let single_ties: Vec<u64> = (0..stats.len()).map(|i| ties_of(&masks, 1 << i)).collect();
+    // Statistics in a set, strongest alone (fewest ties) first.
+    let ordered = |set: u64| -> Vec<usize> {
+        let mut members: Vec<usize> = (0..stats.len()).filter(|i| set >> i & 1 == 1).collect();
+        members.sort_by_key(|&i| (single_ties[i], i));
+        members
+    };
+    let names = |set: u64| -> Vec<String> {
+        ordered(set).iter().map(|&i| stats[i].name.clone()).collect()
+    };
     let by_depth: Vec<DepthResult> = (1..=depth.clamp(1, 3))
         .map(|d| {
             let sets = subsets(stats.len(), d);
-            let scored: Vec<(u64, u64)> = sets.iter().map(|&s| (s, ties_of(&masks, s))).collect();
-            let &(best_set, best_ties) = scored
+            // Fewest ties first; among equals, the set of individually strongest
+            // statistics (smallest sum of single ties), then the first in colex order.
+            let mut scored: Vec<(u64, u64, u64)> = sets
                 .iter()
-                .min_by_key(|&&(_, t)| t)
-                .expect("at least one subset");
-            let zeros: Vec<u64> = scored.iter().filter(|p| p.1 == 0).map(|p| p.0).collect();
+                .map(|&s| {
+                    let strength = ordered(s).iter().map(|&i| single_ties[i]).sum();
+                    (ties_of(&masks, s), strength, s)
+                })
+                .collect();
+            scored.sort_unstable();
+            let (best_ties, _, best_set) = scored[0];
+            let zeros: Vec<u64> = scored.iter().filter(|p| p.0 == 0).map(|p| p.2).collect();
+            let remaining: Vec<[String; 2]> = tied
+                .iter()
+                .zip(&masks)
+                .filter(|(_, &m)| m & best_set == best_set)
+                .take(10)
+                .map(|(&(a, b), _)| [hand_text(a), hand_text(b)])
+                .collect();
             DepthResult {
                 depth: d,
                 candidates: sets.len() as u64,
                 best: RuleScore {
-                    rules: names(&stats, best_set),
+                    rules: names(best_set),
                     tied_pairs: best_ties,
                 },
+                remaining_examples: remaining,
                 zero_tie_rules: zeros.len() as u64,
-                zero_tie_examples: zeros.iter().take(10).map(|&s| names(&stats, s)).collect(),
+                zero_tie_examples: zeros.iter().take(10).map(|&s| names(s)).collect(),
             }
         })
         .collect();
