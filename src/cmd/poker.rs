@@ -117,7 +117,7 @@ fn compare(a: &Hand, b: &Hand, json: bool) -> Result<()> {
         Ordering::Equal => "tie",
     };
     let (sa, sb) = (a.to_string(), b.to_string());
-    let seed_ab = seed::compare_hand(&sa, &sb, true);
+    let seed_ab = seed::compare_hand(&sa, &sb);
     if json {
         return emit_json(&json!({
             "a": hand_json(a),
@@ -135,7 +135,7 @@ fn compare(a: &Hand, b: &Hand, json: bool) -> Result<()> {
         _ => format!(
             "{sa} and {sb} tie: the rank and all four rules agree \
              (the seed's own comparator answers {seed_ab} for a,b and {} for b,a)",
-            seed::compare_hand(&sb, &sa, true)
+            seed::compare_hand(&sb, &sa)
         ),
     };
     let row = |name: &str, x: String, y: String| format!("{name:<15} {x:>22} {y:>22}");

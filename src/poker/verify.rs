@@ -76,7 +76,8 @@ pub struct OrderProof {
     pub irreflexive: bool,
     /// Every `compare(a, b)` is the reverse of `compare(b, a)`.
     pub antisymmetric: bool,
-    /// Every pair compares as its levels do, so strict order and ties are transitive.
+    /// Every pair compares as its levels do (and the two checks above hold), so the strict
+    /// order and the ties are transitive.
     pub transitive: bool,
     /// Every pair compares as the lexicographic comparison of the strength keys.
     pub equals_key_order: bool,
@@ -127,7 +128,12 @@ pub fn verify(examples: usize) -> Verification {
                 && ties_pairwise[4] == SEED_TIES_AFTER_RULE_4,
         },
         seed_agreement: seed_agreement(&feats),
-        strict_weak_order: prove_strict_weak_order(&feats, &keys),
+        strict_weak_order: prove_strict_weak_order(
+            HANDS,
+            &keys,
+            |a, b| compare_features(&feats[a], &feats[b]).order,
+            true,
+        ),
         examples: tied_examples(&feats, &ties_pairwise, examples),
         seed_defect: seed_defect(&tied_after_all),
     }
@@ -203,16 +209,25 @@ fn seed_agreement(feats: &[Features]) -> SeedAgreement {
     }
 }
 
-/// Levels from the comparator along the key order, then an exhaustive check of all
-/// ordered pairs (including `a = b`) against the levels and against the keys.
-fn prove_strict_weak_order(feats: &[Features], keys: &[Key]) -> OrderProof {
-    let n = feats.len();
+/// Proves (or refutes) that `cmp` is a strict weak order on `0..n`, where
+/// `cmp(a, b) = Greater` means `a` is stronger. The items are sorted by `sort_key` (any
+/// order; a correct comparator makes the result independent of it), given integer levels
+/// by `cmp` itself (a new level wherever two neighbours do not tie), and then every ordered
+/// pair, `a = b` included, is checked against its levels. If all agree, `cmp` *is* the
+/// comparison of an integer function: irreflexive, antisymmetric and transitive, with
+/// transitive ties. `keys`, if given, are also checked to order every pair as `cmp` does.
+pub fn prove_strict_weak_order<K: Ord + Sync>(
+    n: usize,
+    sort_key: &[K],
+    cmp: impl Fn(usize, usize) -> Ordering + Sync,
+    check_keys: bool,
+) -> OrderProof {
     let mut order: Vec<usize> = (0..n).collect();
-    order.sort_by_key(|&i| keys[i]);
+    order.sort_by(|&x, &y| sort_key[x].cmp(&sort_key[y]));
     let mut level = vec![0u32; n];
     let mut current = 0u32;
     for w in order.windows(2) {
-        if compare_features(&feats[w[1]], &feats[w[0]]).order != Ordering::Equal {
+        if cmp(w[1], w[0]) != Ordering::Equal {
             current += 1;
         }
         level[w[1]] = current;
@@ -223,17 +238,17 @@ fn prove_strict_weak_order(feats: &[Features], keys: &[Key]) -> OrderProof {
         .map(|a| {
             let mut f = [0u64; 4];
             for b in 0..n {
-                let ab = compare_features(&feats[a], &feats[b]).order;
+                let ab = cmp(a, b);
                 if a == b && ab != Ordering::Equal {
                     f[0] += 1;
                 }
-                if ab != compare_features(&feats[b], &feats[a]).order.reverse() {
+                if ab != cmp(b, a).reverse() {
                     f[1] += 1;
                 }
                 if ab != level[a].cmp(&level[b]) {
                     f[2] += 1;
                 }
-                if ab != keys[a].cmp(&keys[b]) {
+                if check_keys && ab != sort_key[a].cmp(&sort_key[b]) {
                     f[3] += 1;
                 }
             }
@@ -241,11 +256,11 @@ fn prove_strict_weak_order(feats: &[Features], keys: &[Key]) -> OrderProof {
         })
         .reduce(|| [0; 4], |x, y| std::array::from_fn(|i| x[i] + y[i]));
     OrderProof {
-        levels: u64::from(current) + 1,
+        levels: if n == 0 { 0 } else { u64::from(current) + 1 },
         irreflexive: failures[0] == 0,
         antisymmetric: failures[1] == 0,
-        transitive: failures[2] == 0,
-        equals_key_order: failures[3] == 0,
+        transitive: failures[0] == 0 && failures[1] == 0 && failures[2] == 0,
+        equals_key_order: check_keys && failures[3] == 0,
         pairs_checked: (n * n) as u64,
     }
 }
@@ -293,8 +308,8 @@ fn seed_defect(tied: &[(u16, u16)]) -> SeedDefect {
         .iter()
         .map(|&(a, b)| {
             let (a, b) = (hand_text(a.into()), hand_text(b.into()));
-            let ab = seed::compare_hand(&a, &b, true);
-            let ba = seed::compare_hand(&b, &a, true);
+            let ab = seed::compare_hand(&a, &b);
+            let ba = seed::compare_hand(&b, &a);
             if ab == 1 && ba == 1 {
                 2
             } else {
@@ -307,8 +322,8 @@ fn seed_defect(tied: &[(u16, u16)]) -> SeedDefect {
         .map(|&(a, b)| (hand_text(a.into()), hand_text(b.into())))
         .unwrap_or_default();
     SeedDefect {
-        seed_compare_ab: seed::compare_hand(&a, &b, true),
-        seed_compare_ba: seed::compare_hand(&b, &a, true),
+        seed_compare_ab: seed::compare_hand(&a, &b),
+        seed_compare_ba: seed::compare_hand(&b, &a),
         a,
         b,
         pairs_answering_1_both_ways: both_ways,
