@@ -25,8 +25,16 @@ fn the_seeds_judge_and_scores_agree_with_the_fast_code_on_all_3125_hands() {
         assert_eq!(seed::judge_hand(&s), i64::from(f.rank.number()), "{s}");
         assert_eq!(seed::py_find(&s, "すき"), i64::from(f.suki_find), "{s}");
         assert_eq!(seed::calc_pos_score(&s), i64::from(f.right_places), "{s}");
-        assert_eq!(seed::calc_stroke_score(&s), i64::from(f.right_strokes), "{s}");
-        assert_eq!(seed::calc_stroke_not_score(&s), i64::from(f.wrong_strokes), "{s}");
+        assert_eq!(
+            seed::calc_stroke_score(&s),
+            i64::from(f.right_strokes),
+            "{s}"
+        );
+        assert_eq!(
+            seed::calc_stroke_not_score(&s),
+            i64::from(f.wrong_strokes),
+            "{s}"
+        );
     }
 }
 
@@ -37,8 +45,8 @@ fn the_rank_table_matches_closed_form_counts() {
     let straight = 120 - 1; // 5! orders, less the name itself
     let four = 5 * 4 * 5; // letter, kicker, kicker's place
     let full = 5 * 4 * 10; // triple letter, pair letter, C(5,2) places of the pair
-    // Words containing すき: inclusion–exclusion over its 4 possible places (it cannot
-    // overlap itself; two copies fit in 3 ways, three do not fit).
+                           // Words containing すき: inclusion–exclusion over its 4 possible places (it cannot
+                           // overlap itself; two copies fit in 3 ways, three do not fit).
     let with_suki = 4 * 125 - 3 * 5;
     // …of which the stronger ranks take: the name, the 23 other orders with すき glued,
     // すすすす+き / きききき+す with すき somewhere (4 + 4), and す/き full houses (9 + 9:
@@ -51,7 +59,10 @@ fn the_rank_table_matches_closed_form_counts() {
     );
     // Three of a kind, two pair and buta share what is left of their count patterns:
     // (3,1,1): 5·C(4,2)·20 = 600, (2,2,1): 10·3·30 = 900, (2,1,1,1): 5·4·60 = 1200.
-    assert_eq!(counts[5] + counts[6] + counts[7] + counts[8], 600 + 900 + 1200);
+    assert_eq!(
+        counts[5] + counts[6] + counts[7] + counts[8],
+        600 + 900 + 1200
+    );
     assert_eq!(counts.iter().sum::<u64>(), 3125);
     assert_eq!(counts, [1, 5, 100, 119, 200, 435, 516, 765, 984]);
     let rows = table::rank_table();
@@ -220,7 +231,11 @@ fn the_rule_search_finds_a_three_statistic_rule_that_leaves_no_ties() {
     // Each depth's best, recounted by grouping hands on (key, statistics).
     for d in &r.by_depth {
         let names: Vec<&str> = d.best.rules.iter().map(String::as_str).collect();
-        assert_eq!(ties_by_grouping_with(&names), d.best.tied_pairs, "{names:?}");
+        assert_eq!(
+            ties_by_grouping_with(&names),
+            d.best.tied_pairs,
+            "{names:?}"
+        );
     }
     assert_eq!(r.by_depth[0].best.tied_pairs, 522);
     assert_eq!(r.by_depth[0].best.rules, ["Σ strokes × position"]);
@@ -242,7 +257,9 @@ fn the_tie_list_holds_half_the_ordered_ties_after_rule_4() {
     let keys: Vec<Key> = all_features().iter().map(Features::key).collect();
     let tied = tied_pairs_after_all_rules(&keys);
     assert_eq!(2 * tied.len() as u64, ties_by_grouping(&keys, 4));
-    assert!(tied.iter().all(|&(a, b)| a < b && keys[a as usize] == keys[b as usize]));
+    assert!(tied
+        .iter()
+        .all(|&(a, b)| a < b && keys[a as usize] == keys[b as usize]));
 }
 
 #[test]

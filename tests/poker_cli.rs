@@ -11,7 +11,12 @@ fn tabula() -> Command {
 
 /// Runs `tabula poker ARGS --json`, checks success and that stdout is one JSON document.
 fn json(args: &[&str]) -> Value {
-    let out = tabula().arg("poker").args(args).arg("--json").assert().success();
+    let out = tabula()
+        .arg("poker")
+        .args(args)
+        .arg("--json")
+        .assert()
+        .success();
     let stdout = String::from_utf8(out.get_output().stdout.clone()).expect("UTF-8");
     serde_json::from_str(&stdout).expect("exactly one JSON document on stdout")
 }
@@ -118,7 +123,9 @@ fn search_rule_announces_a_rule_that_leaves_no_ties() {
         .args(["poker", "search-rule"])
         .assert()
         .success()
-        .stdout(predicate::str::contains("*** A NATURAL RULE LEAVES NO TIES"));
+        .stdout(predicate::str::contains(
+            "*** A NATURAL RULE LEAVES NO TIES",
+        ));
 }
 
 #[test]
@@ -127,10 +134,19 @@ fn malformed_hands_are_refused_with_exit_2_naming_the_fault() {
         (vec!["judge", "oiz"], "has 3 characters"),
         (vec!["judge", "oizskk"], "has 6 characters"),
         (vec!["judge", ""], "has 0 characters"),
-        (vec!["judge", "oizsx"], "unknown character 'x' at position 5"),
-        (vec!["judge", "す泉太すき"], "unknown character '太' at position 3"),
+        (
+            vec!["judge", "oizsx"],
+            "unknown character 'x' at position 5",
+        ),
+        (
+            vec!["judge", "す泉太すき"],
+            "unknown character '太' at position 3",
+        ),
         (vec!["judge", "OIZSK"], "unknown character 'O'"),
-        (vec!["compare", "oizsk", "oi zk"], "unknown character ' ' at position 3"),
+        (
+            vec!["compare", "oizsk", "oi zk"],
+            "unknown character ' ' at position 3",
+        ),
         (vec!["compare", "oizsk"], "B"),
         (vec!["search-rule", "--depth", "4"], "4"),
         (vec!["search-rule", "--depth", "0"], "0"),

@@ -106,7 +106,11 @@ fn words_case() -> impl Strategy<Value = (usize, usize, Vec<u8>)> {
         })
         .prop_flat_map(|(a, length)| {
             proptest::collection::vec(0..a, length).prop_map(move |w| {
-                (a, length, w.into_iter().map(|c| c as u8).collect::<Vec<u8>>())
+                (
+                    a,
+                    length,
+                    w.into_iter().map(|c| c as u8).collect::<Vec<u8>>(),
+                )
             })
         })
 }

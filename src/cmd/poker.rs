@@ -138,19 +138,56 @@ fn compare(a: &Hand, b: &Hand, json: bool) -> Result<()> {
             seed::compare_hand(&sb, &sa)
         ),
     };
-    let row = |name: &str, x: String, y: String| format!("{name:<15} {x:>22} {y:>22}");
+    let row = |name: &str, x: String, y: String| {
+        format!("{name:<15} {} {}", pad_left(&x, 22), pad_left(&y, 22))
+    };
     let rank = |f: &Features| format!("{} {}", f.rank.number(), f.rank.english());
     let lines = [
         headline,
         String::new(),
         row("", format!("a = {sa}"), format!("b = {sb}")),
         row("rank", rank(&fa), rank(&fb)),
-        row("suki_find", fa.suki_find.to_string(), fb.suki_find.to_string()),
-        row("right_places", fa.right_places.to_string(), fb.right_places.to_string()),
-        row("right_strokes", fa.right_strokes.to_string(), fb.right_strokes.to_string()),
-        row("wrong_strokes", fa.wrong_strokes.to_string(), fb.wrong_strokes.to_string()),
+        row(
+            "suki_find",
+            fa.suki_find.to_string(),
+            fb.suki_find.to_string(),
+        ),
+        row(
+            "right_places",
+            fa.right_places.to_string(),
+            fb.right_places.to_string(),
+        ),
+        row(
+            "right_strokes",
+            fa.right_strokes.to_string(),
+            fb.right_strokes.to_string(),
+        ),
+        row(
+            "wrong_strokes",
+            fa.wrong_strokes.to_string(),
+            fb.wrong_strokes.to_string(),
+        ),
     ];
     emit(&lines.join("\n"))
+}
+
+/// Terminal columns taken by `s`: the name's characters (kanji, kana) are full-width.
+fn display_width(s: &str) -> usize {
+    s.chars()
+        .map(|c| match u32::from(c) {
+            0x1100..=0x115F | 0x2E80..=0xA4CF | 0xAC00..=0xD7A3 | 0xF900..=0xFAFF => 2,
+            0xFF00..=0xFF60 | 0xFFE0..=0xFFE6 => 2,
+            _ => 1,
+        })
+        .sum()
+}
+
+fn pad_left(s: &str, width: usize) -> String {
+    format!("{}{s}", " ".repeat(width.saturating_sub(display_width(s))))
+}
+
+fn pad_right(s: &str, width: usize) -> String {
+    format!("{s}{}", " ".repeat(width.saturating_sub(display_width(s))))
 }
 
 fn rank_table(json: bool) -> Result<()> {
@@ -164,20 +201,20 @@ fn rank_table(json: bool) -> Result<()> {
         "rank", "english", "japanese", "count", "p_exact", "p"
     )];
     for r in &rows {
-        // Japanese names are full-width: pad by display width (2 columns a character).
-        let pad = 28usize.saturating_sub(2 * r.japanese.chars().count());
         out.push(format!(
-            "{:>4}  {:<20} {}{} {:>5}  {:>9}  {:>10.8}",
+            "{:>4}  {:<20} {} {:>5}  {:>9}  {:>10.8}",
             r.rank,
             r.english,
-            r.japanese,
-            " ".repeat(pad),
+            pad_right(r.japanese, 28),
             r.count,
             r.p_exact,
             r.p
         ));
     }
-    out.push(format!("{:>4}  {:<20} {:<28} {:>5}", "", "all hands", "", total));
+    out.push(format!(
+        "{:>4}  {:<20} {:<28} {:>5}",
+        "", "all hands", "", total
+    ));
     emit(&out.join("\n"))
 }
 
@@ -199,7 +236,9 @@ fn run_verify(examples: usize, json: bool) -> Result<()> {
     if ok {
         Ok(())
     } else {
-        Err(Error::failure("poker verification failed (see the report above)"))
+        Err(Error::failure(
+            "poker verification failed (see the report above)",
+        ))
     }
 }
 
@@ -223,7 +262,11 @@ fn verify_text(v: &verify::Verification, ok: bool) -> String {
     for (s, name) in v.stages.iter().enumerate() {
         out.push(format!(
             "{:<6} {:<15} {:>12} {:>12} {:>12}",
-            s, name, v.decided_pairs_by_stage[s], v.tied_pairs_by_stage[s], v.tied_pairs_by_grouping[s]
+            s,
+            name,
+            v.decided_pairs_by_stage[s],
+            v.tied_pairs_by_stage[s],
+            v.tied_pairs_by_grouping[s]
         ));
     }
     let p = &v.strict_weak_order;
@@ -257,7 +300,10 @@ fn verify_text(v: &verify::Verification, ok: bool) -> String {
             continue;
         }
         out.push(String::new());
-        out.push(format!("tied after {} ({} pairs), first ones:", e.stage, e.tied_pairs));
+        out.push(format!(
+            "tied after {} ({} pairs), first ones:",
+            e.stage, e.tied_pairs
+        ));
         for [a, b] in &e.pairs {
             out.push(format!("  {a} / {b}"));
         }
@@ -290,13 +336,29 @@ fn search_rule(depth: usize, top: usize, json: bool) -> Result<()> {
     }
     let mut out = vec!["family searched (applied after the seed's four rules):".to_string()];
     for g in &r.family {
-        out.push(format!("  {}: {}", g.group, g.statistics.join(", ")));
+        out.push(format!("  {}:", g.group));
+        let mut line = String::from("   ");
+        for (i, stat) in g.statistics.iter().enumerate() {
+            let item = if i + 1 < g.statistics.len() {
+                format!(" {stat},")
+            } else {
+                format!(" {stat}")
+            };
+            if line.chars().count() + item.chars().count() > 88 {
+                out.push(std::mem::replace(&mut line, String::from("   ")));
+            }
+            line.push_str(&item);
+        }
+        out.push(line);
     }
     out.push(format!(
         "\nordered pairs tied after the four rules: {}",
         r.tied_pairs_before
     ));
-    out.push(format!("\nbest single statistics (of {}):", r.singles.len()));
+    out.push(format!(
+        "\nbest single statistics (of {}):",
+        r.singles.len()
+    ));
     for s in r.singles.iter().take(top) {
         out.push(format!("  {:>8}  {}", s.tied_pairs, s.rules.join(" → ")));
     }
@@ -316,8 +378,16 @@ fn search_rule(depth: usize, top: usize, json: bool) -> Result<()> {
     }
     for d in &r.by_depth {
         if !d.remaining_examples.is_empty() && d.remaining_examples.len() <= 5 {
-            let pairs: Vec<String> = d.remaining_examples.iter().map(|[a, b]| format!("{a} / {b}")).collect();
-            out.push(format!("  depth {} still ties: {}", d.depth, pairs.join(", ")));
+            let pairs: Vec<String> = d
+                .remaining_examples
+                .iter()
+                .map(|[a, b]| format!("{a} / {b}"))
+                .collect();
+            out.push(format!(
+                "  depth {} still ties: {}",
+                d.depth,
+                pairs.join(", ")
+            ));
         }
     }
     out.push(String::new());

@@ -122,6 +122,12 @@ mod tests {
     #[test]
     fn the_seeds_first_rule_4_tie_is_reported_as_a_tie() {
         let v = verdict("大大大大石", "大大大石大");
-        assert_eq!(v, Verdict { order: Ordering::Equal, stage: None });
+        assert_eq!(
+            v,
+            Verdict {
+                order: Ordering::Equal,
+                stage: None
+            }
+        );
     }
 }

@@ -42,10 +42,7 @@ pub fn ranker() -> &'static Words {
 impl Hand {
     /// The hand with these letters; `None` if a letter is not in `0..5`.
     pub fn from_letters(letters: [u8; WIDTH]) -> Option<Hand> {
-        letters
-            .iter()
-            .all(|&l| l < 5)
-            .then_some(Hand { letters })
+        letters.iter().all(|&l| l < 5).then_some(Hand { letters })
     }
 
     /// The hand numbered `index` (`0..3125`); `None` out of range.
@@ -146,7 +143,10 @@ mod tests {
             assert_eq!(h.index(), i);
             assert_eq!(Hand::from_index(i), Some(*h));
             // product('大石泉すき', repeat=5): the last letter varies fastest.
-            let expected: Vec<u8> = (0..5).rev().map(|p| ((i / 5usize.pow(p)) % 5) as u8).collect();
+            let expected: Vec<u8> = (0..5)
+                .rev()
+                .map(|p| ((i / 5usize.pow(p)) % 5) as u8)
+                .collect();
             assert_eq!(h.letters().to_vec(), expected);
         }
         assert_eq!(Hand::from_index(HANDS), None);
@@ -154,7 +154,12 @@ mod tests {
 
     #[test]
     fn mixed_spellings_are_accepted_and_strangers_refused() {
-        assert_eq!(Hand::parse("大iz すk".replace(' ', "").as_str()).unwrap().romaji(), "oizsk");
+        assert_eq!(
+            Hand::parse("大iz すk".replace(' ', "").as_str())
+                .unwrap()
+                .romaji(),
+            "oizsk"
+        );
         let e = Hand::parse("す泉太すき").unwrap_err().to_string();
         assert!(e.contains("'太'") && e.contains("position 3"), "{e}");
         let e = Hand::parse("oiz").unwrap_err().to_string();

@@ -2,8 +2,9 @@
 //!
 //! The family searched is stated here and printed by `tabula poker search-rule`: simple
 //! statistics of a hand, each a small integer, grouped as
-//! - *positions of each character*: first position, last position, sum of positions and
-//!   count of each of 大 石 泉 す き;
+//! - *positions of each character*: first and last position (0-based, -1 when absent, as
+//!   Python's `str.find` / `str.rfind`), sum of the 1-based positions, and count, of each
+//!   of 大 石 泉 す き;
 //! - *stroke-weighted positions*: Σ strokes × position, Σ strokes × (6 − position), and
 //!   the strokes of the character at each single position;
 //! - *the name's shape*: number of `すき` pairs, of the name's bigrams (大石, 石泉, 泉す,
@@ -12,6 +13,10 @@
 //!   distinct characters;
 //! - *kickers*: highest stroke, lowest stroke, and the strokes sorted high to low compared
 //!   as in poker.
+//!
+//! (Hands tied by the four rules have equal total strokes, so Σ strokes × (6 − position)
+//! = 6 × total − Σ strokes × position splits exactly the same pairs as its twin: both are
+//! kept, as natural readings of "stroke-weighted positions".)
 //!
 //! A candidate rule is one statistic, or a sequence of up to three of them, applied after
 //! the seed's four rules. Which side wins (higher or lower) does not change which pairs
@@ -51,15 +56,19 @@ pub fn family() -> Vec<Statistic> {
     const POS: &str = "positions of each character";
     for c in 0..5u8 {
         let ch = CHARS[c as usize];
-        out.push(statistic(format!("first position of {ch}"), POS, move |x| {
-            x.iter().position(|&l| l == c).map_or(-1, |p| p as i32)
-        }));
+        out.push(statistic(
+            format!("first position of {ch}"),
+            POS,
+            move |x| x.iter().position(|&l| l == c).map_or(-1, |p| p as i32),
+        ));
         out.push(statistic(format!("last position of {ch}"), POS, move |x| {
             x.iter().rposition(|&l| l == c).map_or(-1, |p| p as i32)
         }));
-        out.push(statistic(format!("sum of positions of {ch}"), POS, move |x| {
-            (0..5).filter(|&i| x[i] == c).map(|i| i as i32 + 1).sum()
-        }));
+        out.push(statistic(
+            format!("sum of positions of {ch}"),
+            POS,
+            move |x| (0..5).filter(|&i| x[i] == c).map(|i| i as i32 + 1).sum(),
+        ));
         out.push(statistic(format!("count of {ch}"), POS, move |x| {
             x.iter().filter(|&&l| l == c).count() as i32
         }));
@@ -68,9 +77,11 @@ pub fn family() -> Vec<Statistic> {
     out.push(statistic("Σ strokes × position".into(), WEIGHTED, |x| {
         (0..5).map(|i| strokes(x[i]) * (i as i32 + 1)).sum()
     }));
-    out.push(statistic("Σ strokes × (6 − position)".into(), WEIGHTED, |x| {
-        (0..5).map(|i| strokes(x[i]) * (5 - i as i32)).sum()
-    }));
+    out.push(statistic(
+        "Σ strokes × (6 − position)".into(),
+        WEIGHTED,
+        |x| (0..5).map(|i| strokes(x[i]) * (5 - i as i32)).sum(),
+    ));
     for p in 0..5 {
         out.push(statistic(
             format!("strokes at position {}", p + 1),
@@ -93,15 +104,21 @@ pub fn family() -> Vec<Statistic> {
         }
         best
     }));
-    out.push(statistic("inversions against the name".into(), SHAPE, |x| {
-        (0..5)
-            .flat_map(|i| (i + 1..5).map(move |j| (i, j)))
-            .filter(|&(i, j)| x[i] > x[j])
-            .count() as i32
-    }));
-    out.push(statistic("displacement Σ|home − position|".into(), SHAPE, |x| {
-        (0..5).map(|i| (i32::from(x[i]) - i as i32).abs()).sum()
-    }));
+    out.push(statistic(
+        "inversions against the name".into(),
+        SHAPE,
+        |x| {
+            (0..5)
+                .flat_map(|i| (i + 1..5).map(move |j| (i, j)))
+                .filter(|&(i, j)| x[i] > x[j])
+                .count() as i32
+        },
+    ));
+    out.push(statistic(
+        "displacement Σ|home − position|".into(),
+        SHAPE,
+        |x| (0..5).map(|i| (i32::from(x[i]) - i as i32).abs()).sum(),
+    ));
     out.push(statistic("squared displacement (SSD)".into(), SHAPE, |x| {
         (0..5).map(|i| (i32::from(x[i]) - i as i32).pow(2)).sum()
     }));
@@ -115,11 +132,15 @@ pub fn family() -> Vec<Statistic> {
     out.push(statistic("lowest stroke".into(), KICKERS, |x| {
         x.iter().map(|&l| strokes(l)).min().unwrap_or(0)
     }));
-    out.push(statistic("strokes high to low (kicker)".into(), KICKERS, |x| {
-        let mut s: Vec<i32> = x.iter().map(|&l| strokes(l)).collect();
-        s.sort_unstable_by(|a, b| b.cmp(a));
-        s.iter().fold(0, |acc, &v| acc * 10 + v)
-    }));
+    out.push(statistic(
+        "strokes high to low (kicker)".into(),
+        KICKERS,
+        |x| {
+            let mut s: Vec<i32> = x.iter().map(|&l| strokes(l)).collect();
+            s.sort_unstable_by(|a, b| b.cmp(a));
+            s.iter().fold(0, |acc, &v| acc * 10 + v)
+        },
+    ));
     out
 }
 
@@ -226,7 +247,10 @@ pub fn search(depth: usize) -> SearchReport {
         members
     };
     let names = |set: u64| -> Vec<String> {
-        ordered(set).iter().map(|&i| stats[i].name.clone()).collect()
+        ordered(set)
+            .iter()
+            .map(|&i| stats[i].name.clone())
+            .collect()
     };
     let by_depth: Vec<DepthResult> = (1..=depth.clamp(1, 3))
         .map(|d| {

@@ -98,7 +98,10 @@ mod tests {
     fn out_of_place_characters_count_their_own_strokes() {
         // 泉 at 1 (9), 泉 at 2 (9) out of place; す at 4 right (2); き at 5 right (4).
         let f = Features::of(&Hand::parse("泉泉泉すき").unwrap());
-        assert_eq!((f.right_places, f.right_strokes, f.wrong_strokes), (3, 15, 18));
+        assert_eq!(
+            (f.right_places, f.right_strokes, f.wrong_strokes),
+            (3, 15, 18)
+        );
     }
 
     #[test]
