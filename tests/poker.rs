@@ -84,6 +84,9 @@ fn the_seeds_two_tie_counts_are_reproduced_and_agree_with_grouping() {
         v.tied_pairs_by_stage,
         [2_070_024, 1_915_014, 630_220, 287_564, 24_942]
     );
+    // After the rank alone, the ties are the ordered pairs inside each rank of the table.
+    let within_ranks: u64 = table::rank_counts().iter().map(|c| c * (c - 1)).sum();
+    assert_eq!(v.tied_pairs_by_stage[0], within_ranks);
     let decided: u64 = v.decided_pairs_by_stage.iter().sum();
     assert_eq!(decided + v.tied_pairs_by_stage[4], v.pairs);
     assert!(v.seed_figures.reproduced);

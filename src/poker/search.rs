@@ -232,14 +232,14 @@ pub fn search(depth: usize) -> SearchReport {
     let keys: Vec<Key> = all_features().iter().map(Features::key).collect();
     let tied = tied_pairs_after_all_rules(&keys);
     let masks = agreement_masks(&stats, &tied);
+    let single_ties: Vec<u64> = (0..stats.len()).map(|i| ties_of(&masks, 1 << i)).collect();
     let mut singles: Vec<RuleScore> = (0..stats.len())
         .map(|i| RuleScore {
             rules: vec![stats[i].name.clone()],
-            tied_pairs: ties_of(&masks, 1 << i),
+            tied_pairs: single_ties[i],
         })
         .collect();
     singles.sort_by_key(|r| r.tied_pairs);
-    let single_ties: Vec<u64> = (0..stats.len()).map(|i| ties_of(&masks, 1 << i)).collect();
     // Statistics in a set, strongest alone (fewest ties) first.
     let ordered = |set: u64| -> Vec<usize> {
         let mut members: Vec<usize> = (0..stats.len()).filter(|i| set >> i & 1 == 1).collect();
