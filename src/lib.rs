@@ -8,6 +8,7 @@
 
 pub mod error;
 pub mod nikoniko;
+pub mod poker;
 pub mod progress;
 pub mod rank;
 pub mod table;

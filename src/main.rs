@@ -24,6 +24,9 @@ enum Command {
     /// NikoNiko Gammon: backgammon at one third size, solved exactly
     #[command(subcommand)]
     Nikoniko(cmd::nikoniko::NikonikoCmd),
+    /// 大石泉すき poker: ranks, the comparator and its exhaustive verification
+    #[command(subcommand)]
+    Poker(cmd::poker::PokerCmd),
 }
 
 fn main() -> ExitCode {
@@ -31,6 +34,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Table(c) => cmd::table::run(c),
         Command::Nikoniko(c) => cmd::nikoniko::run(c),
+        Command::Poker(c) => cmd::poker::run(c),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -2,6 +2,7 @@
 //! calls the library, and prints through [`emit`] / [`emit_json`].
 
 pub mod nikoniko;
+pub mod poker;
 pub mod table;
 
 use std::io::Write;

@@ -1,0 +1,331 @@
+//! Exhaustive verification of the comparator over all 3,125 × 3,124 ordered pairs of
+//! different hands, as a loop over hand indices.
+//!
+//! - Tie counts after each stage, by two methods: the pairwise comparator loop, and
+//!   grouping the hands by the prefix of their strength key (Σ n(n−1) over the groups).
+//! - Strict weak order, proven: the hands are sorted by key, given integer *levels* by the
+//!   comparator itself (a new level wherever two neighbours do not tie), and then every
+//!   ordered pair is checked to compare exactly as its levels do. A relation equal to the
+//!   comparison of an integer function is irreflexive, antisymmetric and transitive, and so
+//!   is its tie relation: a strict weak order.
+//! - The seed's defect on a concrete pair, with its literal comparator ([`super::seed`]).
+
+use super::compare::{compare_features, Stage};
+use super::hand::{Hand, HANDS};
+use super::seed;
+use super::tiebreak::{all_features, Features, Key};
+use rayon::prelude::*;
+use serde::Serialize;
+use std::cmp::Ordering;
+
+/// The two tie counts the seed prints: after rules 1–3 and after rules 1–4.
+pub const SEED_TIES_AFTER_RULE_3: u64 = 287_564;
+/// See [`SEED_TIES_AFTER_RULE_3`].
+pub const SEED_TIES_AFTER_RULE_4: u64 = 24_942;
+
+/// The full verification report.
+#[derive(Debug, Clone, Serialize)]
+pub struct Verification {
+    /// Ordered pairs of different hands: 3,125 × 3,124.
+    pub pairs: u64,
+    /// Stage names, in the order of the counts below.
+    pub stages: Vec<&'static str>,
+    /// Ordered pairs still tied after the rank alone, then after rules 1, 2, 3, 4
+    /// (pairwise comparator loop).
+    pub tied_pairs_by_stage: [u64; 5],
+    /// The same counts by the second method (grouping by key prefix).
+    pub tied_pairs_by_grouping: [u64; 5],
+    /// Ordered pairs decided at each stage (their sum plus the final ties is `pairs`).
+    pub decided_pairs_by_stage: [u64; 5],
+    /// The seed's two printed counts and whether they are reproduced.
+    pub seed_figures: SeedFigures,
+    /// Whether the transliterated seed functions agree with the fast ones on every hand.
+    pub seed_agreement: SeedAgreement,
+    /// The strict weak order proof.
+    pub strict_weak_order: OrderProof,
+    /// The first tied pairs (in index order) after each stage.
+    pub examples: Vec<StageExamples>,
+    /// The seed's invalid last line, shown on a concrete pair.
+    pub seed_defect: SeedDefect,
+}
+
+/// The seed's printed counts against ours.
+#[derive(Debug, Clone, Serialize)]
+pub struct SeedFigures {
+    pub after_rule_3: u64,
+    pub after_rule_4: u64,
+    pub reproduced: bool,
+}
+
+/// Per-hand agreement of the seed's transliterated functions with the fast code.
+#[derive(Debug, Clone, Serialize)]
+pub struct SeedAgreement {
+    /// Hands checked (all of them).
+    pub hands: u64,
+    /// Hands whose rank, `すき` position, right-place count (the seed's `calc_pos_score`),
+    /// right-place strokes and out-of-place strokes all agree.
+    pub agreeing: u64,
+}
+
+/// The strict weak order proof.
+#[derive(Debug, Clone, Serialize)]
+pub struct OrderProof {
+    /// Number of tie classes (levels).
+    pub levels: u64,
+    /// Hands that tie with themselves (all must).
+    pub irreflexive: bool,
+    /// Every `compare(a, b)` is the reverse of `compare(b, a)`.
+    pub antisymmetric: bool,
+    /// Every pair compares as its levels do (and the two checks above hold), so the strict
+    /// order and the ties are transitive.
+    pub transitive: bool,
+    /// Every pair compares as the lexicographic comparison of the strength keys.
+    pub equals_key_order: bool,
+    /// Ordered pairs checked (all 3,125²).
+    pub pairs_checked: u64,
+}
+
+/// Example pairs tied after one stage.
+#[derive(Debug, Clone, Serialize)]
+pub struct StageExamples {
+    pub stage: &'static str,
+    pub tied_pairs: u64,
+    pub pairs: Vec<[String; 2]>,
+}
+
+/// The seed's defect on a concrete pair.
+#[derive(Debug, Clone, Serialize)]
+pub struct SeedDefect {
+    pub a: String,
+    pub b: String,
+    /// The seed's `compare_hand(a, b)`.
+    pub seed_compare_ab: i64,
+    /// The seed's `compare_hand(b, a)`.
+    pub seed_compare_ba: i64,
+    /// Ordered pairs on which the seed's comparator answers 1 both ways round.
+    pub pairs_answering_1_both_ways: u64,
+}
+
+/// Runs the whole verification; `examples` pairs are listed per stage.
+pub fn verify(examples: usize) -> Verification {
+    let feats = all_features();
+    let keys: Vec<Key> = feats.iter().map(Features::key).collect();
+    let decided = decided_by_stage(&feats);
+    let ties_pairwise = ties_after_each_stage(&decided);
+    let ties_grouped: [u64; 5] = std::array::from_fn(|s| ties_by_grouping(&keys, s));
+    let pairs = (HANDS * (HANDS - 1)) as u64;
+    let tied_after_all = tied_pairs_after_all_rules(&keys);
+    Verification {
+        pairs,
+        stages: Stage::ALL.iter().map(|s| s.name()).collect(),
+        tied_pairs_by_stage: ties_pairwise,
+        tied_pairs_by_grouping: ties_grouped,
+        decided_pairs_by_stage: std::array::from_fn(|s| decided[s]),
+        seed_figures: SeedFigures {
+            after_rule_3: SEED_TIES_AFTER_RULE_3,
+            after_rule_4: SEED_TIES_AFTER_RULE_4,
+            reproduced: ties_pairwise[3] == SEED_TIES_AFTER_RULE_3
+                && ties_pairwise[4] == SEED_TIES_AFTER_RULE_4,
+        },
+        seed_agreement: seed_agreement(&feats),
+        strict_weak_order: prove_strict_weak_order(
+            HANDS,
+            &keys,
+            |a, b| compare_features(&feats[a], &feats[b]).order,
+            true,
+        ),
+        examples: tied_examples(&feats, &ties_pairwise, examples),
+        seed_defect: seed_defect(&tied_after_all),
+    }
+}
+
+/// `decided[s]`: ordered pairs of different hands decided at stage `s`; `decided[5]`: the
+/// pairs tied after all four rules. One pass of the comparator over all pairs.
+pub fn decided_by_stage(feats: &[Features]) -> [u64; 6] {
+    (0..feats.len())
+        .into_par_iter()
+        .map(|a| {
+            let mut d = [0u64; 6];
+            for b in 0..feats.len() {
+                if a != b {
+                    match compare_features(&feats[a], &feats[b]).stage {
+                        Some(s) => d[s as usize] += 1,
+                        None => d[5] += 1,
+                    }
+                }
+            }
+            d
+        })
+        .reduce(|| [0; 6], |x, y| std::array::from_fn(|i| x[i] + y[i]))
+}
+
+/// Ties left after stage `k` = pairs decided later, plus the final ties.
+pub fn ties_after_each_stage(decided: &[u64; 6]) -> [u64; 5] {
+    std::array::from_fn(|k| decided[k + 1..].iter().sum())
+}
+
+/// Second method: ordered pairs agreeing on the key prefix of `stage`, Σ n(n−1) over the
+/// groups of equal prefixes.
+pub fn ties_by_grouping(keys: &[Key], stage: usize) -> u64 {
+    let mut prefixes: Vec<u32> = keys.iter().map(|k| k.prefix(stage)).collect();
+    prefixes.sort_unstable();
+    prefixes
+        .chunk_by(|x, y| x == y)
+        .map(|g| (g.len() * (g.len() - 1)) as u64)
+        .sum()
+}
+
+/// Unordered pairs `(a, b)`, `a < b` by index, tied after all four rules, in index order.
+pub fn tied_pairs_after_all_rules(keys: &[Key]) -> Vec<(u16, u16)> {
+    let mut order: Vec<u16> = (0..keys.len() as u16).collect();
+    order.sort_by_key(|&i| (keys[i as usize], i));
+    let mut out = Vec::new();
+    for group in order.chunk_by(|&x, &y| keys[x as usize] == keys[y as usize]) {
+        for (i, &a) in group.iter().enumerate() {
+            for &b in &group[i + 1..] {
+                out.push((a, b));
+            }
+        }
+    }
+    out.sort_unstable();
+    out
+}
+
+fn seed_agreement(feats: &[Features]) -> SeedAgreement {
+    let agreeing = Hand::all()
+        .zip(feats)
+        .filter(|(h, f)| {
+            let s = h.to_string();
+            seed::judge_hand(&s) == i64::from(f.rank.number())
+                && seed::py_find(&s, "すき") == i64::from(f.suki_find)
+                && seed::calc_pos_score(&s) == i64::from(f.right_places)
+                && seed::calc_stroke_score(&s) == i64::from(f.right_strokes)
+                && seed::calc_stroke_not_score(&s) == i64::from(f.wrong_strokes)
+        })
+        .count() as u64;
+    SeedAgreement {
+        hands: HANDS as u64,
+        agreeing,
+    }
+}
+
+/// Proves (or refutes) that `cmp` is a strict weak order on `0..n`, where
+/// `cmp(a, b) = Greater` means `a` is stronger. The items are sorted by `sort_key` (any
+/// order; a correct comparator makes the result independent of it), given integer levels
+/// by `cmp` itself (a new level wherever two neighbours do not tie), and then every ordered
+/// pair, `a = b` included, is checked against its levels. If all agree, `cmp` *is* the
+/// comparison of an integer function: irreflexive, antisymmetric and transitive, with
+/// transitive ties. `keys`, if given, are also checked to order every pair as `cmp` does.
+pub fn prove_strict_weak_order<K: Ord + Sync>(
+    n: usize,
+    sort_key: &[K],
+    cmp: impl Fn(usize, usize) -> Ordering + Sync,
+    check_keys: bool,
+) -> OrderProof {
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by(|&x, &y| sort_key[x].cmp(&sort_key[y]));
+    let mut level = vec![0u32; n];
+    let mut current = 0u32;
+    for w in order.windows(2) {
+        if cmp(w[1], w[0]) != Ordering::Equal {
+            current += 1;
+        }
+        level[w[1]] = current;
+    }
+    // failures: [reflexive ties missing, antisymmetry, level order, key order]
+    let failures = (0..n)
+        .into_par_iter()
+        .map(|a| {
+            let mut f = [0u64; 4];
+            for b in 0..n {
+                let ab = cmp(a, b);
+                if a == b && ab != Ordering::Equal {
+                    f[0] += 1;
+                }
+                if ab != cmp(b, a).reverse() {
+                    f[1] += 1;
+                }
+                if ab != level[a].cmp(&level[b]) {
+                    f[2] += 1;
+                }
+                if check_keys && ab != sort_key[a].cmp(&sort_key[b]) {
+                    f[3] += 1;
+                }
+            }
+            f
+        })
+        .reduce(|| [0; 4], |x, y| std::array::from_fn(|i| x[i] + y[i]));
+    OrderProof {
+        levels: if n == 0 { 0 } else { u64::from(current) + 1 },
+        irreflexive: failures[0] == 0,
+        antisymmetric: failures[1] == 0,
+        transitive: failures[0] == 0 && failures[1] == 0 && failures[2] == 0,
+        equals_key_order: check_keys && failures[3] == 0,
+        pairs_checked: (n * n) as u64,
+    }
+}
+
+/// The first `per_stage` ordered pairs (index order) tied after each stage.
+fn tied_examples(feats: &[Features], ties: &[u64; 5], per_stage: usize) -> Vec<StageExamples> {
+    let mut lists: Vec<Vec<[String; 2]>> = vec![Vec::new(); 5];
+    'scan: for a in 0..feats.len() {
+        for b in 0..feats.len() {
+            if a == b {
+                continue;
+            }
+            let decided_at = compare_features(&feats[a], &feats[b])
+                .stage
+                .map_or(5, |s| s as usize);
+            for list in lists.iter_mut().take(decided_at) {
+                if list.len() < per_stage {
+                    list.push([hand_text(a), hand_text(b)]);
+                }
+            }
+            if lists.iter().all(|l| l.len() >= per_stage) {
+                break 'scan;
+            }
+        }
+    }
+    Stage::ALL
+        .iter()
+        .zip(lists)
+        .map(|(s, pairs)| StageExamples {
+            stage: s.name(),
+            tied_pairs: ties[*s as usize],
+            pairs,
+        })
+        .collect()
+}
+
+fn hand_text(index: usize) -> String {
+    Hand::from_index(index)
+        .expect("index below 3125")
+        .to_string()
+}
+
+fn seed_defect(tied: &[(u16, u16)]) -> SeedDefect {
+    let both_ways = tied
+        .iter()
+        .map(|&(a, b)| {
+            let (a, b) = (hand_text(a.into()), hand_text(b.into()));
+            let ab = seed::compare_hand(&a, &b);
+            let ba = seed::compare_hand(&b, &a);
+            if ab == 1 && ba == 1 {
+                2
+            } else {
+                0
+            }
+        })
+        .sum();
+    let (a, b) = tied
+        .first()
+        .map(|&(a, b)| (hand_text(a.into()), hand_text(b.into())))
+        .unwrap_or_default();
+    SeedDefect {
+        seed_compare_ab: seed::compare_hand(&a, &b),
+        seed_compare_ba: seed::compare_hand(&b, &a),
+        a,
+        b,
+        pairs_answering_1_both_ways: both_ways,
+    }
+}
