@@ -21,12 +21,16 @@ enum Command {
     /// Inspect, verify, pack and unpack table files
     #[command(subcommand)]
     Table(cmd::table::TableCmd),
+    /// Fabfib: exact odds, a parallel simulator of whole games, replays
+    #[command(subcommand)]
+    Fabfib(cmd::fabfib::GameCmd),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Table(c) => cmd::table::run(c),
+        Command::Fabfib(c) => cmd::fabfib::run(c),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -294,6 +294,43 @@ fn collect(by_value: &[u64]) -> Vec<ValueCount> {
         .collect()
 }
 
+/// One line of the fresh-hand table: a value, the hands worth it and the hands worth at
+/// least it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FreshRow {
+    /// A hand value.
+    pub value: u16,
+    /// Hands worth exactly `value`.
+    pub hands: u64,
+    /// Hands worth `value` or more.
+    pub at_least: u64,
+}
+
+/// The fresh-hand distribution with its upper tail, lowest value first.
+pub fn fresh_rows() -> Vec<FreshRow> {
+    let d = fresh_distribution();
+    let mut at_least = d.iter().map(|x| x.hands).sum::<u64>();
+    d.iter()
+        .map(|x| {
+            let row = FreshRow {
+                value: x.value,
+                hands: x.hands,
+                at_least,
+            };
+            at_least -= x.hands;
+            row
+        })
+        .collect()
+}
+
+/// The exact mean value of a fresh hand.
+pub fn fresh_mean() -> Ratio<u64> {
+    let d = fresh_distribution();
+    let total: u64 = d.iter().map(|x| x.hands).sum();
+    let sum: u64 = d.iter().map(|x| u64::from(x.value) * x.hands).sum();
+    Ratio::new(sum, total)
+}
+
 /// One way to discard from a hand, with its chance of reaching the target.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DiscardOption {
@@ -313,8 +350,14 @@ pub fn discard_chance(
     seen: &[u8],
     target: u16,
     exact: bool,
+    zero_discard: bool,
 ) -> Result<DiscardOption> {
     let pool = pool_for(hand, seen)?;
+    if discard.is_empty() && !zero_discard {
+        return Err(Error::input(
+            "a player who accepts must discard 1 to 3 cards (allow none with --zero-discard)",
+        ));
+    }
     let mut kept = hand.to_vec();
     for &d in discard {
         match kept.iter().position(|&x| x == d) {
@@ -469,7 +512,7 @@ mod tests {
     fn throwing_away_876_to_reach_900_needs_a_nine() {
         // 47 cards left, 5 nines: draws with a nine are C(47,3) - C(42,3) = 16215 - 11480;
         // three zeros (worth 1000) add C(5,3) = 10.
-        let o = discard_chance(&[8, 7, 6], &[8, 7, 6], &[], 900, false).unwrap();
+        let o = discard_chance(&[8, 7, 6], &[8, 7, 6], &[], 900, false, false).unwrap();
         assert_eq!(o.chance.total, 16_215);
         assert_eq!(o.chance.favourable, 16_215 - 11_480 + 10);
         assert_eq!(fraction(&o.chance.ratio()), "949/3243");
@@ -496,8 +539,10 @@ mod tests {
 
     #[test]
     fn a_discard_not_in_the_hand_or_a_sixth_copy_is_refused() {
-        assert!(discard_chance(&[8, 7, 6], &[5], &[], 900, false).is_err());
-        assert!(discard_chance(&[8, 7, 6], &[8, 8], &[], 900, false).is_err());
-        assert!(discard_chance(&[9, 9, 9], &[9], &[9, 9, 9], 900, false).is_err());
+        assert!(discard_chance(&[8, 7, 6], &[5], &[], 900, false, false).is_err());
+        assert!(discard_chance(&[8, 7, 6], &[8, 8], &[], 900, false, false).is_err());
+        assert!(discard_chance(&[9, 9, 9], &[9], &[9, 9, 9], 900, false, false).is_err());
+        assert!(discard_chance(&[8, 7, 6], &[], &[], 900, false, false).is_err());
+        assert!(discard_chance(&[8, 7, 6], &[], &[], 876, false, true).is_ok());
     }
 }

@@ -1,6 +1,6 @@
 //! One game, turn by turn, as text.
 
-use super::cards::{digit, format_cards, sorted_digits};
+use super::cards::{digit, format_cards, format_digits};
 use super::engine::Table;
 use super::events::{Event, Recorder};
 use super::rng::game_rng;
@@ -21,8 +21,9 @@ pub fn record(sim: &Simulation, game: u64) -> Vec<Event> {
     rec.events
 }
 
+/// The cards' digits, highest first.
 fn digits(cards: &[u8]) -> String {
-    cards.iter().map(|&c| char::from(b'0' + digit(c))).collect()
+    format_digits(&cards.iter().map(|&c| digit(c)).collect::<Vec<_>>())
 }
 
 /// The events as readable lines. Players are shown as P1, P2, …; cards as digit(coins).
@@ -70,7 +71,7 @@ pub fn describe(sim: &Simulation, game: u64, events: &[Event]) -> String {
             } => format!(
                 "  P{} sees {}, throws {}, draws {}",
                 player + 1,
-                digits(&sorted_digits(received).map(|d| d * 5)),
+                digits(received),
                 digits(discarded),
                 digits(drawn)
             ),
@@ -81,7 +82,7 @@ pub fn describe(sim: &Simulation, game: u64, events: &[Event]) -> String {
                 call,
                 lie,
             } => format!(
-                "  P{} holds {} = {value:<4} calls {call:<4}{}",
+                "  P{} holds {} = {value:<4} calls {call}{}",
                 player + 1,
                 format_cards(hand),
                 if *lie { " (lie)" } else { "" }
