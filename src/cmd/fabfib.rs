@@ -279,11 +279,22 @@ fn simulate_text(r: &Report) -> String {
         r.rules.players,
         r.rules.life,
         r.seed,
-        if r.rules.exact { "worth exactly it" } else { "worth at least it" },
+        if r.rules.exact {
+            "worth exactly it"
+        } else {
+            "worth at least it"
+        },
         if r.rules.zero_discard { "0-3" } else { "1-3" },
     );
     let mut t = vec![[
-        "player", "strategy", "wins", "win rate", "95% interval", "calls", "lie rate", "doubts",
+        "player",
+        "strategy",
+        "wins",
+        "win rate",
+        "95% interval",
+        "calls",
+        "lie rate",
+        "doubts",
         "doubt success",
     ]
     .map(String::from)
@@ -301,9 +312,15 @@ fn simulate_text(r: &Report) -> String {
             format!("{:.4}", p.doubt_success_rate),
         ]);
     }
-    out += &table(&t, &[false, false, true, true, true, true, true, true, true]);
+    out += &table(
+        &t,
+        &[false, false, true, true, true, true, true, true, true],
+    );
     let summary = vec![
-        vec!["mean rounds per game".into(), format!("{:.4}", r.mean_rounds)],
+        vec![
+            "mean rounds per game".into(),
+            format!("{:.4}", r.mean_rounds),
+        ],
         vec!["mean calls per game".into(), format!("{:.4}", r.mean_calls)],
         vec![
             "lie rate".into(),
