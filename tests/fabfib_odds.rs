@@ -11,7 +11,7 @@ fn the_exact_reach_chance_agrees_with_a_seeded_simulation_of_draws() {
     let pool = Pool::without_digits(&[8, 7, 6, 9, 9, 0], "t").unwrap();
     let exact = reach(&[8], &pool, 880, false).float();
     let cards: Vec<u8> = (0..10u8)
-        .flat_map(|d| std::iter::repeat(d).take(usize::from(pool.count(d))))
+        .flat_map(|d| std::iter::repeat_n(d, usize::from(pool.count(d))))
         .collect();
     assert_eq!(cards.len(), 44);
     let mut rng = game_rng(123, 0);

@@ -95,7 +95,7 @@ fn tables() -> &'static Tables {
         for (r, counts) in ranker.iter().enumerate() {
             let mut d = Vec::with_capacity(3);
             for (digit, &m) in counts.iter().enumerate() {
-                d.extend(std::iter::repeat(digit as u8).take(usize::from(m)));
+                d.extend(std::iter::repeat_n(digit as u8, usize::from(m)));
             }
             let call = digits_value(d[0], d[1], d[2]);
             by_index[r] = call;

@@ -217,9 +217,9 @@ impl<'a> Table<'a> {
                     mask = 1;
                 }
                 let before = hand;
-                for i in 0..3 {
+                for (i, slot) in hand.iter_mut().enumerate() {
                     if mask >> i & 1 == 1 {
-                        hand[i] = draw(&mut deck, rng, &mut seen, obs);
+                        *slot = draw(&mut deck, rng, &mut seen, obs);
                     }
                 }
                 let mut thrown = 0u64;

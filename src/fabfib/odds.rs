@@ -208,7 +208,7 @@ fn triple_weight(c: &[u8; DIGITS], a: u8, b: u8, d: u8) -> u64 {
 /// pool, numbered by the [`Combinations`] ranker. Slow; for cross-checks.
 pub fn reach_by_cards(kept: &[u8], pool: &Pool, target: u16, exact: bool) -> Chance {
     let cards: Vec<u8> = (0..DIGITS as u8)
-        .flat_map(|d| std::iter::repeat(d).take(usize::from(pool.count(d))))
+        .flat_map(|d| std::iter::repeat_n(d, usize::from(pool.count(d))))
         .collect();
     let k = 3 - kept.len();
     let ranker = Combinations::new(cards.len(), k).expect("a pool has at most 50 cards");
