@@ -274,3 +274,47 @@ fn seats_with_the_same_strategy_win_alike_and_the_odds_doubter_beats_the_seed_se
         st.seats[0]
     );
 }
+
+/// Counts the value of the first call of each game: with honest callers it is the value
+/// of a hand dealt from the full deck.
+#[derive(Default)]
+struct FirstCalls {
+    fresh: bool,
+    at_least_900: u64,
+    at_least_800: u64,
+    games: u64,
+}
+
+impl tabula::fabfib::events::Observer for FirstCalls {
+    fn on_call(&mut self, _player: usize, call: u16, _lie: bool) {
+        if self.fresh {
+            self.at_least_900 += u64::from(call >= 900);
+            self.at_least_800 += u64::from(call >= 800);
+            self.games += 1;
+            self.fresh = false;
+        }
+    }
+}
+
+#[test]
+fn the_first_hand_of_a_game_follows_the_exact_fresh_hand_odds() {
+    use tabula::fabfib::engine::Table;
+    use tabula::fabfib::odds::{reach, Pool};
+    let rules = Rules::new(3).unwrap();
+    let strategies = parse_strategies("honest,honest,honest").unwrap();
+    let seats: Vec<_> = strategies.iter().collect();
+    let table = Table::new(&rules, &seats);
+    let mut obs = FirstCalls::default();
+    let n = 20_000u64;
+    for g in 0..n {
+        obs.fresh = true;
+        table.play(0, &mut tabula::fabfib::rng::game_rng(77, g), &mut obs);
+    }
+    assert_eq!(obs.games, n);
+    for (hits, target) in [(obs.at_least_900, 900), (obs.at_least_800, 800)] {
+        let p = reach(&[], &Pool::full(), target, false).float();
+        let observed = hits as f64 / n as f64;
+        let sd = (p * (1.0 - p) / n as f64).sqrt();
+        assert!((observed - p).abs() < 4.0 * sd, "{target}: {observed} vs {p}");
+    }
+}

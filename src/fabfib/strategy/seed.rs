@@ -194,6 +194,19 @@ mod tests {
     }
 
     #[test]
+    fn a_one_card_lie_rises_by_exactly_one_with_the_poisson_chance_e_to_the_minus_0_2() {
+        // 831, one card replaced: 832 exactly when Poisson(0.2) gives 0, P = e^-0.2.
+        let n = 20_000;
+        let hits = (0..n)
+            .filter(|&s| call([6, 3, 1], Some(831), 1, s) == 832)
+            .count();
+        let p = (-0.2f64).exp();
+        let observed = hits as f64 / n as f64;
+        let sd = (p * (1.0 - p) / n as f64).sqrt();
+        assert!((observed - p).abs() < 4.0 * sd, "{observed} vs {p}");
+    }
+
+    #[test]
     fn the_seed_discarder_follows_its_two_rules() {
         let rules = Rules::new(3).unwrap();
         let run = |d: [u8; 3]| {
