@@ -315,6 +315,9 @@ fn the_first_hand_of_a_game_follows_the_exact_fresh_hand_odds() {
         let p = reach(&[], &Pool::full(), target, false).float();
         let observed = hits as f64 / n as f64;
         let sd = (p * (1.0 - p) / n as f64).sqrt();
-        assert!((observed - p).abs() < 4.0 * sd, "{target}: {observed} vs {p}");
+        assert!(
+            (observed - p).abs() < 4.0 * sd,
+            "{target}: {observed} vs {p}"
+        );
     }
 }

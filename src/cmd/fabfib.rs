@@ -6,10 +6,10 @@ use serde_json::json;
 use tabula::fabfib::calls::parse_call;
 use tabula::fabfib::cards::{format_digits, parse_digits, parse_hand};
 use tabula::fabfib::odds::{self, fraction, DiscardOption};
-use tabula::fabfib::replay;
 use tabula::fabfib::rules::{Rules, DEFAULT_LIFE};
 use tabula::fabfib::simulate::{Report, Simulation};
 use tabula::fabfib::strategy::parse_strategies;
+use tabula::fabfib::{replay, text};
 use tabula::{Error, Result};
 
 #[derive(Subcommand)]
@@ -148,14 +148,7 @@ fn run_odds(a: OddsArgs) -> Result<()> {
             doc["options"] = options.iter().map(option_json).collect();
             return emit_json(&doc);
         }
-        let mut rows = vec![row_header()];
-        rows.extend(options.iter().map(option_row));
-        return emit(&format!(
-            "hand {}, target {target}{}: every discard, best first\n\n{}",
-            format_digits(&hand),
-            if a.exact { " exactly" } else { " or more" },
-            table(&rows, &[false, false, true, true, true, true])
-        ));
+        return emit(&text::discard_text(&hand, target, a.exact, &options));
     }
     let Some(discard_text) = &a.discard else {
         return Err(Error::input(
@@ -171,14 +164,11 @@ fn run_odds(a: OddsArgs) -> Result<()> {
         }
         return emit_json(&doc);
     }
-    emit(&format!(
-        "hand {}, target {target}{}\n\n{}",
-        format_digits(&hand),
-        if a.exact { " exactly" } else { " or more" },
-        table(
-            &[row_header(), option_row(&o)],
-            &[false, false, true, true, true, true]
-        )
+    emit(&text::discard_text(
+        &hand,
+        target,
+        a.exact,
+        std::slice::from_ref(&o),
     ))
 }
 
@@ -191,24 +181,6 @@ fn option_json(o: &DiscardOption) -> serde_json::Value {
         "p": o.chance.float(),
         "p_exact": fraction(&o.chance.ratio()),
     })
-}
-
-fn row_header() -> Vec<String> {
-    ["discard", "keep", "favourable", "draws", "p_exact", "p"]
-        .map(String::from)
-        .to_vec()
-}
-
-fn option_row(o: &DiscardOption) -> Vec<String> {
-    let dash = |s: String| if s.is_empty() { "-".to_string() } else { s };
-    vec![
-        dash(format_digits(&o.discard)),
-        dash(format_digits(&o.kept)),
-        o.chance.favourable.to_string(),
-        o.chance.total.to_string(),
-        fraction(&o.chance.ratio()),
-        format!("{:.6}", o.chance.float()),
-    ]
 }
 
 fn fresh(as_json: bool) -> Result<()> {
@@ -238,25 +210,7 @@ fn fresh(as_json: bool) -> Result<()> {
             "distribution": distribution,
         }));
     }
-    let mut t = vec![["value", "hands", "p_exact", "p", "p(>= value)"]
-        .map(String::from)
-        .to_vec()];
-    for x in &rows {
-        t.push(vec![
-            x.value.to_string(),
-            x.hands.to_string(),
-            fraction(&r(x.hands)),
-            format!("{:.6}", x.hands as f64 / total as f64),
-            format!("{:.6}", x.at_least as f64 / total as f64),
-        ]);
-    }
-    emit(&format!(
-        "a fresh hand: {total} hands of 3 cards, {} values, mean value {} = {:.4}\n\n{}",
-        rows.len(),
-        fraction(&mean),
-        *mean.numer() as f64 / *mean.denom() as f64,
-        table(&t, &[true; 5])
-    ))
+    emit(&text::fresh_text(&rows, &mean))
 }
 
 fn run_simulate(a: SimulateArgs) -> Result<()> {
@@ -268,111 +222,7 @@ fn run_simulate(a: SimulateArgs) -> Result<()> {
     if a.json {
         return emit_json(&report);
     }
-    emit(&simulate_text(&report))
-}
-
-fn simulate_text(r: &Report) -> String {
-    let mut out = format!(
-        "fabfib: {} games, {} players, {} life, seed {}; a call is true when the hand is {}; \
-         {} discards\n\n",
-        r.games,
-        r.rules.players,
-        r.rules.life,
-        r.seed,
-        if r.rules.exact {
-            "worth exactly it"
-        } else {
-            "worth at least it"
-        },
-        if r.rules.zero_discard { "0-3" } else { "1-3" },
-    );
-    let mut t = vec![[
-        "player",
-        "strategy",
-        "wins",
-        "win rate",
-        "95% interval",
-        "calls",
-        "lie rate",
-        "doubts",
-        "doubt success",
-    ]
-    .map(String::from)
-    .to_vec()];
-    for p in &r.players {
-        t.push(vec![
-            format!("P{}", p.player),
-            p.strategy.clone(),
-            p.wins.to_string(),
-            format!("{:.4}", p.win_rate),
-            format!("{:.4}-{:.4}", p.win_rate_ci95[0], p.win_rate_ci95[1]),
-            p.calls.to_string(),
-            format!("{:.4}", p.lie_rate),
-            p.doubts.to_string(),
-            format!("{:.4}", p.doubt_success_rate),
-        ]);
-    }
-    out += &table(
-        &t,
-        &[false, false, true, true, true, true, true, true, true],
-    );
-    let summary = vec![
-        vec![
-            "mean rounds per game".into(),
-            format!("{:.4}", r.mean_rounds),
-        ],
-        vec!["mean calls per game".into(), format!("{:.4}", r.mean_calls)],
-        vec![
-            "lie rate".into(),
-            format!("{:.4} ({} of {} calls)", r.lie_rate, r.lies, r.calls),
-        ],
-        vec![
-            "doubt success rate".into(),
-            format!(
-                "{:.4} ({} of {} doubts caught a lie)",
-                r.doubt_success_rate, r.doubts_won, r.doubts
-            ),
-        ],
-        vec![
-            "forced doubts (after 1000)".into(),
-            format!("{} ({} caught a lie)", r.forced_doubts, r.forced_doubts_won),
-        ],
-    ];
-    out += "\n\n";
-    out += &table(&summary, &[false, false]);
-    // Calls by hundreds, then the most frequent.
-    let mut by_hundred = [0u64; 10];
-    for c in &r.call_distribution {
-        by_hundred[usize::from(c.call / 100).min(9)] += c.count;
-    }
-    let mut t = vec![["calls", "count", "share"].map(String::from).to_vec()];
-    for (h, &n) in by_hundred.iter().enumerate().skip(1) {
-        let label = if h == 9 {
-            "900-1000".to_string()
-        } else {
-            format!("{}00-{}99", h, h)
-        };
-        t.push(vec![
-            label,
-            n.to_string(),
-            format!("{:.4}", n as f64 / r.calls.max(1) as f64),
-        ]);
-    }
-    out += "\n\ndistribution of calls\n";
-    out += &table(&t, &[false, true, true]);
-    let mut top = r.call_distribution.clone();
-    top.sort_by(|a, b| b.count.cmp(&a.count).then(a.call.cmp(&b.call)));
-    let mut t = vec![["call", "count", "share"].map(String::from).to_vec()];
-    for c in top.iter().take(10) {
-        t.push(vec![
-            c.call.to_string(),
-            c.count.to_string(),
-            format!("{:.4}", c.p),
-        ]);
-    }
-    out += "\n\nmost frequent calls\n";
-    out += &table(&t, &[true, true, true]);
-    out
+    emit(&text::simulate_text(&report))
 }
 
 fn run_replay(a: ReplayArgs) -> Result<()> {
@@ -388,37 +238,4 @@ fn run_replay(a: ReplayArgs) -> Result<()> {
         }));
     }
     emit(&replay::describe(&sim, a.game, &events))
-}
-
-/// Aligns rows into columns (the first row is the header); `right[i]` right-aligns
-/// column `i`.
-fn table(rows: &[Vec<String>], right: &[bool]) -> String {
-    let cols = rows.iter().map(Vec::len).max().unwrap_or(0);
-    let width: Vec<usize> = (0..cols)
-        .map(|c| {
-            rows.iter()
-                .filter_map(|r| r.get(c))
-                .map(|s| s.chars().count())
-                .max()
-                .unwrap_or(0)
-        })
-        .collect();
-    rows.iter()
-        .map(|r| {
-            r.iter()
-                .enumerate()
-                .map(|(c, s)| {
-                    if right.get(c).copied().unwrap_or(false) {
-                        format!("{s:>w$}", w = width[c])
-                    } else {
-                        format!("{s:<w$}", w = width[c])
-                    }
-                })
-                .collect::<Vec<_>>()
-                .join("  ")
-                .trim_end()
-                .to_string()
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
 }

@@ -7,6 +7,7 @@
 //! - [`strategy`]: the call / discard / doubt traits and the `seed`, `honest`, `odds` sets.
 //! - [`engine`]: one whole game; [`events`]: what an observer sees of it.
 //! - [`simulate`], [`stats`]: many games in parallel, reproducibly; [`replay`]: one game.
+//! - [`text`]: the aligned tables the command prints.
 
 pub mod calls;
 pub mod cards;
@@ -19,3 +20,4 @@ pub mod rules;
 pub mod simulate;
 pub mod stats;
 pub mod strategy;
+pub mod text;
