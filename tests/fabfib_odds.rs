@@ -66,3 +66,30 @@ fn the_fresh_distribution_sums_to_all_hands_and_tails_match_the_reach_chance() {
         assert_eq!(reach(&[], &Pool::full(), t, true).favourable, exact, "{t}");
     }
 }
+
+mod random_pools {
+    use proptest::prelude::*;
+    use tabula::fabfib::calls::all_calls;
+    use tabula::fabfib::odds::{reach, reach_by_cards, Pool};
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(48))]
+        #[test]
+        fn reach_by_digits_equals_the_card_by_card_count_for_any_pool(
+            out in proptest::collection::vec(0u8..10, 0..12),
+            kept in proptest::collection::vec(0u8..10, 0..=3),
+            target_index in 0usize..220,
+            exact in any::<bool>(),
+        ) {
+            let mut all = out.clone();
+            all.extend(&kept);
+            prop_assume!(Pool::without_digits(&all, "t").is_ok());
+            let pool = Pool::without_digits(&all, "t").unwrap();
+            let target = all_calls()[target_index];
+            prop_assert_eq!(
+                reach(&kept, &pool, target, exact),
+                reach_by_cards(&kept, &pool, target, exact)
+            );
+        }
+    }
+}
