@@ -27,9 +27,9 @@ measure() {
     awk -v label="$label" -v g="$games" -v target="$target" -v threads="$THREADS" '{
         wall = $1; cpu = $2 + $3;
         rate = g / wall; cpu_rate = g / cpu * threads;
-        verdict = (target > 0) ? ((rate >= target) ? "PASS" : "FAIL") : "no target";
+        verdict = (target > 0) ? sprintf("target >= %d: %s", target, (rate >= target) ? "PASS" : "FAIL") : "no target";
         cpu_verdict = (target > 0) ? ((cpu_rate >= target) ? "PASS" : "FAIL") : "";
-        printf "%s: %d games in %.2f s wall = %.0f games/s (target >= %d: %s); ", label, g, wall, rate, target, verdict;
+        printf "%s: %d games in %.2f s wall = %.0f games/s (%s); ", label, g, wall, rate, verdict;
         printf "%.2f CPU-s = %.0f games/s on %d unshared cores %s\n", cpu, cpu_rate, threads, cpu_verdict
     }' "$TIMES"
 }
