@@ -227,6 +227,30 @@ mod tests {
     }
 
     #[test]
+    fn the_seed_doubter_doubts_900_after_three_replaced_with_chance_25_over_32() {
+        // Doubt iff U · (200/300)³ + 0.6 > 0.85, i.e. U > 0.84375, for U uniform on
+        // [0.8, 1.0): P = 0.15625 / 0.2 = 25/32.
+        let rules = Rules::new(3).unwrap();
+        let view = DoubtView {
+            call: 900,
+            previous: Some(880),
+            replaced: 3,
+            seen: 0,
+            passed: None,
+            rules: &rules,
+        };
+        let mut rng = game_rng(8, 0);
+        let n = 40_000;
+        let doubts = (0..n)
+            .filter(|_| SeedDoubter.doubt(&view, &mut rng))
+            .count();
+        let p = 25.0 / 32.0;
+        let observed = doubts as f64 / n as f64;
+        let sd = (p * (1.0 - p) / n as f64).sqrt();
+        assert!((observed - p).abs() < 4.0 * sd, "{observed} vs {p}");
+    }
+
+    #[test]
     fn the_seed_doubt_index_matches_the_formula_at_its_thresholds() {
         assert!((SeedDoubter::index(700, 0, 0.9) - 0.0).abs() < 1e-12);
         assert!((SeedDoubter::index(1000, 0, 0.8) - 0.8).abs() < 1e-12);
