@@ -7,6 +7,7 @@
 //! - one module per game.
 
 pub mod error;
+pub mod fabfib;
 pub mod nikoniko;
 pub mod poker;
 pub mod progress;

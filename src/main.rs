@@ -27,6 +27,9 @@ enum Command {
     /// 大石泉すき poker: ranks, the comparator and its exhaustive verification
     #[command(subcommand)]
     Poker(cmd::poker::PokerCmd),
+    /// Fabfib: exact odds, a parallel simulator of whole games, replays
+    #[command(subcommand)]
+    Fabfib(cmd::fabfib::GameCmd),
 }
 
 fn main() -> ExitCode {
@@ -35,6 +38,7 @@ fn main() -> ExitCode {
         Command::Table(c) => cmd::table::run(c),
         Command::Nikoniko(c) => cmd::nikoniko::run(c),
         Command::Poker(c) => cmd::poker::run(c),
+        Command::Fabfib(c) => cmd::fabfib::run(c),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,0 +1,284 @@
+//! The game engine: a whole game of fabfib, from twelve life each to the last player left.
+//!
+//! The deck is a fixed array; a draw takes a uniformly random card of the draw pile (the
+//! same law as shuffling and drawing from the top), and when the pile runs dry the discard
+//! pile becomes the new draw pile. Nothing is allocated while a game runs unless the
+//! observer asks for full events.
+//!
+//! Choices where the rules are silent: a player who accepts draws its replacements before
+//! its discards reach the pile (so it never draws back what it just threw away); the
+//! starting player's fresh hand counts as 3 cards replaced for the strategies.
+
+use super::calls::{is_call, lowest_call_above};
+use super::cards::{hand_coins, hand_value, mask_of, Card, DECK_SIZE, TOP};
+use super::events::{Event, Observer};
+use super::rng::GameRng;
+use super::rules::{Rules, MAX_PLAYERS};
+use super::strategy::{CallView, DiscardView, DoubtView, Strategy};
+use rand::Rng;
+
+/// The draw pile and the discard pile.
+struct Deck {
+    draw: [Card; DECK_SIZE],
+    draw_len: usize,
+    discard: [Card; DECK_SIZE],
+    discard_len: usize,
+}
+
+impl Deck {
+    fn new() -> Deck {
+        let mut draw = [0; DECK_SIZE];
+        for (i, c) in draw.iter_mut().enumerate() {
+            *c = i as Card;
+        }
+        Deck {
+            draw,
+            draw_len: DECK_SIZE,
+            discard: [0; DECK_SIZE],
+            discard_len: 0,
+        }
+    }
+
+    /// Draws one card; returns it and whether the discard pile had to be reshuffled first.
+    #[inline]
+    fn draw(&mut self, rng: &mut GameRng) -> (Card, bool) {
+        let mut reshuffled = false;
+        if self.draw_len == 0 {
+            self.draw[..self.discard_len].copy_from_slice(&self.discard[..self.discard_len]);
+            self.draw_len = self.discard_len;
+            self.discard_len = 0;
+            reshuffled = true;
+        }
+        let i = rng.gen_range(0..self.draw_len as u32) as usize;
+        let card = self.draw[i];
+        self.draw_len -= 1;
+        self.draw[i] = self.draw[self.draw_len];
+        (card, reshuffled)
+    }
+
+    #[inline]
+    fn throw(&mut self, card: Card) {
+        self.discard[self.discard_len] = card;
+        self.discard_len += 1;
+    }
+}
+
+/// One game's table: the rules and one strategy per seat.
+pub struct Table<'a> {
+    rules: &'a Rules,
+    seats: Vec<&'a Strategy>,
+}
+
+impl<'a> Table<'a> {
+    /// Seats `strategies` (one per player, `rules.players` of them).
+    pub fn new(rules: &'a Rules, strategies: &[&'a Strategy]) -> Table<'a> {
+        assert_eq!(strategies.len(), rules.players, "one strategy per player");
+        assert!(rules.players <= MAX_PLAYERS);
+        Table {
+            rules,
+            seats: strategies.to_vec(),
+        }
+    }
+
+    /// Plays one whole game, `first` starting the first round; returns the winner.
+    pub fn play<O: Observer>(&self, first: usize, rng: &mut GameRng, obs: &mut O) -> usize {
+        let rules = self.rules;
+        let n = rules.players;
+        let mut life = [0i16; MAX_PLAYERS];
+        life[..n].fill(rules.life);
+        let mut alive = n;
+        let mut seen = [0u64; MAX_PLAYERS];
+        let mut deck = Deck::new();
+        let mut starter = first % n;
+        let mut round = 0u32;
+        let next_alive = |life: &[i16; MAX_PLAYERS], from: usize| {
+            let mut p = (from + 1) % n;
+            while life[p] <= 0 {
+                p = (p + 1) % n;
+            }
+            p
+        };
+
+        while alive > 1 {
+            round += 1;
+            if O::WANTS_EVENTS {
+                obs.event(Event::RoundStart {
+                    round,
+                    starter,
+                    life: life[..n].to_vec(),
+                });
+            }
+            let mut holder = starter;
+            let mut hand = [0 as Card; 3];
+            for slot in &mut hand {
+                *slot = draw(&mut deck, rng, &mut seen, obs);
+            }
+            let mut replaced = 3u8;
+            let mut previous: Option<u16> = None;
+            // The hand the holder received and who passed it.
+            let mut received: Option<(usize, [Card; 3])> = None;
+            loop {
+                let view = CallView {
+                    hand,
+                    previous,
+                    replaced,
+                    rules,
+                };
+                let mut call = self.seats[holder].caller.call(&view, rng);
+                if !(is_call(call) && previous.is_none_or(|p| call > p)) {
+                    debug_assert!(false, "strategy made an illegal call {call}");
+                    call = lowest_call_above(previous).unwrap_or(TOP);
+                }
+                let value = hand_value(&hand);
+                let call_true = rules.call_is_true(value, call);
+                obs.on_call(holder, call, !call_true);
+                if O::WANTS_EVENTS {
+                    obs.event(Event::Call {
+                        player: holder,
+                        hand,
+                        value,
+                        call,
+                        lie: !call_true,
+                    });
+                }
+                let receiver = next_alive(&life, holder);
+                let forced = call >= TOP;
+                let doubt = forced || {
+                    let passed = match received {
+                        Some((from, h)) if from == receiver => Some(h),
+                        _ => None,
+                    };
+                    let view = DoubtView {
+                        call,
+                        previous,
+                        replaced,
+                        seen: seen[receiver],
+                        passed,
+                        rules,
+                    };
+                    self.seats[receiver].doubter.doubt(&view, rng)
+                };
+                if doubt {
+                    let loser = if call_true { receiver } else { holder };
+                    let loss = hand_coins(&hand);
+                    life[loser] -= i16::from(loss);
+                    let shown = mask_of(&hand);
+                    for (p, s) in seen[..n].iter_mut().enumerate() {
+                        if life[p] > 0 {
+                            *s |= shown;
+                        }
+                    }
+                    for &c in &hand {
+                        deck.throw(c);
+                    }
+                    obs.on_doubt(receiver, holder, call_true, forced);
+                    if O::WANTS_EVENTS {
+                        obs.event(Event::Doubt {
+                            doubter: receiver,
+                            caller: holder,
+                            call,
+                            value,
+                            forced,
+                            call_true,
+                            loser,
+                            loss,
+                            life: life[loser],
+                        });
+                    }
+                    if life[loser] <= 0 {
+                        alive -= 1;
+                        seen[loser] = 0;
+                        if O::WANTS_EVENTS {
+                            obs.event(Event::Out { player: loser });
+                        }
+                        if alive > 1 {
+                            starter = next_alive(&life, loser);
+                        }
+                    } else {
+                        starter = loser;
+                    }
+                    break;
+                }
+                if O::WANTS_EVENTS {
+                    obs.event(Event::Accept {
+                        player: receiver,
+                        call,
+                    });
+                }
+                let dview = DiscardView {
+                    hand,
+                    call,
+                    seen: seen[receiver],
+                    rules,
+                };
+                let mut mask = self.seats[receiver].discarder.discard(&dview, rng) & 0b111;
+                if mask.count_ones() < rules.min_discard() {
+                    debug_assert!(false, "strategy discarded too few cards");
+                    mask = 1;
+                }
+                let before = hand;
+                for (i, slot) in hand.iter_mut().enumerate() {
+                    if mask >> i & 1 == 1 {
+                        *slot = draw(&mut deck, rng, &mut seen, obs);
+                    }
+                }
+                let mut thrown = 0u64;
+                for (i, &c) in before.iter().enumerate() {
+                    if mask >> i & 1 == 1 {
+                        deck.throw(c);
+                        thrown |= 1u64 << c;
+                    }
+                }
+                seen[receiver] |= thrown;
+                if O::WANTS_EVENTS {
+                    let pick = |h: &[Card; 3]| {
+                        (0..3)
+                            .filter(|i| mask >> i & 1 == 1)
+                            .map(|i| h[i])
+                            .collect::<Vec<_>>()
+                    };
+                    obs.event(Event::Replace {
+                        player: receiver,
+                        received: before,
+                        discarded: pick(&before),
+                        drawn: pick(&hand),
+                    });
+                }
+                received = Some((holder, before));
+                replaced = mask.count_ones() as u8;
+                previous = Some(call);
+                holder = receiver;
+            }
+            obs.on_round();
+        }
+        let winner = (0..n).find(|&p| life[p] > 0).unwrap_or(0);
+        obs.on_game_over(winner);
+        if O::WANTS_EVENTS {
+            obs.event(Event::GameOver {
+                winner,
+                rounds: round,
+            });
+        }
+        winner
+    }
+}
+
+/// Draws a card; on a reshuffle everyone forgets which cards lie in the discard pile.
+#[inline]
+fn draw<O: Observer>(
+    deck: &mut Deck,
+    rng: &mut GameRng,
+    seen: &mut [u64; MAX_PLAYERS],
+    obs: &mut O,
+) -> Card {
+    if O::WANTS_EVENTS && deck.draw_len == 0 {
+        obs.event(Event::Reshuffle {
+            cards: deck.discard_len,
+        });
+    }
+    let (card, reshuffled) = deck.draw(rng);
+    if reshuffled {
+        *seen = [0; MAX_PLAYERS];
+    }
+    card
+}

@@ -1,0 +1,97 @@
+//! What happens in a game, as events an [`Observer`] may watch (statistics, a replay).
+
+use super::cards::Card;
+use serde::Serialize;
+
+/// One thing that happened at the table. Players are numbered from 0.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum Event {
+    /// A round begins.
+    RoundStart {
+        round: u32,
+        starter: usize,
+        life: Vec<i16>,
+    },
+    /// The discard pile was shuffled into a new deck.
+    Reshuffle { cards: usize },
+    /// A player accepted the hand and replaced some cards.
+    Replace {
+        player: usize,
+        received: [Card; 3],
+        discarded: Vec<Card>,
+        drawn: Vec<Card>,
+    },
+    /// A player announced a call for the hand it passes on.
+    Call {
+        player: usize,
+        hand: [Card; 3],
+        value: u16,
+        call: u16,
+        lie: bool,
+    },
+    /// The receiver accepted the call.
+    Accept { player: usize, call: u16 },
+    /// The receiver doubted; the hand was shown.
+    Doubt {
+        doubter: usize,
+        caller: usize,
+        call: u16,
+        value: u16,
+        forced: bool,
+        call_true: bool,
+        loser: usize,
+        loss: u8,
+        life: i16,
+    },
+    /// A player reached 0 life and left the game.
+    Out { player: usize },
+    /// The game ended.
+    GameOver { winner: usize, rounds: u32 },
+}
+
+/// Watches a game. Every method has an empty default; the engine is generic over the
+/// observer, so unwatched events cost nothing.
+pub trait Observer {
+    /// Whether the observer wants the full [`Event`]s (built only then).
+    const WANTS_EVENTS: bool = false;
+
+    /// A full event (only called when [`Observer::WANTS_EVENTS`]).
+    fn event(&mut self, _event: Event) {}
+
+    /// A call was made.
+    #[inline]
+    fn on_call(&mut self, _player: usize, _call: u16, _lie: bool) {}
+
+    /// A call was doubted (`forced` after a call of 1000).
+    #[inline]
+    fn on_doubt(&mut self, _doubter: usize, _caller: usize, _call_true: bool, _forced: bool) {}
+
+    /// A round ended.
+    #[inline]
+    fn on_round(&mut self) {}
+
+    /// The game ended.
+    #[inline]
+    fn on_game_over(&mut self, _winner: usize) {}
+}
+
+/// Watches nothing.
+pub struct NoObserver;
+
+impl Observer for NoObserver {}
+
+/// Keeps every event, for a replay.
+#[derive(Debug, Default)]
+pub struct Recorder {
+    /// The events, in order.
+    pub events: Vec<Event>,
+}
+
+impl Observer for Recorder {
+    const WANTS_EVENTS: bool = true;
+
+    fn event(&mut self, event: Event) {
+        self.events.push(event);
+    }
+}

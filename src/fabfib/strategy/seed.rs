@@ -1,0 +1,267 @@
+//! The seed article's three strategies, as the spec restates them, with its crashes fixed.
+
+use super::{CallView, Caller, DiscardView, Discarder, DoubtView, Doubter};
+use crate::fabfib::calls::call_digits;
+use crate::fabfib::cards::{digit, digits_value, hand_value, TOP};
+use crate::fabfib::rng::{CappedPoisson, GameRng};
+use rand::Rng;
+
+/// Calls the truth when the hand beats the last call; otherwise lies by pretending the
+/// replaced cards came back higher.
+///
+/// The lie: the previous call's digits in ascending order; `L = min(cards replaced,
+/// non-9 digits)`; the lowest `L − 1` digits become Poisson(4) draws capped at 9; the
+/// `L`-th lowest gains `1 + Poisson(0.2)`, capped at 9. The result always beats the
+/// previous call, since the `L`-th lowest digit rises and the digits above it stay.
+///
+/// Fixes of the seed's gaps: when `L = 0` because every digit is a 9 (a previous call of
+/// 999), the only higher call, 1000, is made; when `L = 0` because no card was replaced
+/// (the zero-discard option), `L = 1` is used.
+#[derive(Debug, Clone)]
+pub struct SeedCaller {
+    low: CappedPoisson,
+    bump: CappedPoisson,
+}
+
+impl SeedCaller {
+    /// The seed's parameters: λ = 4 for the replaced digits, λ = 0.2 for the extra rise.
+    pub fn new() -> SeedCaller {
+        SeedCaller {
+            low: CappedPoisson::new(4.0),
+            bump: CappedPoisson::new(0.2),
+        }
+    }
+}
+
+impl Default for SeedCaller {
+    fn default() -> Self {
+        SeedCaller::new()
+    }
+}
+
+impl Caller for SeedCaller {
+    fn call(&self, view: &CallView, rng: &mut GameRng) -> u16 {
+        let value = hand_value(&view.hand);
+        let previous = match view.previous {
+            None => return value,
+            Some(p) if value > p => return value,
+            Some(p) => p,
+        };
+        let mut asc = call_digits(previous);
+        asc.reverse();
+        let non_nines = asc.iter().filter(|&&d| d != 9).count();
+        if non_nines == 0 || previous >= TOP {
+            return TOP;
+        }
+        let l = usize::from(view.replaced).min(non_nines).max(1);
+        for d in asc.iter_mut().take(l - 1) {
+            *d = self.low.sample(rng);
+        }
+        asc[l - 1] = (asc[l - 1] + 1 + self.bump.sample(rng)).min(9);
+        digits_value(asc[0], asc[1], asc[2])
+    }
+}
+
+/// Throws away every card below 6; then, if the hand's highest and lowest digits differ
+/// by less than 4, every card but the 9s. When that leaves nothing to throw and the rules
+/// demand a discard (a hand of three 9s), throws the first lowest card.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SeedDiscarder;
+
+impl Discarder for SeedDiscarder {
+    fn discard(&self, view: &DiscardView, _rng: &mut GameRng) -> u8 {
+        let d = view.hand.map(digit);
+        let (max, min) = (*d.iter().max().unwrap_or(&0), *d.iter().min().unwrap_or(&0));
+        let mut mask = 0u8;
+        for (i, &x) in d.iter().enumerate() {
+            if x < 6 || (max - min < 4 && x != 9) {
+                mask |= 1 << i;
+            }
+        }
+        if mask.count_ones() < view.rules.min_discard() {
+            let lowest = (0..3).min_by_key(|&i| d[i]).unwrap_or(0);
+            mask = 1 << lowest;
+        }
+        mask
+    }
+}
+
+/// The seed's doubt index: `U(0.8, 1.0) · ((call − 700) / 300)³`, plus 0.1 when the caller
+/// replaced 2 cards (0.6 more for a call of 990 or more), plus 0.3 when it replaced 3
+/// (0.3 more for a call of 900 or more); doubts when the index exceeds 0.85.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SeedDoubter;
+
+impl SeedDoubter {
+    /// The index for a given uniform factor `u` in [0.8, 1.0).
+    pub fn index(call: u16, replaced: u8, u: f64) -> f64 {
+        let x = (f64::from(call) - 700.0) / 300.0;
+        let mut index = u * x * x * x;
+        if replaced == 2 {
+            index += 0.1;
+            if call >= 990 {
+                index += 0.6;
+            }
+        }
+        if replaced == 3 {
+            index += 0.3;
+            if call >= 900 {
+                index += 0.3;
+            }
+        }
+        index
+    }
+}
+
+impl Doubter for SeedDoubter {
+    fn doubt(&self, view: &DoubtView, rng: &mut GameRng) -> bool {
+        let u = 0.8 + 0.2 * rng.gen::<f64>();
+        SeedDoubter::index(view.call, view.replaced, u) > 0.85
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fabfib::calls::is_call;
+    use crate::fabfib::rng::game_rng;
+    use crate::fabfib::rules::Rules;
+
+    /// A hand with the given digits (first copies: 1 coin each).
+    fn hand(d: [u8; 3]) -> [u8; 3] {
+        [d[0] * 5, d[1] * 5 + 1, d[2] * 5 + 2]
+    }
+
+    fn call(hand_digits: [u8; 3], previous: Option<u16>, replaced: u8, seed: u64) -> u16 {
+        let rules = Rules::new(3).unwrap();
+        let view = CallView {
+            hand: hand(hand_digits),
+            previous,
+            replaced,
+            rules: &rules,
+        };
+        SeedCaller::new().call(&view, &mut game_rng(seed, 0))
+    }
+
+    #[test]
+    fn the_seed_caller_tells_the_truth_when_the_hand_beats_the_call() {
+        // The seed's own doctest: BasicLogic(431, 1, [6,3,1]) calls 631.
+        assert_eq!(call([6, 3, 1], Some(431), 1, 1), 631);
+        assert_eq!(call([1, 3, 6], None, 3, 1), 631);
+    }
+
+    #[test]
+    fn the_seed_callers_lies_always_beat_the_previous_call() {
+        // The seed's doctests: (831,1,[6,3,1]), (995,1,[9,9,4]), (654,3,[4,3,1]) lie above.
+        for seed in 0..300 {
+            for (prev, replaced, h) in [
+                (831, 1, [6, 3, 1]),
+                (995, 1, [9, 9, 4]),
+                (654, 3, [4, 3, 1]),
+                (654, 2, [4, 3, 1]),
+                (900, 3, [1, 0, 0]),
+                (998, 0, [1, 0, 0]),
+            ] {
+                let c = call(h, Some(prev), replaced, seed);
+                assert!(
+                    c > prev && c <= 999 && is_call(c),
+                    "{prev} {replaced} -> {c}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_lie_after_999_is_1000_instead_of_the_seeds_crash() {
+        assert_eq!(call([1, 0, 0], Some(999), 2, 3), 1000);
+    }
+
+    #[test]
+    fn a_one_card_lie_raises_only_the_lowest_non_nine_digit() {
+        // 831 with one card replaced: the 1 rises by 1 + Poisson(0.2), the 8 and 3 stay.
+        let mut seen = std::collections::BTreeSet::new();
+        for seed in 0..200 {
+            let c = call([6, 3, 1], Some(831), 1, seed);
+            let mut d = call_digits(c).to_vec();
+            for keep in [8, 3] {
+                let i = d.iter().position(|&x| x == keep).expect("8 and 3 stay");
+                d.remove(i);
+            }
+            assert!(d[0] >= 2, "{c}");
+            seen.insert(c);
+        }
+        assert!(seen.contains(&832) && seen.contains(&833), "{seen:?}");
+    }
+
+    #[test]
+    fn a_one_card_lie_rises_by_exactly_one_with_the_poisson_chance_e_to_the_minus_0_2() {
+        // 831, one card replaced: 832 exactly when Poisson(0.2) gives 0, P = e^-0.2.
+        let n = 20_000;
+        let hits = (0..n)
+            .filter(|&s| call([6, 3, 1], Some(831), 1, s) == 832)
+            .count();
+        let p = (-0.2f64).exp();
+        let observed = hits as f64 / n as f64;
+        let sd = (p * (1.0 - p) / n as f64).sqrt();
+        assert!((observed - p).abs() < 4.0 * sd, "{observed} vs {p}");
+    }
+
+    #[test]
+    fn the_seed_discarder_follows_its_two_rules() {
+        let rules = Rules::new(3).unwrap();
+        let run = |d: [u8; 3]| {
+            let view = DiscardView {
+                hand: hand(d),
+                call: 500,
+                seen: 0,
+                rules: &rules,
+            };
+            SeedDiscarder.discard(&view, &mut game_rng(0, 0))
+        };
+        assert_eq!(run([6, 5, 4]), 0b111); // the seed's doctest: all of 6,5,4 go
+        assert_eq!(run([9, 7, 3]), 0b100); // below 6 only; spread 6 ≥ 4
+        assert_eq!(run([8, 7, 6]), 0b111); // spread 2 < 4: everything but 9s
+        assert_eq!(run([9, 8, 7]), 0b110);
+        assert_eq!(run([9, 9, 1]), 0b100);
+        assert_eq!(run([9, 9, 9]), 0b001); // nothing to throw: the first lowest goes
+    }
+
+    #[test]
+    fn the_seed_doubter_doubts_900_after_three_replaced_with_chance_25_over_32() {
+        // Doubt iff U · (200/300)³ + 0.6 > 0.85, i.e. U > 0.84375, for U uniform on
+        // [0.8, 1.0): P = 0.15625 / 0.2 = 25/32.
+        let rules = Rules::new(3).unwrap();
+        let view = DoubtView {
+            call: 900,
+            previous: Some(880),
+            replaced: 3,
+            seen: 0,
+            passed: None,
+            rules: &rules,
+        };
+        let mut rng = game_rng(8, 0);
+        let n = 40_000;
+        let doubts = (0..n)
+            .filter(|_| SeedDoubter.doubt(&view, &mut rng))
+            .count();
+        let p = 25.0 / 32.0;
+        let observed = doubts as f64 / n as f64;
+        let sd = (p * (1.0 - p) / n as f64).sqrt();
+        assert!((observed - p).abs() < 4.0 * sd, "{observed} vs {p}");
+    }
+
+    #[test]
+    fn the_seed_doubt_index_matches_the_formula_at_its_thresholds() {
+        assert!((SeedDoubter::index(700, 0, 0.9) - 0.0).abs() < 1e-12);
+        assert!((SeedDoubter::index(1000, 0, 0.8) - 0.8).abs() < 1e-12);
+        assert!(
+            (SeedDoubter::index(990, 2, 1.0) - (0.7 + (290.0f64 / 300.0).powi(3))).abs() < 1e-12
+        );
+        assert!(
+            (SeedDoubter::index(900, 3, 1.0) - (0.6 + (200.0f64 / 300.0).powi(3))).abs() < 1e-12
+        );
+        // A call of 999 with 2 replaced is always doubted; 800 with 1 never.
+        assert!(SeedDoubter::index(999, 2, 0.8) > 0.85);
+        assert!(SeedDoubter::index(800, 1, 1.0) < 0.85);
+    }
+}
