@@ -23,8 +23,10 @@ pub const MOVING_ROLLS: [(Roll, u32); 5] = [
     (Roll { low: 2, high: 2 }, 1),
 ];
 
-/// Successor codes at and above this value are wins: `WIN + points - 1`.
-pub const WIN: u32 = u32::MAX - 3;
+/// Successor codes at and above this value are wins: `WIN + points - 1`. They follow the
+/// solver positions (`0..STATES`), so a value array with three extra entries (the
+/// values of the wins, seen from the loser) needs no branch to read a successor.
+pub const WIN: u32 = STATES as u32;
 
 /// Decodes a successor code: `Ok(solver position)` or `Err(points won)`.
 #[inline]

@@ -9,7 +9,7 @@
 //! is exact: `E_s = (a_s - p_s a_t) / (1 - p_s p_t)`. (When both sides must pass on every
 //! roll the game never ends and both equities are 0.)
 
-use super::graph::{decode, Graph, MOVING_ROLLS};
+use super::graph::{Graph, MOVING_ROLLS};
 use indicatif::ProgressBar;
 use rayon::prelude::*;
 
@@ -39,14 +39,20 @@ pub const MAX_SWEEPS: u32 = 10_000;
 /// the sweeps.
 pub fn solve(graph: &Graph, tolerance: f64, progress: &ProgressBar) -> Result<Solution, String> {
     let n = graph.len();
-    let mut e = vec![0.0f64; n];
+    // Entries n.. are the wins, valued from the side that lost: -1, -2, -3.
+    let mut e = vec![0.0f64; n + 3];
+    e[n..].copy_from_slice(&[-1.0, -2.0, -3.0]);
     let mut scratch = vec![0.0f64; n];
     let (sweeps, residual) = iterate(progress, "equity", tolerance, &mut e, |e| {
         equity_sweep(graph, e, &mut scratch)
     })?;
 
     let policy = best_plays(graph, &e);
-    let mut o = vec![[0.0f64; 6]; n];
+    let mut o = vec![[0.0f64; 6]; n + 3];
+    // The wins, seen from the side that lost: a certain single, gammon, backgammon loss.
+    for k in 0..3 {
+        o[n + k][3 + k] = 1.0;
+    }
     let mut o_scratch = vec![[0.0f64; 6]; n];
     let (outcome_sweeps, outcome_residual) =
         iterate(progress, "outcomes", tolerance, &mut o, |o| {
@@ -118,13 +124,11 @@ fn iterate<T: bytemuck::Pod + Send + Sync>(
 /// Ordinary sweeps between two extrapolations.
 const EXTRAPOLATE_AFTER: usize = 3;
 
-/// Value of a successor code for the side that moved.
+/// Value of a successor code for the side that moved (wins included: see
+/// [`super::graph::WIN`]).
 #[inline]
 fn value(e: &[f64], code: u32) -> f64 {
-    match decode(code) {
-        Ok(t) => -e[t as usize],
-        Err(points) => points,
-    }
+    -e[code as usize]
 }
 
 /// Σ over moving rolls that do not pass of weight × best play's value, divided by 9.
@@ -234,14 +238,9 @@ fn outcome_sweep(g: &Graph, policy: &[u32], o: &mut [Outcomes], a: &mut [Outcome
                     continue;
                 }
                 let w = f64::from(weight) / 9.0;
-                match decode(code) {
-                    Ok(t) => {
-                        let f = flip(&snapshot[t as usize]);
-                        for (x, y) in sum.iter_mut().zip(f) {
-                            *x += w * y;
-                        }
-                    }
-                    Err(points) => sum[points as usize - 1] += w,
+                let f = flip(&snapshot[code as usize]);
+                for (x, y) in sum.iter_mut().zip(f) {
+                    *x += w * y;
                 }
             }
             *out = sum;
