@@ -1,0 +1,234 @@
+//! Method 4: Monte Carlo, seeded and reproducible.
+//!
+//! One game needs only the call times of the card's numbered squares: the call order is a
+//! uniform permutation of `1..=M`, so those times are `c` distinct values of `1..=M` in
+//! uniform random order, drawn by rejection on a `u128` bit mask. Every pattern is "the
+//! `m`-th smallest of some group completion times": a line is complete at the latest call
+//! time of its squares (reach: the second latest), and `T` is the `m`-th smallest of those.
+//!
+//! Games are cut into chunks of [`CHUNK`]; chunk `i` draws from its own generator seeded by
+//! `(seed, i)`, and the chunk histograms are summed, so the result does not depend on the
+//! number of threads.
+
+use super::card::{Card, Pattern};
+use super::rng::{Below, Xoshiro256pp};
+use crate::{Error, Result};
+use rayon::prelude::*;
+
+/// Games per chunk (per seeded generator).
+pub const CHUNK: u64 = 1 << 16;
+
+/// Largest drum the simulation handles (the `u128` mask).
+pub const MAX_NUMBERS: u64 = 128;
+
+/// A finished simulation: `counts[n]` games first won on call `n`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Sample {
+    pub games: u64,
+    pub seed: u64,
+    pub counts: Vec<u64>,
+}
+
+/// The per-game work, compiled from the card and the pattern.
+pub(crate) struct Game {
+    /// Squares of each group, flattened; `ends[g]` closes group `g`.
+    squares: Vec<u8>,
+    ends: Vec<usize>,
+    /// Which order statistic: the `need`-th smallest group time.
+    need: usize,
+    /// Reach: a group's time is its second-latest square.
+    reach: bool,
+    numbered: usize,
+}
+
+impl Game {
+    pub(crate) fn new(card: &Card, pattern: Pattern) -> Game {
+        let (masks, need) = card
+            .groups(pattern)
+            .unwrap_or_else(|| (card.lines().iter().map(|l| l.mask).collect(), 1));
+        let mut squares = Vec::new();
+        let mut ends = Vec::new();
+        for mask in masks {
+            let mut m = mask;
+            while m != 0 {
+                squares.push(m.trailing_zeros() as u8);
+                m &= m - 1;
+            }
+            ends.push(squares.len());
+        }
+        Game {
+            squares,
+            ends,
+            need,
+            reach: pattern == Pattern::Reach,
+            numbered: card.numbered(),
+        }
+    }
+
+    /// T for the call times `time[square]` (1-based calls).
+    #[inline]
+    pub(crate) fn first_win(&self, time: &[u8; 64]) -> u8 {
+        let mut group_times = [u8::MAX; 64];
+        let mut start = 0;
+        for (g, &end) in self.ends.iter().enumerate() {
+            let (mut latest, mut second) = (0u8, 0u8);
+            for &q in &self.squares[start..end] {
+                let t = time[q as usize];
+                if t > latest {
+                    second = latest;
+                    latest = t;
+                } else if t > second {
+                    second = t;
+                }
+            }
+            group_times[g] = if self.reach { second } else { latest };
+            start = end;
+        }
+        let times = &mut group_times[..self.ends.len()];
+        if self.need == 1 {
+            return *times.iter().min().expect("a card has lines");
+        }
+        times.sort_unstable();
+        times[self.need - 1]
+    }
+}
+
+/// Simulates `games` games of one card with calls from `1..=max`; `on_chunk` is called
+/// after each chunk with its number of games (for a progress bar).
+pub fn simulate(
+    card: &Card,
+    pattern: Pattern,
+    max: u64,
+    games: u64,
+    seed: u64,
+    on_chunk: &(dyn Fn(u64) + Sync),
+) -> Result<Sample> {
+    let c = card.numbered() as u64;
+    if max > MAX_NUMBERS || max < c {
+        return Err(Error::input(format!(
+            "the simulation needs {c} ≤ M ≤ {MAX_NUMBERS} numbers, got M = {max}"
+        )));
+    }
+    let game = Game::new(card, pattern);
+    let chunks = games.div_ceil(CHUNK);
+    let width = max as usize + 1;
+    let counts = (0..chunks)
+        .into_par_iter()
+        .map(|chunk| {
+            let n = CHUNK.min(games - chunk * CHUNK);
+            let hist = run_chunk(&game, max, seed, chunk, n, width);
+            on_chunk(n);
+            hist
+        })
+        .reduce(
+            || vec![0u64; width],
+            |mut a, b| {
+                a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
+                a
+            },
+        );
+    Ok(Sample {
+        games,
+        seed,
+        counts,
+    })
+}
+
+fn run_chunk(game: &Game, max: u64, seed: u64, chunk: u64, n: u64, width: usize) -> Vec<u64> {
+    let mut draw = Below::new(Xoshiro256pp::for_chunk(seed, chunk), max as u32);
+    let mut hist = vec![0u64; width];
+    let mut time = [0u8; 64];
+    for _ in 0..n {
+        let mut used = 0u128;
+        for slot in time.iter_mut().take(game.numbered) {
+            let v = loop {
+                let v = draw.draw();
+                if used >> v & 1 == 0 {
+                    break v;
+                }
+            };
+            used |= 1 << v;
+            *slot = v as u8 + 1;
+        }
+        hist[game.first_win(&time) as usize] += 1;
+    }
+    hist
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pool(threads: usize, card: &Card, games: u64) -> Sample {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap()
+            .install(|| simulate(card, Pattern::Line, 75, games, 42, &|_| {}).unwrap())
+    }
+
+    #[test]
+    fn the_same_seed_gives_the_same_sample_on_one_or_two_threads() {
+        let card = Card::new(5, true).unwrap();
+        let one = pool(1, &card, 3 * CHUNK + 17);
+        let two = pool(2, &card, 3 * CHUNK + 17);
+        assert_eq!(one, two);
+        assert_eq!(one.counts.iter().sum::<u64>(), 3 * CHUNK + 17);
+    }
+
+    #[test]
+    fn different_seeds_give_different_samples() {
+        let card = Card::new(5, true).unwrap();
+        let a = simulate(&card, Pattern::Line, 75, 10_000, 1, &|_| {}).unwrap();
+        let b = simulate(&card, Pattern::Line, 75, 10_000, 2, &|_| {}).unwrap();
+        assert_ne!(a.counts, b.counts);
+    }
+
+    #[test]
+    fn the_fast_game_agrees_with_the_plain_rules_on_random_call_times() {
+        for (size, free) in [(3, true), (4, false), (5, true), (7, true)] {
+            let card = Card::new(size, free).unwrap();
+            let c = card.numbered();
+            let mut draw = Below::new(Xoshiro256pp::for_chunk(9, 0), 100);
+            for p in Pattern::ALL {
+                let game = Game::new(&card, p);
+                for _ in 0..200 {
+                    let mut time = [0u8; 64];
+                    let mut used = 0u128;
+                    for slot in time.iter_mut().take(c) {
+                        let v = loop {
+                            let v = draw.draw();
+                            if used >> v & 1 == 0 {
+                                break v;
+                            }
+                        };
+                        used |= 1 << v;
+                        *slot = v as u8 + 1;
+                    }
+                    // The plain way: mark squares call by call until the card wins.
+                    let mut mask = 0u64;
+                    let mut plain = 0u8;
+                    for call in 0..=100u8 {
+                        for (q, &t) in time.iter().enumerate().take(c) {
+                            if t == call {
+                                mask |= 1 << q;
+                            }
+                        }
+                        if card.wins(p, mask) {
+                            plain = call;
+                            break;
+                        }
+                    }
+                    assert_eq!(game.first_win(&time), plain, "{size} {p}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_drum_too_small_or_too_large_is_refused() {
+        let card = Card::new(5, true).unwrap();
+        assert!(simulate(&card, Pattern::Line, 20, 10, 1, &|_| {}).is_err());
+        assert!(simulate(&card, Pattern::Line, 200, 10, 1, &|_| {}).is_err());
+    }
+}
