@@ -21,12 +21,16 @@ enum Command {
     /// Inspect, verify, pack and unpack table files
     #[command(subcommand)]
     Table(cmd::table::TableCmd),
+    /// Bingo: the exact law of the calls until a card wins, simulation, several players
+    #[command(subcommand)]
+    Bingo(cmd::bingo::GameCmd),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Table(c) => cmd::table::run(c),
+        Command::Bingo(c) => cmd::bingo::run(c),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

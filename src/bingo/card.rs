@@ -271,7 +271,7 @@ impl Judge {
             return self.masks.iter().any(|&l| (l & !mask).count_ones() <= 1);
         }
         if self.need == 1 {
-            return self.masks.iter().any(|&l| l & mask == l);
+            return self.masks.iter().any(|&l| l & !mask == 0);
         }
         self.masks.iter().filter(|&&l| l & mask == l).count() >= self.need
     }

@@ -41,7 +41,9 @@ pub fn winning_subsets(card: &Card, pattern: Pattern) -> Result<Vec<u64>> {
             }
         }
         *slot = u64::try_from(total).map_err(|_| {
-            Error::failure(format!("inclusion–exclusion gave {total} subsets of size {k}"))
+            Error::failure(format!(
+                "inclusion–exclusion gave {total} subsets of size {k}"
+            ))
         })?;
     }
     Ok(w)

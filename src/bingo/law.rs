@@ -115,10 +115,7 @@ impl Law {
         if let (Some(cdf), Some(qr)) = (&self.cdf_exact, BigRational::from_float(q)) {
             return cdf.iter().position(|f| *f >= qr).unwrap_or(self.max());
         }
-        self.cdf
-            .iter()
-            .position(|&f| f >= q)
-            .unwrap_or(self.max())
+        self.cdf.iter().position(|&f| f >= q).unwrap_or(self.max())
     }
 
     /// The median (the 50th percentile as defined by [`Law::quantile`]).

@@ -17,6 +17,7 @@ pub mod law;
 pub mod orders;
 pub mod players;
 pub mod players_sim;
+pub mod plot;
 pub mod rng;
 pub mod simulate;
 pub mod stats;
@@ -53,7 +54,11 @@ pub fn winning_subsets(card: &Card, pattern: Pattern, method: Method) -> Result<
 /// The exact law of `T` for one card and a drum of `max` numbers.
 pub fn exact_law(card: &Card, pattern: Pattern, max: u64, method: Method) -> Result<Law> {
     check_drum(card, max)?;
-    Ok(Law::from_counts(card, max, &winning_subsets(card, pattern, method)?))
+    Ok(Law::from_counts(
+        card,
+        max,
+        &winning_subsets(card, pattern, method)?,
+    ))
 }
 
 /// Largest drum accepted anywhere.

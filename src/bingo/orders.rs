@@ -52,7 +52,9 @@ pub fn all_orders(card: &Card, pattern: Pattern) -> Result<Orders> {
     let judge = card.judge(pattern);
     let ranker = KPermutations::new(c, c).map_err(|e| Error::failure(e.to_string()))?;
     let mut counts = vec![0u64; c + 1];
-    let mut order = ranker.unrank(0).map_err(|e| Error::failure(e.to_string()))?;
+    let mut order = ranker
+        .unrank(0)
+        .map_err(|e| Error::failure(e.to_string()))?;
     let mut seen = 0u64;
     loop {
         let mut mask = 0u64;
@@ -97,7 +99,11 @@ mod tests {
             let m = card.numbered() as u64;
             for p in Pattern::ALL {
                 let exact = Law::from_counts(&card, m, &winning_subsets(&card, p).unwrap());
-                assert_eq!(all_orders(&card, p).unwrap().law(), exact, "{p} free={free}");
+                assert_eq!(
+                    all_orders(&card, p).unwrap().law(),
+                    exact,
+                    "{p} free={free}"
+                );
             }
         }
     }

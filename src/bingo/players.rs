@@ -128,11 +128,17 @@ pub fn uniform(single: &Law, k: u32) -> Result<Players> {
             let first = surv.iter().map(|s| &one - pow(s, ku)).collect();
             let shared: Vec<BigRational> = (0..=max)
                 .map(|n| {
-                    let before = if n == 0 { one.clone() } else { surv[n - 1].clone() };
+                    let before = if n == 0 {
+                        one.clone()
+                    } else {
+                        surv[n - 1].clone()
+                    };
                     let s = &surv[n];
                     pow(&before, ku)
                         - pow(s, ku)
-                        - BigRational::from_integer(BigInt::from(k)) * (&before - s) * pow(s, ku - 1)
+                        - BigRational::from_integer(BigInt::from(k))
+                            * (&before - s)
+                            * pow(s, ku - 1)
                 })
                 .collect();
             (Law::from_exact(first), Some(shared))
@@ -182,7 +188,7 @@ impl UsModel {
     pub fn new(card: &Card, pattern: Pattern, max: u64) -> Result<UsModel> {
         let s = card.size() as u64;
         let c = card.numbered();
-        if max % s != 0 || max / s < s {
+        if !max.is_multiple_of(s) || max / s < s {
             return Err(Error::input(format!(
                 "US cards need M to be a multiple of the size {s} with at least {s} numbers per \
                  column, got M = {max}"
@@ -389,11 +395,13 @@ impl UsModel {
 
     /// Exact fractions for small `k`: survival of a card as `u(c)/L^cols` with `L` the lcm of
     /// the column binomials, so every sum is over integers.
-    fn exact(&self, k: u32, layers: &[Vec<(usize, Vec<u64>)>]) -> (Vec<BigRational>, Vec<BigRational>) {
+    fn exact(
+        &self,
+        k: u32,
+        layers: &[Vec<(usize, Vec<u64>)>],
+    ) -> (Vec<BigRational>, Vec<BigRational>) {
         let ku = k as usize;
-        let l = (0..=self.range).fold(BigUint::one(), |a, i| {
-            a.lcm(&big_binomial(self.range, i))
-        });
+        let l = (0..=self.range).fold(BigUint::one(), |a, i| a.lcm(&big_binomial(self.range, i)));
         let scale = num_traits::pow(l, self.cols);
         let u = |idx: usize| -> BigUint {
             BigUint::from(self.survivors[idx]) * (&scale / BigUint::from(self.totals[idx]))
@@ -417,8 +425,11 @@ impl UsModel {
                             continue;
                         }
                         let ub = u(idx - self.stride(j));
-                        let first = BigInt::from(num_traits::pow(ub.clone(), ku)) - BigInt::from(uc_k.clone());
-                        let single = BigInt::from(k) * (BigInt::from(ub) - BigInt::from(uc.clone())) * BigInt::from(uc_k1.clone());
+                        let first = BigInt::from(num_traits::pow(ub.clone(), ku))
+                            - BigInt::from(uc_k.clone());
+                        let single = BigInt::from(k)
+                            * (BigInt::from(ub) - BigInt::from(uc.clone()))
+                            * BigInt::from(uc_k1.clone());
                         shared += BigInt::from(&d * cj) * (first - single);
                     }
                 }
@@ -458,7 +469,10 @@ mod tests {
     fn one_us_card_has_exactly_the_single_card_law() {
         let card = five();
         let single = exact_law(&card, Pattern::Line, 75, Method::InclusionExclusion).unwrap();
-        let one = UsModel::new(&card, Pattern::Line, 75).unwrap().players(1).unwrap();
+        let one = UsModel::new(&card, Pattern::Line, 75)
+            .unwrap()
+            .players(1)
+            .unwrap();
         assert_eq!(one.first.cdf_exact, single.cdf_exact);
         assert_eq!(one.shared_total_exact(), Some(BigRational::zero()));
     }
@@ -472,12 +486,15 @@ mod tests {
         let layers = model.layers();
         let (cdf, shared) = model.exact(3, &layers);
         assert_eq!(Some(cdf), exact.first.cdf_exact);
-        for n in 0..=75 {
-            assert!((to_f64(&shared[n]) - exact.shared[n]).abs() < 1e-15);
+        for (e, f) in shared.iter().zip(&exact.shared) {
+            assert!((to_f64(e) - f).abs() < 1e-15);
         }
         let float_only = UsModel::players_float_for_test(&model, 3);
         for n in 0..=75 {
-            assert!((float_only.0[n] - exact.first.cdf[n]).abs() < 1e-12, "n = {n}");
+            assert!(
+                (float_only.0[n] - exact.first.cdf[n]).abs() < 1e-12,
+                "n = {n}"
+            );
             assert!((float_only.1[n] - exact.shared[n]).abs() < 1e-12, "n = {n}");
         }
     }
@@ -488,7 +505,10 @@ mod tests {
         let card = five();
         let single = exact_law(&card, Pattern::Line, 75, Method::InclusionExclusion).unwrap();
         let uni = uniform(&single, 100).unwrap();
-        let us = UsModel::new(&card, Pattern::Line, 75).unwrap().players(100).unwrap();
+        let us = UsModel::new(&card, Pattern::Line, 75)
+            .unwrap()
+            .players(100)
+            .unwrap();
         let gap = (0..=75)
             .map(|n| (uni.first.cdf[n] - us.first.cdf[n]).abs())
             .fold(0.0, f64::max);

@@ -4,7 +4,7 @@
 use super::card::{Card, Pattern};
 use super::players::Cards;
 use super::rng::Xoshiro256pp;
-use super::simulate::{Game, CHUNK, MAX_NUMBERS};
+use super::simulate::{Game, Times, CHUNK, MAX_NUMBERS};
 use crate::{Error, Result};
 use rayon::prelude::*;
 
@@ -36,7 +36,7 @@ pub fn simulate_players(
             card.numbered()
         )));
     }
-    if cards == Cards::Us && (max % s != 0 || max / s < s) {
+    if cards == Cards::Us && (!max.is_multiple_of(s) || max / s < s) {
         return Err(Error::input(format!(
             "US cards need M to be a multiple of {s} with at least {s} numbers per column"
         )));
@@ -68,7 +68,7 @@ pub fn simulate_players(
             let mut shared = vec![0u64; width];
             let mut order: Vec<u8> = (0..max as u8).collect();
             let mut call_time = vec![0u8; max as usize];
-            let mut time = [0u8; 64];
+            let mut time: Times = [0; 256];
             for _ in 0..n {
                 // A uniform call order (Fisher–Yates); call_time[number] is 1-based.
                 for i in (1..order.len()).rev() {
@@ -98,7 +98,7 @@ pub fn simulate_players(
                             }
                         }
                     }
-                    let t = game.first_win(&time);
+                    let t = game.first_win_fast(&time);
                     if t < best {
                         best = t;
                         winners = 1;
@@ -153,7 +153,7 @@ mod tests {
     use crate::bingo::{exact_law, Method};
 
     fn agrees(sample: &PlayersSample, first: &[f64], shared: &[f64]) {
-        let chi = chi_square(&sample.first, &first.to_vec());
+        let chi = chi_square(&sample.first, first);
         assert!(chi.p_value > 1e-4, "first-win law rejected: {chi:?}");
         let hits: u64 = sample.shared.iter().sum();
         let p: f64 = shared.iter().sum();
@@ -187,9 +187,17 @@ mod tests {
         let card = Card::new(3, true).unwrap();
         let single = exact_law(&card, Pattern::Line, 12, Method::Enumerate).unwrap();
         let exact = uniform(&single, 4).unwrap();
-        let sample =
-            simulate_players(&card, Pattern::Line, 12, Cards::Uniform, 4, 60_000, 6, &|_| {})
-                .unwrap();
+        let sample = simulate_players(
+            &card,
+            Pattern::Line,
+            12,
+            Cards::Uniform,
+            4,
+            60_000,
+            6,
+            &|_| {},
+        )
+        .unwrap();
         agrees(&sample, &pmf(&exact.first.cdf), &exact.shared);
     }
 

@@ -9,9 +9,14 @@
 //! Games are cut into chunks of [`CHUNK`]; chunk `i` draws from its own generator seeded by
 //! `(seed, i)`, and the chunk histograms are summed, so the result does not depend on the
 //! number of threads.
+//!
+//! The call times are the first `c` entries of a partial Fisher–Yates shuffle of `0..M`
+//! (the array need not be reset between games: any permutation, partially shuffled, gives
+//! a uniform ordered sample). Full lines — the common case — take a path specialised on the
+//! line length, where the compiler unrolls the inner loop.
 
 use super::card::{Card, Pattern};
-use super::rng::{Below, Xoshiro256pp};
+use super::rng::Xoshiro256pp;
 use crate::{Error, Result};
 use rayon::prelude::*;
 
@@ -39,7 +44,17 @@ pub(crate) struct Game {
     /// Reach: a group's time is its second-latest square.
     reach: bool,
     numbered: usize,
+    /// For "at least `need` full lines" patterns: the groups padded to the card side with
+    /// square [`PAD`], whose call time stays 0.
+    padded: Option<Vec<[u8; 7]>>,
+    side: usize,
 }
+
+/// Call times indexed by square; indices past the card are scratch, and [`PAD`] stays 0.
+pub(crate) type Times = [u8; 256];
+
+/// A square index never used by a card nor by the shuffle (M ≤ 128); its time is 0.
+const PAD: u8 = 255;
 
 impl Game {
     pub(crate) fn new(card: &Card, pattern: Pattern) -> Game {
@@ -56,24 +71,75 @@ impl Game {
             }
             ends.push(squares.len());
         }
+        let side = card.size();
+        let padded = match pattern {
+            Pattern::Line | Pattern::Double | Pattern::Triple | Pattern::Hardway => {
+                let mut rows = Vec::new();
+                let mut start = 0;
+                for &end in &ends {
+                    let mut row = [PAD; 7];
+                    row[..end - start].copy_from_slice(&squares[start..end]);
+                    rows.push(row);
+                    start = end;
+                }
+                Some(rows)
+            }
+            _ => None,
+        };
         Game {
             squares,
             ends,
             need,
             reach: pattern == Pattern::Reach,
             numbered: card.numbered(),
+            padded,
+            side,
+        }
+    }
+
+    /// T for line patterns, the line length `W` known at compile time.
+    #[inline]
+    fn first_win_lines<const W: usize>(&self, rows: &[[u8; 7]], time: &Times) -> u8 {
+        let latest = |row: &[u8; 7]| {
+            let mut t = 0u8;
+            for &q in &row[..W] {
+                t = t.max(time[usize::from(q)]);
+            }
+            t
+        };
+        if self.need == 1 {
+            return rows.iter().map(latest).min().unwrap_or(u8::MAX);
+        }
+        let mut group_times = [u8::MAX; 16];
+        for (slot, row) in group_times.iter_mut().zip(rows) {
+            *slot = latest(row);
+        }
+        let times = &mut group_times[..rows.len()];
+        times.sort_unstable();
+        times[self.need - 1]
+    }
+
+    /// T for the call times `time[square]` (1-based calls), by the fastest path.
+    #[inline]
+    pub(crate) fn first_win_fast(&self, time: &Times) -> u8 {
+        match (&self.padded, self.side) {
+            (Some(rows), 3) => self.first_win_lines::<3>(rows, time),
+            (Some(rows), 4) => self.first_win_lines::<4>(rows, time),
+            (Some(rows), 5) => self.first_win_lines::<5>(rows, time),
+            (Some(rows), 7) => self.first_win_lines::<7>(rows, time),
+            _ => self.first_win(time),
         }
     }
 
     /// T for the call times `time[square]` (1-based calls).
     #[inline]
-    pub(crate) fn first_win(&self, time: &[u8; 64]) -> u8 {
+    pub(crate) fn first_win(&self, time: &Times) -> u8 {
         let mut group_times = [u8::MAX; 64];
         let mut start = 0;
         for (g, &end) in self.ends.iter().enumerate() {
             let (mut latest, mut second) = (0u8, 0u8);
             for &q in &self.squares[start..end] {
-                let t = time[q as usize];
+                let t = time[usize::from(q)];
                 if t > latest {
                     second = latest;
                     latest = t;
@@ -135,24 +201,44 @@ pub fn simulate(
 }
 
 fn run_chunk(game: &Game, max: u64, seed: u64, chunk: u64, n: u64, width: usize) -> Vec<u64> {
-    let mut draw = Below::new(Xoshiro256pp::for_chunk(seed, chunk), max as u32);
+    let mut rng = Xoshiro256pp::for_chunk(seed, chunk);
     let mut hist = vec![0u64; width];
-    let mut time = [0u8; 64];
+    // Call times 1..=M in slots 0..M, partially shuffled in place game after game: after
+    // the shuffle, slot q holds the call time of square q.
+    let mut time: Times = [0; 256];
+    for (slot, t) in time.iter_mut().zip(1..=max as u8) {
+        *slot = t;
+    }
+    let c = game.numbered;
+    let m = max as u32;
     for _ in 0..n {
-        let mut used = 0u128;
-        for slot in time.iter_mut().take(game.numbered) {
-            let v = loop {
-                let v = draw.draw();
-                if used >> v & 1 == 0 {
-                    break v;
+        let mut i = 0;
+        while i < c {
+            // Two draws from one 64-bit word.
+            let word = rng.next_u64();
+            for half in [word as u32, (word >> 32) as u32] {
+                if i < c {
+                    if let Some(j) = lemire32(half, m - i as u32) {
+                        time.swap(i, i + j as usize);
+                        i += 1;
+                    }
                 }
-            };
-            used |= 1 << v;
-            *slot = v as u8 + 1;
+            }
         }
-        hist[game.first_win(&time) as usize] += 1;
+        hist[usize::from(game.first_win_fast(&time))] += 1;
     }
     hist
+}
+
+/// Lemire's multiply-shift on one 32-bit word: a uniform value of `0..bound`, or `None`
+/// on the rare rejection that keeps it exactly uniform (the caller draws again).
+#[inline]
+fn lemire32(x: u32, bound: u32) -> Option<u32> {
+    let m = u64::from(x) * u64::from(bound);
+    if (m as u32) < bound && (m as u32) < bound.wrapping_neg() % bound {
+        return None;
+    }
+    Some((m >> 32) as u32)
 }
 
 #[cfg(test)]
@@ -189,15 +275,15 @@ mod tests {
         for (size, free) in [(3, true), (4, false), (5, true), (7, true)] {
             let card = Card::new(size, free).unwrap();
             let c = card.numbered();
-            let mut draw = Below::new(Xoshiro256pp::for_chunk(9, 0), 100);
+            let mut draw = Xoshiro256pp::for_chunk(9, 0);
             for p in Pattern::ALL {
                 let game = Game::new(&card, p);
                 for _ in 0..200 {
-                    let mut time = [0u8; 64];
+                    let mut time: Times = [0; 256];
                     let mut used = 0u128;
                     for slot in time.iter_mut().take(c) {
                         let v = loop {
-                            let v = draw.draw();
+                            let v = draw.below(100);
                             if used >> v & 1 == 0 {
                                 break v;
                             }
@@ -220,9 +306,22 @@ mod tests {
                         }
                     }
                     assert_eq!(game.first_win(&time), plain, "{size} {p}");
+                    assert_eq!(game.first_win_fast(&time), plain, "{size} {p}");
                 }
             }
         }
+    }
+
+    #[test]
+    fn lemire_draws_reject_only_the_biased_remainder() {
+        // 2^32 mod 7 = 4 words must be rejected: those whose low product falls under 4.
+        assert_eq!(lemire32(0, 7), None);
+        assert_eq!(lemire32(u32::MAX, 7), Some(6));
+        assert_eq!(lemire32(1 << 31, 7), Some(3));
+        let rejected = (0..1u32 << 20)
+            .filter(|&k| lemire32(k << 12, 7).is_none())
+            .count();
+        assert!(rejected <= 1, "{rejected}");
     }
 
     #[test]
