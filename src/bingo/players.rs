@@ -367,11 +367,11 @@ impl UsModel {
             .map(|(n, layer)| {
                 let all = big_binomial(self.max, n as u64);
                 let all = to_f64(&BigRational::new(all.into(), BigInt::one()));
-                let (mut none, mut first, mut single) = (0.0, 0.0, 0.0);
+                let (mut won, mut first, mut single) = (0.0, 0.0, 0.0);
                 for (idx, c) in layer {
                     let pc = self.totals[*idx] as f64 / all;
                     let s = survive[*idx];
-                    none += pc * s.powi(kf);
+                    won += pc * (1.0 - s.powi(kf));
                     if n == 0 {
                         continue;
                     }
@@ -385,10 +385,10 @@ impl UsModel {
                         single += w * f64::from(k) * (before - s) * s.powi(kf - 1);
                     }
                 }
-                (none, first, single)
+                (won, first, single)
             })
             .collect();
-        let cdf: Vec<f64> = per_n.iter().map(|t| 1.0 - t.0).collect();
+        let cdf: Vec<f64> = per_n.iter().map(|t| t.0.min(1.0)).collect();
         let shared: Vec<f64> = per_n.iter().map(|t| (t.1 - t.2).max(0.0)).collect();
         (cdf, shared)
     }
