@@ -21,9 +21,14 @@ const CHUNK: u64 = 1 << 16;
 pub fn winning_subsets(card: &Card, pattern: Pattern) -> Result<Vec<u64>> {
     let c = card.numbered();
     if c > MAX_ENUMERATED {
+        let hint = if card.groups(pattern).is_some() {
+            "use --method inclusion-exclusion"
+        } else {
+            "this pattern has no inclusion-exclusion form: use `tabula bingo simulate`"
+        };
         return Err(Error::input(format!(
             "a {s}×{s} card has {c} numbered squares: 2^{c} subsets are too many to enumerate \
-             (at most {MAX_ENUMERATED}); use --method inclusion-exclusion",
+             (at most {MAX_ENUMERATED}); {hint}",
             s = card.size()
         )));
     }

@@ -48,6 +48,9 @@ pub(crate) struct Game {
     /// square [`PAD`], whose call time stays 0.
     padded: Option<Vec<[u8; 7]>>,
     side: usize,
+    /// For `line`: the bit of each square of the grid, row by row ([`PAD`] for the free
+    /// centre), so rows, columns and diagonals are read from one small grid.
+    grid: Option<[u8; 49]>,
 }
 
 /// Call times indexed by square; indices past the card are scratch, and [`PAD`] stays 0.
@@ -86,6 +89,15 @@ impl Game {
             }
             _ => None,
         };
+        let grid = (pattern == Pattern::Line).then(|| {
+            let mut g = [PAD; 49];
+            for r in 0..side {
+                for c in 0..side {
+                    g[r * side + c] = card.bit(r, c).map_or(PAD, |b| b as u8);
+                }
+            }
+            g
+        });
         Game {
             squares,
             ends,
@@ -94,7 +106,37 @@ impl Game {
             numbered: card.numbered(),
             padded,
             side,
+            grid,
         }
+    }
+
+    /// T for `line`, side `S` known at compile time: the minimum over rows, columns and
+    /// both diagonals of the latest call time, read from the grid in one pass.
+    #[inline]
+    fn first_win_grid<const S: usize>(grid: &[u8; 49], time: &Times) -> u8 {
+        let mut g = [[0u8; S]; S];
+        for (r, row) in g.iter_mut().enumerate() {
+            for (c, cell) in row.iter_mut().enumerate() {
+                *cell = time[usize::from(grid[r * S + c])];
+            }
+        }
+        let mut best = u8::MAX;
+        let mut cols = [0u8; S];
+        let (mut down, mut up) = (0u8, 0u8);
+        for (r, row) in g.iter().enumerate() {
+            let mut latest = 0u8;
+            for (col, &t) in cols.iter_mut().zip(row) {
+                latest = latest.max(t);
+                *col = (*col).max(t);
+            }
+            best = best.min(latest);
+            down = down.max(row[r]);
+            up = up.max(row[S - 1 - r]);
+        }
+        for col in cols {
+            best = best.min(col);
+        }
+        best.min(down).min(up)
     }
 
     /// T for line patterns, the line length `W` known at compile time.
@@ -122,6 +164,14 @@ impl Game {
     /// T for the call times `time[square]` (1-based calls), by the fastest path.
     #[inline]
     pub(crate) fn first_win_fast(&self, time: &Times) -> u8 {
+        if let Some(grid) = &self.grid {
+            return match self.side {
+                3 => Self::first_win_grid::<3>(grid, time),
+                4 => Self::first_win_grid::<4>(grid, time),
+                5 => Self::first_win_grid::<5>(grid, time),
+                _ => Self::first_win_grid::<7>(grid, time),
+            };
+        }
         match (&self.padded, self.side) {
             (Some(rows), 3) => self.first_win_lines::<3>(rows, time),
             (Some(rows), 4) => self.first_win_lines::<4>(rows, time),
