@@ -3,7 +3,7 @@
 //! percentiles).
 
 use super::card::Card;
-use num_bigint::BigUint;
+use num_bigint::{BigInt, BigUint};
 use num_rational::BigRational;
 use num_traits::{One, ToPrimitive, Zero};
 
@@ -110,17 +110,20 @@ impl Law {
         Some(cdf.iter().fold(BigRational::zero(), |s, f| s + (&one - f)))
     }
 
-    /// The smallest `n` with P(T ≤ n) ≥ q (exact comparison when the law is exact).
-    pub fn quantile(&self, q: f64) -> usize {
-        if let (Some(cdf), Some(qr)) = (&self.cdf_exact, BigRational::from_float(q)) {
-            return cdf.iter().position(|f| *f >= qr).unwrap_or(self.max());
+    /// The `percent`-th percentile: the smallest `n` with P(T ≤ n) ≥ percent/100, compared
+    /// exactly when the law is exact (`percent` in 0..=100).
+    pub fn percentile(&self, percent: u32) -> usize {
+        if let Some(cdf) = &self.cdf_exact {
+            let q = BigRational::new(BigInt::from(percent), BigInt::from(100));
+            return cdf.iter().position(|f| *f >= q).unwrap_or(self.max());
         }
+        let q = f64::from(percent) / 100.0;
         self.cdf.iter().position(|&f| f >= q).unwrap_or(self.max())
     }
 
-    /// The median (the 50th percentile as defined by [`Law::quantile`]).
+    /// The median (the 50th percentile as defined by [`Law::percentile`]).
     pub fn median(&self) -> usize {
-        self.quantile(0.5)
+        self.percentile(50)
     }
 
     /// The most likely `n` (the first, on ties; exact comparison when the law is exact).
@@ -150,7 +153,6 @@ mod tests {
     use super::*;
     use crate::bingo::card::Pattern;
     use crate::bingo::enumerate::winning_subsets;
-    use num_bigint::BigInt;
 
     fn frac(n: i64, d: i64) -> BigRational {
         BigRational::new(BigInt::from(n), BigInt::from(d))
@@ -164,6 +166,11 @@ mod tests {
         assert_eq!(law.cdf_exact.as_ref().unwrap()[2], frac(1, 7));
         assert_eq!(law.p_exact(1).unwrap(), frac(0, 1));
         assert_eq!(law.cdf_exact.as_ref().unwrap()[8], frac(1, 1));
+        // P(T ≤ 3) is exactly 1/2, so the median is 3, not 4.
+        assert_eq!(law.cdf_exact.as_ref().unwrap()[3], frac(1, 2));
+        assert_eq!(law.median(), 3);
+        assert_eq!(law.percentile(14), 2);
+        assert_eq!(law.percentile(15), 3);
     }
 
     #[test]

@@ -26,6 +26,9 @@ pub enum GameCmd {
         method: MethodArg,
         #[command(flatten)]
         players: PlayerArgs,
+        /// No progress spinner
+        #[arg(long)]
+        quiet: bool,
         #[arg(long)]
         json: bool,
     },
@@ -166,8 +169,18 @@ pub fn run(cmd: GameCmd) -> Result<()> {
             card,
             method,
             players,
+            quiet,
             json,
-        } => exact(&card, method.into(), &players, json),
+        } => {
+            let spinner = tabula::progress::spinner("computing", quiet || json);
+            spinner.enable_steady_tick(std::time::Duration::from_millis(120));
+            let out = exact(&card, method.into(), &players, json);
+            spinner.finish_and_clear();
+            match out? {
+                Out::Text(text) => emit(&text),
+                Out::Json(doc) => emit_json(&doc),
+            }
+        }
         GameCmd::Verify { card, json } => verify(&card, json),
         GameCmd::Simulate {
             card,
@@ -182,6 +195,12 @@ pub fn run(cmd: GameCmd) -> Result<()> {
             json,
         } => with_threads(run.threads, || plot(&card, &run, &output, json)),
     }
+}
+
+/// What a command prints, held back until its spinner is cleared.
+enum Out {
+    Text(String),
+    Json(Value),
 }
 
 fn with_threads(threads: Option<usize>, f: impl FnOnce() -> Result<()> + Send) -> Result<()> {
@@ -241,7 +260,7 @@ fn support(law: &Law) -> std::ops::RangeInclusive<usize> {
 fn summary_json(law: &Law) -> Value {
     let pct: serde_json::Map<String, Value> = [1, 5, 10, 25, 50, 75, 90, 95, 99]
         .iter()
-        .map(|&q| (q.to_string(), json!(law.quantile(q as f64 / 100.0))))
+        .map(|&q| (q.to_string(), json!(law.percentile(q))))
         .collect();
     json!({
         "mean": law.mean(),
@@ -259,7 +278,7 @@ fn summary_text(law: &Law) -> String {
         .unwrap_or_default();
     let pct: Vec<String> = [5, 25, 50, 75, 95]
         .iter()
-        .map(|&q| format!("{q}%: {}", law.quantile(q as f64 / 100.0)))
+        .map(|&q| format!("{q}%: {}", law.percentile(q)))
         .collect();
     format!(
         "mean {:.6}{exact}\nmedian {}, mode {}; percentiles {}",
@@ -270,7 +289,7 @@ fn summary_text(law: &Law) -> String {
     )
 }
 
-fn exact(args: &CardArgs, method: Method, players: &PlayerArgs, json: bool) -> Result<()> {
+fn exact(args: &CardArgs, method: Method, players: &PlayerArgs, json: bool) -> Result<Out> {
     let (card, max) = args.build()?;
     if let Some(k) = players.players {
         return exact_players(args, &card, max, k, players.cards, json);
@@ -326,7 +345,7 @@ fn exact(args: &CardArgs, method: Method, players: &PlayerArgs, json: bool) -> R
                 "max_cdf_error": g.cdf_error, "max_cdf_error_at": g.cdf_at,
             });
         }
-        return emit_json(&doc);
+        return Ok(Out::Json(doc));
     }
     let mut header = vec!["n", "P(T = n)", "P(T ≤ n)"];
     if formula.is_some() {
@@ -361,7 +380,7 @@ fn exact(args: &CardArgs, method: Method, players: &PlayerArgs, json: bool) -> R
             g.cdf_at
         );
     }
-    emit(&text)
+    Ok(Out::Text(text))
 }
 
 fn players_law(card: &Card, pattern: Pattern, max: u64, k: u32, cards: Cards) -> Result<Players> {
@@ -378,7 +397,7 @@ fn exact_players(
     k: u32,
     cards: Option<Cards>,
     json: bool,
-) -> Result<()> {
+) -> Result<Out> {
     let cards = cards.unwrap_or_else(|| players::default_cards(card, max));
     let result = players_law(card, args.pattern, max, k, cards)?;
     let law = &result.first;
@@ -424,7 +443,7 @@ fn exact_players(
         if let Some((mean, err, at)) = shortcut {
             doc["shortcut"] = json!({"mean": mean, "max_cdf_error": err, "max_cdf_error_at": at});
         }
-        return emit_json(&doc);
+        return Ok(Out::Json(doc));
     }
     let exactness = if law.cdf_exact.is_some() {
         "exact fractions"
@@ -464,7 +483,7 @@ fn exact_players(
              P(first win ≤ n) at n = {at}"
         );
     }
-    emit(&text)
+    Ok(Out::Text(text))
 }
 
 fn verify(args: &SmallCardArgs, json: bool) -> Result<()> {
