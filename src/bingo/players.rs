@@ -21,6 +21,7 @@
 
 use super::card::{Card, Pattern};
 use super::law::{big_binomial, to_f64, Law};
+use crate::rank::{Ranker, Words};
 use crate::{Error, Result};
 use num_bigint::{BigInt, BigUint};
 use num_integer::Integer;
@@ -177,8 +178,8 @@ pub struct UsModel {
     range: u64,
     /// Number of columns.
     cols: usize,
-    /// `survivors[idx]` = D(c) − A(c), `totals[idx]` = D(c), for the count vector `c` whose
-    /// mixed-radix index (radix R + 1) is `idx`.
+    /// `survivors[idx]` = D(c) − A(c), `totals[idx]` = D(c), for the count vector `c` of
+    /// rank `idx` among the words over `0..=R` (see [`UsModel::layers`]).
     survivors: Vec<u128>,
     totals: Vec<u128>,
 }
@@ -300,25 +301,21 @@ impl UsModel {
         })
     }
 
-    /// The count vectors grouped by their sum `n = 0..=M`, as indices; with, for each, the
-    /// per-column counts.
+    /// The count vectors `c` grouped by their sum `n = 0..=M`, each with its index: its
+    /// rank among the words of `cols` letters over `0..=R` ([`Words`], lexicographic, so
+    /// column 0 is the most significant digit, as in the contracted tensor).
     fn layers(&self) -> Vec<Vec<(usize, Vec<u64>)>> {
-        let r1 = self.range as usize + 1;
+        let words = Words::new(self.range as usize + 1, self.cols).expect("(R + 1)^cols fits");
         let mut layers = vec![Vec::new(); self.max as usize + 1];
-        for idx in 0..self.totals.len() {
-            let mut rest = idx;
-            let mut c = vec![0u64; self.cols];
-            for slot in c.iter_mut().rev() {
-                *slot = (rest % r1) as u64;
-                rest /= r1;
-            }
+        for (idx, word) in words.iter().enumerate() {
+            let c: Vec<u64> = word.iter().map(|&x| u64::from(x)).collect();
             let n: u64 = c.iter().sum();
             layers[n as usize].push((idx, c));
         }
         layers
     }
 
-    /// The mixed-radix stride of column `j`.
+    /// The stride of column `j` in the tensor index (a power of `R + 1`).
     fn stride(&self, j: usize) -> usize {
         (self.range as usize + 1).pow((self.cols - 1 - j) as u32)
     }
