@@ -335,8 +335,10 @@ impl UsModel {
             shared,
             shared_exact: None,
         };
-        if k <= EXACT_PLAYERS {
-            let (cdf, shared) = self.exact(k, &layers);
+        if k > EXACT_PLAYERS {
+            return Ok(result);
+        }
+        if let Some((cdf, shared)) = self.exact(k, &layers) {
             result.shared = shared.iter().map(to_f64).collect();
             result.first = Law::from_exact(cdf);
             result.shared_exact = Some(shared);
@@ -391,56 +393,71 @@ impl UsModel {
     }
 
     /// Exact fractions for small `k`: survival of a card as `u(c)/L^cols` with `L` the lcm of
-    /// the column binomials, so every sum is over integers.
+    /// the column binomials, so every sum is over integers. `None` when `L^cols` does not fit
+    /// 128 bits (drums much larger than 15 numbers per column): floats only, then.
     fn exact(
         &self,
         k: u32,
         layers: &[Vec<(usize, Vec<u64>)>],
-    ) -> (Vec<BigRational>, Vec<BigRational>) {
+    ) -> Option<(Vec<BigRational>, Vec<BigRational>)> {
         let ku = k as usize;
         let l = (0..=self.range).fold(BigUint::one(), |a, i| a.lcm(&big_binomial(self.range, i)));
         let scale = num_traits::pow(l, self.cols);
-        let u = |idx: usize| -> BigUint {
-            BigUint::from(self.survivors[idx]) * (&scale / BigUint::from(self.totals[idx]))
-        };
+        // u(c) = (D − A) · (scale / D) ≤ scale, in 128 bits when the scale fits.
+        let scale128 = u128::try_from(&scale).ok()?;
+        let us: Vec<u128> = self
+            .survivors
+            .iter()
+            .zip(&self.totals)
+            .map(|(&s, &d)| s * (scale128 / d))
+            .collect();
+        let u = |idx: usize| BigUint::from(us[idx]);
         let scale_k = num_traits::pow(scale.clone(), ku);
+        // Per count vector c (sum n), with ub_j = u(c − e_j) and uc = u(c):
+        //   Σ_j c_j [ub_j^K − uc^K − K (ub_j − uc) uc^(K−1)]
+        //   = Σ_j c_j ub_j^K + (K − 1) n uc^K − K (Σ_j c_j ub_j) uc^(K−1),
+        // so each vector costs one big power per neighbour and no signed big arithmetic.
         let per_n: Vec<(BigRational, BigRational)> = layers
             .par_iter()
             .enumerate()
             .map(|(n, layer)| {
                 let all = big_binomial(self.max, n as u64);
                 let mut none = BigUint::zero();
-                let mut shared = BigInt::zero();
+                let mut plus = BigUint::zero();
+                let mut minus = BigUint::zero();
                 for (idx, c) in layer {
                     let d = BigUint::from(self.totals[*idx]);
                     let uc = u(*idx);
                     let uc_k1 = num_traits::pow(uc.clone(), ku - 1);
                     let uc_k = &uc_k1 * &uc;
-                    none += &d * &uc_k;
+                    let mut neighbours_k = BigUint::zero();
+                    let mut neighbours = BigUint::zero();
                     for (j, &cj) in c.iter().enumerate() {
                         if cj == 0 {
                             continue;
                         }
                         let ub = u(idx - self.stride(j));
-                        let first = BigInt::from(num_traits::pow(ub.clone(), ku))
-                            - BigInt::from(uc_k.clone());
-                        let single = BigInt::from(k)
-                            * (BigInt::from(ub) - BigInt::from(uc.clone()))
-                            * BigInt::from(uc_k1.clone());
-                        shared += BigInt::from(&d * cj) * (first - single);
+                        neighbours_k += num_traits::pow(ub.clone(), ku) * cj;
+                        neighbours += ub * cj;
                     }
+                    plus += &d * (neighbours_k + &uc_k * ((ku as u64 - 1) * n as u64));
+                    minus += &d * neighbours * &uc_k1 * k;
+                    none += d * uc_k;
                 }
                 let denom = BigInt::from(&all * &scale_k);
                 let surv = BigRational::new(none.into(), denom.clone());
                 let shared = if n == 0 {
                     BigRational::zero()
                 } else {
-                    BigRational::new(shared, denom * BigInt::from(n))
+                    BigRational::new(
+                        BigInt::from(plus) - BigInt::from(minus),
+                        denom * BigInt::from(n),
+                    )
                 };
                 (BigRational::one() - surv, shared)
             })
             .collect();
-        per_n.into_iter().unzip()
+        Some(per_n.into_iter().unzip())
     }
 }
 
@@ -481,7 +498,7 @@ mod tests {
         let exact = model.players(3).unwrap();
         // The float path alone, as used beyond EXACT_PLAYERS: recompute with the same k.
         let layers = model.layers();
-        let (cdf, shared) = model.exact(3, &layers);
+        let (cdf, shared) = model.exact(3, &layers).unwrap();
         assert_eq!(Some(cdf), exact.first.cdf_exact);
         for (e, f) in shared.iter().zip(&exact.shared) {
             assert!((to_f64(e) - f).abs() < 1e-15);
