@@ -447,6 +447,8 @@ fn exact_players(
     }
     let exactness = if law.cdf_exact.is_some() {
         "exact fractions"
+    } else if k <= players::EXACT_PLAYERS {
+        "floats from the exact formula; fractions are not kept for a drum this large"
     } else {
         "floats from the exact formula; fractions only for K ≤ 3"
     };
