@@ -41,8 +41,11 @@ pub fn simulate_players(
             "US cards need M to be a multiple of {s} with at least {s} numbers per column"
         )));
     }
-    if k == 0 {
-        return Err(Error::input("--players must be at least 1"));
+    if k == 0 || k > super::players::MAX_PLAYERS {
+        return Err(Error::input(format!(
+            "--players must be between 1 and {}, got {k}",
+            super::players::MAX_PLAYERS
+        )));
     }
     let game = Game::new(card, pattern);
     // The numbered squares of each column, in bit order.
@@ -83,7 +86,7 @@ pub fn simulate_players(
                     let mut used = 0u128;
                     match cards {
                         Cards::Uniform => {
-                            for slot in time.iter_mut().take(game_numbered(card)) {
+                            for slot in time.iter_mut().take(card.numbered()) {
                                 let v = distinct(&mut rng, max, &mut used, 0);
                                 *slot = call_time[v as usize];
                             }
@@ -127,10 +130,6 @@ pub fn simulate_players(
         first,
         shared,
     })
-}
-
-fn game_numbered(card: &Card) -> usize {
-    card.numbered()
 }
 
 /// A value of `offset..offset + range` not yet in `used` (rejection), marked as used.

@@ -206,7 +206,9 @@ enum Out {
 fn with_threads(threads: Option<usize>, f: impl FnOnce() -> Result<()> + Send) -> Result<()> {
     match threads {
         None => f(),
-        Some(0) => Err(Error::input("--threads must be at least 1")),
+        Some(t) if t == 0 || t > 1024 => Err(Error::input(format!(
+            "--threads must be between 1 and 1024, got {t}"
+        ))),
         Some(t) => rayon::ThreadPoolBuilder::new()
             .num_threads(t)
             .build()
@@ -562,9 +564,14 @@ fn verify(args: &SmallCardArgs, json: bool) -> Result<()> {
     }
 }
 
+/// Most games one run accepts (about a day of simulation).
+const MAX_GAMES: u64 = 1_000_000_000_000;
+
 fn check_games(games: u64) -> Result<()> {
-    if games == 0 {
-        return Err(Error::input("--games must be at least 1"));
+    if games == 0 || games > MAX_GAMES {
+        return Err(Error::input(format!(
+            "--games must be between 1 and {MAX_GAMES}, got {games}"
+        )));
     }
     Ok(())
 }
