@@ -414,7 +414,7 @@ fn exact_players(
                 at = n;
             }
         }
-        Some((uni.first.mean(), err, at))
+        Some((uni.first.mean(), err, at, uni.first.cdf))
     } else {
         None
     };
@@ -442,7 +442,7 @@ fn exact_players(
         doc["shared"] = json!(result.shared_total());
         doc["shared_exact"] = json!(result.shared_total_exact().as_ref().map(frac));
         doc["distribution"] = json!(dist);
-        if let Some((mean, err, at)) = shortcut {
+        if let Some((mean, err, at, _)) = &shortcut {
             doc["shortcut"] = json!({"mean": mean, "max_cdf_error": err, "max_cdf_error_at": at});
         }
         return Ok(Out::Json(doc));
@@ -458,20 +458,27 @@ fn exact_players(
         .shared_total_exact()
         .map(|q| format!(" = {}", frac(&q)))
         .unwrap_or_default();
-    let header = [
+    let mut header = vec![
         "n",
         "P(first win = n)",
         "P(first win ≤ n)",
         "P(shared win at n)",
     ];
+    if shortcut.is_some() {
+        header.push("shortcut P(first win ≤ n)");
+    }
     let rows: Vec<Vec<String>> = support(law)
         .map(|n| {
-            vec![
+            let mut row = vec![
                 n.to_string(),
                 prob(law.p(n)),
                 prob(law.cdf[n]),
                 prob(result.shared[n]),
-            ]
+            ];
+            if let Some((_, _, _, cdf)) = &shortcut {
+                row.push(prob(cdf[n]));
+            }
+            row
         })
         .collect();
     let mut text = format!(
@@ -481,7 +488,7 @@ fn exact_players(
         result.shared_total(),
         align(&header, &rows)
     );
-    if let Some((mean, err, at)) = shortcut {
+    if let Some((mean, err, at, _)) = &shortcut {
         text += &format!(
             "\n\nthe uniform-card shortcut 1 − (1 − F)^K: mean {mean:.6}; largest error {err:.6} in \
              P(first win ≤ n) at n = {at}"
