@@ -1,5 +1,16 @@
 //! Small statistics for the simulation: Wilson intervals and the chi-square test.
 
+/// The mean of a histogram: `counts[n]` observations of the value `n`.
+pub fn sample_mean(counts: &[u64]) -> f64 {
+    let total: u64 = counts.iter().sum();
+    let sum: f64 = counts
+        .iter()
+        .enumerate()
+        .map(|(n, &k)| n as f64 * k as f64)
+        .sum();
+    sum / total.max(1) as f64
+}
+
 /// The Wilson score interval at 95% for `hits` successes in `trials`.
 pub fn wilson95(hits: u64, trials: u64) -> (f64, f64) {
     if trials == 0 {
@@ -167,6 +178,12 @@ mod tests {
         let bad = chi_square(&[50, 30, 20, 1], &[0.5, 0.3, 0.2, 0.0]);
         assert!(bad.statistic.is_infinite());
         assert_eq!(bad.p_value, 0.0);
+    }
+
+    #[test]
+    fn the_mean_of_a_histogram_weights_each_value_by_its_count() {
+        assert_eq!(sample_mean(&[0, 2, 0, 2]), 2.0);
+        assert_eq!(sample_mean(&[]), 0.0);
     }
 
     #[test]

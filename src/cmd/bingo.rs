@@ -10,7 +10,7 @@ use tabula::bingo::players::{self, Cards, Players, UsModel};
 use tabula::bingo::players_sim::simulate_players;
 use tabula::bingo::plot::{write_svg, Series};
 use tabula::bingo::simulate::simulate;
-use tabula::bingo::stats::{chi_square, wilson95};
+use tabula::bingo::stats::{chi_square, sample_mean, wilson95};
 use tabula::bingo::{self, exact_law, orders, Card, Law, Method, Pattern};
 use tabula::{Error, Result};
 
@@ -406,14 +406,8 @@ fn exact_players(
     // For US cards, how far off the uniform shortcut 1 − (1 − F)^K is.
     let shortcut = if cards == Cards::Us {
         let uni = players::uniform(&exact_law(card, args.pattern, max, Method::Auto)?, k)?;
-        let (mut err, mut at) = (0.0f64, 0);
-        for n in 0..=law.max() {
-            let e = (uni.first.cdf[n] - law.cdf[n]).abs();
-            if e > err {
-                err = e;
-                at = n;
-            }
-        }
+        let gap = compare(&uni.first.cdf, law);
+        let (err, at) = (gap.cdf_error, gap.cdf_at);
         Some((uni.first.mean(), err, at, uni.first.cdf))
     } else {
         None
@@ -610,13 +604,7 @@ fn simulate_cmd(args: &CardArgs, run: &RunArgs, players: &PlayerArgs, json: bool
         .map(|l| (0..=l.max()).map(|n| l.p(n)).collect());
     let chi = probs.as_ref().map(|p| chi_square(&sample.counts, p));
     let g = run.games as f64;
-    let mean: f64 = sample
-        .counts
-        .iter()
-        .enumerate()
-        .map(|(n, &k)| n as f64 * k as f64)
-        .sum::<f64>()
-        / g;
+    let mean = sample_mean(&sample.counts);
     if json {
         let dist: Vec<Value> = (0..=max as usize)
             .map(|n| {
@@ -727,13 +715,7 @@ fn simulate_players_cmd(
     });
     let shared_hits: u64 = sample.shared.iter().sum();
     let (slo, shi) = wilson95(shared_hits, run.games);
-    let mean: f64 = sample
-        .first
-        .iter()
-        .enumerate()
-        .map(|(n, &c)| n as f64 * c as f64)
-        .sum::<f64>()
-        / g;
+    let mean = sample_mean(&sample.first);
     if json {
         let dist: Vec<Value> = (0..=max as usize)
             .map(|n| {
