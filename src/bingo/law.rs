@@ -95,7 +95,7 @@ impl Law {
         })
     }
 
-    /// E[T] = Σ_{n < max} P(T > n) (+ max · P(T > max), zero for a proper law).
+    /// The mean, `E[T] = Σ_{n < max} P(T > n)` (a proper law has P(T > max) = 0).
     pub fn mean(&self) -> f64 {
         match self.mean_exact() {
             Some(m) => to_f64(&m),
@@ -103,7 +103,7 @@ impl Law {
         }
     }
 
-    /// E[T] exactly.
+    /// The mean `E[T]`, exactly.
     pub fn mean_exact(&self) -> Option<BigRational> {
         let cdf = self.cdf_exact.as_ref()?;
         let one = BigRational::one();

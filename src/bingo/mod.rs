@@ -7,7 +7,8 @@
 //! - [`orders`] (method 3): every call order of the 3×3 card, as the seed did.
 //! - [`simulate`] (method 4): seeded parallel Monte Carlo; [`stats`] tests it.
 //! - [`formula`] (method 5): the seed's approximate formula.
-//! - [`players`]: `K` cards, uniform or US; [`plot`]: the seed's figure.
+//! - [`players`]: `K` cards, uniform or US; [`players_sim`] plays them; [`plot`]: the seed's figure.
+//! - [`report`] and [`report_sim`]: what each command prints, as text tables or JSON.
 
 pub mod card;
 pub mod enumerate;
@@ -18,6 +19,8 @@ pub mod orders;
 pub mod players;
 pub mod players_sim;
 pub mod plot;
+pub mod report;
+pub mod report_sim;
 pub mod rng;
 pub mod simulate;
 pub mod stats;
