@@ -169,7 +169,11 @@ pub fn run(cmd: GameCmd) -> Result<()> {
             json,
         } => {
             let setup = card.setup()?;
-            let spinner = tabula::progress::spinner("computing", quiet || json);
+            let spinner = tabula::progress::spinner("computing the exact law", quiet || json);
+            if let Ok(style) = indicatif::ProgressStyle::with_template("{spinner} {msg} {elapsed}")
+            {
+                spinner.set_style(style);
+            }
             spinner.enable_steady_tick(std::time::Duration::from_millis(120));
             let out = match (players.players, players.cards) {
                 (Some(k), cards) => report::exact_players(&setup, k, cards, json),
