@@ -30,6 +30,9 @@ enum Command {
     /// Fabfib: exact odds, a parallel simulator of whole games, replays
     #[command(subcommand)]
     Fabfib(cmd::fabfib::GameCmd),
+    /// Bingo: the exact law of the calls until a card wins, simulation, several players
+    #[command(subcommand)]
+    Bingo(cmd::bingo::GameCmd),
 }
 
 fn main() -> ExitCode {
@@ -39,6 +42,7 @@ fn main() -> ExitCode {
         Command::Nikoniko(c) => cmd::nikoniko::run(c),
         Command::Poker(c) => cmd::poker::run(c),
         Command::Fabfib(c) => cmd::fabfib::run(c),
+        Command::Bingo(c) => cmd::bingo::run(c),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,0 +1,198 @@
+//! A law of the number of calls `T` (`0..=max`): its cumulative distribution, exact as
+//! reduced fractions when known, always as floats, and its summaries (mean, median, mode,
+//! percentiles).
+
+use super::card::Card;
+use num_bigint::{BigInt, BigUint};
+use num_rational::BigRational;
+use num_traits::{One, ToPrimitive, Zero};
+
+/// The distribution of `T`, the call on which something first happens, over `0..=max`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Law {
+    /// `cdf[n]` = P(T ≤ n), as floats.
+    pub cdf: Vec<f64>,
+    /// The same, exactly, when the method is exact and the fractions are kept.
+    pub cdf_exact: Option<Vec<BigRational>>,
+}
+
+/// `C(n, k)` as a big integer (0 when `k > n`).
+pub fn big_binomial(n: u64, k: u64) -> BigUint {
+    if k > n {
+        return BigUint::zero();
+    }
+    let k = k.min(n - k);
+    let mut c = BigUint::one();
+    for i in 0..k {
+        c = c * (n - i) / (i + 1);
+    }
+    c
+}
+
+/// Converts a big fraction to the nearest float (even when numerator and denominator
+/// overflow `f64` separately).
+pub fn to_f64(q: &BigRational) -> f64 {
+    if let Some(x) = q.to_f64() {
+        if x.is_finite() {
+            return x;
+        }
+    }
+    let (n, d) = (q.numer(), q.denom());
+    let shift = n.bits().max(d.bits()).saturating_sub(900);
+    let n = (n >> shift).to_f64().unwrap_or(f64::NAN);
+    let d = (d >> shift).to_f64().unwrap_or(f64::NAN);
+    n / d
+}
+
+impl Law {
+    /// The exact law of `T` for one card, calls from `1..=max`, from the winning-subset
+    /// counts `w[k]` (`spec/bingo.md`, method 1):
+    /// `P(T ≤ n) = Σ_k W_k · C(M − c, n − k) / C(M, n)`.
+    pub fn from_counts(card: &Card, max: u64, w: &[u64]) -> Law {
+        let c = card.numbered() as u64;
+        let cdf_exact: Vec<BigRational> = (0..=max)
+            .map(|n| {
+                let mut numer = BigUint::zero();
+                for (k, &wk) in w.iter().enumerate() {
+                    let k = k as u64;
+                    if wk == 0 || k > n || n - k > max - c {
+                        continue;
+                    }
+                    numer += big_binomial(max - c, n - k) * wk;
+                }
+                BigRational::new(numer.into(), big_binomial(max, n).into())
+            })
+            .collect();
+        Law::from_exact(cdf_exact)
+    }
+
+    /// A law from its exact cumulative distribution.
+    pub fn from_exact(cdf_exact: Vec<BigRational>) -> Law {
+        Law {
+            cdf: cdf_exact.iter().map(to_f64).collect(),
+            cdf_exact: Some(cdf_exact),
+        }
+    }
+
+    /// The largest `n`.
+    pub fn max(&self) -> usize {
+        self.cdf.len() - 1
+    }
+
+    /// P(T = n).
+    pub fn p(&self, n: usize) -> f64 {
+        let before = if n == 0 { 0.0 } else { self.cdf[n - 1] };
+        self.cdf[n] - before
+    }
+
+    /// P(T = n), exactly.
+    pub fn p_exact(&self, n: usize) -> Option<BigRational> {
+        let cdf = self.cdf_exact.as_ref()?;
+        Some(if n == 0 {
+            cdf[0].clone()
+        } else {
+            &cdf[n] - &cdf[n - 1]
+        })
+    }
+
+    /// The mean, `E[T] = Σ_{n < max} P(T > n)` (a proper law has P(T > max) = 0).
+    pub fn mean(&self) -> f64 {
+        match self.mean_exact() {
+            Some(m) => to_f64(&m),
+            None => self.cdf.iter().map(|f| 1.0 - f).sum(),
+        }
+    }
+
+    /// The mean `E[T]`, exactly.
+    pub fn mean_exact(&self) -> Option<BigRational> {
+        let cdf = self.cdf_exact.as_ref()?;
+        let one = BigRational::one();
+        Some(cdf.iter().fold(BigRational::zero(), |s, f| s + (&one - f)))
+    }
+
+    /// The `percent`-th percentile: the smallest `n` with P(T ≤ n) ≥ percent/100, compared
+    /// exactly when the law is exact (`percent` in 0..=100).
+    pub fn percentile(&self, percent: u32) -> usize {
+        if let Some(cdf) = &self.cdf_exact {
+            let q = BigRational::new(BigInt::from(percent), BigInt::from(100));
+            return cdf.iter().position(|f| *f >= q).unwrap_or(self.max());
+        }
+        let q = f64::from(percent) / 100.0;
+        self.cdf.iter().position(|&f| f >= q).unwrap_or(self.max())
+    }
+
+    /// The median (the 50th percentile as defined by [`Law::percentile`]).
+    pub fn median(&self) -> usize {
+        self.percentile(50)
+    }
+
+    /// The most likely `n` (the first, on ties; exact comparison when the law is exact).
+    pub fn mode(&self) -> usize {
+        if self.cdf_exact.is_some() {
+            let ps: Vec<BigRational> = (0..=self.max()).filter_map(|n| self.p_exact(n)).collect();
+            let mut best = 0;
+            for (n, p) in ps.iter().enumerate() {
+                if *p > ps[best] {
+                    best = n;
+                }
+            }
+            return best;
+        }
+        let mut best = 0;
+        for n in 0..=self.max() {
+            if self.p(n) > self.p(best) {
+                best = n;
+            }
+        }
+        best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bingo::card::Pattern;
+    use crate::bingo::enumerate::winning_subsets;
+
+    fn frac(n: i64, d: i64) -> BigRational {
+        BigRational::new(BigInt::from(n), BigInt::from(d))
+    }
+
+    #[test]
+    fn the_seed_s_hand_count_for_two_calls_on_three_by_three_is_one_seventh() {
+        // The seed: 4 × 2/8 × 1/7 = 1/7.
+        let card = Card::new(3, true).unwrap();
+        let law = Law::from_counts(&card, 8, &winning_subsets(&card, Pattern::Line).unwrap());
+        assert_eq!(law.cdf_exact.as_ref().unwrap()[2], frac(1, 7));
+        assert_eq!(law.p_exact(1).unwrap(), frac(0, 1));
+        assert_eq!(law.cdf_exact.as_ref().unwrap()[8], frac(1, 1));
+        // P(T ≤ 3) is exactly 1/2, so the median is 3, not 4.
+        assert_eq!(law.cdf_exact.as_ref().unwrap()[3], frac(1, 2));
+        assert_eq!(law.median(), 3);
+        assert_eq!(law.percentile(14), 2);
+        assert_eq!(law.percentile(15), 3);
+    }
+
+    #[test]
+    fn blackout_on_a_full_drum_happens_exactly_on_the_last_call() {
+        let card = Card::new(3, true).unwrap();
+        let law = Law::from_counts(
+            &card,
+            10,
+            &winning_subsets(&card, Pattern::Blackout).unwrap(),
+        );
+        // T = the latest of 8 call times among 10: P(T ≤ n) = C(n, 8) / C(10, 8).
+        assert_eq!(law.cdf_exact.as_ref().unwrap()[9], frac(9, 45));
+        // E[T] = 8 · 11 / 9 for the maximum of 8 of 1..=10.
+        assert_eq!(law.mean_exact().unwrap(), frac(88, 9));
+        assert_eq!(law.mode(), 10);
+        assert_eq!(law.median(), 10);
+    }
+
+    #[test]
+    fn big_fractions_convert_to_floats_without_overflow() {
+        let huge = BigUint::from(3u32).pow(2000);
+        let q = BigRational::new(huge.clone().into(), (huge * 4u32 + 1u32).into());
+        assert!((to_f64(&q) - 0.25).abs() < 1e-15);
+    }
+}

@@ -1,0 +1,213 @@
+//! Several players by Monte Carlo: real cards drawn and called, the independent check of
+//! [`super::players`]. Seeded per chunk like [`super::simulate`].
+
+use super::card::{Card, Pattern};
+use super::players::Cards;
+use super::rng::Xoshiro256pp;
+use super::simulate::{Game, Times, CHUNK, MAX_NUMBERS};
+use crate::{Error, Result};
+use rayon::prelude::*;
+
+/// `first[n]`: games whose first win came on call `n`; `shared[n]`: of those, the games
+/// where two or more cards won on that call.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlayersSample {
+    pub games: u64,
+    pub first: Vec<u64>,
+    pub shared: Vec<u64>,
+}
+
+/// Simulates `games` games of `k` cards drawn by `cards`, calls from `1..=max`.
+#[allow(clippy::too_many_arguments)]
+pub fn simulate_players(
+    card: &Card,
+    pattern: Pattern,
+    max: u64,
+    cards: Cards,
+    k: u32,
+    games: u64,
+    seed: u64,
+    on_chunk: &(dyn Fn(u64) + Sync),
+) -> Result<PlayersSample> {
+    let s = card.size() as u64;
+    if max > MAX_NUMBERS || max < card.numbered() as u64 {
+        return Err(Error::input(format!(
+            "the simulation needs {} ≤ M ≤ {MAX_NUMBERS}, got M = {max}",
+            card.numbered()
+        )));
+    }
+    if cards == Cards::Us && (!max.is_multiple_of(s) || max / s < s) {
+        return Err(Error::input(format!(
+            "US cards need M to be a multiple of {s} with at least {s} numbers per column"
+        )));
+    }
+    if k == 0 || k > super::players::MAX_PLAYERS {
+        return Err(Error::input(format!(
+            "--players must be between 1 and {}, got {k}",
+            super::players::MAX_PLAYERS
+        )));
+    }
+    let game = Game::new(card, pattern);
+    // The numbered squares of each column, in bit order.
+    let columns: Vec<Vec<u8>> = (0..card.size())
+        .map(|j| {
+            let mut m = card.column(j);
+            let mut v = Vec::new();
+            while m != 0 {
+                v.push(m.trailing_zeros() as u8);
+                m &= m - 1;
+            }
+            v
+        })
+        .collect();
+    let width = max as usize + 1;
+    let chunks = games.div_ceil(CHUNK);
+    let (first, shared) = (0..chunks)
+        .into_par_iter()
+        .map(|chunk| {
+            let n = CHUNK.min(games - chunk * CHUNK);
+            let mut rng = Xoshiro256pp::for_chunk(seed, chunk);
+            let mut first = vec![0u64; width];
+            let mut shared = vec![0u64; width];
+            let mut order: Vec<u8> = (0..max as u8).collect();
+            let mut call_time = vec![0u8; max as usize];
+            let mut time: Times = [0; 256];
+            for _ in 0..n {
+                // A uniform call order (Fisher–Yates); call_time[number] is 1-based.
+                for i in (1..order.len()).rev() {
+                    let j = rng.below(i as u64 + 1) as usize;
+                    order.swap(i, j);
+                }
+                for (t, &num) in order.iter().enumerate() {
+                    call_time[num as usize] = t as u8 + 1;
+                }
+                let (mut best, mut winners) = (u8::MAX, 0u32);
+                for _ in 0..k {
+                    let mut used = 0u128;
+                    match cards {
+                        Cards::Uniform => {
+                            for slot in time.iter_mut().take(card.numbered()) {
+                                let v = distinct(&mut rng, max, &mut used, 0);
+                                *slot = call_time[v as usize];
+                            }
+                        }
+                        Cards::Us => {
+                            let range = max / s;
+                            for (j, squares) in columns.iter().enumerate() {
+                                for &q in squares {
+                                    let v = distinct(&mut rng, range, &mut used, j as u64 * range);
+                                    time[q as usize] = call_time[v as usize];
+                                }
+                            }
+                        }
+                    }
+                    let t = game.first_win_fast(&time);
+                    if t < best {
+                        best = t;
+                        winners = 1;
+                    } else if t == best {
+                        winners += 1;
+                    }
+                }
+                first[best as usize] += 1;
+                if winners >= 2 {
+                    shared[best as usize] += 1;
+                }
+            }
+            on_chunk(n);
+            (first, shared)
+        })
+        .reduce(
+            || (vec![0u64; width], vec![0u64; width]),
+            |mut a, b| {
+                a.0.iter_mut().zip(b.0).for_each(|(x, y)| *x += y);
+                a.1.iter_mut().zip(b.1).for_each(|(x, y)| *x += y);
+                a
+            },
+        );
+    Ok(PlayersSample {
+        games,
+        first,
+        shared,
+    })
+}
+
+/// A value of `offset..offset + range` not yet in `used` (rejection), marked as used.
+#[inline]
+fn distinct(rng: &mut Xoshiro256pp, range: u64, used: &mut u128, offset: u64) -> u64 {
+    loop {
+        let v = offset + rng.below(range);
+        if *used >> v & 1 == 0 {
+            *used |= 1 << v;
+            return v;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bingo::players::{uniform, UsModel};
+    use crate::bingo::stats::chi_square;
+    use crate::bingo::{exact_law, Method};
+
+    fn agrees(sample: &PlayersSample, first: &[f64], shared: &[f64]) {
+        let chi = chi_square(&sample.first, first);
+        assert!(chi.p_value > 1e-4, "first-win law rejected: {chi:?}");
+        let hits: u64 = sample.shared.iter().sum();
+        let p: f64 = shared.iter().sum();
+        let n = sample.games as f64;
+        let sd = (p * (1.0 - p) / n).sqrt();
+        assert!(
+            (hits as f64 / n - p).abs() < 5.0 * sd + 1e-9,
+            "shared: sample {} vs exact {p}",
+            hits as f64 / n
+        );
+    }
+
+    fn pmf(cdf: &[f64]) -> Vec<f64> {
+        (0..cdf.len())
+            .map(|n| cdf[n] - if n == 0 { 0.0 } else { cdf[n - 1] })
+            .collect()
+    }
+
+    #[test]
+    fn the_us_card_law_for_several_players_matches_dealt_cards() {
+        let card = Card::new(5, true).unwrap();
+        let model = UsModel::new(&card, Pattern::Line, 75).unwrap();
+        let exact = model.players(6).unwrap();
+        let sample =
+            simulate_players(&card, Pattern::Line, 75, Cards::Us, 6, 40_000, 5, &|_| {}).unwrap();
+        agrees(&sample, &pmf(&exact.first.cdf), &exact.shared);
+    }
+
+    #[test]
+    fn the_uniform_card_law_for_several_players_matches_dealt_cards() {
+        let card = Card::new(3, true).unwrap();
+        let single = exact_law(&card, Pattern::Line, 12, Method::Enumerate).unwrap();
+        let exact = uniform(&single, 4).unwrap();
+        let sample = simulate_players(
+            &card,
+            Pattern::Line,
+            12,
+            Cards::Uniform,
+            4,
+            60_000,
+            6,
+            &|_| {},
+        )
+        .unwrap();
+        agrees(&sample, &pmf(&exact.first.cdf), &exact.shared);
+    }
+
+    #[test]
+    fn the_us_model_on_a_small_card_matches_dealt_cards_too() {
+        // 3×3 with 12 numbers: columns of 4, the middle column holds 2 (free centre).
+        let card = Card::new(3, true).unwrap();
+        let model = UsModel::new(&card, Pattern::Line, 12).unwrap();
+        let exact = model.players(3).unwrap();
+        let sample =
+            simulate_players(&card, Pattern::Line, 12, Cards::Us, 3, 60_000, 7, &|_| {}).unwrap();
+        agrees(&sample, &pmf(&exact.first.cdf), &exact.shared);
+    }
+}

@@ -1,0 +1,250 @@
+//! The `tabula bingo` command line: the contract of `spec/cli.md`, real values, and clear
+//! refusals of bad input.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use serde_json::Value;
+
+fn tabula() -> Command {
+    Command::cargo_bin("tabula").unwrap()
+}
+
+fn json_of(args: &[&str]) -> Value {
+    let out = tabula()
+        .args(args)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    serde_json::from_slice(&out).expect("stdout is one JSON document")
+}
+
+#[test]
+fn exact_five_by_five_gives_the_published_four_call_chance_and_the_mean() {
+    let doc = json_of(&["bingo", "exact", "--size", "5", "--max", "75", "--json"]);
+    // Four calls win only on the 4 lines through the free centre: 4 / C(75, 4).
+    let dist = doc["distribution"].as_array().unwrap();
+    assert_eq!(dist.len(), 76);
+    assert_eq!(dist[4]["n"], 4);
+    assert_eq!(dist[4]["p_exact"], "2/607725");
+    assert_eq!(dist[3]["p_exact"], "0");
+    assert_eq!(dist[75]["cdf"], 1.0);
+    assert_eq!(doc["mean_exact"], "8491934/205275");
+    assert!((doc["mean"].as_f64().unwrap() - 41.368_574).abs() < 1e-6);
+    assert_eq!(doc["median"], 42);
+    assert_eq!(doc["mode"], 43);
+    // The seed's formula is beside it, and visibly off.
+    assert!(doc["formula"]["max_cdf_error"].as_f64().unwrap() > 0.03);
+}
+
+#[test]
+fn both_exact_methods_print_the_same_law() {
+    let a = json_of(&[
+        "bingo",
+        "exact",
+        "--method",
+        "enumerate",
+        "--pattern",
+        "double",
+        "--json",
+    ]);
+    let b = json_of(&[
+        "bingo",
+        "exact",
+        "--method",
+        "inclusion-exclusion",
+        "--pattern",
+        "double",
+        "--json",
+    ]);
+    assert_eq!(a["distribution"], b["distribution"]);
+    assert_eq!(a["winning_subsets"], b["winning_subsets"]);
+}
+
+#[test]
+fn the_seven_by_seven_card_is_exact_by_inclusion_exclusion() {
+    let doc = json_of(&["bingo", "exact", "--size", "7", "--json"]);
+    assert_eq!(doc["max"], 105);
+    assert_eq!(doc["method"], "inclusion-exclusion");
+    // Six calls fill a line only through the free centre: 4 / C(105, 6).
+    let p6 = &doc["distribution"][6]["p_exact"];
+    assert_eq!(p6, "1/402336025");
+}
+
+#[test]
+fn verify_enumerates_the_seed_s_forty_thousand_orders_and_agrees() {
+    let doc = json_of(&["bingo", "verify", "--size", "3", "--json"]);
+    assert_eq!(doc["orders"], 40320);
+    assert_eq!(doc["agrees"], true);
+    assert_eq!(doc["distribution"][2]["p_exact"], "1/7");
+    assert_eq!(doc["mean_exact"], "243/70");
+}
+
+#[test]
+fn verify_as_a_table_says_every_order_agrees() {
+    tabula()
+        .args(["bingo", "verify"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("40320 call orders"))
+        .stdout(predicate::str::contains("agrees"));
+}
+
+#[test]
+fn several_us_players_have_a_mean_first_win_and_shared_prizes() {
+    let doc = json_of(&["bingo", "exact", "--players", "2", "--json"]);
+    assert_eq!(doc["cards"], "us");
+    assert_eq!(doc["exact"], true);
+    let mean = doc["mean"].as_f64().unwrap();
+    assert!(mean > 30.0 && mean < 41.37, "{mean}");
+    assert!(doc["mean_exact"].is_string());
+    let dist = doc["distribution"].as_array().unwrap();
+    let total: f64 = dist.iter().map(|r| r["p"].as_f64().unwrap()).sum();
+    assert!((total - 1.0).abs() < 1e-12);
+    assert!(doc["shared"].as_f64().unwrap() > 0.0);
+}
+
+#[test]
+fn one_player_is_the_single_card_law() {
+    let one = json_of(&["bingo", "exact", "--players", "1", "--json"]);
+    assert_eq!(one["mean_exact"], "8491934/205275");
+    assert_eq!(one["shared_exact"], "0");
+}
+
+#[test]
+fn many_uniform_players_use_floats_only() {
+    let doc = json_of(&[
+        "bingo",
+        "exact",
+        "--players",
+        "50",
+        "--cards",
+        "uniform",
+        "--json",
+    ]);
+    assert_eq!(doc["cards"], "uniform");
+    assert_eq!(doc["exact"], false);
+    assert!(doc["mean_exact"].is_null());
+    assert!(doc["mean"].as_f64().unwrap() < 30.0);
+}
+
+#[test]
+fn simulate_is_the_same_on_one_and_two_threads_and_passes_its_test() {
+    let run = |threads: &str| {
+        tabula()
+            .args([
+                "bingo", "simulate", "--games", "200000", "--seed", "9", "--json",
+            ])
+            .args(["--threads", threads])
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone()
+    };
+    let one = run("1");
+    assert_eq!(one, run("2"));
+    let doc: Value = serde_json::from_slice(&one).unwrap();
+    assert_eq!(doc["games"], 200000);
+    let chi = doc["chi_square"]["p_value"].as_f64().unwrap();
+    assert!(chi > 1e-4, "chi-square p-value {chi}");
+    assert!((doc["mean"].as_f64().unwrap() - 41.3686).abs() < 0.1);
+}
+
+#[test]
+fn simulate_several_players_prints_the_exact_law_beside() {
+    tabula()
+        .args([
+            "bingo",
+            "simulate",
+            "--players",
+            "10",
+            "--games",
+            "20000",
+            "--quiet",
+        ])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("10 players, us cards"))
+        .stdout(predicate::str::contains("chi-square"));
+}
+
+#[test]
+fn plot_writes_an_svg_with_the_three_curves() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bingo.svg");
+    tabula()
+        .args(["bingo", "plot", "--games", "20000", "--quiet", "--output"])
+        .arg(&path)
+        .assert()
+        .success();
+    let svg = std::fs::read_to_string(&path).unwrap();
+    assert!(svg.contains("exact") && svg.contains("formula") && svg.contains("simulation"));
+}
+
+#[test]
+fn bad_input_is_refused_with_exit_status_two_and_a_reason() {
+    let cases: &[(&[&str], &str)] = &[
+        (&["bingo", "exact", "--size", "6"], "size 6"),
+        (&["bingo", "exact", "--max", "20"], "--max"),
+        (&["bingo", "exact", "--max", "500"], "--max"),
+        (&["bingo", "exact", "--pattern", "zigzag"], "zigzag"),
+        (
+            &["bingo", "exact", "--size", "7", "--method", "enumerate"],
+            "inclusion-exclusion",
+        ),
+        (
+            &["bingo", "exact", "--size", "7", "--pattern", "reach"],
+            "enumerate",
+        ),
+        (&["bingo", "exact", "--players", "0"], "--players"),
+        (&["bingo", "exact", "--players", "3", "--cards", "uk"], "uk"),
+        (
+            &[
+                "bingo",
+                "exact",
+                "--players",
+                "3",
+                "--max",
+                "74",
+                "--cards",
+                "us",
+            ],
+            "multiple",
+        ),
+        (&["bingo", "exact", "--cards", "us"], "--players"),
+        (&["bingo", "verify", "--size", "5"], "too many"),
+        (&["bingo", "simulate", "--games", "0"], "--games"),
+        (&["bingo", "simulate", "--games", "ten"], "ten"),
+        (
+            &["bingo", "simulate", "--threads", "0", "--games", "5"],
+            "--threads",
+        ),
+    ];
+    for (args, needle) in cases {
+        tabula()
+            .args(*args)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(*needle))
+            .stderr(predicate::str::contains("panicked").not());
+    }
+}
+
+#[test]
+fn an_unwritable_plot_is_a_failure_with_status_one() {
+    tabula()
+        .args([
+            "bingo",
+            "plot",
+            "--games",
+            "1000",
+            "--quiet",
+            "--output",
+            "/nonexistent/x.svg",
+        ])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("/nonexistent/x.svg"));
+}
