@@ -48,12 +48,13 @@ pub fn solve(graph: &Graph, tolerance: f64, progress: &ProgressBar) -> Result<So
     })?;
 
     let policy = best_plays(graph, &e);
-    let mut o = vec![[0.0f64; 6]; n + 3];
-    // The wins, seen from the side that lost: a certain single, gammon, backgammon loss.
-    for k in 0..3 {
-        o[n + k][3 + k] = 1.0;
-    }
-    let mut o_scratch = vec![[0.0f64; 6]; n];
+    // Only the gammon and backgammon chances are iterated; the chance of winning follows
+    // from the equity (see `outcomes_from`). Entries n.. are the wins, seen from the side
+    // that lost: no gammon, a gammon, a backgammon against it.
+    let mut o = vec![Tail::default(); n + 3];
+    o[n + 1].0 = [0.0, 0.0, 1.0, 0.0];
+    o[n + 2].0 = [0.0, 0.0, 1.0, 1.0];
+    let mut o_scratch = vec![Tail::default(); n];
     let (outcome_sweeps, outcome_residual) =
         iterate(progress, "outcomes", tolerance, &mut o, |o| {
             outcome_sweep(graph, &policy, o, &mut o_scratch)
@@ -63,7 +64,11 @@ pub fn solve(graph: &Graph, tolerance: f64, progress: &ProgressBar) -> Result<So
     let mut outcomes = vec![[0.0; 6]; n];
     for (s, &i) in graph.order.iter().enumerate() {
         equity[i as usize] = e[s];
-        outcomes[i as usize] = o[s];
+        outcomes[i as usize] = if deadlocked(graph, s) {
+            [0.0; 6]
+        } else {
+            outcomes_from(e[s], &o[s])
+        };
     }
     Ok(Solution {
         equity,
@@ -217,21 +222,46 @@ fn best_plays(g: &Graph, e: &[f64]) -> Vec<u32> {
         .collect()
 }
 
-fn flip(o: &Outcomes) -> Outcomes {
-    [o[3], o[4], o[5], o[0], o[1], o[2]]
+/// The chances of winning a gammon or more, a backgammon, losing a gammon or more, a
+/// backgammon, for the side on roll. Aligned to 32 bytes: one read never straddles two
+/// cache lines.
+#[derive(Clone, Copy, Default, Debug, PartialEq)]
+#[repr(C, align(32))]
+struct Tail([f64; 4]);
+
+// SAFETY: four f64 and no padding (32 bytes, aligned to 32).
+unsafe impl bytemuck::Zeroable for Tail {}
+unsafe impl bytemuck::Pod for Tail {}
+
+fn flip(o: &Tail) -> Tail {
+    Tail([o.0[2], o.0[3], o.0[0], o.0[1]])
 }
 
-fn outcome_sweep(g: &Graph, policy: &[u32], o: &mut [Outcomes], a: &mut [Outcomes]) -> f64 {
+/// Both sides must pass on every roll: the game never ends.
+fn deadlocked(g: &Graph, s: usize) -> bool {
+    g.pass_weight[s] == 9 && g.pass_weight[g.partner[s] as usize] == 9
+}
+
+/// The six exclusive outcomes from the equity and the gammon chances: with W the chance
+/// of winning, `E = 2W - 1 + (Gw - Gl) + (Bw - Bl)`, since every game that can end does.
+fn outcomes_from(e: f64, t: &Tail) -> Outcomes {
+    let [gw, bw, gl, bl] = t.0;
+    let w = (1.0 + e - (gw - gl) - (bw - bl)) / 2.0;
+    let l = 1.0 - w;
+    [w - gw, gw - bw, bw, l - gl, gl - bl, bl]
+}
+
+fn outcome_sweep(g: &Graph, policy: &[u32], o: &mut [Tail], a: &mut [Tail]) -> f64 {
     let mut delta = 0.0f64;
     for w in g.levels.windows(2) {
         let (lo, hi) = (w[0] as usize, w[1] as usize);
         if lo == hi {
             continue;
         }
-        let snapshot: &[Outcomes] = o;
+        let snapshot: &[Tail] = o;
         a[lo..hi].par_iter_mut().enumerate().for_each(|(k, out)| {
             let s = lo + k;
-            let mut sum = [0.0; 6];
+            let mut sum = [0.0; 4];
             for (r, &(_, weight)) in MOVING_ROLLS.iter().enumerate() {
                 let code = policy[5 * s + r];
                 if code == PASS {
@@ -239,13 +269,13 @@ fn outcome_sweep(g: &Graph, policy: &[u32], o: &mut [Outcomes], a: &mut [Outcome
                 }
                 let w = f64::from(weight) / 9.0;
                 let f = flip(&snapshot[code as usize]);
-                for (x, y) in sum.iter_mut().zip(f) {
+                for (x, y) in sum.iter_mut().zip(f.0) {
                     *x += w * y;
                 }
             }
-            *out = sum;
+            *out = Tail(sum);
         });
-        let a: &[Outcomes] = a;
+        let a: &[Tail] = a;
         let level_delta = o[lo..hi]
             .par_iter_mut()
             .enumerate()
@@ -258,14 +288,14 @@ fn outcome_sweep(g: &Graph, policy: &[u32], o: &mut [Outcomes], a: &mut [Outcome
                 let den = 1.0 - p_s * p_t;
                 let ft = flip(&a[t]);
                 let mut d = 0.0f64;
-                for j in 0..6 {
+                for j in 0..4 {
                     let new = if den == 0.0 {
                         0.0
                     } else {
-                        (a[s][j] + p_s * ft[j]) / den
+                        (a[s].0[j] + p_s * ft.0[j]) / den
                     };
-                    d = d.max((new - x[j]).abs());
-                    x[j] = new;
+                    d = d.max((new - x.0[j]).abs());
+                    x.0[j] = new;
                 }
                 d
             })
