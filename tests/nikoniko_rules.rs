@@ -192,3 +192,30 @@ fn the_pruned_search_finds_the_same_plays_as_trying_every_order() {
     }
     assert!(checked > 100_000);
 }
+
+#[test]
+fn a_roll_passes_exactly_when_no_checker_can_move_by_either_die() {
+    use tabula::nikoniko::index::all_states;
+    use tabula::nikoniko::moves::{play_statistics, step};
+    let states = all_states();
+    let can =
+        |p: &tabula::nikoniko::Position, die: u8| (1..=9).any(|from| step(p, from, die).is_some());
+    let (mut no_one, mut no_two, mut neither) = (0u64, 0u64, 0u64);
+    for p in &states {
+        let (one, two) = (can(p, 1), can(p, 2));
+        no_one += u64::from(!one);
+        no_two += u64::from(!two);
+        neither += u64::from(!one && !two);
+    }
+    let stats = play_statistics(&states);
+    // Roll::ALL order: 0-0, 0-1, 0-2, 1-1, 1-2, 2-2.
+    let passes: Vec<u64> = stats.iter().map(|s| s.passes).collect();
+    assert_eq!(
+        passes,
+        vec![states.len() as u64, no_one, no_two, no_one, neither, no_two]
+    );
+    assert_eq!(
+        passes,
+        vec![1_106_945, 69_385, 76_800, 69_385, 3_250, 76_800]
+    );
+}

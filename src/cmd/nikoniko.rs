@@ -6,8 +6,11 @@ use serde_json::{json, Value};
 use std::path::PathBuf;
 use std::time::Instant;
 use tabula::nikoniko::{
-    board, game, index, moves::Generator, notation, query, solve::Outcomes, store, verify,
-    Position, Roll,
+    board, game, index,
+    moves::{self, Generator},
+    notation, query,
+    solve::Outcomes,
+    store, verify, Position, Roll,
 };
 use tabula::{Error, Result};
 
@@ -15,6 +18,9 @@ use tabula::{Error, Result};
 pub enum NikonikoCmd {
     /// Enumerate every state and prove the index round-trips (1,106,945 states)
     Count {
+        /// Also generate the plays of all 6 distinct rolls for every state, and count them
+        #[arg(long)]
+        plays: bool,
         #[arg(long)]
         json: bool,
     },
@@ -114,27 +120,52 @@ fn outcomes_text(o: &Outcomes) -> String {
 
 pub fn run(cmd: NikonikoCmd) -> Result<()> {
     match cmd {
-        NikonikoCmd::Count { json } => {
+        NikonikoCmd::Count { plays, json } => {
             let started = Instant::now();
             let states = index::check_bijection().map_err(Error::failure)?;
             let seconds = started.elapsed().as_secs_f64();
             let seed_count = index::count_states_like_the_seed();
+            let mut doc = json!({
+                "states": states,
+                "seed_count": seed_count,
+                "side_vectors": index::SIDE_VECTORS,
+                "round_trips_verified": states,
+                "seconds": seconds,
+            });
+            let mut text = format!(
+                "states                {states}\n\
+                 counted as the seed   {seed_count}\n\
+                 one side's vectors    {} (the seed's PNC(10, 5))\n\
+                 round trips verified  {states} (index -> position -> index) in {seconds:.3} s",
+                index::SIDE_VECTORS
+            );
+            if plays {
+                let all = index::all_states();
+                let started = Instant::now();
+                let stats = moves::play_statistics(&all);
+                let play_seconds = started.elapsed().as_secs_f64();
+                let rows: Vec<Value> = Roll::ALL
+                    .iter()
+                    .zip(stats)
+                    .map(|((r, _), s)| {
+                        json!({"roll": r.to_string(), "plays": s.plays, "passes": s.passes, "wins": s.wins})
+                    })
+                    .collect();
+                doc["plays"] = json!({ "rolls": rows, "seconds": play_seconds });
+                text.push_str(&format!(
+                    "\nplays of every roll from every state, generated in {play_seconds:.3} s:\n  roll        plays     passes       wins"
+                ));
+                for ((r, _), s) in Roll::ALL.iter().zip(stats) {
+                    text.push_str(&format!(
+                        "\n  {r}  {:>11} {:>10} {:>10}",
+                        s.plays, s.passes, s.wins
+                    ));
+                }
+            }
             if json {
-                emit_json(&json!({
-                    "states": states,
-                    "seed_count": seed_count,
-                    "side_vectors": index::SIDE_VECTORS,
-                    "round_trips_verified": states,
-                    "seconds": seconds,
-                }))
+                emit_json(&doc)
             } else {
-                emit(&format!(
-                    "states                {states}\n\
-                     counted as the seed   {seed_count}\n\
-                     one side's vectors    {} (the seed's PNC(10, 5))\n\
-                     round trips verified  {states} (index -> position -> index) in {seconds:.3} s",
-                    index::SIDE_VECTORS
-                ))
+                emit(&text)
             }
         }
         NikonikoCmd::Show {

@@ -267,3 +267,47 @@ impl Generator {
         });
     }
 }
+
+/// Counts over every state of the plays of one roll.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct RollStats {
+    /// Distinct legal plays, summed over the states (a pass counts as one).
+    pub plays: u64,
+    /// States where the roll passes.
+    pub passes: u64,
+    /// Plays that bear off the last checker.
+    pub wins: u64,
+}
+
+/// Generates the plays of each of the 6 distinct rolls for every state (in parallel on
+/// the current rayon pool) and counts them, in the order of [`Roll::ALL`].
+pub fn play_statistics(states: &[Position]) -> [RollStats; 6] {
+    use rayon::prelude::*;
+    states
+        .par_chunks(4096)
+        .map(|chunk| {
+            let mut generator = Generator::new();
+            let mut plays = Vec::new();
+            let mut stats = [RollStats::default(); 6];
+            for p in chunk {
+                for (k, (roll, _)) in Roll::ALL.iter().enumerate() {
+                    generator.plays_into(p, *roll, &mut plays);
+                    stats[k].plays += plays.len() as u64;
+                    stats[k].passes += u64::from(plays[0].is_pass());
+                    stats[k].wins += plays.iter().filter(|m| m.wins()).count() as u64;
+                }
+            }
+            stats
+        })
+        .reduce(
+            || [RollStats::default(); 6],
+            |mut a, b| {
+                for (x, y) in a.iter_mut().zip(b) {
+                    x.plays += y.plays;
+                    x.passes += y.passes;
+                    x.wins += y.wins;
+                }
+                a
+            },
+        )
+}
