@@ -141,6 +141,7 @@ type Home = (u8, u8);
 /// 1–2 or off), in rational arithmetic, with its own move rules.
 struct BearOff {
     memo: HashMap<(Home, Home), BigRational>,
+    gammon_memo: HashMap<(Home, Home), (BigRational, BigRational)>,
 }
 
 impl BearOff {
@@ -215,6 +216,64 @@ impl BearOff {
         self.memo.insert((me, opp), e.clone());
         e
     }
+
+    /// The chances that the side on roll wins a gammon and loses one, both sides playing
+    /// the plays of greatest exact equity: (a_s, b_s) over the moving rolls, then the 0-0
+    /// pass solved against the same board with the other side on roll.
+    fn gammons(&mut self, me: Home, opp: Home) -> (BigRational, BigRational) {
+        if let Some(v) = self.gammon_memo.get(&(me, opp)) {
+            return v.clone();
+        }
+        let a = self.gammon_part(me, opp);
+        let b = self.gammon_part(opp, me);
+        let ninth = BigRational::new(1.into(), 9.into());
+        let den = BigRational::one() - ninth.clone() * ninth.clone();
+        // x_s = a_s + flip(x_t)/9, x_t = a_t + flip(x_s)/9.
+        let v = (
+            (a.0 + b.1 * ninth.clone()) / den.clone(),
+            (a.1 + b.0 * ninth) / den,
+        );
+        self.gammon_memo.insert((me, opp), v.clone());
+        v
+    }
+
+    fn gammon_part(&mut self, me: Home, opp: Home) -> (BigRational, BigRational) {
+        let rolls: [(&[&[u8]], i64); 5] = [
+            (&[&[1]], 2),
+            (&[&[2]], 2),
+            (&[&[1, 1, 1, 1]], 1),
+            (&[&[1, 2], &[2, 1]], 2),
+            (&[&[2, 2, 2, 2]], 1),
+        ];
+        let (mut win, mut lose) = (BigRational::zero(), BigRational::zero());
+        for (orders, weight) in rolls {
+            let mut best: Option<(BigRational, Home)> = None;
+            for dice in orders {
+                for s in Self::after(me, dice) {
+                    let v = if s == (0, 0) {
+                        BigRational::from_integer(if opp.0 + opp.1 == 5 { 2 } else { 1 }.into())
+                    } else {
+                        -self.equity(opp, s)
+                    };
+                    if best.as_ref().is_none_or(|b| v > b.0) {
+                        best = Some((v, s));
+                    }
+                }
+            }
+            let w = BigRational::new(weight.into(), 9.into());
+            let (_, s) = best.unwrap();
+            if s == (0, 0) {
+                if opp.0 + opp.1 == 5 {
+                    win += w;
+                }
+            } else {
+                let (their_win, their_lose) = self.gammons(opp, s);
+                win += w.clone() * their_lose;
+                lose += w * their_win;
+            }
+        }
+        (win, lose)
+    }
 }
 
 #[test]
@@ -222,6 +281,7 @@ fn every_bear_off_matches_an_independent_exact_rational_solver() {
     let t = tables();
     let mut oracle = BearOff {
         memo: HashMap::new(),
+        gammon_memo: HashMap::new(),
     };
     let sides: Vec<(u8, u8)> = (0..=5u8)
         .flat_map(|a| (0..=5 - a).map(move |b| (a, b)))
@@ -250,6 +310,30 @@ fn every_bear_off_matches_an_independent_exact_rational_solver() {
         }
     }
     assert_eq!(checked, 400);
+    // The gammon chances too: the stored outcomes against the exact ones.
+    for &me in &sides {
+        for &opp in &sides {
+            let (win_g, lose_g) = oracle.gammons(me, opp);
+            let side = |(one, two): (u8, u8)| {
+                let mut v = [0u8; 10];
+                v[1] = one;
+                v[2] = two;
+                v[0] = 5 - one - two;
+                v
+            };
+            let o = t.outcomes(index_of(&Position::new(side(me), side(opp)).unwrap()));
+            let tol = 1.5 / 65535.0;
+            assert!(
+                (o[1] + o[2] - win_g.to_f64().unwrap()).abs() <= tol,
+                "{me:?} {opp:?}"
+            );
+            assert!(
+                (o[4] + o[5] - lose_g.to_f64().unwrap()).abs() <= tol,
+                "{me:?} {opp:?}"
+            );
+            assert_eq!((o[2], o[5]), (0.0, 0.0), "no backgammon in a bear-off");
+        }
+    }
     // The worked example again, now exactly: 4/5.
     assert_eq!(
         oracle.equity((1, 0), (1, 0)),
@@ -326,4 +410,31 @@ fn verify_refuses_a_table_with_a_changed_value() {
         .assert()
         .code(1)
         .stderr(predicates::str::contains("corrupt"));
+}
+
+#[test]
+fn a_game_against_the_table_runs_to_its_end_and_refuses_illegal_answers() {
+    use tabula::nikoniko::game::{play, GameEnd};
+    let t = tables();
+    // Always the first listed play, after one answer that is not a play at all.
+    let input = format!("99\n8/1\n{}", "1\n".repeat(500));
+    let mut out = Vec::new();
+    let end = play(&t, 7, true, input.as_bytes(), &mut out).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    let GameEnd::Finished { human_points } = end else {
+        panic!("the game did not finish:\n{text}");
+    };
+    assert!((1..=3).contains(&human_points.abs()));
+    assert!(text.contains("You win") || text.contains("O wins"));
+    assert!(text.contains("There is no play 99") || text.contains("Only one play"));
+    // The same seed and answers replay the same game.
+    let mut again = Vec::new();
+    play(&t, 7, true, input.as_bytes(), &mut again).unwrap();
+    assert_eq!(text.as_bytes(), &again[..]);
+    // End of input abandons the game.
+    let mut out = Vec::new();
+    assert_eq!(
+        play(&t, 7, true, &b""[..], &mut out).unwrap(),
+        GameEnd::Abandoned
+    );
 }
