@@ -134,6 +134,24 @@ fn the_opening_position_favours_the_side_on_roll() {
     assert!((e - built().1.opening_equity).abs() <= 0.5e-4);
 }
 
+/// The rolls that move, each as its orders of dice, with its weight among the 9.
+const ROLLS: [(&[&[u8]], i64); 5] = [
+    (&[&[1]], 2),
+    (&[&[2]], 2),
+    (&[&[1, 1, 1, 1]], 1),
+    (&[&[1, 2], &[2, 1]], 2),
+    (&[&[2, 2, 2, 2]], 1),
+];
+
+/// A bear-off side as a count vector: `one` on point 1, `two` on point 2, the rest off.
+fn home_side((one, two): Home) -> [u8; 10] {
+    let mut v = [0u8; 10];
+    v[1] = one;
+    v[2] = two;
+    v[0] = 5 - one - two;
+    v
+}
+
 /// A side in a bear-off: checkers on its point 1 and on its point 2.
 type Home = (u8, u8);
 
@@ -175,15 +193,8 @@ impl BearOff {
 
     /// Σ over the rolls that move of weight × best value, over 9.
     fn moving_part(&mut self, me: (u8, u8), opp: (u8, u8)) -> BigRational {
-        let rolls: [(&[&[u8]], i64); 5] = [
-            (&[&[1]], 2),
-            (&[&[2]], 2),
-            (&[&[1, 1, 1, 1]], 1),
-            (&[&[1, 2], &[2, 1]], 2),
-            (&[&[2, 2, 2, 2]], 1),
-        ];
         let mut sum = BigRational::zero();
-        for (orders, weight) in rolls {
+        for (orders, weight) in ROLLS {
             let mut best: Option<BigRational> = None;
             for dice in orders {
                 for s in Self::after(me, dice) {
@@ -238,15 +249,8 @@ impl BearOff {
     }
 
     fn gammon_part(&mut self, me: Home, opp: Home) -> (BigRational, BigRational) {
-        let rolls: [(&[&[u8]], i64); 5] = [
-            (&[&[1]], 2),
-            (&[&[2]], 2),
-            (&[&[1, 1, 1, 1]], 1),
-            (&[&[1, 2], &[2, 1]], 2),
-            (&[&[2, 2, 2, 2]], 1),
-        ];
         let (mut win, mut lose) = (BigRational::zero(), BigRational::zero());
-        for (orders, weight) in rolls {
+        for (orders, weight) in ROLLS {
             let mut best: Option<(BigRational, Home)> = None;
             for dice in orders {
                 for s in Self::after(me, dice) {
@@ -292,14 +296,7 @@ fn every_bear_off_matches_an_independent_exact_rational_solver() {
     for &me in &sides {
         for &opp in &sides {
             let exact = oracle.equity(me, opp);
-            let side = |(one, two): (u8, u8)| {
-                let mut v = [0u8; 10];
-                v[1] = one;
-                v[2] = two;
-                v[0] = 5 - one - two;
-                v
-            };
-            let p = Position::new(side(me), side(opp)).unwrap();
+            let p = Position::new(home_side(me), home_side(opp)).unwrap();
             let stored = t.equity(index_of(&p));
             let x = exact.to_f64().unwrap();
             assert!(
@@ -314,14 +311,9 @@ fn every_bear_off_matches_an_independent_exact_rational_solver() {
     for &me in &sides {
         for &opp in &sides {
             let (win_g, lose_g) = oracle.gammons(me, opp);
-            let side = |(one, two): (u8, u8)| {
-                let mut v = [0u8; 10];
-                v[1] = one;
-                v[2] = two;
-                v[0] = 5 - one - two;
-                v
-            };
-            let o = t.outcomes(index_of(&Position::new(side(me), side(opp)).unwrap()));
+            let o = t.outcomes(index_of(
+                &Position::new(home_side(me), home_side(opp)).unwrap(),
+            ));
             let tol = 1.5 / 65535.0;
             assert!(
                 (o[1] + o[2] - win_g.to_f64().unwrap()).abs() <= tol,

@@ -167,34 +167,53 @@ fn pass_chance(g: &Graph, s: usize) -> f64 {
     f64::from(g.pass_weight[s]) / 9.0
 }
 
-fn equity_sweep(g: &Graph, e: &mut [f64], a: &mut [f64]) -> f64 {
+/// One sweep over the levels, bottom up. For each level: `moving(x, s)` computes every
+/// state's part from the rolls that move (reading the values as they stand, so the work
+/// of a level runs in parallel), then `pair(a_s, a_t, p_s, p_t, x_s)` solves each state
+/// with its pass partner and returns how much `x_s` changed. Returns the largest change.
+fn level_sweep<T: Copy + Send + Sync>(
+    g: &Graph,
+    x: &mut [T],
+    a: &mut [T],
+    moving: impl Fn(&[T], usize) -> T + Sync,
+    pair: impl Fn(&T, &T, f64, f64, &mut T) -> f64 + Sync,
+) -> f64 {
     let mut delta = 0.0f64;
     for w in g.levels.windows(2) {
         let (lo, hi) = (w[0] as usize, w[1] as usize);
-        if lo == hi {
-            continue;
-        }
-        let snapshot: &[f64] = e;
+        let snapshot: &[T] = x;
         a[lo..hi]
             .par_iter_mut()
             .enumerate()
-            .for_each(|(k, out)| *out = moving_part(g, snapshot, lo + k));
-        let a: &[f64] = a;
-        let level_delta = e[lo..hi]
+            .for_each(|(k, out)| *out = moving(snapshot, lo + k));
+        let a: &[T] = a;
+        let level_delta = x[lo..hi]
             .par_iter_mut()
             .enumerate()
-            .map(|(k, x)| {
+            .map(|(k, v)| {
                 let s = lo + k;
                 let t = g.partner[s] as usize;
-                let new = solve_pair(a[s], a[t], pass_chance(g, s), pass_chance(g, t));
-                let d = (new - *x).abs();
-                *x = new;
-                d
+                pair(&a[s], &a[t], pass_chance(g, s), pass_chance(g, t), v)
             })
             .reduce(|| 0.0, f64::max);
         delta = delta.max(level_delta);
     }
     delta
+}
+
+fn equity_sweep(g: &Graph, e: &mut [f64], a: &mut [f64]) -> f64 {
+    level_sweep(
+        g,
+        e,
+        a,
+        |e, s| moving_part(g, e, s),
+        |&a_s, &a_t, p_s, p_t, x| {
+            let new = solve_pair(a_s, a_t, p_s, p_t);
+            let d = (new - *x).abs();
+            *x = new;
+            d
+        },
+    )
 }
 
 /// Marks a roll on which the side passes in the policy.
@@ -252,55 +271,36 @@ fn outcomes_from(e: f64, t: &Tail) -> Outcomes {
 }
 
 fn outcome_sweep(g: &Graph, policy: &[u32], o: &mut [Tail], a: &mut [Tail]) -> f64 {
-    let mut delta = 0.0f64;
-    for w in g.levels.windows(2) {
-        let (lo, hi) = (w[0] as usize, w[1] as usize);
-        if lo == hi {
-            continue;
-        }
-        let snapshot: &[Tail] = o;
-        a[lo..hi].par_iter_mut().enumerate().for_each(|(k, out)| {
-            let s = lo + k;
-            let mut sum = [0.0; 4];
-            for (r, &(_, weight)) in MOVING_ROLLS.iter().enumerate() {
-                let code = policy[5 * s + r];
-                if code == PASS {
-                    continue;
-                }
-                let w = f64::from(weight) / 9.0;
-                let f = flip(&snapshot[code as usize]);
-                for (x, y) in sum.iter_mut().zip(f.0) {
-                    *x += w * y;
-                }
+    let moving = |o: &[Tail], s: usize| {
+        let mut sum = [0.0; 4];
+        for (r, &(_, weight)) in MOVING_ROLLS.iter().enumerate() {
+            let code = policy[5 * s + r];
+            if code == PASS {
+                continue;
             }
-            *out = Tail(sum);
-        });
-        let a: &[Tail] = a;
-        let level_delta = o[lo..hi]
-            .par_iter_mut()
-            .enumerate()
-            .map(|(k, x)| {
-                let s = lo + k;
-                let t = g.partner[s] as usize;
-                let (p_s, p_t) = (pass_chance(g, s), pass_chance(g, t));
-                // x_s = a_s + p_s flip(x_t), x_t = a_t + p_t flip(x_s)
-                //  ⇒ x_s = (a_s + p_s flip(a_t)) / (1 - p_s p_t).
-                let den = 1.0 - p_s * p_t;
-                let ft = flip(&a[t]);
-                let mut d = 0.0f64;
-                for j in 0..4 {
-                    let new = if den == 0.0 {
-                        0.0
-                    } else {
-                        (a[s].0[j] + p_s * ft.0[j]) / den
-                    };
-                    d = d.max((new - x.0[j]).abs());
-                    x.0[j] = new;
-                }
-                d
-            })
-            .reduce(|| 0.0, f64::max);
-        delta = delta.max(level_delta);
-    }
-    delta
+            let w = f64::from(weight) / 9.0;
+            let f = flip(&o[code as usize]);
+            for (x, y) in sum.iter_mut().zip(f.0) {
+                *x += w * y;
+            }
+        }
+        Tail(sum)
+    };
+    level_sweep(g, o, a, moving, |a_s, a_t, p_s, p_t, x| {
+        // x_s = a_s + p_s flip(x_t), x_t = a_t + p_t flip(x_s)
+        //  ⇒ x_s = (a_s + p_s flip(a_t)) / (1 - p_s p_t).
+        let den = 1.0 - p_s * p_t;
+        let ft = flip(a_t);
+        let mut d = 0.0f64;
+        for j in 0..4 {
+            let new = if den == 0.0 {
+                0.0
+            } else {
+                (a_s.0[j] + p_s * ft.0[j]) / den
+            };
+            d = d.max((new - x.0[j]).abs());
+            x.0[j] = new;
+        }
+        d
+    })
 }
