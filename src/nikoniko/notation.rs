@@ -157,6 +157,15 @@ mod tests {
     }
 
     #[test]
+    fn every_state_round_trips_through_its_notation_and_its_index() {
+        for (i, p) in super::super::index::all_states().iter().enumerate() {
+            let text = notation(p);
+            assert_eq!(parse_position(&text).as_ref(), Ok(p), "{text}");
+            assert_eq!(parse_position(&i.to_string()).as_ref(), Ok(p));
+        }
+    }
+
+    #[test]
     fn rolls_parse_and_bad_ones_are_refused() {
         assert_eq!(parse_roll("1-2").unwrap(), Roll::new(1, 2));
         assert_eq!(parse_roll("2-1").unwrap(), Roll::new(1, 2));
