@@ -50,6 +50,8 @@ pub struct Graph {
     pub partner: Vec<u32>,
     /// `pass_weight[s]`: how many of the 9 ordered rolls pass (0-0 always does).
     pub pass_weight: Vec<u8>,
+    /// `both_off[s]`: both sides have borne off a checker, so neither can lose a gammon.
+    pub both_off: Vec<bool>,
     /// `start[5 s + r] .. start[5 s + r + 1]`: successors of state `s` for moving roll `r`
     /// (empty when that roll passes).
     pub start: Vec<u32>,
@@ -138,6 +140,13 @@ impl Graph {
         let mut succ = Vec::with_capacity(total);
         let mut pass_weight = Vec::with_capacity(n);
         let mut partner = Vec::with_capacity(n);
+        let both_off = order
+            .iter()
+            .map(|&i| {
+                let p = &states[i as usize];
+                p.me[0] > 0 && p.opp[0] > 0
+            })
+            .collect();
         start.push(0u32);
         for part in chunks {
             let mut at = succ.len() as u32;
@@ -156,6 +165,7 @@ impl Graph {
             levels,
             partner,
             pass_weight,
+            both_off,
             start,
             succ,
         }

@@ -273,6 +273,10 @@ fn outcomes_from(e: f64, t: &Tail) -> Outcomes {
 fn outcome_sweep(g: &Graph, policy: &[u32], o: &mut [Tail], a: &mut [Tail]) -> f64 {
     let moving = |o: &[Tail], s: usize| {
         let mut sum = [0.0; 4];
+        if g.both_off[s] {
+            // No gammon either way, now or later: every tail is exactly zero.
+            return Tail(sum);
+        }
         for (r, &(_, weight)) in MOVING_ROLLS.iter().enumerate() {
             let code = policy[5 * s + r];
             if code == PASS {
