@@ -12,6 +12,7 @@
 use super::graph::{Graph, MOVING_ROLLS};
 use indicatif::ProgressBar;
 use rayon::prelude::*;
+use std::sync::atomic::{AtomicU32, Ordering};
 
 /// Outcome probabilities for the side on roll: win single, gammon, backgammon; lose
 /// single, gammon, backgammon.
@@ -43,8 +44,24 @@ pub fn solve(graph: &Graph, tolerance: f64, progress: &ProgressBar) -> Result<So
     let mut e = vec![0.0f64; n + 3];
     e[n..].copy_from_slice(&[-1.0, -2.0, -3.0]);
     let mut scratch = vec![0.0f64; n];
+    // Modified policy iteration: a full sweep (the best of every play) records the best
+    // play of each roll; the sweeps between full ones value only those plays, at a third of
+    // the cost. The iteration only stops on a full sweep, so its fixed point is the
+    // optimal one.
+    let chosen: Vec<AtomicU32> = (0..5 * n).map(|_| AtomicU32::new(PASS)).collect();
+    let mut k = 0u32;
     let (sweeps, residual) = iterate(progress, "equity", tolerance, &mut e, |e| {
-        equity_sweep(graph, e, &mut scratch)
+        k += 1;
+        if k <= FULL_FIRST || k.is_multiple_of(FULL_EVERY) {
+            return equity_sweep(graph, e, &mut scratch, &chosen, true);
+        }
+        let delta = equity_sweep(graph, e, &mut scratch, &chosen, false);
+        if delta < tolerance {
+            k = 0;
+            equity_sweep(graph, e, &mut scratch, &chosen, true)
+        } else {
+            delta
+        }
     })?;
 
     let policy = best_plays(graph, &e);
@@ -136,17 +153,42 @@ fn value(e: &[f64], code: u32) -> f64 {
     -e[code as usize]
 }
 
-/// Σ over moving rolls that do not pass of weight × best play's value, divided by 9.
+/// Full sweeps for this many sweeps first, while the best plays still change often.
+const FULL_FIRST: u32 = 4;
+/// Then one full sweep in this many.
+const FULL_EVERY: u32 = 3;
+
+/// Σ over moving rolls that do not pass of weight × best play's value, divided by 9;
+/// records the first best play of each roll in `chosen`.
 #[inline]
-fn moving_part(g: &Graph, e: &[f64], s: usize) -> f64 {
+fn moving_part(g: &Graph, e: &[f64], s: usize, chosen: &[AtomicU32]) -> f64 {
     let mut sum = 0.0;
     for (r, &(_, weight)) in MOVING_ROLLS.iter().enumerate() {
         let succ = g.successors(s, r);
         if let Some((&first, rest)) = succ.split_first() {
-            let best = rest
-                .iter()
-                .fold(value(e, first), |b, &c| b.max(value(e, c)));
+            let (mut best, mut code) = (value(e, first), first);
+            for &c in rest {
+                let v = value(e, c);
+                if v > best {
+                    (best, code) = (v, c);
+                }
+            }
+            // Each entry is written by the one task that owns state s.
+            chosen[5 * s + r].store(code, Ordering::Relaxed);
             sum += f64::from(weight) * best;
+        }
+    }
+    sum / 9.0
+}
+
+/// As [`moving_part`], valuing only the plays recorded in `chosen`.
+#[inline]
+fn chosen_part(e: &[f64], s: usize, chosen: &[AtomicU32]) -> f64 {
+    let mut sum = 0.0;
+    for (r, &(_, weight)) in MOVING_ROLLS.iter().enumerate() {
+        let code = chosen[5 * s + r].load(Ordering::Relaxed);
+        if code != PASS {
+            sum += f64::from(weight) * value(e, code);
         }
     }
     sum / 9.0
@@ -201,12 +243,20 @@ fn level_sweep<T: Copy + Send + Sync>(
     delta
 }
 
-fn equity_sweep(g: &Graph, e: &mut [f64], a: &mut [f64]) -> f64 {
+/// A full sweep when `full` (recording the best plays in `chosen`), else a sweep over the
+/// plays recorded last.
+fn equity_sweep(g: &Graph, e: &mut [f64], a: &mut [f64], chosen: &[AtomicU32], full: bool) -> f64 {
     level_sweep(
         g,
         e,
         a,
-        |e, s| moving_part(g, e, s),
+        |e, s| {
+            if full {
+                moving_part(g, e, s, chosen)
+            } else {
+                chosen_part(e, s, chosen)
+            }
+        },
         |&a_s, &a_t, p_s, p_t, x| {
             let new = solve_pair(a_s, a_t, p_s, p_t);
             let d = (new - *x).abs();
