@@ -7,6 +7,7 @@
 //! - one module per game.
 
 pub mod error;
+pub mod numeron;
 pub mod progress;
 pub mod rank;
 pub mod table;

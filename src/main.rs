@@ -21,12 +21,16 @@ enum Command {
     /// Inspect, verify, pack and unpack table files
     #[command(subcommand)]
     Table(cmd::table::TableCmd),
+    /// Numeron (Bulls and Cows): strategies, exact analysis over every secret, play
+    #[command(subcommand)]
+    Numeron(cmd::numeron::GameCmd),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Table(c) => cmd::table::run(c),
+        Command::Numeron(c) => cmd::numeron::run(c),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
