@@ -136,12 +136,23 @@ impl Stabilizer {
         if self.is_trivial() {
             return guesses.to_vec();
         }
+        let n = self.digits;
         guesses
             .iter()
             .copied()
-            .filter(|&g| self.is_orbit_minimum(&space.digits_of(g)))
+            .filter(|&g| self.is_orbit_minimum(&unpack(space.packed(g), n)[..n]))
             .collect()
     }
+}
+
+/// The digits of a packed code on the stack.
+#[inline]
+fn unpack(packed: u64, n: usize) -> [u8; 10] {
+    let mut d = [0u8; 10];
+    for (i, slot) in d.iter_mut().enumerate().take(n) {
+        *slot = (packed >> (4 * i) & 15) as u8;
+    }
+    d
 }
 
 /// A canonical image of `set` under the symmetries: for every position permutation, digits
@@ -150,9 +161,9 @@ impl Stabilizer {
 pub fn canonical_key(space: &Space, set: &[u32], perms: &[Vec<usize>]) -> Vec<u16> {
     let n = space.digits();
     let a = space.rules().alphabet;
-    let codes: Vec<Vec<u8>> = set.iter().map(|&r| space.digits_of(r)).collect();
+    let codes: Vec<[u8; 10]> = set.iter().map(|&r| unpack(space.packed(r), n)).collect();
     let mut best: Option<Vec<u16>> = None;
-    let mut image = vec![0u8; n];
+    let mut image = [0u8; 10];
     for pi in perms {
         let mut sig = [[0u32; 10]; 10];
         for c in &codes {
@@ -172,7 +183,9 @@ pub fn canonical_key(space: &Space, set: &[u32], perms: &[Vec<usize>]) -> Vec<u1
                 for p in 0..n {
                     image[pi[p]] = label[c[p] as usize];
                 }
-                space.rank_of(&image).expect("a symmetry maps candidates to candidates") as u16
+                space
+                    .rank_of(&image[..n])
+                    .expect("a symmetry maps candidates to candidates") as u16
             })
             .collect();
         key.sort_unstable();
