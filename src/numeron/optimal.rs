@@ -182,7 +182,7 @@ impl<'a> Search<'a> {
         let n = set.len() as u32;
         let pool: Vec<u32> = if self.hard { set.to_vec() } else { self.all.clone() };
         let mut reps = Stabilizer::of_history(self.oracle.space, history)
-            .representatives(self.oracle.space, &pool);
+            .representatives(self.oracle.space, &pool, set);
         reps.sort_by_key(|&g| (set.binary_search(&g).is_err(), g));
         let win = self.oracle.win();
         let mut h = history.to_vec();
@@ -340,12 +340,39 @@ impl<'a> Search<'a> {
         result
     }
 
+    /// A lower bound on the least total for `set` (no depth cap) looking `levels` guesses
+    /// ahead: `|S| + min over guesses of Σ bound(class)`, with the slot bound at the leaves.
+    pub fn lookahead_bound(&self, set: &[u32], history: &mut Vec<u32>, levels: u32) -> u32 {
+        let n = set.len();
+        let depth = n as u32;
+        if levels == 0 || n <= 2 {
+            return self.lower_bound(n, depth);
+        }
+        let win = self.oracle.win();
+        let mut best = INF;
+        for (bound, g) in self.ordered_guesses(set, history, depth) {
+            if bound >= best {
+                break;
+            }
+            history.push(g);
+            let mut total = n as u32;
+            for (a, class) in partition(&self.oracle, g, set) {
+                if a != win {
+                    total = total.saturating_add(self.lookahead_bound(&class, history, levels - 1));
+                }
+            }
+            history.pop();
+            best = best.min(total);
+        }
+        best
+    }
+
     /// The guesses worth trying at a node, one per orbit and per partition, with their
     /// bounds, in ascending (bound, rank) order.
     fn ordered_guesses(&self, set: &[u32], history: &[u32], depth: u32) -> Vec<(u32, u32)> {
         let space = self.oracle.space;
         let pool: &[u32] = if self.hard { set } else { &self.all };
-        let reps = Stabilizer::of_history(space, history).representatives(space, pool);
+        let reps = Stabilizer::of_history(space, history).representatives(space, pool, set);
         let win = self.oracle.win();
         let n = set.len();
         let mut seen: HashSet<Vec<u8>> = HashSet::new();

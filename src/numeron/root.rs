@@ -15,6 +15,9 @@ use crate::{Error, Result};
 use indicatif::ProgressBar;
 use std::time::Instant;
 
+/// Guesses looked ahead for the lower bound of a class left unsolved.
+const LOOKAHEAD: u32 = 2;
+
 /// What to minimise.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Objective {
@@ -91,6 +94,7 @@ pub fn solve_root(
         bar.inc(1);
     }
     bar.finish_and_clear();
+    let stats = search.stats();
     let mut lower = Vec::new();
     let mut upper = Vec::new();
     for (class, exact) in classes.iter().zip(&exact_values) {
@@ -102,7 +106,9 @@ pub fn solve_root(
             None => {
                 let heuristic = entropy_cost(engine, class, hard, objective)?;
                 let bound = match objective {
-                    Objective::Total => u64::from(search.lower_bound(class.len(), INF)),
+                    Objective::Total => {
+                        u64::from(search.lookahead_bound(class, &mut vec![0], LOOKAHEAD))
+                    }
                     Objective::Worst => {
                         (1u32..)
                             .find(|&d| search.lower_bound(class.len(), d) < INF)
@@ -118,7 +124,7 @@ pub fn solve_root(
         Objective::Total => n + v.iter().sum::<u64>(),
         Objective::Worst => 1 + v.iter().copied().max().unwrap_or(0),
     };
-    let mut report = RootReport {
+    let report = RootReport {
         objective,
         secrets: n,
         lower: combine(&lower),
@@ -126,9 +132,8 @@ pub fn solve_root(
         exact: !aborted,
         solved_classes: exact_values.iter().filter(|v| v.is_some()).count(),
         classes: classes.len(),
-        stats: search.stats(),
+        stats,
     };
-    report.stats = search.stats();
     Ok(report)
 }
 

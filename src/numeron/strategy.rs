@@ -106,7 +106,7 @@ pub fn heuristic_guess(
     } else {
         (0..space.len() as u32).collect()
     };
-    let reps = stab.representatives(space, &pool);
+    let reps = stab.representatives(space, &pool, set);
     let codes = oracle.codes();
     let win = oracle.win() as usize;
     let score = |g: u32| -> (f64, bool) {

@@ -100,10 +100,16 @@ impl Stabilizer {
         self.maps.len() <= 1 && self.free.len() <= 1
     }
 
-    /// Whether `digits` is the smallest (lexicographically, hence by rank) code in its orbit.
-    pub fn is_orbit_minimum(&self, digits: &[u8]) -> bool {
+    /// Whether `digits` is the smallest (lexicographically, hence by rank) code among its
+    /// images: under each symmetry of the group, followed by the relabelling of the `dead`
+    /// digits (ascending; digits no candidate contains) in order of first appearance.
+    pub fn is_orbit_minimum(&self, digits: &[u8], dead: &[u8]) -> bool {
         let n = self.digits;
         let mut image = [0u8; 10];
+        let mut is_dead = [false; 10];
+        for &d in dead {
+            is_dead[d as usize] = true;
+        }
         for (pi, delta) in &self.maps {
             let mut free_map = [255u8; 10];
             let mut next_free = 0;
@@ -124,6 +130,20 @@ impl Stabilizer {
                     free_map[d as usize]
                 };
             }
+            if !dead.is_empty() {
+                let mut dead_map = [255u8; 10];
+                let mut next_dead = 0;
+                for slot in image.iter_mut().take(n) {
+                    let d = *slot as usize;
+                    if is_dead[d] {
+                        if dead_map[d] == 255 {
+                            dead_map[d] = dead[next_dead];
+                            next_dead += 1;
+                        }
+                        *slot = dead_map[d];
+                    }
+                }
+            }
             if image[..n] < *digits {
                 return false;
             }
@@ -131,16 +151,29 @@ impl Stabilizer {
         true
     }
 
-    /// The orbit minima among `guesses` (ascending ranks in `space`).
-    pub fn representatives(&self, space: &Space, guesses: &[u32]) -> Vec<u32> {
-        if self.is_trivial() {
+    /// One guess per class of equally good guesses among `guesses` (ascending ranks), for
+    /// the candidates `set`: the smallest of each class is kept. Two guesses are equally
+    /// good when a symmetry of the group maps one to the other, or when they differ only by
+    /// a relabelling of dead digits (a dead digit scores nothing anywhere).
+    pub fn representatives(&self, space: &Space, guesses: &[u32], set: &[u32]) -> Vec<u32> {
+        let n = self.digits;
+        let mut alive = 0u16;
+        for &r in set {
+            let p = space.packed(r);
+            for i in 0..n {
+                alive |= 1 << (p >> (4 * i) & 15);
+            }
+        }
+        let dead: Vec<u8> = (0..space.rules().alphabet as u8)
+            .filter(|&d| alive >> d & 1 == 0)
+            .collect();
+        if self.is_trivial() && dead.len() <= 1 {
             return guesses.to_vec();
         }
-        let n = self.digits;
         guesses
             .iter()
             .copied()
-            .filter(|&g| self.is_orbit_minimum(&unpack(space.packed(g), n)[..n]))
+            .filter(|&g| self.is_orbit_minimum(&unpack(space.packed(g), n)[..n], &dead))
             .collect()
     }
 }
@@ -207,7 +240,7 @@ mod tests {
         let space = Space::new(Rules::new(3)).unwrap();
         let all: Vec<u32> = (0..720).collect();
         let st = Stabilizer::of_history(&space, &[]);
-        assert_eq!(st.representatives(&space, &all), vec![0]);
+        assert_eq!(st.representatives(&space, &all, &all), vec![0]);
     }
 
     #[test]
@@ -215,7 +248,7 @@ mod tests {
         let space = Space::new(Rules::new(3)).unwrap();
         let all: Vec<u32> = (0..720).collect();
         let st = Stabilizer::of_history(&space, &[0]);
-        let reps = st.representatives(&space, &all);
+        let reps = st.representatives(&space, &all, &all);
         // Orbits of S3 × S7 on guesses: by how many of 0,1,2 a guess uses and whether each
         // sits in its own place: 1 + 2 + 2·... small.
         assert!(reps.len() > 3 && reps.len() < 20, "{reps:?}");
