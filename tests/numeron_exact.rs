@@ -63,13 +63,19 @@ fn naive_heuristic(strategy: Strategy, codes: &[Vec<u8>], set: &[usize], hard: b
     if set.len() <= 2 {
         return set[0];
     }
-    let pool: Vec<usize> = if hard { set.to_vec() } else { (0..codes.len()).collect() };
+    let pool: Vec<usize> = if hard {
+        set.to_vec()
+    } else {
+        (0..codes.len()).collect()
+    };
     let n = codes[0].len();
     let mut scored = Vec::new();
     for g in pool {
         let mut classes: HashMap<(usize, usize), u32> = HashMap::new();
         for &s in set {
-            *classes.entry(naive_answer(&codes[g], &codes[s])).or_insert(0) += 1;
+            *classes
+                .entry(naive_answer(&codes[g], &codes[s]))
+                .or_insert(0) += 1;
         }
         let consistent = set.contains(&g);
         let score = match strategy {
@@ -96,7 +102,11 @@ fn naive_heuristic(strategy: Strategy, codes: &[Vec<u8>], set: &[usize], hard: b
         scored.push((score, consistent, g));
     }
     let best = scored.iter().map(|x| x.0).fold(f64::NEG_INFINITY, f64::max);
-    let eps = if strategy == Strategy::Entropy { 1e-9 } else { 0.0 };
+    let eps = if strategy == Strategy::Entropy {
+        1e-9
+    } else {
+        0.0
+    };
     scored
         .iter()
         .filter(|x| x.0 >= best - eps)
@@ -132,7 +142,14 @@ fn naive_tree_histogram(strategy: Strategy, rules: Rules, hard: bool) -> BTreeMa
             }
         }
     }
-    walk(strategy, &codes, (0..codes.len()).collect(), 1, hard, &mut h);
+    walk(
+        strategy,
+        &codes,
+        (0..codes.len()).collect(),
+        1,
+        hard,
+        &mut h,
+    );
     h
 }
 
@@ -207,7 +224,11 @@ fn brute_total(
         return v;
     }
     let n = codes[0].len();
-    let pool: Vec<usize> = if hard { set.clone() } else { (0..codes.len()).collect() };
+    let pool: Vec<usize> = if hard {
+        set.clone()
+    } else {
+        (0..codes.len()).collect()
+    };
     let mut best = INF;
     for g in pool {
         let mut classes: BTreeMap<(usize, usize), Vec<usize>> = BTreeMap::new();
@@ -250,12 +271,24 @@ fn the_exact_search_agrees_with_brute_force_on_small_alphabets() {
         for hard in [false, true] {
             let mut memo = HashMap::new();
             let unlimited = codes.len() as u32;
-            let brute = brute_total(&codes, (0..codes.len()).collect(), unlimited, hard, &mut memo);
+            let brute = brute_total(
+                &codes,
+                (0..codes.len()).collect(),
+                unlimited,
+                hard,
+                &mut memo,
+            );
             let mut search = Search::new(&space, &table, hard).unwrap();
-            assert_eq!(search.optimum(&all, &[], unlimited).unwrap(), brute, "{rules:?} hard={hard}");
+            assert_eq!(
+                search.optimum(&all, &[], unlimited).unwrap(),
+                brute,
+                "{rules:?} hard={hard}"
+            );
             let worst = search.min_worst(&all, &[]).unwrap();
             let brute_worst = (1..=unlimited)
-                .find(|&d| brute_total(&codes, (0..codes.len()).collect(), d, hard, &mut memo) < INF)
+                .find(|&d| {
+                    brute_total(&codes, (0..codes.len()).collect(), d, hard, &mut memo) < INF
+                })
                 .unwrap();
             assert_eq!(worst, brute_worst, "{rules:?} hard={hard}");
             assert_eq!(
@@ -296,7 +329,12 @@ fn numeron_optimum_is_3575_guesses_and_its_tree_finds_every_secret() {
     assert_eq!(replay(&engine.space, &tree), a.histogram);
     assert_eq!((a.secrets, a.total, a.max), (720, 3575, 7));
     assert_eq!(a.mean(), num_rational::Ratio::new(715, 144));
-    for s in [Strategy::First, Strategy::Minimax, Strategy::Parts, Strategy::Entropy] {
+    for s in [
+        Strategy::First,
+        Strategy::Minimax,
+        Strategy::Parts,
+        Strategy::Entropy,
+    ] {
         assert!(analysis(Rules::new(3), s, false).total > a.total, "{s}");
     }
     let worst = engine.tree(Strategy::OptimalWorst, false, false).unwrap();

@@ -362,7 +362,11 @@ fn solve(game: &GameArgs, strategy: Strategy, hard: bool) -> Result<()> {
 }
 
 /// `1 0`, `1E0B`, or a guess then its answer (`345 1E0B`, `345 1 0`).
-fn parse_reply(space: &tabula::numeron::Space, line: &str, suggestion: u32) -> Result<(u32, Answer)> {
+fn parse_reply(
+    space: &tabula::numeron::Space,
+    line: &str,
+    suggestion: u32,
+) -> Result<(u32, Answer)> {
     let n = space.digits();
     let mut parts = line.split_whitespace();
     let first = parts.next().unwrap_or("");
@@ -417,7 +421,9 @@ fn play(game: &GameArgs, seed: Option<u64>) -> Result<()> {
                 session.history().len()
             ));
         }
-        emit(&format!("{reply}  ({left} candidates fit every answer so far)"))?;
+        emit(&format!(
+            "{reply}  ({left} candidates fit every answer so far)"
+        ))?;
     }
 }
 
@@ -513,7 +519,11 @@ fn run_race(game: &GameArgs, first: Strategy, second: Strategy, json: bool) -> R
         Ok(Analysis::of_tree(&engine.tree(s, false, false)?))
     };
     let a = analyse(first)?;
-    let b = if second == first { a.clone() } else { analyse(second)? };
+    let b = if second == first {
+        a.clone()
+    } else {
+        analyse(second)?
+    };
     let p = race::first_player_wins(&a, &b);
     if json {
         return emit_json(&json!({

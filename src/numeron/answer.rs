@@ -58,7 +58,10 @@ impl Answer {
             .collect();
         let parts: Vec<&str> = cleaned.split_whitespace().collect();
         let (eat, bite) = match parts.as_slice() {
-            [e, b] => (e.parse::<u8>().map_err(|_| bad())?, b.parse::<u8>().map_err(|_| bad())?),
+            [e, b] => (
+                e.parse::<u8>().map_err(|_| bad())?,
+                b.parse::<u8>().map_err(|_| bad())?,
+            ),
             [eb] if eb.len() == 2 && eb.chars().all(|c| c.is_ascii_digit()) => {
                 let b = eb.as_bytes();
                 (b[0] - b'0', b[1] - b'0')
@@ -103,7 +106,9 @@ pub fn answer_code(space: &Space, guess: u32, secret: u32) -> u8 {
     let eat = n as u32 - differ.count_ones();
     let (a, b) = (space.digit_info(guess), space.digit_info(secret));
     let common = if space.rules().repeats {
-        (0..10).map(|d| (a >> (4 * d) & 15).min(b >> (4 * d) & 15)).sum::<u64>() as u32
+        (0..10)
+            .map(|d| (a >> (4 * d) & 15).min(b >> (4 * d) & 15))
+            .sum::<u64>() as u32
     } else {
         (a & b).count_ones()
     };
@@ -246,11 +251,23 @@ mod tests {
     #[test]
     fn answers_parse_in_both_notations_and_impossible_ones_are_refused() {
         assert_eq!(Answer::parse("1 0", 3).unwrap(), Answer { eat: 1, bite: 0 });
-        assert_eq!(Answer::parse("1E2B", 3).unwrap(), Answer { eat: 1, bite: 2 });
-        assert_eq!(Answer::parse("0e1b", 3).unwrap(), Answer { eat: 0, bite: 1 });
+        assert_eq!(
+            Answer::parse("1E2B", 3).unwrap(),
+            Answer { eat: 1, bite: 2 }
+        );
+        assert_eq!(
+            Answer::parse("0e1b", 3).unwrap(),
+            Answer { eat: 0, bite: 1 }
+        );
         assert_eq!(Answer::parse("30", 3).unwrap(), Answer { eat: 3, bite: 0 });
-        assert!(Answer::parse("2 1", 3).unwrap_err().to_string().contains("impossible"));
-        assert!(Answer::parse("2 2", 3).unwrap_err().to_string().contains("cannot exceed"));
+        assert!(Answer::parse("2 1", 3)
+            .unwrap_err()
+            .to_string()
+            .contains("impossible"));
+        assert!(Answer::parse("2 2", 3)
+            .unwrap_err()
+            .to_string()
+            .contains("cannot exceed"));
         assert!(Answer::parse("x", 3).is_err());
         assert!(Answer::parse("", 3).is_err());
         assert!(Answer::parse("1 2 3", 3).is_err());

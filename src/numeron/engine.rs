@@ -93,7 +93,12 @@ pub struct Player<'a> {
 
 impl<'a> Player<'a> {
     /// A player of `strategy` on `engine`'s space.
-    pub fn new(engine: &'a Engine, strategy: Strategy, hard: bool, long: bool) -> Result<Player<'a>> {
+    pub fn new(
+        engine: &'a Engine,
+        strategy: Strategy,
+        hard: bool,
+        long: bool,
+    ) -> Result<Player<'a>> {
         engine.check(strategy, long)?;
         let n = engine.space.len() as u32;
         let mut player = Player {
@@ -104,9 +109,10 @@ impl<'a> Player<'a> {
             root_cap: n,
         };
         if strategy.is_exact() {
-            let table = engine.table.as_ref().ok_or_else(|| {
-                Error::failure("the exact search needs the answer table")
-            })?;
+            let table = engine
+                .table
+                .as_ref()
+                .ok_or_else(|| Error::failure("the exact search needs the answer table"))?;
             let mut search = Search::new(&engine.space, table, hard)?;
             if strategy == Strategy::OptimalWorst {
                 let all: Vec<u32> = (0..n).collect();

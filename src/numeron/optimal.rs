@@ -180,9 +180,16 @@ impl<'a> Search<'a> {
             return Ok(set[0]);
         }
         let n = set.len() as u32;
-        let pool: Vec<u32> = if self.hard { set.to_vec() } else { self.all.clone() };
-        let mut reps = Stabilizer::of_history(self.oracle.space, history)
-            .representatives(self.oracle.space, &pool, set);
+        let pool: Vec<u32> = if self.hard {
+            set.to_vec()
+        } else {
+            self.all.clone()
+        };
+        let mut reps = Stabilizer::of_history(self.oracle.space, history).representatives(
+            self.oracle.space,
+            &pool,
+            set,
+        );
         reps.sort_by_key(|&g| (set.binary_search(&g).is_err(), g));
         let win = self.oracle.win();
         let mut h = history.to_vec();
@@ -264,7 +271,7 @@ impl<'a> Search<'a> {
             return 3;
         }
         self.stats.nodes += 1;
-        if self.stats.nodes % 1024 == 0 {
+        if self.stats.nodes.is_multiple_of(1024) {
             if let Some(d) = self.deadline {
                 if Instant::now() > d {
                     self.aborted = true;
@@ -272,7 +279,10 @@ impl<'a> Search<'a> {
                 }
             }
         }
-        let key = (depth.min(n as u32) as u8, canonical_key(self.oracle.space, set, &self.perms));
+        let key = (
+            depth.min(n as u32) as u8,
+            canonical_key(self.oracle.space, set, &self.perms),
+        );
         match self.memo.get(&key) {
             Some(&Entry::Exact(v)) => {
                 self.stats.hits += 1;
@@ -329,15 +339,14 @@ impl<'a> Search<'a> {
                 fail = fail.min(acc);
             }
         }
-        let result = if best <= beta {
+        if best <= beta {
             self.memo.insert(key, Entry::Exact(best));
             best
         } else {
             let low = lb.max(fail);
             self.memo.insert(key, Entry::Lower(low));
             low
-        };
-        result
+        }
     }
 
     /// A lower bound on the least total for `set` (no depth cap) looking `levels` guesses

@@ -109,11 +109,9 @@ pub fn solve_root(
                     Objective::Total => {
                         u64::from(search.lookahead_bound(class, &mut vec![0], LOOKAHEAD))
                     }
-                    Objective::Worst => {
-                        (1u32..)
-                            .find(|&d| search.lower_bound(class.len(), d) < INF)
-                            .map_or(1, u64::from)
-                    }
+                    Objective::Worst => (1u32..)
+                        .find(|&d| search.lower_bound(class.len(), d) < INF)
+                        .map_or(1, u64::from),
                 };
                 lower.push(bound);
                 upper.push(heuristic);
@@ -141,7 +139,13 @@ pub fn solve_root(
 fn entropy_cost(engine: &Engine, class: &[u32], hard: bool, objective: Objective) -> Result<u64> {
     let oracle = engine.oracle();
     let choose = |set: &[u32], history: &[u32]| -> Result<u32> {
-        Ok(heuristic_guess(Strategy::Entropy, &oracle, set, history, hard))
+        Ok(heuristic_guess(
+            Strategy::Entropy,
+            &oracle,
+            set,
+            history,
+            hard,
+        ))
     };
     let subtree = tree::build(&oracle, class.to_vec(), &mut vec![0], &choose)?;
     let a = Analysis::of_tree(&subtree);

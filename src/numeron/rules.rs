@@ -164,16 +164,14 @@ impl Space {
     /// The digits of candidate `r`, leftmost first.
     pub fn digits_of(&self, r: u32) -> Vec<u8> {
         let p = self.packed(r);
-        (0..self.digits()).map(|i| (p >> (4 * i) & 15) as u8).collect()
+        (0..self.digits())
+            .map(|i| (p >> (4 * i) & 15) as u8)
+            .collect()
     }
 
     /// The rank of a sequence of digits, or `None` when it is not a candidate.
     pub fn rank_of(&self, digits: &[u8]) -> Option<u32> {
-        self.numbering
-            .ranker()
-            .rank(digits)
-            .ok()
-            .map(|r| r as u32)
+        self.numbering.ranker().rank(digits).ok().map(|r| r as u32)
     }
 
     /// Candidate `r` written as a string of digits (`"012"`).

@@ -134,7 +134,10 @@ mod tests {
         };
         let mut s = Session::new(&space);
         let g012 = space.parse("012").unwrap();
-        assert_eq!(s.record(&oracle, g012, Answer { eat: 0, bite: 0 }).unwrap(), 210);
+        assert_eq!(
+            s.record(&oracle, g012, Answer { eat: 0, bite: 0 }).unwrap(),
+            210
+        );
         let g013 = space.parse("013").unwrap();
         let e = s
             .record(&oracle, g013, Answer { eat: 2, bite: 0 })

@@ -14,7 +14,7 @@ impl CandidateSet {
     /// The set of all `universe` candidates.
     pub fn full(universe: usize) -> CandidateSet {
         let mut words = vec![u64::MAX; universe.div_ceil(64)];
-        if universe % 64 != 0 {
+        if !universe.is_multiple_of(64) {
             if let Some(last) = words.last_mut() {
                 *last = (1u64 << (universe % 64)) - 1;
             }

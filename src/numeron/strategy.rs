@@ -152,10 +152,7 @@ pub fn heuristic_guess(
             })
             .collect()
     };
-    let best = scored
-        .iter()
-        .map(|x| x.0)
-        .fold(f64::NEG_INFINITY, f64::max);
+    let best = scored.iter().map(|x| x.0).fold(f64::NEG_INFINITY, f64::max);
     let eps = if strategy == Strategy::Entropy {
         ENTROPY_EPSILON
     } else {

@@ -35,7 +35,7 @@ fn heap_permutations(k: usize, p: &mut Vec<usize>, out: &mut Vec<Vec<usize>>) {
     }
     for i in 0..k {
         heap_permutations(k - 1, p, out);
-        let j = if k % 2 == 0 { i } else { 0 };
+        let j = if k.is_multiple_of(2) { i } else { 0 };
         p.swap(j, k - 1);
     }
 }

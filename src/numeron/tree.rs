@@ -40,7 +40,12 @@ pub fn partition(oracle: &Oracle<'_>, guess: u32, set: &[u32]) -> Vec<(u8, Vec<u
 
 /// Builds the tree of a strategy given as a function of (candidates, guesses so far).
 /// Subtrees are built in parallel; the tree does not depend on the thread count.
-pub fn build<F>(oracle: &Oracle<'_>, set: Vec<u32>, history: &mut Vec<u32>, choose: &F) -> Result<Node>
+pub fn build<F>(
+    oracle: &Oracle<'_>,
+    set: Vec<u32>,
+    history: &mut Vec<u32>,
+    choose: &F,
+) -> Result<Node>
 where
     F: Fn(&[u32], &[u32]) -> Result<u32> + Sync,
 {
