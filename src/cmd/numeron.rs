@@ -470,6 +470,9 @@ fn optimum(
             "solved_classes": r.solved_classes,
             "nodes": r.stats.nodes,
             "memo": r.stats.memo,
+            "per_class": r.per_class.iter().map(|c| json!({
+                "size": c.size, "lower": c.lower, "upper": c.upper,
+            })).collect::<Vec<_>>(),
         });
         if !worst {
             doc["mean_lower"] = json!(as_f64(ratio(r.lower)));
@@ -507,9 +510,27 @@ fn optimum(
         }
     }
     out.push_str(&format!(
-        "\nsearch   {} nodes, {} memo entries",
+        "\nsearch   {} nodes, {} memo entries\n\nclass below the first guess   lower   upper\n",
         r.stats.nodes, r.stats.memo
     ));
+    for c in &r.per_class {
+        out.push_str(&format!(
+            "{:>27}  {:>6}  {:>6}\n",
+            format!("{} candidates", c.size),
+            c.lower,
+            c.upper
+        ));
+        eprintln!(
+            "class of {:>4}: {:.1} s{}",
+            c.size,
+            c.time.as_secs_f64(),
+            if c.lower == c.upper {
+                ""
+            } else {
+                " (unsolved)"
+            }
+        );
+    }
     emit(&out)
 }
 
@@ -532,7 +553,7 @@ fn run_race(game: &GameArgs, first: Strategy, second: Strategy, json: bool) -> R
         }));
     }
     emit(&format!(
-        "{first} (moving first) beats {second}: {} = {:.6}",
+        "the player moving first ({first}) wins against {second} with probability {} = {:.6}",
         fraction(p),
         as_f64(p)
     ))

@@ -144,6 +144,26 @@ impl<'a> Search<'a> {
         Ok(v)
     }
 
+    /// The least total for `set` as [`Search::optimum`], given a total `upper` that some
+    /// strategy achieves: every branch that cannot beat it is cut from the start.
+    pub fn optimum_below(
+        &mut self,
+        set: &[u32],
+        history: &[u32],
+        depth: u32,
+        upper: u32,
+    ) -> Result<u32> {
+        let mut h = history.to_vec();
+        let v = self.cost(set, &mut h, depth, upper);
+        self.check_aborted()?;
+        if v > upper {
+            return Err(Error::failure(format!(
+                "internal error: the search found no tree within the achieved total {upper}"
+            )));
+        }
+        Ok(v)
+    }
+
     /// The least worst case for `set`: the smallest depth cap with a finite optimum.
     pub fn min_worst(&mut self, set: &[u32], history: &[u32]) -> Result<u32> {
         let mut d = 1;
@@ -297,10 +317,10 @@ impl<'a> Search<'a> {
             }
             None => {}
         }
-        let candidates = self.ordered_guesses(set, history, depth);
+        let (candidates, skipped) = self.ordered_guesses(set, history, depth, beta);
         let win = self.oracle.win();
         let mut best = INF;
-        let mut fail = INF;
+        let mut fail = skipped;
         for (bound, g) in candidates {
             let limit = beta.min(best.saturating_sub(1));
             if bound > limit {
@@ -359,7 +379,7 @@ impl<'a> Search<'a> {
         }
         let win = self.oracle.win();
         let mut best = INF;
-        for (bound, g) in self.ordered_guesses(set, history, depth) {
+        for (bound, g) in self.ordered_guesses(set, history, depth, INF).0 {
             if bound >= best {
                 break;
             }
@@ -377,8 +397,15 @@ impl<'a> Search<'a> {
     }
 
     /// The guesses worth trying at a node, one per orbit and per partition, with their
-    /// bounds, in ascending (bound, rank) order.
-    fn ordered_guesses(&self, set: &[u32], history: &[u32], depth: u32) -> Vec<(u32, u32)> {
+    /// bounds, in ascending (bound, rank) order; guesses whose bound exceeds `beta` are left
+    /// out, and the least of their bounds is returned beside ([`INF`] if none).
+    fn ordered_guesses(
+        &self,
+        set: &[u32],
+        history: &[u32],
+        depth: u32,
+        beta: u32,
+    ) -> (Vec<(u32, u32)>, u32) {
         let space = self.oracle.space;
         let pool: &[u32] = if self.hard { set } else { &self.all };
         let reps = Stabilizer::of_history(space, history).representatives(space, pool, set);
@@ -388,6 +415,7 @@ impl<'a> Search<'a> {
         let mut counts = vec![0u32; self.oracle.codes()];
         let mut out = Vec::new();
         let mut label = vec![0u8; self.oracle.codes()];
+        let mut skipped = INF;
         for g in reps {
             self.oracle.count_into(g, set, &mut counts);
             if counts[win as usize] == 0 && counts.iter().any(|&c| c as usize == n) {
@@ -400,6 +428,10 @@ impl<'a> Search<'a> {
                 }
             }
             if bound >= INF {
+                continue;
+            }
+            if bound > beta {
+                skipped = skipped.min(bound);
                 continue;
             }
             // The partition's shape: answers relabelled by first appearance, win kept apart.
@@ -425,6 +457,6 @@ impl<'a> Search<'a> {
             }
         }
         out.sort_unstable();
-        out
+        (out, skipped)
     }
 }

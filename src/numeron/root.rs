@@ -1,6 +1,6 @@
 //! The whole game's optimum, solved class by class below the first guess, with a progress
 //! bar and an optional time budget. When the budget runs out, the classes not yet solved
-//! contribute their slot bound below and an `entropy` tree's cost above, so the result is
+//! contribute a look-ahead bound below and the best heuristic tree's cost above, so the result is
 //! an interval that certainly holds the optimum.
 //!
 //! Every first guess is equivalent (any code maps to `0123…` by a symmetry), so the first
@@ -13,7 +13,7 @@ use super::strategy::{heuristic_guess, Strategy};
 use super::tree::{self, partition, Analysis};
 use crate::{Error, Result};
 use indicatif::ProgressBar;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Guesses looked ahead for the lower bound of a class left unsolved.
 const LOOKAHEAD: u32 = 2;
@@ -46,6 +46,21 @@ pub struct RootReport {
     pub classes: usize,
     /// The search's counters.
     pub stats: Stats,
+    /// Each class below the first guess, smallest first.
+    pub per_class: Vec<ClassBound>,
+}
+
+/// One class below the first guess: its bounds and the time spent on it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClassBound {
+    /// Number of candidates in the class.
+    pub size: usize,
+    /// Proven lower bound on the class's optimum (its guesses after the first).
+    pub lower: u64,
+    /// Achieved value.
+    pub upper: u64,
+    /// Time spent searching it (zero when not reached).
+    pub time: Duration,
 }
 
 /// Solves the whole game for `objective`, advancing `bar` once per class of the first
@@ -77,12 +92,20 @@ pub fn solve_root(
     let history = [0u32];
     let mut exact_values: Vec<Option<u64>> = vec![None; classes.len()];
     let mut aborted = false;
+    let mut times = vec![Duration::ZERO; classes.len()];
     for (i, class) in classes.iter().enumerate() {
+        let started = Instant::now();
         bar.set_prefix(format!("class of {} candidates", class.len()));
         let value = match objective {
-            Objective::Total => search.optimum(class, &history, class.len() as u32),
+            Objective::Total => {
+                // Start from the total a heuristic tree achieves: the search then only
+                // explores what can beat it.
+                let upper = heuristic_cost(engine, class, hard, objective)? as u32;
+                search.optimum_below(class, &history, class.len() as u32, upper)
+            }
             Objective::Worst => search.min_worst(class, &history),
         };
+        times[i] = started.elapsed();
         match value {
             Ok(v) if v < INF => exact_values[i] = Some(u64::from(v)),
             Ok(_) => return Err(Error::failure("a class has no finite optimum")),
@@ -104,7 +127,7 @@ pub fn solve_root(
                 upper.push(*v);
             }
             None => {
-                let heuristic = entropy_cost(engine, class, hard, objective)?;
+                let heuristic = heuristic_cost(engine, class, hard, objective)?;
                 let bound = match objective {
                     Objective::Total => {
                         u64::from(search.lookahead_bound(class, &mut vec![0], LOOKAHEAD))
@@ -131,26 +154,36 @@ pub fn solve_root(
         solved_classes: exact_values.iter().filter(|v| v.is_some()).count(),
         classes: classes.len(),
         stats,
+        per_class: classes
+            .iter()
+            .zip(lower.iter().zip(&upper))
+            .zip(&times)
+            .map(|((c, (&lower, &upper)), &time)| ClassBound {
+                size: c.len(),
+                lower,
+                upper,
+                time,
+            })
+            .collect(),
     };
     Ok(report)
 }
 
-/// The cost of the `entropy` heuristic's subtree on one class (after the first guess).
-fn entropy_cost(engine: &Engine, class: &[u32], hard: bool, objective: Objective) -> Result<u64> {
+/// The best cost among the heuristics' subtrees on one class (after the first guess): an
+/// achieved value, hence an upper bound on the optimum.
+fn heuristic_cost(engine: &Engine, class: &[u32], hard: bool, objective: Objective) -> Result<u64> {
     let oracle = engine.oracle();
-    let choose = |set: &[u32], history: &[u32]| -> Result<u32> {
-        Ok(heuristic_guess(
-            Strategy::Entropy,
-            &oracle,
-            set,
-            history,
-            hard,
-        ))
-    };
-    let subtree = tree::build(&oracle, class.to_vec(), &mut vec![0], &choose)?;
-    let a = Analysis::of_tree(&subtree);
-    Ok(match objective {
-        Objective::Total => a.total,
-        Objective::Worst => u64::from(a.max),
-    })
+    let mut best = u64::MAX;
+    for strategy in [Strategy::Minimax, Strategy::Parts, Strategy::Entropy] {
+        let choose = |set: &[u32], history: &[u32]| -> Result<u32> {
+            Ok(heuristic_guess(strategy, &oracle, set, history, hard))
+        };
+        let subtree = tree::build(&oracle, class.to_vec(), &mut vec![0], &choose)?;
+        let a = Analysis::of_tree(&subtree);
+        best = best.min(match objective {
+            Objective::Total => a.total,
+            Objective::Worst => u64::from(a.max),
+        });
+    }
+    Ok(best)
 }
