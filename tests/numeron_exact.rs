@@ -262,8 +262,23 @@ fn the_exact_search_agrees_with_brute_force_on_small_alphabets() {
         Rules::new(3).with_alphabet(5),
         Rules::new(2).with_alphabet(3).with_repeats(true),
         Rules::new(2).with_alphabet(4).with_repeats(true),
+        Rules::new(2).with_alphabet(6),
+        Rules::new(3).with_alphabet(4).with_repeats(true),
     ];
     for rules in cases {
+        check_against_brute_force(rules);
+    }
+}
+
+/// 120 codes: about four minutes of brute force, so only on demand (`-- --ignored`).
+#[test]
+#[ignore]
+fn the_exact_search_agrees_with_brute_force_on_three_of_six_digits() {
+    check_against_brute_force(Rules::new(3).with_alphabet(6));
+}
+
+fn check_against_brute_force(rules: Rules) {
+    {
         let codes = naive_codes(rules);
         let space = Space::new(rules).unwrap();
         let table = AnswerTable::build(&space).unwrap();
@@ -373,5 +388,22 @@ fn an_exact_player_follows_its_own_tree_in_a_trace() {
             }
         }
         assert!(steps.len() <= 6);
+    }
+}
+
+#[test]
+fn trees_are_identical_with_one_or_two_threads() {
+    let build = |threads: usize, strategy: Strategy| -> Node {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| {
+            let engine = Engine::new(Rules::new(3), strategy).unwrap();
+            engine.tree(strategy, false, false).unwrap()
+        })
+    };
+    for s in [Strategy::Entropy, Strategy::Minimax, Strategy::Optimal] {
+        assert_eq!(build(1, s), build(2, s), "{s}");
     }
 }

@@ -25,6 +25,9 @@ pub enum GameCmd {
         /// Allow the exact strategies on N = 4 (a search of hours)
         #[arg(long)]
         long: bool,
+        /// Hide the progress spinner
+        #[arg(long)]
+        quiet: bool,
         #[arg(long)]
         json: bool,
     },
@@ -140,8 +143,9 @@ pub fn run(cmd: GameCmd) -> Result<()> {
             player,
             tree: tree_path,
             long,
+            quiet,
             json,
-        } => analyze(&game, &player, tree_path, long, json),
+        } => analyze(&game, &player, tree_path, long, quiet, json),
         GameCmd::Trace {
             secret,
             game,
@@ -176,10 +180,15 @@ fn analyze(
     player: &PlayerArgs,
     tree_path: Option<PathBuf>,
     long: bool,
+    quiet: bool,
     json: bool,
 ) -> Result<()> {
+    let spinner = progress::spinner(&format!("analyzing {}", player.strategy), quiet);
+    spinner.enable_steady_tick(Duration::from_millis(120));
     let engine = Engine::new(game.rules(), player.strategy)?;
-    let root = engine.tree(player.strategy, player.hard, long)?;
+    let root = engine.tree(player.strategy, player.hard, long);
+    spinner.finish_and_clear();
+    let root = root?;
     let a = Analysis::of_tree(&root);
     if let Some(path) = &tree_path {
         let text = if path.extension().is_some_and(|e| e == "json") {
