@@ -22,9 +22,6 @@ pub enum GameCmd {
         /// Write the decision tree to this file (JSON when it ends in .json, else text)
         #[arg(long, value_name = "PATH")]
         tree: Option<PathBuf>,
-        /// Allow the exact strategies on N = 4 (a search of hours)
-        #[arg(long)]
-        long: bool,
         /// Hide the progress spinner
         #[arg(long)]
         quiet: bool,
@@ -53,6 +50,9 @@ pub enum GameCmd {
         /// Propose only guesses consistent with the answers so far
         #[arg(long)]
         hard: bool,
+        /// Allow the exact strategies on N = 4 (a search of hours)
+        #[arg(long)]
+        long: bool,
     },
     /// Play against the program: it hides a secret and answers your guesses
     Play {
@@ -122,6 +122,9 @@ pub struct PlayerArgs {
     /// Hard mode: every guess must be consistent with the answers so far
     #[arg(long)]
     hard: bool,
+    /// Allow the exact strategies on N = 4 (a search of hours)
+    #[arg(long)]
+    long: bool,
 }
 
 fn parse_strategy(s: &str) -> std::result::Result<Strategy, String> {
@@ -142,10 +145,9 @@ pub fn run(cmd: GameCmd) -> Result<()> {
             game,
             player,
             tree: tree_path,
-            long,
             quiet,
             json,
-        } => analyze(&game, &player, tree_path, long, quiet, json),
+        } => analyze(&game, &player, tree_path, quiet, json),
         GameCmd::Trace {
             secret,
             game,
@@ -156,7 +158,8 @@ pub fn run(cmd: GameCmd) -> Result<()> {
             game,
             strategy,
             hard,
-        } => solve(&game, strategy, hard),
+            long,
+        } => solve(&game, strategy, hard, long),
         GameCmd::Play { game, seed } => play(&game, seed),
         GameCmd::Optimum {
             game,
@@ -179,14 +182,13 @@ fn analyze(
     game: &GameArgs,
     player: &PlayerArgs,
     tree_path: Option<PathBuf>,
-    long: bool,
     quiet: bool,
     json: bool,
 ) -> Result<()> {
     let spinner = progress::spinner(&format!("analyzing {}", player.strategy), quiet);
     spinner.enable_steady_tick(Duration::from_millis(120));
     let engine = Engine::new(game.rules(), player.strategy)?;
-    let root = engine.tree(player.strategy, player.hard, long);
+    let root = engine.tree(player.strategy, player.hard, player.long);
     spinner.finish_and_clear();
     let root = root?;
     let a = Analysis::of_tree(&root);
@@ -254,7 +256,7 @@ fn run_trace(game: &GameArgs, player: &PlayerArgs, secret: &str, json: bool) -> 
         .space
         .parse(secret)
         .map_err(|e| Error::input(format!("--secret: {e}")))?;
-    let mut p = Player::new(&engine, player.strategy, player.hard, false)?;
+    let mut p = Player::new(&engine, player.strategy, player.hard, player.long)?;
     let oracle = engine.oracle();
     let steps = trace(&oracle, secret, |set, history| p.next_guess(set, history))?;
     let space = &engine.space;
@@ -312,9 +314,9 @@ fn prompt(text: &str) -> Result<()> {
     }
 }
 
-fn solve(game: &GameArgs, strategy: Strategy, hard: bool) -> Result<()> {
+fn solve(game: &GameArgs, strategy: Strategy, hard: bool, long: bool) -> Result<()> {
     let engine = Engine::new(game.rules(), strategy)?;
-    let mut player = Player::new(&engine, strategy, hard, false)?;
+    let mut player = Player::new(&engine, strategy, hard, long)?;
     let oracle = engine.oracle();
     let space = &engine.space;
     let n = space.digits();
