@@ -58,6 +58,7 @@ pub struct Search<'a> {
     all: Vec<u32>,
     non_winning_answers: u64,
     memo: HashMap<(u8, Vec<u16>), Entry>,
+    feasible_memo: HashMap<(u8, Vec<u16>), bool>,
     stats: Stats,
     deadline: Option<Instant>,
     aborted: bool,
@@ -96,6 +97,7 @@ impl<'a> Search<'a> {
             all: (0..space.len() as u32).collect(),
             non_winning_answers,
             memo: HashMap::new(),
+            feasible_memo: HashMap::new(),
             stats: Stats::default(),
             deadline: None,
             aborted: false,
@@ -110,7 +112,7 @@ impl<'a> Search<'a> {
     /// The counters so far.
     pub fn stats(&self) -> Stats {
         Stats {
-            memo: self.memo.len() as u64,
+            memo: (self.memo.len() + self.feasible_memo.len()) as u64,
             ..self.stats
         }
     }
@@ -164,18 +166,81 @@ impl<'a> Search<'a> {
         Ok(v)
     }
 
-    /// The least worst case for `set`: the smallest depth cap with a finite optimum.
+    /// The least worst case for `set`: the smallest depth cap under which every secret
+    /// can be found (decided by [`Search::feasible`]).
     pub fn min_worst(&mut self, set: &[u32], history: &[u32]) -> Result<u32> {
         let mut d = 1;
         while self.lower_bound(set.len(), d) >= INF {
             d += 1;
         }
         loop {
-            if self.optimum(set, history, d)? < INF {
+            let mut h = history.to_vec();
+            let ok = self.feasible(set, &mut h, d);
+            self.check_aborted()?;
+            if ok {
                 return Ok(d);
             }
             d += 1;
         }
+    }
+
+    /// Whether some strategy finds every secret of `set` within `depth` guesses: an AND-OR
+    /// search that stops at the first guess whose classes are all feasible, largest class
+    /// first, memoised by (canonical set, depth).
+    pub fn feasible(&mut self, set: &[u32], history: &mut Vec<u32>, depth: u32) -> bool {
+        let n = set.len();
+        if self.aborted || depth == 0 {
+            return n == 0;
+        }
+        if n <= 1 {
+            return true;
+        }
+        if self.lower_bound(n, depth) >= INF {
+            return false;
+        }
+        if n == 2 {
+            return depth >= 2;
+        }
+        self.stats.nodes += 1;
+        if self.stats.nodes.is_multiple_of(1024) {
+            if let Some(d) = self.deadline {
+                if Instant::now() > d {
+                    self.aborted = true;
+                    return false;
+                }
+            }
+        }
+        let key = (
+            depth.min(n as u32) as u8,
+            canonical_key(self.oracle.space, set, &self.perms),
+        );
+        if let Some(&known) = self.feasible_memo.get(&key) {
+            self.stats.hits += 1;
+            return known;
+        }
+        let (candidates, _) = self.ordered_guesses(set, history, depth, INF - 1);
+        let win = self.oracle.win();
+        let mut found = false;
+        for (_, g) in candidates {
+            let mut classes: Vec<Vec<u32>> = partition(&self.oracle, g, set)
+                .into_iter()
+                .filter(|(a, _)| *a != win)
+                .map(|(_, c)| c)
+                .collect();
+            classes.sort_by_key(|c| std::cmp::Reverse(c.len()));
+            history.push(g);
+            let all = classes.iter().all(|c| self.feasible(c, history, depth - 1));
+            history.pop();
+            if self.aborted {
+                return false;
+            }
+            if all {
+                found = true;
+                break;
+            }
+        }
+        self.feasible_memo.insert(key, found);
+        found
     }
 
     fn check_aborted(&self) -> Result<()> {
