@@ -525,3 +525,41 @@ impl<'a> Search<'a> {
         (out, skipped)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::rules::Rules;
+    use super::*;
+
+    #[test]
+    fn the_slot_bound_fills_one_then_eight_then_sixty_four_places_for_three_digits() {
+        let space = Space::new(Rules::new(3)).unwrap();
+        let table = AnswerTable::build(&space).unwrap();
+        let search = Search::new(&space, &table, false).unwrap();
+        // Three digits: 9 answers are possible (not 2E1B), 8 of them not winning.
+        assert_eq!(search.non_winning_answers, 8);
+        assert_eq!(search.lower_bound(1, 1), 1);
+        assert_eq!(search.lower_bound(2, 2), 3);
+        assert_eq!(search.lower_bound(9, 2), 1 + 8 * 2);
+        assert_eq!(search.lower_bound(10, 3), 1 + 8 * 2 + 3);
+        assert_eq!(search.lower_bound(10, 2), INF);
+        assert_eq!(search.lower_bound(73, 3), 1 + 16 + 64 * 3);
+        assert_eq!(search.lower_bound(74, 3), INF);
+    }
+
+    #[test]
+    fn a_set_split_into_singletons_by_one_of_its_members_costs_two_per_secret_but_one() {
+        let space = Space::new(Rules::new(3)).unwrap();
+        let table = AnswerTable::build(&space).unwrap();
+        let mut search = Search::new(&space, &table, true).unwrap();
+        // 012 answers 3E0B, 2E0B, 1E2B, 0E3B to these four: all different.
+        let mut set: Vec<u32> = ["012", "013", "021", "120"]
+            .iter()
+            .map(|c| space.parse(c).unwrap())
+            .collect();
+        set.sort();
+        assert_eq!(search.optimum(&set, &[], 4).unwrap(), 7);
+        assert_eq!(search.best_guess(&set, &[], 4).unwrap(), set[0]);
+        assert_eq!(search.min_worst(&set, &[]).unwrap(), 2);
+    }
+}
