@@ -26,6 +26,9 @@ use crate::{Error, Result};
 use std::collections::{HashMap, HashSet};
 use std::time::Instant;
 
+/// Sets at least this large probe their classes' bounds before searching any deeply.
+const PROBE_FROM: usize = 12;
+
 /// "Infinite" cost: no tree within the depth cap.
 pub const INF: u32 = 1 << 30;
 
@@ -401,8 +404,37 @@ impl<'a> Search<'a> {
             history.push(g);
             let mut acc = bound;
             let mut ok = true;
-            for c in &classes {
-                let clb = self.lower_bound(c.len(), depth - 1);
+            let mut floors: Vec<u32> = classes
+                .iter()
+                .map(|c| self.lower_bound(c.len(), depth - 1))
+                .collect();
+            if n >= PROBE_FROM {
+                // Probe: ask each class only whether it can meet its own slot bound. The
+                // answer is cheap (one scan of its guesses, then memoised) and is a sharper
+                // floor, so a hopeless guess is dropped before any class is searched deeply.
+                for (c, floor) in classes.iter().zip(floors.iter_mut()) {
+                    if c.len() < 3 {
+                        continue;
+                    }
+                    let v = self.cost(c, history, depth - 1, *floor);
+                    if self.aborted {
+                        history.pop();
+                        return INF;
+                    }
+                    if v > *floor {
+                        acc = acc.saturating_add(v - *floor).min(INF);
+                        *floor = v;
+                    }
+                    if acc > limit {
+                        ok = false;
+                        break;
+                    }
+                }
+            }
+            for (c, &clb) in classes.iter().zip(&floors) {
+                if !ok {
+                    break;
+                }
                 let v = self.cost(c, history, depth - 1, limit - (acc - clb));
                 if self.aborted {
                     history.pop();
