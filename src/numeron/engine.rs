@@ -72,6 +72,28 @@ impl Engine {
             let mut player = Player::new(self, strategy, hard, long)?;
             let cap = player.root_cap;
             let search = player.search.as_mut().expect("exact players search");
+            if all.len() > QUICK_SEARCH_SPACE {
+                // A long search starts from the best total a heuristic achieves within the
+                // cap, so that it only explores what can beat it.
+                let mut upper = INF;
+                for h in [Strategy::Minimax, Strategy::Parts, Strategy::Entropy] {
+                    let choose = |set: &[u32], history: &[u32]| -> Result<u32> {
+                        Ok(heuristic_guess(h, &oracle, set, history, hard))
+                    };
+                    let a = tree::Analysis::of_tree(&tree::build(
+                        &oracle,
+                        all.clone(),
+                        &mut Vec::new(),
+                        &choose,
+                    )?);
+                    if a.max <= cap {
+                        upper = upper.min(a.total as u32);
+                    }
+                }
+                if upper < INF {
+                    search.optimum_below(&all, &[], cap, upper)?;
+                }
+            }
             return search.tree(&all, &mut Vec::new(), cap);
         }
         let choose = |set: &[u32], history: &[u32]| -> Result<u32> {
