@@ -239,3 +239,29 @@ fn race_odds_follow_from_the_two_analyzed_distributions() {
         format!("{}/{}", wins / g, 720 * 720 / g)
     );
 }
+
+#[test]
+fn optimum_proves_the_numeron_figures_and_a_cut_short_search_brackets_them() {
+    let v = json_of(&["numeron", "optimum", "--digits", "3", "--json"]);
+    assert_eq!(
+        (v["exact"].as_bool(), v["lower"].as_u64()),
+        (Some(true), Some(3575))
+    );
+    assert_eq!(v["upper"], 3575);
+    assert_eq!(v["mean_lower_exact"], "715/144");
+    let w = json_of(&["numeron", "optimum", "--digits", "3", "--worst", "--json"]);
+    assert_eq!(
+        (w["lower"].as_u64(), w["upper"].as_u64()),
+        (Some(6), Some(6))
+    );
+    // With no time at all the search stops early but its bounds still hold the optimum.
+    let b = json_of(&[
+        "numeron", "optimum", "--digits", "3", "--budget", "0", "--json",
+    ]);
+    let (lower, upper) = (b["lower"].as_u64().unwrap(), b["upper"].as_u64().unwrap());
+    assert!(lower <= 3575 && 3575 <= upper, "{lower}..{upper}");
+    assert_eq!(b["exact"].as_bool().unwrap(), lower == upper);
+    for class in b["per_class"].as_array().unwrap() {
+        assert!(class["lower"].as_u64().unwrap() <= class["upper"].as_u64().unwrap());
+    }
+}
