@@ -265,3 +265,32 @@ fn optimum_proves_the_numeron_figures_and_a_cut_short_search_brackets_them() {
         assert!(class["lower"].as_u64().unwrap() <= class["upper"].as_u64().unwrap());
     }
 }
+
+#[test]
+fn with_repeated_digits_the_optimum_tries_every_pattern_of_first_guess() {
+    // 000, 001, 012… are not equivalent first guesses when digits may repeat: the class by
+    // class optimum must agree with the whole-tree search, which tries them all.
+    for digits in ["2", "3"] {
+        let o = json_of(&[
+            "numeron",
+            "optimum",
+            "--digits",
+            digits,
+            "--repeats",
+            "--json",
+        ]);
+        let a = json_of(&[
+            "numeron",
+            "analyze",
+            "--digits",
+            digits,
+            "--repeats",
+            "--strategy",
+            "optimal",
+            "--json",
+        ]);
+        assert_eq!(o["exact"], true);
+        assert_eq!(o["lower"], a["total"], "{digits} digits");
+        assert_eq!(o["first_guess"], a["first_guess"]);
+    }
+}

@@ -474,6 +474,7 @@ fn optimum(
             "hard": hard,
             "objective": if worst { "worst" } else { "total" },
             "exact": r.exact,
+            "first_guess": engine.space.format(r.first_guess),
             "secrets": r.secrets,
             "lower": r.lower,
             "upper": r.upper,
@@ -494,8 +495,9 @@ fn optimum(
         return emit_json(&doc);
     }
     let mut out = format!(
-        "exact search, {} digits{}, least {what}: ",
+        "exact search, {} digits{}{}, least {what}: ",
         game.digits,
+        if game.repeats { " (repeats)" } else { "" },
         if hard { ", hard mode" } else { "" }
     );
     if r.exact {
@@ -521,8 +523,10 @@ fn optimum(
         }
     }
     out.push_str(&format!(
-        "\nsearch   {} nodes, {} memo entries\n\nclass below the first guess   lower   upper\n",
-        r.stats.nodes, r.stats.memo
+        "\nsearch   {} nodes, {} memo entries\n\nclass below {:<15} lower   upper\n",
+        r.stats.nodes,
+        r.stats.memo,
+        engine.space.format(r.first_guess)
     ));
     for c in &r.per_class {
         out.push_str(&format!(

@@ -112,6 +112,11 @@ impl<'a> Search<'a> {
         self.deadline = deadline;
     }
 
+    /// Whether the deadline stopped the search (every later call fails).
+    pub fn is_aborted(&self) -> bool {
+        self.aborted
+    }
+
     /// The counters so far.
     pub fn stats(&self) -> Stats {
         Stats {
