@@ -10,10 +10,16 @@
 //!   from below (and proves a set too large for `d` guesses infeasible);
 //! - a guess's bound is `|S|` plus the slot bounds of its classes, so guesses are tried in
 //!   ascending bound order and the loop stops at the first bound that cannot beat the best;
-//! - each child gets the budget left by the others' bounds.
+//! - each child gets the budget left by the others' bounds, and on large sets every child
+//!   is first probed (can it meet its own slot bound?) so that a hopeless guess is dropped
+//!   before any child is searched deeply; a known achieved total (a heuristic tree's) can
+//!   seed the budget from the start ([`Search::optimum_below`]).
+//!
+//! The least worst case is decided by a separate AND-OR search, [`Search::feasible`].
 //!
 //! Reductions that keep exactness: only one guess per orbit of the symmetries fixing the
-//! guesses so far; only one guess per distinct partition (with its winning candidate
+//! guesses so far, and per class of guesses differing only in digits no candidate contains;
+//! only one guess per distinct partition (with its winning candidate
 //! marked); guesses that do not split the set are skipped. Results are memoised by a
 //! canonical image of the set under digit relabelling and position permutation (exact
 //! values, and lower bounds learnt from cut-offs).

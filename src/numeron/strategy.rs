@@ -77,8 +77,8 @@ impl std::fmt::Display for Strategy {
     }
 }
 
-/// Largest `guesses × candidates` product a heuristic scores at one node before refusing
-/// (N = 5 with 30,240 codes is the largest that stays within seconds).
+/// Largest candidate space the heuristics accept: they score every allowed guess at every
+/// node (N = 5, 30,240 codes, is the largest that stays within seconds).
 pub const MAX_HEURISTIC_SPACE: usize = 30_240;
 
 /// Entropy values this close count as equal.
