@@ -16,7 +16,7 @@ use super::rules::Space;
 /// Permutations of positions tried in full up to this many positions (6! = 720).
 const MAX_PERMUTED_POSITIONS: usize = 6;
 
-/// All permutations of `0..n` (only the identity beyond [`MAX_PERMUTED_POSITIONS`]).
+/// All permutations of `0..n` (only the identity beyond six positions).
 pub fn position_permutations(n: usize) -> Vec<Vec<usize>> {
     if n > MAX_PERMUTED_POSITIONS {
         return vec![(0..n).collect()];
