@@ -10,6 +10,7 @@ pub mod bingo;
 pub mod error;
 pub mod fabfib;
 pub mod nikoniko;
+pub mod numeron;
 pub mod poker;
 pub mod progress;
 pub mod rank;

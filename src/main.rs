@@ -18,21 +18,24 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Inspect, verify, pack and unpack table files
-    #[command(subcommand)]
-    Table(cmd::table::TableCmd),
     /// NikoNiko Gammon: backgammon at one third size, solved exactly
     #[command(subcommand)]
     Nikoniko(cmd::nikoniko::NikonikoCmd),
-    /// 大石泉すき poker: ranks, the comparator and its exhaustive verification
-    #[command(subcommand)]
-    Poker(cmd::poker::PokerCmd),
-    /// Fabfib: exact odds, a parallel simulator of whole games, replays
-    #[command(subcommand)]
-    Fabfib(cmd::fabfib::GameCmd),
     /// Bingo: the exact law of the calls until a card wins, simulation, several players
     #[command(subcommand)]
     Bingo(cmd::bingo::GameCmd),
+    /// 大石泉すき poker: ranks, the comparator and its exhaustive verification
+    #[command(subcommand)]
+    Poker(cmd::poker::PokerCmd),
+    /// Numeron (Bulls and Cows): strategies, exact analysis over every secret, play
+    #[command(subcommand)]
+    Numeron(cmd::numeron::GameCmd),
+    /// Fabfib: exact odds, a parallel simulator of whole games, replays
+    #[command(subcommand)]
+    Fabfib(cmd::fabfib::GameCmd),
+    /// Inspect, verify, pack and unpack table files
+    #[command(subcommand)]
+    Table(cmd::table::TableCmd),
 }
 
 fn main() -> ExitCode {
@@ -43,6 +46,7 @@ fn main() -> ExitCode {
         Command::Poker(c) => cmd::poker::run(c),
         Command::Fabfib(c) => cmd::fabfib::run(c),
         Command::Bingo(c) => cmd::bingo::run(c),
+        Command::Numeron(c) => cmd::numeron::run(c),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,0 +1,275 @@
+//! Answers: EAT (right digit, right place) and BITE (right digit, other place), computed
+//! from the packed codes with a few word operations, and tabulated when the table fits.
+//!
+//! An answer is stored as one byte, `eat · (N + 1) + bite`, so a guess partitions the
+//! candidates into at most `(N + 1)²` classes indexed by that byte.
+
+use super::rules::Space;
+use crate::{Error, Result};
+use rayon::prelude::*;
+
+/// An answer to a guess.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Answer {
+    /// Digits right and in the right place.
+    pub eat: u8,
+    /// Digits in the secret but in another place.
+    pub bite: u8,
+}
+
+impl Answer {
+    /// The byte code of this answer for `n` positions.
+    #[inline]
+    pub fn code(self, n: usize) -> u8 {
+        self.eat * (n as u8 + 1) + self.bite
+    }
+
+    /// The answer of byte code `c` for `n` positions.
+    #[inline]
+    pub fn from_code(c: u8, n: usize) -> Answer {
+        Answer {
+            eat: c / (n as u8 + 1),
+            bite: c % (n as u8 + 1),
+        }
+    }
+
+    /// The winning answer: `n` EAT.
+    pub fn win(n: usize) -> Answer {
+        Answer {
+            eat: n as u8,
+            bite: 0,
+        }
+    }
+
+    /// Parses `1 0`, `1,0`, `1E0B`, `1e 0b` or `10` (two single digits).
+    pub fn parse(text: &str, n: usize) -> Result<Answer> {
+        let t = text.trim();
+        let bad = || {
+            Error::input(format!(
+                "{t:?} is not an answer: type EAT and BITE as `1 0` or `1E0B`"
+            ))
+        };
+        let cleaned: String = t
+            .chars()
+            .map(|c| match c {
+                'e' | 'E' | 'b' | 'B' | ',' | '-' | '/' => ' ',
+                c => c,
+            })
+            .collect();
+        let parts: Vec<&str> = cleaned.split_whitespace().collect();
+        let (eat, bite) = match parts.as_slice() {
+            [e, b] => (
+                e.parse::<u8>().map_err(|_| bad())?,
+                b.parse::<u8>().map_err(|_| bad())?,
+            ),
+            [eb] if eb.len() == 2 && eb.chars().all(|c| c.is_ascii_digit()) => {
+                let b = eb.as_bytes();
+                (b[0] - b'0', b[1] - b'0')
+            }
+            _ => return Err(bad()),
+        };
+        let a = Answer { eat, bite };
+        if usize::from(eat) + usize::from(bite) > n {
+            return Err(Error::input(format!(
+                "{a} is impossible: EAT + BITE cannot exceed {n} digits"
+            )));
+        }
+        if n >= 1 && usize::from(eat) == n - 1 && bite == 1 {
+            return Err(Error::input(format!(
+                "{a} is impossible: when {} digits are in place, the last one cannot be elsewhere",
+                n - 1
+            )));
+        }
+        Ok(a)
+    }
+}
+
+impl std::fmt::Display for Answer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}E{}B", self.eat, self.bite)
+    }
+}
+
+/// Low bit of each of the first `n` nibbles.
+#[inline]
+fn nibble_ones(n: usize) -> u64 {
+    0x1111_1111_1111_1111u64 & ((1u64 << (4 * n)) - 1)
+}
+
+/// The answer code of `guess` against `secret` (ranks in `space`), from the packed forms:
+/// EAT counts equal nibbles, the common digits come from the digit masks (or counts).
+#[inline]
+pub fn answer_code(space: &Space, guess: u32, secret: u32) -> u8 {
+    let n = space.digits();
+    let x = space.packed(guess) ^ space.packed(secret);
+    let differ = (x | x >> 1 | x >> 2 | x >> 3) & nibble_ones(n);
+    let eat = n as u32 - differ.count_ones();
+    let (a, b) = (space.digit_info(guess), space.digit_info(secret));
+    let common = if space.rules().repeats {
+        (0..10)
+            .map(|d| (a >> (4 * d) & 15).min(b >> (4 * d) & 15))
+            .sum::<u64>() as u32
+    } else {
+        (a & b).count_ones()
+    };
+    (eat * (n as u32 + 1) + common - eat) as u8
+}
+
+/// The answer of `guess` against `secret`.
+pub fn answer(space: &Space, guess: u32, secret: u32) -> Answer {
+    Answer::from_code(answer_code(space, guess, secret), space.digits())
+}
+
+/// Largest table kept in memory: 5,040² answers (about 25 MB, N = 4).
+pub const MAX_TABLE_CELLS: usize = 5040 * 5040;
+
+/// Every answer of every guess against every secret, row per guess (one byte each).
+#[derive(Debug, Clone)]
+pub struct AnswerTable {
+    len: usize,
+    cells: Vec<u8>,
+}
+
+impl AnswerTable {
+    /// Builds the table in parallel (rows are independent), or `None` when it would exceed
+    /// [`MAX_TABLE_CELLS`].
+    pub fn build(space: &Space) -> Option<AnswerTable> {
+        let len = space.len();
+        if len.checked_mul(len)? > MAX_TABLE_CELLS {
+            return None;
+        }
+        let mut cells = vec![0u8; len * len];
+        cells.par_chunks_mut(len).enumerate().for_each(|(g, row)| {
+            for (s, cell) in row.iter_mut().enumerate() {
+                *cell = answer_code(space, g as u32, s as u32);
+            }
+        });
+        Some(AnswerTable { len, cells })
+    }
+
+    /// The answers of `guess` against every secret, by secret rank.
+    #[inline]
+    pub fn row(&self, guess: u32) -> &[u8] {
+        let g = guess as usize;
+        &self.cells[g * self.len..(g + 1) * self.len]
+    }
+}
+
+/// Answers from the table when there is one, else computed on the fly.
+#[derive(Clone, Copy)]
+pub struct Oracle<'a> {
+    /// The candidate space.
+    pub space: &'a Space,
+    /// The table, when it fits.
+    pub table: Option<&'a AnswerTable>,
+}
+
+impl<'a> Oracle<'a> {
+    /// The answer code of `guess` against `secret`.
+    #[inline]
+    pub fn code(&self, guess: u32, secret: u32) -> u8 {
+        match self.table {
+            Some(t) => t.row(guess)[secret as usize],
+            None => answer_code(self.space, guess, secret),
+        }
+    }
+
+    /// Number of distinct answer codes (`(N + 1)²`).
+    pub fn codes(&self) -> usize {
+        (self.space.digits() + 1).pow(2)
+    }
+
+    /// The winning answer's code.
+    pub fn win(&self) -> u8 {
+        Answer::win(self.space.digits()).code(self.space.digits())
+    }
+
+    /// Counts of each answer code of `guess` over `set`, in `counts` (cleared first).
+    #[inline]
+    pub fn count_into(&self, guess: u32, set: &[u32], counts: &mut [u32]) {
+        counts.iter_mut().for_each(|c| *c = 0);
+        match self.table {
+            Some(t) => {
+                let row = t.row(guess);
+                for &s in set {
+                    counts[row[s as usize] as usize] += 1;
+                }
+            }
+            None => {
+                for &s in set {
+                    counts[answer_code(self.space, guess, s) as usize] += 1;
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::rules::Rules;
+    use super::*;
+
+    /// The seed's definition, position by position.
+    fn naive(g: &[u8], s: &[u8], repeats: bool) -> Answer {
+        let eat = g.iter().zip(s).filter(|(a, b)| a == b).count();
+        let common = if repeats {
+            (0..10u8)
+                .map(|d| {
+                    let cg = g.iter().filter(|&&x| x == d).count();
+                    let cs = s.iter().filter(|&&x| x == d).count();
+                    cg.min(cs)
+                })
+                .sum::<usize>()
+        } else {
+            g.iter().filter(|d| s.contains(d)).count()
+        };
+        Answer {
+            eat: eat as u8,
+            bite: (common - eat) as u8,
+        }
+    }
+
+    #[test]
+    fn fast_answers_agree_with_the_position_by_position_count() {
+        for rules in [
+            Rules::new(3),
+            Rules::new(3).with_repeats(true),
+            Rules::new(2).with_alphabet(5),
+        ] {
+            let space = Space::new(rules).unwrap();
+            let table = AnswerTable::build(&space).unwrap();
+            for g in 0..space.len() as u32 {
+                for s in 0..space.len() as u32 {
+                    let want = naive(&space.digits_of(g), &space.digits_of(s), rules.repeats);
+                    assert_eq!(answer(&space, g, s), want);
+                    assert_eq!(table.row(g)[s as usize], want.code(space.digits()));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn answers_parse_in_both_notations_and_impossible_ones_are_refused() {
+        assert_eq!(Answer::parse("1 0", 3).unwrap(), Answer { eat: 1, bite: 0 });
+        assert_eq!(
+            Answer::parse("1E2B", 3).unwrap(),
+            Answer { eat: 1, bite: 2 }
+        );
+        assert_eq!(
+            Answer::parse("0e1b", 3).unwrap(),
+            Answer { eat: 0, bite: 1 }
+        );
+        assert_eq!(Answer::parse("30", 3).unwrap(), Answer { eat: 3, bite: 0 });
+        assert!(Answer::parse("2 1", 3)
+            .unwrap_err()
+            .to_string()
+            .contains("impossible"));
+        assert!(Answer::parse("2 2", 3)
+            .unwrap_err()
+            .to_string()
+            .contains("cannot exceed"));
+        assert!(Answer::parse("x", 3).is_err());
+        assert!(Answer::parse("", 3).is_err());
+        assert!(Answer::parse("1 2 3", 3).is_err());
+    }
+}

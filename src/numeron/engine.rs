@@ -1,0 +1,185 @@
+//! The engine: a space with its answer table, the strategies as players, and the decision
+//! tree of a strategy over every secret.
+
+use super::answer::{AnswerTable, Oracle};
+use super::optimal::{Search, INF, MAX_SEARCH_SPACE};
+use super::rules::{Rules, Space};
+use super::strategy::{heuristic_guess, Strategy, MAX_HEURISTIC_SPACE};
+use super::tree::{self, Node};
+use crate::{Error, Result};
+
+/// Candidate spaces above this size need `long` for the exact strategies (N = 4).
+pub const QUICK_SEARCH_SPACE: usize = 1000;
+
+/// A candidate space and, when it fits and is asked for, its answer table.
+pub struct Engine {
+    /// The candidates.
+    pub space: Space,
+    /// Every answer, when built.
+    pub table: Option<AnswerTable>,
+}
+
+impl Engine {
+    /// Builds the space, and the answer table when `strategy` gains from it.
+    pub fn new(rules: Rules, strategy: Strategy) -> Result<Engine> {
+        let space = Space::new(rules)?;
+        let table = if strategy == Strategy::First {
+            None
+        } else {
+            AnswerTable::build(&space)
+        };
+        Ok(Engine { space, table })
+    }
+
+    /// Answers from the table if built, else on the fly.
+    pub fn oracle(&self) -> Oracle<'_> {
+        Oracle {
+            space: &self.space,
+            table: self.table.as_ref(),
+        }
+    }
+
+    /// Checks that `strategy` is affordable on this space (`long` admits the exact search
+    /// on spaces above [`QUICK_SEARCH_SPACE`]).
+    pub fn check(&self, strategy: Strategy, long: bool) -> Result<()> {
+        let len = self.space.len();
+        let name = strategy.name();
+        if strategy.is_exact() {
+            if len > MAX_SEARCH_SPACE || self.table.is_none() {
+                return Err(Error::input(format!(
+                    "strategy {name} searches at most {MAX_SEARCH_SPACE} candidates exactly, not {len}"
+                )));
+            }
+            if len > QUICK_SEARCH_SPACE && !long {
+                return Err(Error::input(format!(
+                    "strategy {name} on {len} candidates is a search of hours: add --long to run it (see also `tabula numeron optimum`)"
+                )));
+            }
+        } else if strategy != Strategy::First && len > MAX_HEURISTIC_SPACE {
+            return Err(Error::input(format!(
+                "strategy {name} scores every guess at every node, which is limited to {MAX_HEURISTIC_SPACE} candidates, not {len}; use --strategy first"
+            )));
+        }
+        Ok(())
+    }
+
+    /// The decision tree of `strategy` over every secret.
+    pub fn tree(&self, strategy: Strategy, hard: bool, long: bool) -> Result<Node> {
+        self.check(strategy, long)?;
+        let all: Vec<u32> = (0..self.space.len() as u32).collect();
+        let oracle = self.oracle();
+        if strategy.is_exact() {
+            let mut player = Player::new(self, strategy, hard, long)?;
+            let cap = player.root_cap;
+            let search = player.search.as_mut().expect("exact players search");
+            if all.len() > QUICK_SEARCH_SPACE {
+                // A long search starts from the best total a heuristic achieves within the
+                // cap, so that it only explores what can beat it.
+                let mut upper = INF;
+                for h in [Strategy::Minimax, Strategy::Parts, Strategy::Entropy] {
+                    let choose = |set: &[u32], history: &[u32]| -> Result<u32> {
+                        Ok(heuristic_guess(h, &oracle, set, history, hard))
+                    };
+                    let a = tree::Analysis::of_tree(&tree::build(
+                        &oracle,
+                        all.clone(),
+                        &mut Vec::new(),
+                        &choose,
+                    )?);
+                    if a.max <= cap {
+                        upper = upper.min(a.total as u32);
+                    }
+                }
+                if upper < INF {
+                    search.optimum_below(&all, &[], cap, upper)?;
+                }
+            }
+            return search.tree(&all, &mut Vec::new(), cap);
+        }
+        let choose = |set: &[u32], history: &[u32]| -> Result<u32> {
+            Ok(heuristic_guess(strategy, &oracle, set, history, hard))
+        };
+        tree::build(&oracle, all, &mut Vec::new(), &choose)
+    }
+}
+
+/// A strategy ready to play step by step (the exact ones keep their memo between steps).
+pub struct Player<'a> {
+    engine: &'a Engine,
+    strategy: Strategy,
+    hard: bool,
+    search: Option<Search<'a>>,
+    /// Depth cap at the start: the least worst case for `optimal-worst`, unbounded else.
+    root_cap: u32,
+}
+
+impl<'a> Player<'a> {
+    /// A player of `strategy` on `engine`'s space.
+    pub fn new(
+        engine: &'a Engine,
+        strategy: Strategy,
+        hard: bool,
+        long: bool,
+    ) -> Result<Player<'a>> {
+        engine.check(strategy, long)?;
+        let n = engine.space.len() as u32;
+        let mut player = Player {
+            engine,
+            strategy,
+            hard,
+            search: None,
+            root_cap: n,
+        };
+        if strategy.is_exact() {
+            let table = engine
+                .table
+                .as_ref()
+                .ok_or_else(|| Error::failure("the exact search needs the answer table"))?;
+            let mut search = Search::new(&engine.space, table, hard)?;
+            if strategy == Strategy::OptimalWorst {
+                let all: Vec<u32> = (0..n).collect();
+                player.root_cap = search.min_worst(&all, &[])?;
+            }
+            player.search = Some(search);
+        }
+        Ok(player)
+    }
+
+    /// The strategy played.
+    pub fn strategy(&self) -> Strategy {
+        self.strategy
+    }
+
+    /// The exact search, for its counters.
+    pub fn search(&self) -> Option<&Search<'a>> {
+        self.search.as_ref()
+    }
+
+    /// The next guess for the candidates `set` (ascending ranks) after `history`.
+    pub fn next_guess(&mut self, set: &[u32], history: &[u32]) -> Result<u32> {
+        if set.is_empty() {
+            return Err(Error::input("no candidate is left"));
+        }
+        match self.search.as_mut() {
+            None => Ok(heuristic_guess(
+                self.strategy,
+                &self.engine.oracle(),
+                set,
+                history,
+                self.hard,
+            )),
+            Some(search) => {
+                let used = history.len() as u32;
+                let mut cap = self.root_cap.saturating_sub(used).max(1);
+                if self.strategy == Strategy::OptimalWorst {
+                    if search.optimum(set, history, cap)? >= INF {
+                        cap = search.min_worst(set, history)?;
+                    }
+                } else {
+                    cap = set.len() as u32;
+                }
+                search.best_guess(set, history, cap)
+            }
+        }
+    }
+}

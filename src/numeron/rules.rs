@@ -1,0 +1,274 @@
+//! The rules of one game variant and its candidate space: every admissible secret (and
+//! guess), numbered densely in ascending numeric order by the crate's rankers.
+//!
+//! Distinct digits are numbered by [`KPermutations`] (`012` → 0, …, `987` → 719 for
+//! N = 3); with repeated digits allowed, by [`Words`] (`000` → 0, …, `999` → 999).
+//! Each candidate is also kept packed for fast answers: one nibble per position and a
+//! per-digit summary (a bit mask of its digits, or nibble counts when digits repeat).
+
+use crate::rank::{KPermutations, Ranker, Words};
+use crate::{Error, Result};
+
+/// Largest number of candidates a [`Space`] accepts (10!, N = 10 with distinct digits;
+/// repeated digits stop at 10^6).
+pub const MAX_CANDIDATES: u64 = 3_628_800;
+
+/// One variant of the game: how many positions, whether digits may repeat, and how many
+/// digit symbols there are (10 in the game; smaller alphabets serve the tests' brute force).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Rules {
+    /// Positions in a secret (`N`).
+    pub digits: usize,
+    /// Whether a secret may repeat a digit.
+    pub repeats: bool,
+    /// Number of digit symbols, `0..alphabet`.
+    pub alphabet: usize,
+}
+
+impl Rules {
+    /// The standard game with `digits` distinct digits out of ten.
+    pub fn new(digits: usize) -> Rules {
+        Rules {
+            digits,
+            repeats: false,
+            alphabet: 10,
+        }
+    }
+
+    /// The same rules with repeated digits allowed or not.
+    pub fn with_repeats(self, repeats: bool) -> Rules {
+        Rules { repeats, ..self }
+    }
+
+    /// The same rules over the symbols `0..alphabet`.
+    pub fn with_alphabet(self, alphabet: usize) -> Rules {
+        Rules { alphabet, ..self }
+    }
+}
+
+#[derive(Debug, Clone)]
+enum Numbering {
+    Distinct(KPermutations),
+    Repeats(Words),
+}
+
+impl Numbering {
+    fn ranker(&self) -> &dyn Ranker {
+        match self {
+            Numbering::Distinct(k) => k,
+            Numbering::Repeats(w) => w,
+        }
+    }
+}
+
+/// The candidate space of a [`Rules`]: codes by rank, packed for fast answers.
+#[derive(Debug, Clone)]
+pub struct Space {
+    rules: Rules,
+    numbering: Numbering,
+    /// Position `p` (0 = leftmost) of candidate `r` in bits `4p..4p+4` of `packed[r]`.
+    packed: Vec<u64>,
+    /// Distinct digits: bit `d` set when digit `d` occurs. Repeats: nibble `d` = count of `d`.
+    digit_info: Vec<u64>,
+}
+
+impl Space {
+    /// Builds the space; refuses N = 0, N beyond the alphabet (distinct digits), alphabets
+    /// outside 1..=10 and spaces above [`MAX_CANDIDATES`].
+    pub fn new(rules: Rules) -> Result<Space> {
+        let Rules {
+            digits: n,
+            repeats,
+            alphabet: a,
+        } = rules;
+        if !(1..=10).contains(&a) {
+            return Err(Error::input(format!(
+                "the alphabet must have 1 to 10 digits, not {a}"
+            )));
+        }
+        if n == 0 || n > 10 {
+            return Err(Error::input(format!(
+                "--digits must be between 1 and 10, not {n}"
+            )));
+        }
+        if !repeats && n > a {
+            return Err(Error::input(format!(
+                "{n} distinct digits cannot be drawn from {a} symbols"
+            )));
+        }
+        let numbering = if repeats {
+            Numbering::Repeats(Words::new(a, n).map_err(|e| Error::input(e.to_string()))?)
+        } else {
+            Numbering::Distinct(KPermutations::new(a, n).map_err(|e| Error::input(e.to_string()))?)
+        };
+        let len = numbering.ranker().len();
+        if len > MAX_CANDIDATES {
+            return Err(Error::input(format!(
+                "{len} candidates is too many (at most {MAX_CANDIDATES}); use fewer digits"
+            )));
+        }
+        let mut packed = Vec::with_capacity(len as usize);
+        let mut digit_info = Vec::with_capacity(len as usize);
+        let ranker = numbering.ranker();
+        let mut code = ranker
+            .unrank(0)
+            .map_err(|e| Error::failure(e.to_string()))?;
+        loop {
+            packed.push(pack(&code));
+            digit_info.push(summary(&code, repeats));
+            if !ranker.advance(&mut code) {
+                break;
+            }
+        }
+        debug_assert_eq!(packed.len() as u64, len);
+        Ok(Space {
+            rules,
+            numbering,
+            packed,
+            digit_info,
+        })
+    }
+
+    /// The rules this space enumerates.
+    pub fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    /// Number of positions `N`.
+    pub fn digits(&self) -> usize {
+        self.rules.digits
+    }
+
+    /// Number of candidates.
+    pub fn len(&self) -> usize {
+        self.packed.len()
+    }
+
+    /// Never true (every space has at least one candidate); kept for clippy.
+    pub fn is_empty(&self) -> bool {
+        self.packed.is_empty()
+    }
+
+    /// The packed positions of candidate `r` (nibble `p` = digit at position `p`).
+    #[inline]
+    pub fn packed(&self, r: u32) -> u64 {
+        self.packed[r as usize]
+    }
+
+    /// The per-digit summary of candidate `r` (see the field's documentation).
+    #[inline]
+    pub(crate) fn digit_info(&self, r: u32) -> u64 {
+        self.digit_info[r as usize]
+    }
+
+    /// The digits of candidate `r`, leftmost first.
+    pub fn digits_of(&self, r: u32) -> Vec<u8> {
+        let p = self.packed(r);
+        (0..self.digits())
+            .map(|i| (p >> (4 * i) & 15) as u8)
+            .collect()
+    }
+
+    /// The rank of a sequence of digits, or `None` when it is not a candidate.
+    pub fn rank_of(&self, digits: &[u8]) -> Option<u32> {
+        self.numbering.ranker().rank(digits).ok().map(|r| r as u32)
+    }
+
+    /// Candidate `r` written as a string of digits (`"012"`).
+    pub fn format(&self, r: u32) -> String {
+        self.digits_of(r)
+            .iter()
+            .map(|&d| char::from(b'0' + d))
+            .collect()
+    }
+
+    /// Parses a code such as `719`, naming the fault when it is not a candidate.
+    pub fn parse(&self, text: &str) -> Result<u32> {
+        let text = text.trim();
+        let n = self.digits();
+        let a = self.rules.alphabet;
+        let mut digits = Vec::with_capacity(n);
+        for c in text.chars() {
+            match c.to_digit(10) {
+                Some(d) if (d as usize) < a => digits.push(d as u8),
+                _ => {
+                    return Err(Error::input(format!(
+                        "{text:?} is not a code: {c:?} is not a digit 0-{}",
+                        a - 1
+                    )))
+                }
+            }
+        }
+        if digits.len() != n {
+            return Err(Error::input(format!(
+                "{text:?} has {} digits, expected {n}",
+                digits.len()
+            )));
+        }
+        if !self.rules.repeats {
+            for (i, d) in digits.iter().enumerate() {
+                if digits[..i].contains(d) {
+                    return Err(Error::input(format!(
+                        "{text:?} repeats the digit {d} (digits must be distinct; see --repeats)"
+                    )));
+                }
+            }
+        }
+        self.rank_of(&digits)
+            .ok_or_else(|| Error::input(format!("{text:?} is not a candidate")))
+    }
+}
+
+fn pack(code: &[u8]) -> u64 {
+    code.iter()
+        .enumerate()
+        .fold(0, |acc, (i, &d)| acc | u64::from(d) << (4 * i))
+}
+
+fn summary(code: &[u8], repeats: bool) -> u64 {
+    code.iter().fold(0, |acc, &d| {
+        if repeats {
+            acc + (1u64 << (4 * d))
+        } else {
+            acc | 1 << d
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_numeron_space_runs_from_012_to_987() {
+        let s = Space::new(Rules::new(3)).unwrap();
+        assert_eq!(s.len(), 720);
+        assert_eq!(s.format(0), "012");
+        assert_eq!(s.format(719), "987");
+        assert_eq!(s.format(s.parse("719").unwrap()), "719");
+    }
+
+    #[test]
+    fn repeated_digits_number_a_thousand_codes() {
+        let s = Space::new(Rules::new(3).with_repeats(true)).unwrap();
+        assert_eq!(s.len(), 1000);
+        assert_eq!(s.parse("007").unwrap(), 7);
+    }
+
+    #[test]
+    fn malformed_codes_are_refused_with_the_fault_named() {
+        let s = Space::new(Rules::new(3)).unwrap();
+        for (bad, fault) in [
+            ("71", "has 2 digits"),
+            ("7199", "has 4 digits"),
+            ("7a9", "not a digit"),
+            ("771", "repeats the digit 7"),
+        ] {
+            let e = s.parse(bad).unwrap_err().to_string();
+            assert!(e.contains(fault), "{bad}: {e}");
+        }
+        assert!(Space::new(Rules::new(0)).is_err());
+        assert!(Space::new(Rules::new(11)).is_err());
+        assert!(Space::new(Rules::new(7).with_repeats(true)).is_err());
+    }
+}
