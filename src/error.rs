@@ -43,5 +43,5 @@ impl From<std::io::Error> for Error {
     }
 }
 
-/// Result with the crate's [`Error`].
+/// Result with the crate's [`enum@Error`].
 pub type Result<T, E = Error> = std::result::Result<T, E>;

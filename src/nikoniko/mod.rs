@@ -1,6 +1,16 @@
 //! NikoNiko Gammon: backgammon at one third size (8 points, 5 checkers, dice 0–2).
 //!
 //! Positions are always seen from the side on roll. The rules are `spec/nikoniko.md`.
+//!
+//! ```
+//! use tabula::nikoniko::{index_of, moves::Generator, notation, Position, Roll};
+//!
+//! let opening = notation::parse_position("8,8,5,2,2/8,8,5,2,2").unwrap();
+//! assert_eq!(opening, Position::OPENING);
+//! assert_eq!(index_of(&opening), 562_767);
+//! // The opening 1-2 has four distinct plays.
+//! assert_eq!(Generator::new().plays(&opening, Roll::new(1, 2)).len(), 4);
+//! ```
 
 pub mod board;
 pub mod game;

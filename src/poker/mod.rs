@@ -5,9 +5,9 @@
 //! ([`hand`]), so every exhaustive pass here is a loop over integers.
 //!
 //! - [`hand`]: hands, their spellings and numbering;
-//! - [`judge`]: the nine ranks;
+//! - [`mod@judge`]: the nine ranks;
 //! - [`tiebreak`]: the four rules as per-hand values, and the strength key;
-//! - [`compare`]: the comparator and the stage that decides;
+//! - [`mod@compare`]: the comparator and the stage that decides;
 //! - [`table`]: counts and probabilities of the ranks;
 //! - [`verify`]: tie counts, the strict-weak-order proof, the seed's defect;
 //! - [`search`]: the search for a fifth rule that breaks the remaining ties;

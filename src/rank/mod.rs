@@ -13,6 +13,19 @@
 //!
 //! Counts are `u64`; a family whose size does not fit is refused with
 //! [`RankError::Overflow`] when the ranker is built, so no arithmetic inside can wrap.
+//!
+//! ```
+//! use tabula::rank::{KPermutations, Multisets, Ranker};
+//!
+//! // Numeron's 720 candidates: 012 is #0, 987 is #719.
+//! let codes = KPermutations::new(10, 3).unwrap();
+//! assert_eq!(codes.rank(&[0, 1, 2]).unwrap(), 0);
+//! assert_eq!(codes.unrank(719).unwrap(), vec![9, 8, 7]);
+//!
+//! // The seed's listing of 2 checkers on 4 places, in next_PN order.
+//! let vectors: Vec<Vec<u8>> = Multisets::new(4, 2).unwrap().iter().take(3).collect();
+//! assert_eq!(vectors, [vec![2, 0, 0, 0], vec![1, 1, 0, 0], vec![0, 2, 0, 0]]);
+//! ```
 
 mod combinations;
 mod kperm;

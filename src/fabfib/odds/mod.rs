@@ -1,5 +1,5 @@
 //! Exact odds: the chance that a hand reaches a target after a draw ([`reach`]), the
-//! value of a fresh hand ([`fresh`]), the best discard ([`discard`]).
+//! value of a fresh hand (`fresh`), the best discard (`discard`).
 //!
 //! Draws are counted by digit: drawing `m_d` cards of digit `d` from a pool holding `c_d`
 //! of them can be done in `Π C(c_d, m_d)` ways, out of `C(pool, k)` equally likely draws.
