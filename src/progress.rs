@@ -19,6 +19,9 @@ pub fn bar(len: u64, message: &str, quiet: bool) -> ProgressBar {
 /// A spinner for work of unknown length.
 pub fn spinner(message: &str, quiet: bool) -> ProgressBar {
     let bar = ProgressBar::with_draw_target(None, target(quiet));
+    bar.set_style(
+        ProgressStyle::with_template("{spinner} {msg} [{elapsed}]").expect("the template is valid"),
+    );
     bar.set_message(message.to_string());
     bar
 }
