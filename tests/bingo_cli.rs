@@ -1,28 +1,15 @@
 //! The `tabula bingo` command line: the contract of `spec/cli.md`, real values, and clear
 //! refusals of bad input.
 
-use assert_cmd::Command;
+mod common;
+use common::{json, tabula};
+
 use predicates::prelude::*;
 use serde_json::Value;
 
-fn tabula() -> Command {
-    Command::cargo_bin("tabula").unwrap()
-}
-
-fn json_of(args: &[&str]) -> Value {
-    let out = tabula()
-        .args(args)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    serde_json::from_slice(&out).expect("stdout is one JSON document")
-}
-
 #[test]
 fn exact_five_by_five_gives_the_published_four_call_chance_and_the_mean() {
-    let doc = json_of(&["bingo", "exact", "--size", "5", "--max", "75", "--json"]);
+    let doc = json(&["bingo", "exact", "--size", "5", "--max", "75", "--json"]);
     // Four calls win only on the 4 lines through the free centre: 4 / C(75, 4).
     let dist = doc["distribution"].as_array().unwrap();
     assert_eq!(dist.len(), 76);
@@ -40,7 +27,7 @@ fn exact_five_by_five_gives_the_published_four_call_chance_and_the_mean() {
 
 #[test]
 fn both_exact_methods_print_the_same_law() {
-    let a = json_of(&[
+    let a = json(&[
         "bingo",
         "exact",
         "--method",
@@ -49,7 +36,7 @@ fn both_exact_methods_print_the_same_law() {
         "double",
         "--json",
     ]);
-    let b = json_of(&[
+    let b = json(&[
         "bingo",
         "exact",
         "--method",
@@ -64,7 +51,7 @@ fn both_exact_methods_print_the_same_law() {
 
 #[test]
 fn the_seven_by_seven_card_is_exact_by_inclusion_exclusion() {
-    let doc = json_of(&["bingo", "exact", "--size", "7", "--json"]);
+    let doc = json(&["bingo", "exact", "--size", "7", "--json"]);
     assert_eq!(doc["max"], 105);
     assert_eq!(doc["method"], "inclusion-exclusion");
     // Six calls fill a line only through the free centre: 4 / C(105, 6).
@@ -74,7 +61,7 @@ fn the_seven_by_seven_card_is_exact_by_inclusion_exclusion() {
 
 #[test]
 fn verify_enumerates_the_seed_s_forty_thousand_orders_and_agrees() {
-    let doc = json_of(&["bingo", "verify", "--size", "3", "--json"]);
+    let doc = json(&["bingo", "verify", "--size", "3", "--json"]);
     assert_eq!(doc["orders"], 40320);
     assert_eq!(doc["agrees"], true);
     assert_eq!(doc["distribution"][2]["p_exact"], "1/7");
@@ -93,7 +80,7 @@ fn verify_as_a_table_says_every_order_agrees() {
 
 #[test]
 fn several_us_players_have_a_mean_first_win_and_shared_prizes() {
-    let doc = json_of(&["bingo", "exact", "--players", "2", "--json"]);
+    let doc = json(&["bingo", "exact", "--players", "2", "--json"]);
     assert_eq!(doc["cards"], "us");
     assert_eq!(doc["exact"], true);
     let mean = doc["mean"].as_f64().unwrap();
@@ -107,14 +94,14 @@ fn several_us_players_have_a_mean_first_win_and_shared_prizes() {
 
 #[test]
 fn one_player_is_the_single_card_law() {
-    let one = json_of(&["bingo", "exact", "--players", "1", "--json"]);
+    let one = json(&["bingo", "exact", "--players", "1", "--json"]);
     assert_eq!(one["mean_exact"], "8491934/205275");
     assert_eq!(one["shared_exact"], "0");
 }
 
 #[test]
 fn many_uniform_players_use_floats_only() {
-    let doc = json_of(&[
+    let doc = json(&[
         "bingo",
         "exact",
         "--players",

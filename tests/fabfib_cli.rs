@@ -1,23 +1,9 @@
 //! The `tabula fabfib` commands: JSON keys, real values, and clean refusals of bad input.
 
-use assert_cmd::Command;
+mod common;
+use common::{json, tabula};
+
 use predicates::prelude::*;
-use serde_json::Value;
-
-fn tabula() -> Command {
-    Command::cargo_bin("tabula").unwrap()
-}
-
-fn json(args: &[&str]) -> Value {
-    let out = tabula()
-        .args(args)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    serde_json::from_slice(&out).expect("one JSON document")
-}
 
 #[test]
 fn odds_json_lists_all_220_values_with_exact_fractions_summing_to_one() {

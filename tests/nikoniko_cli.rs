@@ -1,22 +1,10 @@
 //! The `tabula nikoniko` commands that need no table: their JSON keys and their refusals.
 
+mod common;
+use common::json;
+
 use assert_cmd::Command;
 use predicates::str::contains;
-use serde_json::Value;
-
-fn json(args: &[&str]) -> Value {
-    let out = Command::cargo_bin("tabula")
-        .unwrap()
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("exactly one JSON document")
-}
 
 #[test]
 fn count_proves_the_seeds_1106945_states() {

@@ -1,27 +1,15 @@
 //! The `tabula numeron` commands as scripts see them: JSON keys, exit statuses, messages,
 //! the interactive helpers fed through stdin, and byte-identical output across thread counts.
 
-use assert_cmd::Command;
+mod common;
+use common::{json, tabula};
+
 use predicates::prelude::*;
 use serde_json::Value;
 
-fn tabula() -> Command {
-    Command::cargo_bin("tabula").unwrap()
-}
-
-fn json_of(args: &[&str]) -> Value {
-    let out = tabula().args(args).output().unwrap();
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("exactly one JSON document")
-}
-
 #[test]
 fn analyze_prints_the_contract_keys_with_exact_values() {
-    let v = json_of(&[
+    let v = json(&[
         "numeron",
         "analyze",
         "--digits",
@@ -50,7 +38,7 @@ fn every_strategy_is_accepted_by_analyze() {
         "optimal",
         "optimal-worst",
     ] {
-        let v = json_of(&[
+        let v = json(&[
             "numeron",
             "analyze",
             "--digits",
@@ -64,7 +52,7 @@ fn every_strategy_is_accepted_by_analyze() {
             assert!(v.get(key).is_some(), "{s}: {key}");
         }
     }
-    let hard = json_of(&[
+    let hard = json(&[
         "numeron",
         "analyze",
         "--strategy",
@@ -78,7 +66,7 @@ fn every_strategy_is_accepted_by_analyze() {
 
 #[test]
 fn trace_reproduces_the_seed_game_for_719() {
-    let v = json_of(&[
+    let v = json(&[
         "numeron",
         "trace",
         "--secret",
@@ -216,7 +204,7 @@ fn output_is_the_same_bytes_with_one_or_two_threads() {
 #[test]
 fn race_odds_follow_from_the_two_analyzed_distributions() {
     let hist = |s: &str| -> Vec<(u64, u64)> {
-        let v = json_of(&["numeron", "analyze", "--strategy", s, "--json"]);
+        let v = json(&["numeron", "analyze", "--strategy", s, "--json"]);
         v["histogram"]
             .as_object()
             .unwrap()
@@ -231,7 +219,7 @@ fn race_odds_follow_from_the_two_analyzed_distributions() {
         .map(|&(t, c)| c * b.iter().filter(|x| x.0 >= t).map(|x| x.1).sum::<u64>())
         .sum();
     let g = num_integer::gcd(wins, 720 * 720);
-    let v = json_of(&[
+    let v = json(&[
         "numeron", "race", "--first", "first", "--second", "entropy", "--json",
     ]);
     assert_eq!(
@@ -242,20 +230,20 @@ fn race_odds_follow_from_the_two_analyzed_distributions() {
 
 #[test]
 fn optimum_proves_the_numeron_figures_and_a_cut_short_search_brackets_them() {
-    let v = json_of(&["numeron", "optimum", "--digits", "3", "--json"]);
+    let v = json(&["numeron", "optimum", "--digits", "3", "--json"]);
     assert_eq!(
         (v["exact"].as_bool(), v["lower"].as_u64()),
         (Some(true), Some(3575))
     );
     assert_eq!(v["upper"], 3575);
     assert_eq!(v["mean_lower_exact"], "715/144");
-    let w = json_of(&["numeron", "optimum", "--digits", "3", "--worst", "--json"]);
+    let w = json(&["numeron", "optimum", "--digits", "3", "--worst", "--json"]);
     assert_eq!(
         (w["lower"].as_u64(), w["upper"].as_u64()),
         (Some(6), Some(6))
     );
     // With no time at all the search stops early but its bounds still hold the optimum.
-    let b = json_of(&[
+    let b = json(&[
         "numeron", "optimum", "--digits", "3", "--budget", "0", "--json",
     ]);
     let (lower, upper) = (b["lower"].as_u64().unwrap(), b["upper"].as_u64().unwrap());
@@ -271,7 +259,7 @@ fn with_repeated_digits_the_optimum_tries_every_pattern_of_first_guess() {
     // 000, 001, 012… are not equivalent first guesses when digits may repeat: the class by
     // class optimum must agree with the whole-tree search, which tries them all.
     for digits in ["2", "3"] {
-        let o = json_of(&[
+        let o = json(&[
             "numeron",
             "optimum",
             "--digits",
@@ -279,7 +267,7 @@ fn with_repeated_digits_the_optimum_tries_every_pattern_of_first_guess() {
             "--repeats",
             "--json",
         ]);
-        let a = json_of(&[
+        let a = json(&[
             "numeron",
             "analyze",
             "--digits",

@@ -1,13 +1,11 @@
 //! Table faults through the CLI: each is refused with exit status 1 and its own message.
 
-use assert_cmd::Command;
+mod common;
+use common::tabula;
+
 use predicates::str::contains;
 use std::path::{Path, PathBuf};
 use tabula::table::{self, Descriptor};
-
-fn tabula() -> Command {
-    Command::cargo_bin("tabula").unwrap()
-}
 
 fn good_table(dir: &Path) -> PathBuf {
     let path = dir.join("good.tbl");
