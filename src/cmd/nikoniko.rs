@@ -356,8 +356,11 @@ pub fn run(cmd: NikonikoCmd) -> Result<()> {
             let tables = store::Tables::open(&table)?;
             let stdin = std::io::stdin();
             let mut stdout = std::io::stdout();
-            game::play(&tables, seed, !second, stdin.lock(), &mut stdout)?;
-            Ok(())
+            match game::play(&tables, seed, !second, stdin.lock(), &mut stdout) {
+                // The reader went away (`| head`): nothing left to say.
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+                other => other.map(|_| ()).map_err(Error::from),
+            }
         }
         NikonikoCmd::Verify { table, json } => {
             let tables = store::Tables::open(&table)?;

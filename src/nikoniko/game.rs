@@ -102,6 +102,7 @@ fn ask<R: BufRead, W: Write>(
         out.flush()?;
         let mut line = String::new();
         if input.read_line(&mut line)? == 0 {
+            writeln!(out)?;
             return Ok(None);
         }
         let answer = line.trim();
