@@ -14,6 +14,7 @@ pub mod numeron;
 pub mod poker;
 pub mod progress;
 pub mod rank;
+pub mod stats;
 pub mod table;
 
 pub use error::{Error, Result};

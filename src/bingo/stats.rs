@@ -11,19 +11,7 @@ pub fn sample_mean(counts: &[u64]) -> f64 {
     sum / total.max(1) as f64
 }
 
-/// The Wilson score interval at 95% for `hits` successes in `trials`.
-pub fn wilson95(hits: u64, trials: u64) -> (f64, f64) {
-    if trials == 0 {
-        return (0.0, 1.0);
-    }
-    let z = 1.959_963_984_540_054_f64;
-    let n = trials as f64;
-    let p = hits as f64 / n;
-    let denom = 1.0 + z * z / n;
-    let centre = (p + z * z / (2.0 * n)) / denom;
-    let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / denom;
-    ((centre - half).max(0.0), (centre + half).min(1.0))
-}
+pub use crate::stats::wilson95;
 
 /// A chi-square goodness-of-fit test of observed counts against expected probabilities.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -4,7 +4,7 @@
 use super::engine::Table;
 use super::rng::game_rng;
 use super::rules::Rules;
-use super::stats::{rate, wilson_95, Stats};
+use super::stats::{rate, wilson95, Stats};
 use super::strategy::Strategy;
 use crate::{Error, Result};
 use rayon::prelude::*;
@@ -158,7 +158,7 @@ impl Report {
             .enumerate()
             .map(|(i, s)| {
                 let t = &stats.seats[i];
-                let (lo, hi) = wilson_95(t.wins, stats.games);
+                let (lo, hi) = wilson95(t.wins, stats.games);
                 SeatReport {
                     player: i + 1,
                     strategy: s.name.clone(),
