@@ -215,14 +215,8 @@ impl<'a> Search<'a> {
         if n == 2 {
             return depth >= 2;
         }
-        self.stats.nodes += 1;
-        if self.stats.nodes.is_multiple_of(1024) {
-            if let Some(d) = self.deadline {
-                if Instant::now() > d {
-                    self.aborted = true;
-                    return false;
-                }
-            }
+        if self.count_node_and_check_time() {
+            return false;
         }
         let key = (
             depth.min(n as u32) as u8,
@@ -255,6 +249,18 @@ impl<'a> Search<'a> {
         }
         self.feasible_memo.insert(key, found);
         found
+    }
+
+    /// Counts a searched node and, every 1024 nodes, checks the deadline: true (and the
+    /// search marked aborted) when this check finds it passed.
+    fn count_node_and_check_time(&mut self) -> bool {
+        self.stats.nodes += 1;
+        let expired = self.stats.nodes.is_multiple_of(1024)
+            && self.deadline.is_some_and(|d| Instant::now() > d);
+        if expired {
+            self.aborted = true;
+        }
+        expired
     }
 
     fn check_aborted(&self) -> Result<()> {
@@ -369,14 +375,8 @@ impl<'a> Search<'a> {
         if n == 2 {
             return 3;
         }
-        self.stats.nodes += 1;
-        if self.stats.nodes.is_multiple_of(1024) {
-            if let Some(d) = self.deadline {
-                if Instant::now() > d {
-                    self.aborted = true;
-                    return INF;
-                }
-            }
+        if self.count_node_and_check_time() {
+            return INF;
         }
         let key = (
             depth.min(n as u32) as u8,
