@@ -125,7 +125,11 @@ fn iterate<T: bytemuck::Pod + Send + Sync>(
     let mut deltas: Vec<f64> = Vec::new();
     let mut last_jump = 0usize;
     for k in 1..=MAX_SWEEPS {
-        previous.copy_from_slice(x);
+        // The state before this sweep is needed only if an extrapolation may follow it.
+        let may_jump = deltas.len() + 1 >= (last_jump + EXTRAPOLATE_AFTER).max(3);
+        if may_jump {
+            previous.par_iter_mut().zip(x.par_iter()).for_each(|(p, v)| *p = *v);
+        }
         let delta = sweep(x);
         deltas.push(delta);
         progress.set_message(format!("{what} sweep {k}, residual {delta:.2e}"));
