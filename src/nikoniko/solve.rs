@@ -128,7 +128,10 @@ fn iterate<T: bytemuck::Pod + Send + Sync>(
         // The state before this sweep is needed only if an extrapolation may follow it.
         let may_jump = deltas.len() + 1 >= (last_jump + EXTRAPOLATE_AFTER).max(3);
         if may_jump {
-            previous.par_iter_mut().zip(x.par_iter()).for_each(|(p, v)| *p = *v);
+            previous
+                .par_iter_mut()
+                .zip(x.par_iter())
+                .for_each(|(p, v)| *p = *v);
         }
         let delta = sweep(x);
         deltas.push(delta);
