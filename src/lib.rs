@@ -6,6 +6,7 @@
 //! - [`table`]: the persistent, checked, memory-mapped table format.
 //! - one module per game.
 
+pub mod alloc;
 pub mod bingo;
 pub mod error;
 pub mod fabfib;

@@ -2,6 +2,9 @@
 
 mod cmd;
 
+#[global_allocator]
+static ALLOCATOR: tabula::alloc::HugePages = tabula::alloc::HugePages;
+
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 

@@ -247,6 +247,7 @@ pub fn run(cmd: NikonikoCmd) -> Result<()> {
                     "seconds": report.seconds,
                     "graph_seconds": report.graph_seconds,
                     "solve_seconds": report.solve_seconds,
+                    "outcome_seconds": report.outcome_seconds,
                     "checksum": report.equity_checksum,
                     "outcomes_checksum": report.outcome_checksum,
                     "opening_equity": report.opening_equity,
@@ -258,7 +259,8 @@ pub fn run(cmd: NikonikoCmd) -> Result<()> {
                      plays           {} successor links\n\
                      equity          {} sweeps, final residual {:.2e}\n\
                      outcomes        {} sweeps, final residual {:.2e}\n\
-                     time            {:.2} s ({:.2} s generating plays, {:.2} s iterating)\n\
+                     time            {:.2} s ({:.2} s generating plays, {:.2} s iterating, {:.2} s of it \
+                     for the outcomes)\n\
                      checksum        sha256:{}\n\
                      outcomes sum    sha256:{}\n\
                      opening equity  {:+.6}",
@@ -273,6 +275,7 @@ pub fn run(cmd: NikonikoCmd) -> Result<()> {
                     report.seconds,
                     report.graph_seconds,
                     report.solve_seconds,
+                    report.outcome_seconds,
                     report.equity_checksum,
                     report.outcome_checksum,
                     report.opening_equity,

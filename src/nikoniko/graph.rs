@@ -1,15 +1,27 @@
 //! The game graph the solver iterates over: every state's successors for every roll,
 //! precomputed once into flat arrays.
 //!
-//! States are renumbered into *solver order*: ascending total pip count of both sides,
-//! then index. A play that hits nothing strictly lowers the total, so in this order a
-//! sweep meets most successors already updated (Gauss–Seidel across levels); only hits
-//! (which raise the opponent's count) and passes (the same board, other side on roll,
-//! same level) point back, and passes are solved exactly in pairs.
+//! States are renumbered into *solver order*: by class, then ascending total pip count of
+//! both sides (the level), then index. The class says which sides have borne off a
+//! checker: both ([`BOTH_OFF`]), one ([`ONE_OFF`]) or neither ([`NONE_OFF`]). A borne-off
+//! checker never comes back, so a state only leads to states of its own class or an
+//! earlier one; and a play that hits nothing strictly lowers the level. In this order a
+//! sweep meets most successors already updated (Gauss–Seidel); only hits (which raise the
+//! opponent's count) and passes (the same board, other side on roll, same level) point
+//! back, and passes are solved exactly in pairs. A *segment* is one level of one class.
+//!
+//! Within a segment a sweep may visit the states in any order (they are computed from the
+//! values as they stood before the level), so it visits them in *sweep order*: grouped by
+//! the opponent's checkers. Every successor of `(x, o)` has `o`, or `o` after a hit, on
+//! roll, and the values of the states with one side on roll lie together in solver order,
+//! so consecutive states read the same few kilobytes: the sweep runs from cache rather
+//! than from memory. The successor arrays are laid out in sweep order and read straight
+//! through.
 
-use super::index::{all_states, index_of, STATES};
-use super::moves::Generator;
-use super::position::Position;
+use super::index::{all_states, side_rank, STATES};
+use super::moves::win_score;
+use super::position::{Position, CHECKERS};
+use super::sides::{Search, Sides};
 use super::Roll;
 use rayon::prelude::*;
 
@@ -44,109 +56,172 @@ pub struct Graph {
     pub order: Vec<u32>,
     /// `solver_pos[i]` = solver position of the state with dense index `i`.
     pub solver_pos: Vec<u32>,
-    /// `levels[l]..levels[l+1]`: the solver positions of total pip count `l`.
-    pub levels: Vec<u32>,
+    /// `segments[j]..segments[j + 1]`: the solver positions (and the sweep positions) of
+    /// segment `j`, which is level `j % levels` of class `j / levels`.
+    pub segments: Vec<u32>,
+    /// Levels a class has (total pip counts `0..levels`).
+    pub levels: usize,
+    /// `sweep[k]`: solver position of the state a sweep visits `k`-th.
+    pub sweep: Vec<u32>,
     /// `partner[s]`: solver position of the same board with the other side on roll.
     pub partner: Vec<u32>,
     /// `pass_weight[s]`: how many of the 9 ordered rolls pass (0-0 always does).
     pub pass_weight: Vec<u8>,
-    /// `both_off[s]`: both sides have borne off a checker, so neither can lose a gammon.
-    pub both_off: Vec<bool>,
-    /// `start[5 s + r] .. start[5 s + r + 1]`: successors of state `s` for moving roll `r`
-    /// (empty when that roll passes).
+    /// `off[s]`: bit 0 when the side on roll has borne off a checker, bit 1 when the
+    /// opponent has (so it cannot lose a gammon).
+    pub off: Vec<u8>,
+    /// `start[5 k + r] .. start[5 k + r + 1]`: successors of the state at sweep position
+    /// `k` for moving roll `r` (empty when that roll passes).
     pub start: Vec<u32>,
     /// Successor codes: solver positions of the states after each play (the opponent on
     /// roll), or wins (see [`decode`]).
     pub succ: Vec<u32>,
 }
 
-/// The graph of one chunk of states, before the chunks are joined.
+/// The graph of one chunk of states (in sweep order), before the chunks are joined.
 struct Part {
     counts: Vec<u32>,
     succ: Vec<u32>,
     pass: Vec<u8>,
-    partner: Vec<u32>,
 }
 
-/// Total pips on the board, both sides.
-fn level(p: &Position) -> u32 {
-    p.my_pips() + p.opp_pips()
+/// Classes, in the order they are solved: both sides have borne off a checker, one side
+/// has, neither has.
+pub const BOTH_OFF: usize = 0;
+pub const ONE_OFF: usize = 1;
+pub const NONE_OFF: usize = 2;
+const CLASSES: usize = 3;
+
+/// The class of a state from its [`Graph::off`] bits.
+#[inline]
+pub fn class(off: u8) -> usize {
+    match off {
+        3 => BOTH_OFF,
+        0 => NONE_OFF,
+        _ => ONE_OFF,
+    }
+}
+
+/// Side ranks (see [`Sides`]) index this many by this many pairs.
+const RANKS: usize = 2_002;
+
+/// Sorts `0..keys.len()` by key, stably, for keys below `buckets` (a counting sort).
+fn counting_sort(keys: &[u32], buckets: usize) -> Vec<u32> {
+    let mut first = vec![0u32; buckets + 1];
+    for &k in keys {
+        first[k as usize + 1] += 1;
+    }
+    for b in 1..first.len() {
+        first[b] += first[b - 1];
+    }
+    let mut out = vec![0u32; keys.len()];
+    for (i, &k) in keys.iter().enumerate() {
+        let at = &mut first[k as usize];
+        out[*at as usize] = i as u32;
+        *at += 1;
+    }
+    out
 }
 
 impl Graph {
     /// Builds the graph of all 1,106,945 states (in parallel; the result does not depend
     /// on the thread count).
     pub fn build() -> Graph {
+        let sides = Sides::new();
         let states = all_states();
         let n = states.len();
-        let levels_of: Vec<u32> = states.par_iter().map(level).collect();
-        let mut order: Vec<u32> = (0..n as u32).collect();
-        order.sort_by_key(|&i| (levels_of[i as usize], i));
-        let mut solver_pos = vec![0u32; n];
+        // Both sides' ranks and the level of every state, by dense index.
+        let ranks: Vec<(u16, u16)> = states
+            .par_iter()
+            .map(|p| (side_rank(&p.me), side_rank(&p.opp)))
+            .collect();
+        let off_of = |&(me, opp): &(u16, u16)| {
+            u8::from(sides.counts(me)[0] > 0) | u8::from(sides.counts(opp)[0] > 0) << 1
+        };
+        let level = |r: &(u16, u16)| sides.pips(r.0) + sides.pips(r.1);
+        let levels = ranks.iter().map(level).max().expect("states exist") as usize + 1;
+        let segment_of: Vec<u32> = ranks
+            .iter()
+            .map(|r| (class(off_of(r)) * levels) as u32 + level(r))
+            .collect();
+
+        // Solver order: by segment, then dense index.
+        let order = counting_sort(&segment_of, CLASSES * levels);
+        let mut segments = vec![0u32; CLASSES * levels + 1];
+        for &j in &segment_of {
+            segments[j as usize + 1] += 1;
+        }
+        for j in 1..segments.len() {
+            segments[j] += segments[j - 1];
+        }
+        // The solver position of every pair of side ranks that is a state.
+        let mut position = vec![u32::MAX; RANKS * RANKS];
         for (s, &i) in order.iter().enumerate() {
-            solver_pos[i as usize] = s as u32;
+            let (me, opp) = ranks[i as usize];
+            position[usize::from(me) * RANKS + usize::from(opp)] = s as u32;
         }
-        let top = *levels_of.iter().max().expect("states exist") as usize;
-        let mut levels = vec![0u32; top + 2];
-        for &l in &levels_of {
-            levels[l as usize + 1] += 1;
-        }
-        for l in 1..levels.len() {
-            levels[l] += levels[l - 1];
-        }
+        let solver_pos: Vec<u32> = ranks
+            .iter()
+            .map(|&(me, opp)| position[usize::from(me) * RANKS + usize::from(opp)])
+            .collect();
+        let partner: Vec<u32> = order
+            .iter()
+            .map(|&i| {
+                let (me, opp) = ranks[i as usize];
+                position[usize::from(opp) * RANKS + usize::from(me)]
+            })
+            .collect();
+        // Sweep order: within each segment, grouped by the opponent, then solver order.
+        let sweep_keys: Vec<u32> = order
+            .iter()
+            .map(|&i| segment_of[i as usize] * RANKS as u32 + u32::from(ranks[i as usize].1))
+            .collect();
+        let sweep = counting_sort(&sweep_keys, CLASSES * levels * RANKS);
 
         const CHUNK: usize = 4096;
-        let chunks: Vec<Part> = order
+        let chunks: Vec<Part> = sweep
             .par_chunks(CHUNK)
             .map(|chunk| {
-                let mut generator = Generator::new();
+                let mut search = Search::new(&sides);
                 let mut plays = Vec::new();
                 let mut counts = Vec::with_capacity(chunk.len() * 5);
                 let mut succ = Vec::with_capacity(chunk.len() * 20);
                 let mut pass = Vec::with_capacity(chunk.len());
-                let mut partner = Vec::with_capacity(chunk.len());
-                for &i in chunk {
-                    let p = states[i as usize];
-                    partner.push(solver_pos[index_of(&p.swap()) as usize]);
+                for &s in chunk {
+                    let (me, opp) = ranks[order[s as usize] as usize];
                     let mut passing = 1u8;
                     for (roll, weight) in MOVING_ROLLS {
-                        generator.plays_into(&p, roll, &mut plays);
-                        let before = succ.len();
-                        for play in &plays {
-                            if play.is_pass() {
-                                passing += weight as u8;
-                            } else if play.wins() {
-                                succ.push(WIN + play.score() - 1);
+                        search.plays_into(me, opp, roll, &mut plays);
+                        if plays.is_empty() {
+                            passing += weight as u8;
+                        }
+                        for after in &plays {
+                            if sides.counts(after.me)[0] == CHECKERS {
+                                let score = win_score(&Position {
+                                    me: *sides.counts(after.me),
+                                    opp: *sides.counts(after.opp),
+                                });
+                                succ.push(WIN + score - 1);
                             } else {
-                                let next = play.after.swap();
-                                succ.push(solver_pos[index_of(&next) as usize]);
+                                // The opponent is on roll next.
+                                let at = usize::from(after.opp) * RANKS + usize::from(after.me);
+                                succ.push(position[at]);
                             }
                         }
-                        counts.push((succ.len() - before) as u32);
+                        counts.push(plays.len() as u32);
                     }
                     pass.push(passing);
                 }
-                Part {
-                    counts,
-                    succ,
-                    pass,
-                    partner,
-                }
+                Part { counts, succ, pass }
             })
             .collect();
 
         let total: usize = chunks.iter().map(|c| c.succ.len()).sum();
         let mut start = Vec::with_capacity(n * 5 + 1);
         let mut succ = Vec::with_capacity(total);
-        let mut pass_weight = Vec::with_capacity(n);
-        let mut partner = Vec::with_capacity(n);
-        let both_off = order
-            .iter()
-            .map(|&i| {
-                let p = &states[i as usize];
-                p.me[0] > 0 && p.opp[0] > 0
-            })
-            .collect();
+        let mut pass_weight = vec![0u8; n];
+        let mut k = 0;
+        let off = order.iter().map(|&i| off_of(&ranks[i as usize])).collect();
         start.push(0u32);
         for part in chunks {
             let mut at = succ.len() as u32;
@@ -155,17 +230,21 @@ impl Graph {
                 start.push(at);
             }
             succ.extend_from_slice(&part.succ);
-            pass_weight.extend_from_slice(&part.pass);
-            partner.extend_from_slice(&part.partner);
+            for pass in part.pass {
+                pass_weight[sweep[k] as usize] = pass;
+                k += 1;
+            }
         }
         debug_assert_eq!(n as u64, STATES);
         Graph {
             order,
             solver_pos,
+            segments,
             levels,
+            sweep,
             partner,
             pass_weight,
-            both_off,
+            off,
             start,
             succ,
         }
@@ -176,15 +255,27 @@ impl Graph {
         self.order.len()
     }
 
+    /// The segment boundaries of class `c`, level by level (see [`Graph::segments`]).
+    pub fn class_segments(&self, c: usize) -> &[u32] {
+        &self.segments[c * self.levels..=(c + 1) * self.levels]
+    }
+
+    /// The solver positions of class `c`.
+    pub fn class_span(&self, c: usize) -> std::ops::Range<usize> {
+        let b = self.class_segments(c);
+        b[0] as usize..b[self.levels] as usize
+    }
+
     /// Always false: the graph holds every state.
     pub fn is_empty(&self) -> bool {
         self.order.is_empty()
     }
 
-    /// Successor codes of state `s` for moving roll `r` (index into [`MOVING_ROLLS`]).
+    /// Successor codes of the state at sweep position `k` for moving roll `r` (index into
+    /// [`MOVING_ROLLS`]).
     #[inline]
-    pub fn successors(&self, s: usize, r: usize) -> &[u32] {
-        let k = 5 * s + r;
-        &self.succ[self.start[k] as usize..self.start[k + 1] as usize]
+    pub fn successors(&self, k: usize, r: usize) -> &[u32] {
+        let j = 5 * k + r;
+        &self.succ[self.start[j] as usize..self.start[j + 1] as usize]
     }
 }

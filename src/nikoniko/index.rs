@@ -80,6 +80,25 @@ fn expand(me: &Side, v: &[u8]) -> Side {
     opp
 }
 
+/// The rank of one side's vector among all [`SIDE_VECTORS`] in the seed's `next_PN` order
+/// (`seqNumber`; all-off is 0).
+pub fn side_rank(side: &Side) -> u16 {
+    indexer().side.seq_number(side, BAR, u32::from(CHECKERS)) as u16
+}
+
+/// Every side vector, by [`side_rank`].
+pub fn all_sides() -> Vec<Side> {
+    indexer()
+        .side
+        .iter()
+        .map(|v| {
+            let mut side = [0u8; LOCATIONS];
+            side.copy_from_slice(&v);
+            side
+        })
+        .collect()
+}
+
 /// The dense index of a valid position, in `0..STATES`.
 pub fn index_of(p: &Position) -> u64 {
     let ix = indexer();

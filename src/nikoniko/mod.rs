@@ -20,8 +20,10 @@ pub mod moves;
 pub mod notation;
 pub mod position;
 pub mod query;
+pub mod sides;
 pub mod solve;
 pub mod store;
+pub mod sweep;
 pub mod verify;
 
 pub use index::{index_of, position_at, STATES};

@@ -1,21 +1,27 @@
 //! Value iteration for the cubeless equity of every state, then the outcome
 //! probabilities under the optimal policy it defines.
 //!
-//! One sweep walks the levels of [`Graph`] upwards (Gauss–Seidel across levels, Jacobi
-//! within one, so the work inside a level runs in parallel and the result does not
-//! depend on the thread count). Within a level each state is solved together with its
-//! partner — the same board with the other side on roll — from
+//! A sweep walks the segments of [`Graph`] in order (Gauss–Seidel across segments,
+//! Jacobi within one, so the work inside a segment runs in parallel and the result does
+//! not depend on the thread count; see [`super::sweep`]). Within a segment each state is
+//! solved together with its partner — the same board with the other side on roll — from
 //! `E_s = a_s - p_s E_t`, `E_t = a_t - p_t E_s` (a pass hands the same board over), which
 //! is exact: `E_s = (a_s - p_s a_t) / (1 - p_s p_t)`. (When both sides must pass on every
 //! roll the game never ends and both equities are 0.)
 //!
-//! The error falls geometrically (hits send games back up the levels), so three devices
-//! cut the work: Aitken extrapolation of the geometric tail (`iterate`); modified policy
-//! iteration (one full sweep in three, the sweeps between value only the best plays last
-//! found); and, for the outcomes, iterating only the gammon and backgammon chances under
-//! the final policy, the chance of winning following from the equity.
+//! The classes of the graph are solved one after the other — both sides off, one side,
+//! neither — since each leads only to itself and to those before it; a last sweep over
+//! every state confirms the whole. The error falls geometrically (hits send games back
+//! up the levels), so three more devices cut the work: Aitken extrapolation of the
+//! geometric tail ([`super::sweep::iterate`]); modified policy iteration (one full sweep
+//! in three, the sweeps between value only the best plays last found); and, for the
+//! outcomes, iterating only the gammon and backgammon chances under the final policy (the
+//! chance of winning follows from the equity), over two values a state where only one
+//! side can still lose a gammon, and with the plays that leave a class folded into
+//! constants.
 
-use super::graph::{Graph, MOVING_ROLLS};
+use super::graph::{class, decode, Graph, BOTH_OFF, MOVING_ROLLS, NONE_OFF, ONE_OFF, WIN};
+use super::sweep::{iterate, level_sweep, Duo, Quad, Scalar, Slot};
 use indicatif::ProgressBar;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -38,55 +44,117 @@ pub struct Solution {
     /// Sweeps of the outcome iteration, and the largest change in the last one.
     pub outcome_sweeps: u32,
     pub outcome_residual: f64,
+    /// Wall time of the outcome iteration (the rest of the solve is the equity's).
+    pub outcome_seconds: f64,
 }
-
-/// Gives up after this many sweeps (the iteration converges in far fewer).
-pub const MAX_SWEEPS: u32 = 10_000;
 
 /// Solves every state to `tolerance` (the largest change in a sweep). `progress` shows
 /// the sweeps.
 pub fn solve(graph: &Graph, tolerance: f64, progress: &ProgressBar) -> Result<Solution, String> {
     let n = graph.len();
-    // Entries n.. are the wins, valued from the side that lost: -1, -2, -3.
-    let mut e = vec![0.0f64; n + 3];
-    e[n..].copy_from_slice(&[-1.0, -2.0, -3.0]);
-    let mut scratch = vec![0.0f64; n];
-    // Modified policy iteration: a full sweep (the best of every play) records the best
-    // play of each roll; the sweeps between full ones value only those plays, at a third of
-    // the cost. The iteration only stops on a full sweep, so its fixed point is the
-    // optimal one.
-    let chosen: Vec<AtomicU32> = (0..5 * n).map(|_| AtomicU32::new(PASS)).collect();
-    let mut k = 0u32;
-    let mut sweeps = 0u32;
-    let (_, residual) = iterate(progress, "equity", tolerance, &mut e, |e| {
-        k += 1;
-        sweeps += 1;
-        if k <= FULL_FIRST || k.is_multiple_of(FULL_EVERY) {
-            return equity_sweep(graph, e, &mut scratch, &chosen, true);
-        }
-        let delta = equity_sweep(graph, e, &mut scratch, &chosen, false);
-        if delta < tolerance {
-            k = 0;
-            sweeps += 1;
-            equity_sweep(graph, e, &mut scratch, &chosen, true)
-        } else {
-            delta
-        }
+    // Entries n.. are the wins, valued from the side that lost (-1, -2, -3), then
+    // [`PASS`], worth 0.
+    let e: Vec<Scalar> = (0..n + 4)
+        .map(|s| {
+            Scalar::new(if s < n || s == PASS as usize {
+                0.0
+            } else {
+                -((s - n + 1) as f64)
+            })
+        })
+        .collect();
+    let mut run = PolicyIteration {
+        g: graph,
+        scratch: (0..n).map(|_| Scalar::new(0.0)).collect(),
+        chosen: (0..5 * n).map(|_| AtomicU32::new(PASS)).collect(),
+        k: 0,
+        sweeps: 0,
+        tolerance,
+    };
+    // Class by class (see `graph`): a class leads only to itself and to the classes
+    // solved before it. Then sweeps over every state until one changes nothing by
+    // `tolerance` or more: their residual is the one reported.
+    for class in [BOTH_OFF, ONE_OFF, NONE_OFF] {
+        let bounds = graph.class_segments(class);
+        run.k = 0;
+        iterate(
+            progress,
+            "equity",
+            tolerance,
+            &e,
+            graph.class_span(class),
+            |e| run.sweep(bounds, e),
+        )?;
+    }
+    run.k = 0;
+    let (_, residual) = iterate(progress, "equity", tolerance, &e, 0..n, |e| {
+        run.sweep(&graph.segments, e)
     })?;
+    let sweeps = run.sweeps;
+    let e: Vec<f64> = e.iter().map(Slot::get).collect();
+    let outcomes_started = std::time::Instant::now();
 
     let policy = best_plays(graph, &e);
-    // Only the gammon and backgammon chances are iterated; the chance of winning follows
-    // from the equity (see `outcomes_from`). Entries n.. are the wins, seen from the side
-    // that lost: no gammon, a gammon, a backgammon against it.
-    let mut o = vec![Tail::default(); n + 3];
-    o[n + 1].0 = [0.0, 0.0, 1.0, 0.0];
-    o[n + 2].0 = [0.0, 0.0, 1.0, 1.0];
-    let mut o_scratch = vec![Tail::default(); n];
-    let (outcome_sweeps, outcome_residual) =
-        iterate(progress, "outcomes", tolerance, &mut o, |o| {
-            outcome_sweep(graph, &policy, o, &mut o_scratch)
-        })?;
+    // The gammon and backgammon chances under that policy, one class after the other
+    // (both sides off: all zero). With one side off only the other side can still lose a
+    // gammon, whoever is on roll: two values a state, the chances it loses a gammon or
+    // more, a backgammon. Entry PASS stays 0.
+    let duo: Vec<Duo> = (0..n + 4).map(|_| Duo::new([0.0; 2])).collect();
+    let duo_scratch: Vec<Duo> = (0..n).map(|_| Duo::new([0.0; 2])).collect();
+    let one = compact(
+        graph,
+        &policy,
+        ONE_OFF,
+        [0.0; 2],
+        |c, w, code| match decode(code) {
+            Err(points) => {
+                if points >= 2.0 {
+                    c[0] += w;
+                    c[1] += if points == 3.0 { w } else { 0.0 };
+                }
+                false
+            }
+            Ok(t) => class(graph.off[t as usize]) == ONE_OFF,
+        },
+    );
+    let (one_sweeps, one_residual) = iterate(
+        progress,
+        "gammons, one side off",
+        tolerance,
+        &duo,
+        graph.class_span(ONE_OFF),
+        |x| one_off_sweep(graph, &one, x, &duo_scratch),
+    )?;
+    // With neither off, all four chances (see `Tail`); plays that bear off a first
+    // checker lead to states just solved.
+    let quad: Vec<Quad> = (0..n + 4).map(|_| Quad::new([0.0; 4])).collect();
+    let quad_scratch: Vec<Quad> = (0..n).map(|_| Quad::new([0.0; 4])).collect();
+    let none = compact(graph, &policy, NONE_OFF, [0.0; 4], |c, w, code| {
+        let t = match decode(code) {
+            Err(points) => [
+                if points >= 2.0 { 1.0 } else { 0.0 },
+                if points == 3.0 { 1.0 } else { 0.0 },
+                0.0,
+                0.0,
+            ],
+            Ok(t) if class(graph.off[t as usize]) == NONE_OFF => return true,
+            Ok(t) => flip(&tail(graph, t as usize, &duo, &quad)),
+        };
+        for (c, t) in c.iter_mut().zip(t) {
+            *c += w * t;
+        }
+        false
+    });
+    let (none_sweeps, none_residual) = iterate(
+        progress,
+        "gammons, none off",
+        tolerance,
+        &quad,
+        graph.class_span(NONE_OFF),
+        |x| none_off_sweep(graph, &none, x, &quad_scratch),
+    )?;
 
+    let outcome_seconds = outcomes_started.elapsed().as_secs_f64();
     let mut equity = vec![0.0; n];
     let mut outcomes = vec![[0.0; 6]; n];
     for (s, &i) in graph.order.iter().enumerate() {
@@ -94,9 +162,11 @@ pub fn solve(graph: &Graph, tolerance: f64, progress: &ProgressBar) -> Result<So
         outcomes[i as usize] = if deadlocked(graph, s) {
             [0.0; 6]
         } else {
-            outcomes_from(e[s], &o[s])
+            outcomes_from(e[s], &tail(graph, s, &duo, &quad))
         };
     }
+    let (outcome_sweeps, outcome_residual) =
+        (one_sweeps + none_sweeps, one_residual.max(none_residual));
     Ok(Solution {
         equity,
         outcomes,
@@ -104,70 +174,15 @@ pub fn solve(graph: &Graph, tolerance: f64, progress: &ProgressBar) -> Result<So
         residual,
         outcome_sweeps,
         outcome_residual,
+        outcome_seconds,
     })
 }
-
-/// Runs `sweep` over `x` until the largest change in a sweep is below `tolerance`.
-///
-/// The error of this iteration decays geometrically (by about 0.72 a sweep for the
-/// equities, 0.8 for the outcomes: hits send games back up the levels). Once the ratio of
-/// successive changes has settled, the remaining geometric tail is summed in one step
-/// (`x += (x - x_prev) · λ / (1 - λ)`, Aitken's extrapolation); the sweeps that follow
-/// are ordinary ones, so the fixed point and the stopping test are unchanged.
-fn iterate<T: bytemuck::Pod + Send + Sync>(
-    progress: &ProgressBar,
-    what: &str,
-    tolerance: f64,
-    x: &mut [T],
-    mut sweep: impl FnMut(&mut [T]) -> f64,
-) -> Result<(u32, f64), String> {
-    let mut previous: Vec<T> = x.to_vec();
-    let mut deltas: Vec<f64> = Vec::new();
-    let mut last_jump = 0usize;
-    for k in 1..=MAX_SWEEPS {
-        // The state before this sweep is needed only if an extrapolation may follow it.
-        let may_jump = deltas.len() + 1 >= (last_jump + EXTRAPOLATE_AFTER).max(3);
-        if may_jump {
-            previous
-                .par_iter_mut()
-                .zip(x.par_iter())
-                .for_each(|(p, v)| *p = *v);
-        }
-        let delta = sweep(x);
-        deltas.push(delta);
-        progress.set_message(format!("{what} sweep {k}, residual {delta:.2e}"));
-        progress.tick();
-        if delta < tolerance {
-            return Ok((k, delta));
-        }
-        let n = deltas.len();
-        if n >= last_jump + EXTRAPOLATE_AFTER && n >= 3 {
-            let r1 = deltas[n - 1] / deltas[n - 2];
-            let r2 = deltas[n - 2] / deltas[n - 3];
-            if r1 > 0.0 && r1 < 0.98 && (r1 - r2).abs() < 0.01 * r1 {
-                let factor = r1 / (1.0 - r1);
-                let now: &mut [f64] = bytemuck::cast_slice_mut(x);
-                let before: &[f64] = bytemuck::cast_slice(&previous);
-                now.par_iter_mut()
-                    .zip(before.par_iter())
-                    .for_each(|(v, &p)| *v += (*v - p) * factor);
-                last_jump = n;
-            }
-        }
-    }
-    Err(format!(
-        "the {what} iteration did not converge in {MAX_SWEEPS} sweeps"
-    ))
-}
-
-/// Ordinary sweeps between two extrapolations.
-const EXTRAPOLATE_AFTER: usize = 3;
 
 /// Value of a successor code for the side that moved (wins included: see
 /// [`super::graph::WIN`]).
 #[inline]
-fn value(e: &[f64], code: u32) -> f64 {
-    -e[code as usize]
+fn value(e: &[Scalar], code: u32) -> f64 {
+    -e[code as usize].get()
 }
 
 /// Full sweeps for this many sweeps first, while the best plays still change often.
@@ -175,23 +190,23 @@ const FULL_FIRST: u32 = 4;
 /// Then one full sweep in this many.
 const FULL_EVERY: u32 = 3;
 
-/// Σ over moving rolls that do not pass of weight × best play's value, divided by 9;
-/// records the first best play of each roll in `chosen`.
+/// Σ over moving rolls that do not pass of weight × best play's value, divided by 9, for
+/// the state at sweep position `k`; records the first best play of each roll in `chosen`.
 #[inline]
-fn moving_part(g: &Graph, e: &[f64], s: usize, chosen: &[AtomicU32]) -> f64 {
+fn moving_part(g: &Graph, e: &[Scalar], k: usize, chosen: &[AtomicU32]) -> f64 {
     let mut sum = 0.0;
     for (r, &(_, weight)) in MOVING_ROLLS.iter().enumerate() {
-        let succ = g.successors(s, r);
+        let succ = g.successors(k, r);
         if let Some((&first, rest)) = succ.split_first() {
             let (mut best, mut code) = (value(e, first), first);
             for &c in rest {
                 let v = value(e, c);
-                if v > best {
-                    (best, code) = (v, c);
-                }
+                let better = v > best;
+                best = if better { v } else { best };
+                code = if better { c } else { code };
             }
-            // Each entry is written by the one task that owns state s.
-            chosen[5 * s + r].store(code, Ordering::Relaxed);
+            // Each entry is written by the one task that owns the state.
+            chosen[5 * k + r].store(code, Ordering::Relaxed);
             sum += f64::from(weight) * best;
         }
     }
@@ -200,13 +215,12 @@ fn moving_part(g: &Graph, e: &[f64], s: usize, chosen: &[AtomicU32]) -> f64 {
 
 /// As [`moving_part`], valuing only the plays recorded in `chosen`.
 #[inline]
-fn chosen_part(e: &[f64], s: usize, chosen: &[AtomicU32]) -> f64 {
+fn chosen_part(e: &[Scalar], k: usize, chosen: &[AtomicU32]) -> f64 {
     let mut sum = 0.0;
     for (r, &(_, weight)) in MOVING_ROLLS.iter().enumerate() {
-        let code = chosen[5 * s + r].load(Ordering::Relaxed);
-        if code != PASS {
-            sum += f64::from(weight) * value(e, code);
-        }
+        // A pass reads the entry PASS, worth 0.
+        let code = chosen[5 * k + r].load(Ordering::Relaxed);
+        sum += f64::from(weight) * value(e, code);
     }
     sum / 9.0
 }
@@ -222,77 +236,86 @@ fn solve_pair(a_s: f64, a_t: f64, p_s: f64, p_t: f64) -> f64 {
     }
 }
 
-fn pass_chance(g: &Graph, s: usize) -> f64 {
-    f64::from(g.pass_weight[s]) / 9.0
+/// Modified policy iteration: a full sweep (the best of every play) records the best play
+/// of each roll in `chosen`; the sweeps between full ones value only those plays, at a
+/// third of the cost.
+struct PolicyIteration<'a> {
+    g: &'a Graph,
+    scratch: Vec<Scalar>,
+    chosen: Vec<AtomicU32>,
+    /// Sweeps since the count last started again.
+    k: u32,
+    /// Sweeps in all.
+    sweeps: u32,
+    tolerance: f64,
 }
 
-/// One sweep over the levels, bottom up. For each level: `moving(x, s)` computes every
-/// state's part from the rolls that move (reading the values as they stand, so the work
-/// of a level runs in parallel), then `pair(a_s, a_t, p_s, p_t, x_s)` solves each state
-/// with its pass partner and returns how much `x_s` changed. Returns the largest change.
-fn level_sweep<T: Copy + Send + Sync>(
-    g: &Graph,
-    x: &mut [T],
-    a: &mut [T],
-    moving: impl Fn(&[T], usize) -> T + Sync,
-    pair: impl Fn(&T, &T, f64, f64, &mut T) -> f64 + Sync,
-) -> f64 {
-    let mut delta = 0.0f64;
-    for w in g.levels.windows(2) {
-        let (lo, hi) = (w[0] as usize, w[1] as usize);
-        let snapshot: &[T] = x;
-        a[lo..hi]
-            .par_iter_mut()
-            .enumerate()
-            .for_each(|(k, out)| *out = moving(snapshot, lo + k));
-        let a: &[T] = a;
-        let level_delta = x[lo..hi]
-            .par_iter_mut()
-            .enumerate()
-            .map(|(k, v)| {
-                let s = lo + k;
-                let t = g.partner[s] as usize;
-                pair(&a[s], &a[t], pass_chance(g, s), pass_chance(g, t), v)
-            })
-            .reduce(|| 0.0, f64::max);
-        delta = delta.max(level_delta);
+impl PolicyIteration<'_> {
+    /// The next sweep over the segments `bounds`: full for the first [`FULL_FIRST`] since
+    /// the count started and then one in [`FULL_EVERY`], else over the recorded plays. A
+    /// sweep over recorded plays whose change falls below the tolerance is followed at once
+    /// by a full one (and the count starts again), so the iteration only ever stops on a
+    /// full sweep: its fixed point is the optimal one.
+    fn sweep(&mut self, bounds: &[u32], e: &[Scalar]) -> f64 {
+        let (g, a, chosen) = (self.g, &self.scratch, &self.chosen);
+        self.k += 1;
+        self.sweeps += 1;
+        if self.k <= FULL_FIRST || self.k.is_multiple_of(FULL_EVERY) {
+            return equity_sweep(g, bounds, e, a, chosen, true);
+        }
+        let delta = equity_sweep(g, bounds, e, a, chosen, false);
+        if delta < self.tolerance {
+            self.k = 0;
+            self.sweeps += 1;
+            equity_sweep(g, bounds, e, a, chosen, true)
+        } else {
+            delta
+        }
     }
-    delta
 }
 
 /// A full sweep when `full` (recording the best plays in `chosen`), else a sweep over the
 /// plays recorded last.
-fn equity_sweep(g: &Graph, e: &mut [f64], a: &mut [f64], chosen: &[AtomicU32], full: bool) -> f64 {
+fn equity_sweep(
+    g: &Graph,
+    bounds: &[u32],
+    e: &[Scalar],
+    a: &[Scalar],
+    chosen: &[AtomicU32],
+    full: bool,
+) -> f64 {
     level_sweep(
         g,
+        bounds,
         e,
         a,
-        |e, s| {
+        |e, k| {
             if full {
-                moving_part(g, e, s, chosen)
+                moving_part(g, e, k, chosen)
             } else {
-                chosen_part(e, s, chosen)
+                chosen_part(e, k, chosen)
             }
         },
-        |&a_s, &a_t, p_s, p_t, x| {
+        |a_s, a_t, p_s, p_t, x| {
             let new = solve_pair(a_s, a_t, p_s, p_t);
-            let d = (new - *x).abs();
-            *x = new;
-            d
+            (new, (new - x).abs())
         },
     )
 }
 
-/// Marks a roll on which the side passes in the policy.
-const PASS: u32 = u32::MAX - 8;
+/// Marks a roll on which the side passes in the policy: the entry after the wins in the
+/// value arrays, always 0.
+const PASS: u32 = WIN + 3;
 
-/// For each state and moving roll, the first play of greatest value (or [`PASS`]).
+/// For each state (by sweep position) and moving roll, the first play of greatest value
+/// (or [`PASS`]).
 fn best_plays(g: &Graph, e: &[f64]) -> Vec<u32> {
+    let value = |e: &[f64], code: u32| -e[code as usize];
     (0..g.len())
         .into_par_iter()
-        .flat_map_iter(|s| {
+        .flat_map_iter(|k| {
             (0..MOVING_ROLLS.len()).map(move |r| {
-                let succ = g.successors(s, r);
+                let succ = g.successors(k, r);
                 let mut best = PASS;
                 let mut best_value = f64::NEG_INFINITY;
                 for &c in succ {
@@ -309,18 +332,12 @@ fn best_plays(g: &Graph, e: &[f64]) -> Vec<u32> {
 }
 
 /// The chances of winning a gammon or more, a backgammon, losing a gammon or more, a
-/// backgammon, for the side on roll. Aligned to 32 bytes: one read never straddles two
-/// cache lines.
-#[derive(Clone, Copy, Default, Debug, PartialEq)]
-#[repr(C, align(32))]
-struct Tail([f64; 4]);
+/// backgammon, for the side on roll.
+type Tail = [f64; 4];
 
-// SAFETY: four f64 and no padding (32 bytes, aligned to 32).
-unsafe impl bytemuck::Zeroable for Tail {}
-unsafe impl bytemuck::Pod for Tail {}
-
+/// The same chances seen from the other side.
 fn flip(o: &Tail) -> Tail {
-    Tail([o.0[2], o.0[3], o.0[0], o.0[1]])
+    [o[2], o[3], o[0], o[1]]
 }
 
 /// Both sides must pass on every roll: the game never ends.
@@ -331,47 +348,149 @@ fn deadlocked(g: &Graph, s: usize) -> bool {
 /// The six exclusive outcomes from the equity and the gammon chances: with W the chance
 /// of winning, `E = 2W - 1 + (Gw - Gl) + (Bw - Bl)`, since every game that can end does.
 fn outcomes_from(e: f64, t: &Tail) -> Outcomes {
-    let [gw, bw, gl, bl] = t.0;
+    let [gw, bw, gl, bl] = *t;
     let w = (1.0 + e - (gw - gl) - (bw - bl)) / 2.0;
     let l = 1.0 - w;
     [w - gw, gw - bw, bw, l - gl, gl - bl, bl]
 }
 
-fn outcome_sweep(g: &Graph, policy: &[u32], o: &mut [Tail], a: &mut [Tail]) -> f64 {
-    let moving = |o: &[Tail], s: usize| {
-        let mut sum = [0.0; 4];
-        if g.both_off[s] {
-            // No gammon either way, now or later: every tail is exactly zero.
-            return Tail(sum);
+/// The chances of the state at solver position `s` (see [`Tail`]) from the results of
+/// the classes: `duo` for one side off, `quad` for neither.
+#[inline]
+fn tail(g: &Graph, s: usize, duo: &[Duo], quad: &[Quad]) -> Tail {
+    match g.off[s] {
+        // The side on roll has borne off a checker, the opponent none.
+        1 => {
+            let [gammon, backgammon] = duo[s].get();
+            [gammon, backgammon, 0.0, 0.0]
         }
-        for (r, &(_, weight)) in MOVING_ROLLS.iter().enumerate() {
-            let code = policy[5 * s + r];
-            if code == PASS {
-                continue;
+        2 => {
+            let [gammon, backgammon] = duo[s].get();
+            [0.0, 0.0, gammon, backgammon]
+        }
+        0 => quad[s].get(),
+        _ => [0.0; 4],
+    }
+}
+
+/// The policy's plays from the states of one class, ready for sweeps without branches:
+/// for each state (by sweep position, from the class's first) the five rolls' plays as
+/// positions in the class's value array — a state of the class, or [`PASS`] (worth 0)
+/// for a pass and for a play that leaves the class — and the constant part of the value,
+/// from the plays that end the game or leave the class.
+struct Compact<V> {
+    first: usize,
+    codes: Vec<[u32; 5]>,
+    constant: Vec<V>,
+}
+
+/// Builds the [`Compact`] form of `policy` for `class`: `resolve(constant, w, code)`
+/// says whether the play `code` stays in the class, and otherwise adds `w` × its value
+/// to `constant`.
+fn compact<V: Copy + Send + Sync>(
+    g: &Graph,
+    policy: &[u32],
+    class: usize,
+    zero: V,
+    resolve: impl Fn(&mut V, f64, u32) -> bool + Sync,
+) -> Compact<V> {
+    let span = g.class_span(class);
+    let (codes, constant) = span
+        .clone()
+        .into_par_iter()
+        .map(|k| {
+            let mut constant = zero;
+            let mut codes = [PASS; 5];
+            for (r, &(_, weight)) in MOVING_ROLLS.iter().enumerate() {
+                let code = policy[5 * k + r];
+                if code != PASS && resolve(&mut constant, f64::from(weight) / 9.0, code) {
+                    codes[r] = code;
+                }
             }
-            let w = f64::from(weight) / 9.0;
-            let f = flip(&o[code as usize]);
-            for (x, y) in sum.iter_mut().zip(f.0) {
+            (codes, constant)
+        })
+        .unzip();
+    Compact {
+        first: span.start,
+        codes,
+        constant,
+    }
+}
+
+/// The weights of the moving rolls among the 9.
+const WEIGHTS: [f64; 5] = [2.0 / 9.0, 2.0 / 9.0, 1.0 / 9.0, 2.0 / 9.0, 1.0 / 9.0];
+
+/// A sweep of the chances that the side which has borne off none loses a gammon or
+/// more, a backgammon, over the states where one side has borne off. The plays that stay
+/// in the class keep the same side at risk; the others are in `policy.constant`.
+fn one_off_sweep(g: &Graph, policy: &Compact<[f64; 2]>, x: &[Duo], a: &[Duo]) -> f64 {
+    let moving = |x: &[Duo], k: usize| {
+        let i = k - policy.first;
+        let mut sum = policy.constant[i];
+        for (&code, w) in policy.codes[i].iter().zip(WEIGHTS) {
+            let v = x[code as usize].get();
+            sum[0] += w * v[0];
+            sum[1] += w * v[1];
+        }
+        sum
+    };
+    level_sweep(
+        g,
+        g.class_segments(ONE_OFF),
+        x,
+        a,
+        moving,
+        |a_s, a_t, p_s, p_t, x| {
+            // x_s = a_s + p_s x_t, x_t = a_t + p_t x_s: a pass changes who is on roll, not
+            // who is at risk.
+            let den = 1.0 - p_s * p_t;
+            let mut new = [0.0; 2];
+            let mut d = 0.0f64;
+            if den != 0.0 {
+                for j in 0..2 {
+                    new[j] = (a_s[j] + p_s * a_t[j]) / den;
+                    d = d.max((new[j] - x[j]).abs());
+                }
+            }
+            (new, d)
+        },
+    )
+}
+
+/// A sweep of the four chances (see [`Tail`]) over the states where neither side has
+/// borne off; the plays that bear off a first checker or win are in `policy.constant`.
+fn none_off_sweep(g: &Graph, policy: &Compact<Tail>, x: &[Quad], a: &[Quad]) -> f64 {
+    let moving = |x: &[Quad], k: usize| {
+        let i = k - policy.first;
+        let mut sum = policy.constant[i];
+        for (&code, w) in policy.codes[i].iter().zip(WEIGHTS) {
+            let f = flip(&x[code as usize].get());
+            for (x, y) in sum.iter_mut().zip(f) {
                 *x += w * y;
             }
         }
-        Tail(sum)
+        sum
     };
-    level_sweep(g, o, a, moving, |a_s, a_t, p_s, p_t, x| {
-        // x_s = a_s + p_s flip(x_t), x_t = a_t + p_t flip(x_s)
-        //  ⇒ x_s = (a_s + p_s flip(a_t)) / (1 - p_s p_t).
-        let den = 1.0 - p_s * p_t;
-        let ft = flip(a_t);
-        let mut d = 0.0f64;
-        for j in 0..4 {
-            let new = if den == 0.0 {
-                0.0
-            } else {
-                (a_s.0[j] + p_s * ft.0[j]) / den
-            };
-            d = d.max((new - x.0[j]).abs());
-            x.0[j] = new;
-        }
-        d
-    })
+    level_sweep(
+        g,
+        g.class_segments(NONE_OFF),
+        x,
+        a,
+        moving,
+        |a_s, a_t, p_s, p_t, x| {
+            // x_s = a_s + p_s flip(x_t), x_t = a_t + p_t flip(x_s)
+            //  ⇒ x_s = (a_s + p_s flip(a_t)) / (1 - p_s p_t).
+            let den = 1.0 - p_s * p_t;
+            let ft = flip(&a_t);
+            let mut new = [0.0; 4];
+            let mut d = 0.0f64;
+            if den != 0.0 {
+                for j in 0..4 {
+                    new[j] = (a_s[j] + p_s * ft[j]) / den;
+                    d = d.max((new[j] - x[j]).abs());
+                }
+            }
+            (new, d)
+        },
+    )
 }

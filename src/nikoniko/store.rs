@@ -52,6 +52,8 @@ pub struct BuildReport {
     pub outcome_residual: f64,
     pub graph_seconds: f64,
     pub solve_seconds: f64,
+    /// The part of `solve_seconds` spent on the outcome probabilities.
+    pub outcome_seconds: f64,
     pub seconds: f64,
     pub successors: usize,
     pub equity_checksum: String,
@@ -120,6 +122,7 @@ pub fn build(equity_path: &Path, quiet: bool) -> Result<BuildReport, crate::Erro
         outcome_residual: solved.outcome_residual,
         graph_seconds,
         solve_seconds,
+        outcome_seconds: solved.outcome_seconds,
         seconds: started.elapsed().as_secs_f64(),
         successors: graph.succ.len(),
         equity_checksum: eq_header.checksum_hex(),

@@ -32,14 +32,15 @@ pub fn verify(tables: &Tables) -> Result<VerifyReport, TableError> {
     let graph = Graph::build();
     let (max_bellman_gap, worst) = (0..graph.len())
         .into_par_iter()
-        .map(|s| {
+        .map(|k| {
+            let s = graph.sweep[k] as usize;
             let value = |code: u32| match decode(code) {
                 Ok(t) => -e(graph.order[t as usize]),
                 Err(points) => points,
             };
             let mut sum = 0.0;
             for (r, &(_, weight)) in MOVING_ROLLS.iter().enumerate() {
-                let succ = graph.successors(s, r);
+                let succ = graph.successors(k, r);
                 if !succ.is_empty() {
                     let best = succ.iter().map(|&c| value(c)).fold(f64::MIN, f64::max);
                     sum += f64::from(weight) * best;

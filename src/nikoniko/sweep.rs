@@ -1,0 +1,320 @@
+//! The machinery of a sweep: values shared between threads, the walk over the levels with
+//! a barrier between its phases, and the iteration to a tolerance with extrapolation.
+//!
+//! A sweep has two phases per level, about 180 in all, and each phase is short (tens of
+//! microseconds for most levels). A thread pool that parks its threads between tasks
+//! spends more than that waking them, so a sweep runs its own threads for its whole
+//! length, each owning a fixed share of every level, and they meet at a spinning barrier.
+//! Within a level every state is computed from the values as they stood before it, so
+//! how the states are shared out changes no bit of the result.
+
+use super::graph::Graph;
+use indicatif::ProgressBar;
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+
+/// A value of one state that the sweep's threads share. Each is written by the one thread
+/// that owns the state, and read by the others only across a barrier, so relaxed atomic
+/// loads and stores (plain moves on common hardware) are enough.
+pub trait Slot: Sync + Send {
+    type Value: Copy + Send + Sync;
+    fn new(v: Self::Value) -> Self;
+    fn get(&self) -> Self::Value;
+    fn set(&self, v: Self::Value);
+    /// `self += (self - previous) · factor`, component by component.
+    fn extrapolate(&self, previous: Self::Value, factor: f64);
+}
+
+/// One `f64`.
+pub struct Scalar(AtomicU64);
+
+impl Slot for Scalar {
+    type Value = f64;
+    fn new(v: f64) -> Self {
+        Scalar(AtomicU64::new(v.to_bits()))
+    }
+    #[inline(always)]
+    fn get(&self) -> f64 {
+        f64::from_bits(self.0.load(Ordering::Relaxed))
+    }
+    #[inline(always)]
+    fn set(&self, v: f64) {
+        self.0.store(v.to_bits(), Ordering::Relaxed);
+    }
+    fn extrapolate(&self, previous: f64, factor: f64) {
+        let v = self.get();
+        self.set(v + (v - previous) * factor);
+    }
+}
+
+/// Two `f64`, aligned to 16 bytes so that one never straddles two cache lines.
+#[repr(C, align(16))]
+pub struct Duo([AtomicU64; 2]);
+
+impl Slot for Duo {
+    type Value = [f64; 2];
+    fn new(v: [f64; 2]) -> Self {
+        let d = Duo(Default::default());
+        d.set(v);
+        d
+    }
+    #[inline(always)]
+    fn get(&self) -> [f64; 2] {
+        let load = |j: usize| f64::from_bits(self.0[j].load(Ordering::Relaxed));
+        [load(0), load(1)]
+    }
+    #[inline(always)]
+    fn set(&self, v: [f64; 2]) {
+        for (cell, x) in self.0.iter().zip(v) {
+            cell.store(x.to_bits(), Ordering::Relaxed);
+        }
+    }
+    fn extrapolate(&self, previous: [f64; 2], factor: f64) {
+        let mut v = self.get();
+        for (v, p) in v.iter_mut().zip(previous) {
+            *v += (*v - p) * factor;
+        }
+        self.set(v);
+    }
+}
+
+/// Four `f64`, aligned to 32 bytes so that one never straddles two cache lines.
+#[repr(C, align(32))]
+pub struct Quad([AtomicU64; 4]);
+
+impl Slot for Quad {
+    type Value = [f64; 4];
+    fn new(v: [f64; 4]) -> Self {
+        let q = Quad(Default::default());
+        q.set(v);
+        q
+    }
+    #[inline(always)]
+    fn get(&self) -> [f64; 4] {
+        let load = |j: usize| f64::from_bits(self.0[j].load(Ordering::Relaxed));
+        [load(0), load(1), load(2), load(3)]
+    }
+    #[inline(always)]
+    fn set(&self, v: [f64; 4]) {
+        for (cell, x) in self.0.iter().zip(v) {
+            cell.store(x.to_bits(), Ordering::Relaxed);
+        }
+    }
+    fn extrapolate(&self, previous: [f64; 4], factor: f64) {
+        let mut v = self.get();
+        for (v, p) in v.iter_mut().zip(previous) {
+            *v += (*v - p) * factor;
+        }
+        self.set(v);
+    }
+}
+
+/// A barrier for a few threads that spin (then yield) instead of sleeping: the waits are
+/// microseconds long.
+struct SpinBarrier {
+    threads: usize,
+    arrived: AtomicUsize,
+    generation: AtomicUsize,
+}
+
+impl SpinBarrier {
+    fn new(threads: usize) -> Self {
+        SpinBarrier {
+            threads,
+            arrived: AtomicUsize::new(0),
+            generation: AtomicUsize::new(0),
+        }
+    }
+
+    /// Returns once every thread has called it; what each wrote before is then visible to
+    /// all.
+    fn wait(&self) {
+        if self.threads == 1 {
+            return;
+        }
+        let generation = self.generation.load(Ordering::Acquire);
+        if self.arrived.fetch_add(1, Ordering::AcqRel) + 1 == self.threads {
+            self.arrived.store(0, Ordering::Relaxed);
+            self.generation.fetch_add(1, Ordering::Release);
+            return;
+        }
+        let mut spins = 0u32;
+        while self.generation.load(Ordering::Acquire) == generation {
+            if spins < 1 << 14 {
+                std::hint::spin_loop();
+                spins += 1;
+            } else {
+                std::thread::yield_now();
+            }
+        }
+    }
+}
+
+/// States a thread takes at a time in the first phase of a segment.
+const CHUNK: usize = 256;
+
+/// The part `t` of `threads` of the range `lo..hi`.
+fn share(lo: usize, hi: usize, t: usize, threads: usize) -> std::ops::Range<usize> {
+    let len = hi - lo;
+    lo + len * t / threads..lo + len * (t + 1) / threads
+}
+
+/// One sweep over the segments `bounds` (boundaries, see [`Graph::segments`]) in order, on
+/// as many threads as the current rayon pool has. For each segment: `moving(x, k)`
+/// computes the part from the rolls that move of the state at sweep position `k`, into
+/// `a` at its solver position (reading the values as they stand); then, for each state `s` of the segment,
+/// `pair(a_s, a_t, p_s, p_t, x_s)` solves it with its pass partner `t` (in the same
+/// segment) and returns its new value and how much it changed. Returns the largest
+/// change.
+pub fn level_sweep<S: Slot>(
+    g: &Graph,
+    bounds: &[u32],
+    x: &[S],
+    a: &[S],
+    moving: impl Fn(&[S], usize) -> S::Value + Sync,
+    pair: impl Fn(S::Value, S::Value, f64, f64, S::Value) -> (S::Value, f64) + Sync,
+) -> f64 {
+    let threads = rayon::current_num_threads().clamp(1, 64);
+    let barrier = SpinBarrier::new(threads);
+    let pass_chance = |s: usize| f64::from(g.pass_weight[s]) / 9.0;
+    // The first phase's work varies from state to state: threads take chunks of it as
+    // they come free, one counter per segment.
+    let taken: Vec<AtomicUsize> = bounds.iter().map(|_| AtomicUsize::new(0)).collect();
+    let work = |t: usize| -> f64 {
+        let mut delta = 0.0f64;
+        for (j, w) in bounds.windows(2).enumerate() {
+            let (lo, hi) = (w[0] as usize, w[1] as usize);
+            loop {
+                let from = lo + CHUNK * taken[j].fetch_add(1, Ordering::Relaxed);
+                if from >= hi {
+                    break;
+                }
+                for k in from..(from + CHUNK).min(hi) {
+                    a[g.sweep[k] as usize].set(moving(x, k));
+                }
+            }
+            barrier.wait();
+            for s in share(lo, hi, t, threads) {
+                let p = g.partner[s] as usize;
+                let (a_s, a_p) = (a[s].get(), a[p].get());
+                let (new, d) = pair(a_s, a_p, pass_chance(s), pass_chance(p), x[s].get());
+                x[s].set(new);
+                delta = delta.max(d);
+            }
+            barrier.wait();
+        }
+        delta
+    };
+    if threads == 1 {
+        return work(0);
+    }
+    std::thread::scope(|scope| {
+        let work = &work;
+        let others: Vec<_> = (1..threads).map(|t| scope.spawn(move || work(t))).collect();
+        let mut delta = work(0);
+        for other in others {
+            delta = delta.max(other.join().expect("a sweep thread panicked"));
+        }
+        delta
+    })
+}
+
+/// Gives up after this many sweeps (the iterations converge in far fewer).
+pub const MAX_SWEEPS: u32 = 10_000;
+
+/// Ordinary sweeps between two extrapolations.
+const EXTRAPOLATE_AFTER: usize = 3;
+
+/// Runs `sweep` over `x` until the largest change in a sweep is below `tolerance`;
+/// returns the sweeps made and the last change. The sweeps change only `x[span]`.
+///
+/// The error of these iterations decays geometrically (by about 0.72 a sweep for the
+/// equities, 0.8 for the outcomes: hits send games back up the levels). Once the ratio of
+/// successive changes has settled, the remaining geometric tail is summed in one step
+/// (`x += (x - x_prev) · λ / (1 - λ)`, Aitken's extrapolation); the sweeps that follow
+/// are ordinary ones, so the fixed point and the stopping test are unchanged.
+pub fn iterate<S: Slot>(
+    progress: &ProgressBar,
+    what: &str,
+    tolerance: f64,
+    x: &[S],
+    span: std::ops::Range<usize>,
+    mut sweep: impl FnMut(&[S]) -> f64,
+) -> Result<(u32, f64), String> {
+    let moving = &x[span];
+    let mut previous: Vec<S::Value> = moving.par_iter().map(Slot::get).collect();
+    let mut deltas: Vec<f64> = Vec::new();
+    let mut last_jump = 0usize;
+    for k in 1..=MAX_SWEEPS {
+        // The state before this sweep is needed only if an extrapolation may follow it.
+        let may_jump = deltas.len() + 1 >= (last_jump + EXTRAPOLATE_AFTER).max(3);
+        if may_jump {
+            previous
+                .par_iter_mut()
+                .zip(moving.par_iter())
+                .for_each(|(p, v)| *p = v.get());
+        }
+        let delta = sweep(x);
+        deltas.push(delta);
+        progress.set_message(format!("{what} sweep {k}, residual {delta:.2e}"));
+        progress.tick();
+        if delta < tolerance {
+            return Ok((k, delta));
+        }
+        let n = deltas.len();
+        if n >= last_jump + EXTRAPOLATE_AFTER && n >= 3 {
+            let r1 = deltas[n - 1] / deltas[n - 2];
+            let r2 = deltas[n - 2] / deltas[n - 3];
+            if r1 > 0.0 && r1 < 0.98 && (r1 - r2).abs() < 0.01 * r1 {
+                let factor = r1 / (1.0 - r1);
+                moving
+                    .par_iter()
+                    .zip(previous.par_iter())
+                    .for_each(|(v, &p)| v.extrapolate(p, factor));
+                last_jump = n;
+            }
+        }
+    }
+    Err(format!(
+        "the {what} iteration did not converge in {MAX_SWEEPS} sweeps"
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shares_cover_a_range_exactly_once_in_order() {
+        for threads in 1..5 {
+            for (lo, hi) in [(0, 0), (3, 4), (10, 107)] {
+                let all: Vec<usize> = (0..threads)
+                    .flat_map(|t| share(lo, hi, t, threads))
+                    .collect();
+                assert_eq!(all, (lo..hi).collect::<Vec<_>>());
+            }
+        }
+    }
+
+    #[test]
+    fn the_barrier_holds_every_thread_until_all_have_written() {
+        let threads = 3;
+        let barrier = SpinBarrier::new(threads);
+        let cells: Vec<AtomicUsize> = (0..threads).map(|_| AtomicUsize::new(0)).collect();
+        std::thread::scope(|scope| {
+            for t in 0..threads {
+                let (barrier, cells) = (&barrier, &cells);
+                scope.spawn(move || {
+                    for round in 1..=200 {
+                        cells[t].store(round, Ordering::Relaxed);
+                        barrier.wait();
+                        for c in cells {
+                            assert_eq!(c.load(Ordering::Relaxed), round);
+                        }
+                        barrier.wait();
+                    }
+                });
+            }
+        });
+    }
+}
