@@ -21,7 +21,7 @@
 //! constants.
 
 use super::graph::{class, decode, Graph, BOTH_OFF, MOVING_ROLLS, NONE_OFF, ONE_OFF, WIN};
-use super::sweep::{iterate, level_sweep, Duo, Quad, Scalar, Slot};
+use super::sweep::{iterate, level_sweep, Duo, Keep, Quad, Scalar, Slot};
 use indicatif::ProgressBar;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -83,12 +83,12 @@ pub fn solve(graph: &Graph, tolerance: f64, progress: &ProgressBar) -> Result<So
             tolerance,
             &e,
             graph.class_span(class),
-            |e| run.sweep(bounds, e),
+            |e, keep| run.sweep(bounds, e, keep),
         )?;
     }
     run.k = 0;
-    let (_, residual) = iterate(progress, "equity", tolerance, &e, 0..n, |e| {
-        run.sweep(&graph.segments, e)
+    let (_, residual) = iterate(progress, "equity", tolerance, &e, 0..n, |e, keep| {
+        run.sweep(&graph.segments, e, keep)
     })?;
     let sweeps = run.sweeps;
     let e: Vec<f64> = e.iter().map(Slot::get).collect();
@@ -123,7 +123,7 @@ pub fn solve(graph: &Graph, tolerance: f64, progress: &ProgressBar) -> Result<So
         tolerance,
         &duo,
         graph.class_span(ONE_OFF),
-        |x| one_off_sweep(graph, &one, x, &duo_scratch),
+        |x, keep| one_off_sweep(graph, &one, x, &duo_scratch, keep),
     )?;
     // With neither off, all four chances (see `Tail`); plays that bear off a first
     // checker lead to states just solved.
@@ -151,7 +151,7 @@ pub fn solve(graph: &Graph, tolerance: f64, progress: &ProgressBar) -> Result<So
         tolerance,
         &quad,
         graph.class_span(NONE_OFF),
-        |x| none_off_sweep(graph, &none, x, &quad_scratch),
+        |x, keep| none_off_sweep(graph, &none, x, &quad_scratch, keep),
     )?;
 
     let outcome_seconds = outcomes_started.elapsed().as_secs_f64();
@@ -256,18 +256,18 @@ impl PolicyIteration<'_> {
     /// sweep over recorded plays whose change falls below the tolerance is followed at once
     /// by a full one (and the count starts again), so the iteration only ever stops on a
     /// full sweep: its fixed point is the optimal one.
-    fn sweep(&mut self, bounds: &[u32], e: &[Scalar]) -> f64 {
+    fn sweep(&mut self, bounds: &[u32], e: &[Scalar], keep: Option<&Keep<Scalar>>) -> f64 {
         let (g, a, chosen) = (self.g, &self.scratch, &self.chosen);
         self.k += 1;
         self.sweeps += 1;
         if self.k <= FULL_FIRST || self.k.is_multiple_of(FULL_EVERY) {
-            return equity_sweep(g, bounds, e, a, chosen, true);
+            return equity_sweep(g, bounds, e, a, keep, chosen, true);
         }
-        let delta = equity_sweep(g, bounds, e, a, chosen, false);
+        let delta = equity_sweep(g, bounds, e, a, keep, chosen, false);
         if delta < self.tolerance {
             self.k = 0;
             self.sweeps += 1;
-            equity_sweep(g, bounds, e, a, chosen, true)
+            equity_sweep(g, bounds, e, a, keep, chosen, true)
         } else {
             delta
         }
@@ -281,6 +281,7 @@ fn equity_sweep(
     bounds: &[u32],
     e: &[Scalar],
     a: &[Scalar],
+    keep: Option<&Keep<Scalar>>,
     chosen: &[AtomicU32],
     full: bool,
 ) -> f64 {
@@ -289,6 +290,7 @@ fn equity_sweep(
         bounds,
         e,
         a,
+        keep,
         |e, k| {
             if full {
                 moving_part(g, e, k, chosen)
@@ -423,7 +425,13 @@ const WEIGHTS: [f64; 5] = [2.0 / 9.0, 2.0 / 9.0, 1.0 / 9.0, 2.0 / 9.0, 1.0 / 9.0
 /// A sweep of the chances that the side which has borne off none loses a gammon or
 /// more, a backgammon, over the states where one side has borne off. The plays that stay
 /// in the class keep the same side at risk; the others are in `policy.constant`.
-fn one_off_sweep(g: &Graph, policy: &Compact<[f64; 2]>, x: &[Duo], a: &[Duo]) -> f64 {
+fn one_off_sweep(
+    g: &Graph,
+    policy: &Compact<[f64; 2]>,
+    x: &[Duo],
+    a: &[Duo],
+    keep: Option<&Keep<Duo>>,
+) -> f64 {
     let moving = |x: &[Duo], k: usize| {
         let i = k - policy.first;
         let mut sum = policy.constant[i];
@@ -439,6 +447,7 @@ fn one_off_sweep(g: &Graph, policy: &Compact<[f64; 2]>, x: &[Duo], a: &[Duo]) ->
         g.class_segments(ONE_OFF),
         x,
         a,
+        keep,
         moving,
         |a_s, a_t, p_s, p_t, x| {
             // x_s = a_s + p_s x_t, x_t = a_t + p_t x_s: a pass changes who is on roll, not
@@ -459,7 +468,13 @@ fn one_off_sweep(g: &Graph, policy: &Compact<[f64; 2]>, x: &[Duo], a: &[Duo]) ->
 
 /// A sweep of the four chances (see [`Tail`]) over the states where neither side has
 /// borne off; the plays that bear off a first checker or win are in `policy.constant`.
-fn none_off_sweep(g: &Graph, policy: &Compact<Tail>, x: &[Quad], a: &[Quad]) -> f64 {
+fn none_off_sweep(
+    g: &Graph,
+    policy: &Compact<Tail>,
+    x: &[Quad],
+    a: &[Quad],
+    keep: Option<&Keep<Quad>>,
+) -> f64 {
     let moving = |x: &[Quad], k: usize| {
         let i = k - policy.first;
         let mut sum = policy.constant[i];
@@ -476,6 +491,7 @@ fn none_off_sweep(g: &Graph, policy: &Compact<Tail>, x: &[Quad], a: &[Quad]) -> 
         g.class_segments(NONE_OFF),
         x,
         a,
+        keep,
         moving,
         |a_s, a_t, p_s, p_t, x| {
             // x_s = a_s + p_s flip(x_t), x_t = a_t + p_t flip(x_s)

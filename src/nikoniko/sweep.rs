@@ -159,18 +159,26 @@ fn share(lo: usize, hi: usize, t: usize, threads: usize) -> std::ops::Range<usiz
     lo + len * t / threads..lo + len * (t + 1) / threads
 }
 
+/// Where a sweep keeps the values it replaces (for an extrapolation after it): the
+/// slots of the states from solver position `first` on.
+pub struct Keep<S> {
+    slots: Vec<S>,
+    first: usize,
+}
+
 /// One sweep over the segments `bounds` (boundaries, see [`Graph::segments`]) in order, on
 /// as many threads as the current rayon pool has. For each segment: `moving(x, k)`
 /// computes the part from the rolls that move of the state at sweep position `k`, into
 /// `a` at its solver position (reading the values as they stand); then, for each state `s` of the segment,
 /// `pair(a_s, a_t, p_s, p_t, x_s)` solves it with its pass partner `t` (in the same
-/// segment) and returns its new value and how much it changed. Returns the largest
-/// change.
+/// segment) and returns its new value and how much it changed; the value replaced goes
+/// to `keep`, if any. Returns the largest change.
 pub fn level_sweep<S: Slot>(
     g: &Graph,
     bounds: &[u32],
     x: &[S],
     a: &[S],
+    keep: Option<&Keep<S>>,
     moving: impl Fn(&[S], usize) -> S::Value + Sync,
     pair: impl Fn(S::Value, S::Value, f64, f64, S::Value) -> (S::Value, f64) + Sync,
 ) -> f64 {
@@ -197,8 +205,12 @@ pub fn level_sweep<S: Slot>(
             for s in share(lo, hi, t, threads) {
                 let p = g.partner[s] as usize;
                 let (a_s, a_p) = (a[s].get(), a[p].get());
-                let (new, d) = pair(a_s, a_p, pass_chance(s), pass_chance(p), x[s].get());
+                let old = x[s].get();
+                let (new, d) = pair(a_s, a_p, pass_chance(s), pass_chance(p), old);
                 x[s].set(new);
+                if let Some(keep) = keep {
+                    keep.slots[s - keep.first].set(old);
+                }
                 delta = delta.max(d);
             }
             barrier.wait();
@@ -226,7 +238,9 @@ pub const MAX_SWEEPS: u32 = 10_000;
 const EXTRAPOLATE_AFTER: usize = 3;
 
 /// Runs `sweep` over `x` until the largest change in a sweep is below `tolerance`;
-/// returns the sweeps made and the last change. The sweeps change only `x[span]`.
+/// returns the sweeps made and the last change. The sweeps change only `x[span]`; a
+/// sweep is handed a [`Keep`] for the values it replaces when an extrapolation may
+/// follow it.
 ///
 /// The error of these iterations decays geometrically (by about 0.72 a sweep for the
 /// equities, 0.8 for the outcomes: hits send games back up the levels). Once the ratio of
@@ -239,22 +253,19 @@ pub fn iterate<S: Slot>(
     tolerance: f64,
     x: &[S],
     span: std::ops::Range<usize>,
-    mut sweep: impl FnMut(&[S]) -> f64,
+    mut sweep: impl FnMut(&[S], Option<&Keep<S>>) -> f64,
 ) -> Result<(u32, f64), String> {
-    let moving = &x[span];
-    let mut previous: Vec<S::Value> = moving.par_iter().map(Slot::get).collect();
+    let moving = &x[span.clone()];
+    let previous = Keep {
+        slots: moving.par_iter().map(|v| S::new(v.get())).collect(),
+        first: span.start,
+    };
     let mut deltas: Vec<f64> = Vec::new();
     let mut last_jump = 0usize;
     for k in 1..=MAX_SWEEPS {
-        // The state before this sweep is needed only if an extrapolation may follow it.
+        // The values before this sweep are needed only if an extrapolation may follow it.
         let may_jump = deltas.len() + 1 >= (last_jump + EXTRAPOLATE_AFTER).max(3);
-        if may_jump {
-            previous
-                .par_iter_mut()
-                .zip(moving.par_iter())
-                .for_each(|(p, v)| *p = v.get());
-        }
-        let delta = sweep(x);
+        let delta = sweep(x, may_jump.then_some(&previous));
         deltas.push(delta);
         progress.set_message(format!("{what} sweep {k}, residual {delta:.2e}"));
         progress.tick();
@@ -269,8 +280,8 @@ pub fn iterate<S: Slot>(
                 let factor = r1 / (1.0 - r1);
                 moving
                     .par_iter()
-                    .zip(previous.par_iter())
-                    .for_each(|(v, &p)| v.extrapolate(p, factor));
+                    .zip(previous.slots.par_iter())
+                    .for_each(|(v, p)| v.extrapolate(p.get(), factor));
                 last_jump = n;
             }
         }
