@@ -18,12 +18,20 @@ const RANKS: usize = 2_002;
 /// No move: the checker cannot make it.
 const NO: u16 = u16::MAX;
 
+/// One side's legal single-checker moves with one die (at most one per location held).
+#[derive(Clone, Copy, Default)]
+struct Moves {
+    len: u8,
+    list: [(u8, u8, u16); 5],
+}
+
 /// Rank-to-rank tables of one side's moves.
 pub struct Sides {
     counts: Vec<Side>,
-    /// `step[r][from][die - 1]`: the side after moving a checker from `from` by `die`
-    /// (to `from - die`, or off), or [`NO`]. The opponent is not looked at.
-    step: Vec<[[u16; 2]; LOCATIONS]>,
+    /// `moves[r][die - 1]`: the moves of one checker by `die` the side with rank `r` can
+    /// make, the opponent not looked at (the bar enters first; bearing off), highest
+    /// `from` first: `(from, to, rank after)`, `to` = 0 for off.
+    moves: Vec<[Moves; 2]>,
     /// `hit[r][q]`: the side after its checker on point `q` is hit (sent to the bar).
     hit: Vec<[u16; LOCATIONS]>,
     pips: Vec<u8>,
@@ -40,7 +48,8 @@ impl Sides {
         let counts = all_sides();
         debug_assert_eq!(counts.len(), RANKS);
         let rank_of = |v: &Side| side_rank(v);
-        let step = counts
+        // step[r][from][die - 1]: the side after that move, or NO.
+        let step: Vec<[[u16; 2]; LOCATIONS]> = counts
             .iter()
             .map(|me| {
                 let mut t = [[NO; 2]; LOCATIONS];
@@ -52,6 +61,23 @@ impl Sides {
                     }
                 }
                 t
+            })
+            .collect();
+        let moves = step
+            .iter()
+            .map(|t| {
+                [1u8, 2].map(|die| {
+                    let mut m = Moves::default();
+                    for from in (1..LOCATIONS).rev() {
+                        let after = t[from][usize::from(die) - 1];
+                        if after != NO {
+                            let to = from.saturating_sub(usize::from(die)) as u8;
+                            m.list[usize::from(m.len)] = (from as u8, to, after);
+                            m.len += 1;
+                        }
+                    }
+                    m
+                })
             })
             .collect();
         let hit = counts
@@ -75,7 +101,7 @@ impl Sides {
             .collect();
         Sides {
             counts,
-            step,
+            moves,
             hit,
             pips,
         }
@@ -190,16 +216,15 @@ impl<'a> Search<'a> {
         };
         let sides = self.sides;
         let top = if dice.len() == 4 { highest } else { BAR };
-        let steps = &sides.step[usize::from(at.me)];
+        let moves = &sides.moves[usize::from(at.me)][usize::from(die) - 1];
         let theirs = sides.counts(at.opp);
         let mut moved = false;
-        for from in (1..=top).rev() {
-            let me = steps[from][usize::from(die) - 1];
-            if me == NO {
+        for &(from, to, me) in &moves.list[..usize::from(moves.len)] {
+            let (from, to) = (usize::from(from), usize::from(to));
+            if from > top {
                 continue;
             }
             let mut opp = at.opp;
-            let to = from.saturating_sub(usize::from(die));
             if to > 0 {
                 match theirs[9 - to] {
                     0 => {}

@@ -24,7 +24,7 @@ use super::graph::{class, decode, Graph, BOTH_OFF, MOVING_ROLLS, NONE_OFF, ONE_O
 use super::sweep::{iterate, level_sweep, Duo, Keep, Quad, Scalar, Slot};
 use indicatif::ProgressBar;
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
 /// Outcome probabilities for the side on roll: win single, gammon, backgammon; lose
 /// single, gammon, backgammon.
@@ -67,7 +67,10 @@ pub fn solve(graph: &Graph, tolerance: f64, progress: &ProgressBar) -> Result<So
         g: graph,
         scratch: (0..n).map(|_| Scalar::new(0.0)).collect(),
         chosen: (0..5 * n).map(|_| AtomicU32::new(PASS)).collect(),
-        k: 0,
+        changed: AtomicBool::new(false),
+        fulls: 0,
+        interval: FULL_EVERY,
+        to_full: 0,
         sweeps: 0,
         tolerance,
     };
@@ -76,7 +79,7 @@ pub fn solve(graph: &Graph, tolerance: f64, progress: &ProgressBar) -> Result<So
     // `tolerance` or more: their residual is the one reported.
     for class in [BOTH_OFF, ONE_OFF, NONE_OFF] {
         let bounds = graph.class_segments(class);
-        run.k = 0;
+        run.start();
         iterate(
             progress,
             "equity",
@@ -86,7 +89,7 @@ pub fn solve(graph: &Graph, tolerance: f64, progress: &ProgressBar) -> Result<So
             |e, keep| run.sweep(bounds, e, keep),
         )?;
     }
-    run.k = 0;
+    run.start();
     let (_, residual) = iterate(progress, "equity", tolerance, &e, 0..n, |e, keep| {
         run.sweep(&graph.segments, e, keep)
     })?;
@@ -187,13 +190,21 @@ fn value(e: &[Scalar], code: u32) -> f64 {
 
 /// Full sweeps for this many sweeps first, while the best plays still change often.
 const FULL_FIRST: u32 = 4;
-/// Then one full sweep in this many.
+/// Then one full sweep in this many, at first.
 const FULL_EVERY: u32 = 3;
+/// At most this many sweeps between full ones.
+const FULL_MOST: u32 = 24;
 
 /// Σ over moving rolls that do not pass of weight × best play's value, divided by 9, for
 /// the state at sweep position `k`; records the first best play of each roll in `chosen`.
 #[inline]
-fn moving_part(g: &Graph, e: &[Scalar], k: usize, chosen: &[AtomicU32]) -> f64 {
+fn moving_part(
+    g: &Graph,
+    e: &[Scalar],
+    k: usize,
+    chosen: &[AtomicU32],
+    changed: &AtomicBool,
+) -> f64 {
     let mut sum = 0.0;
     for (r, &(_, weight)) in MOVING_ROLLS.iter().enumerate() {
         let succ = g.successors(k, r);
@@ -205,8 +216,14 @@ fn moving_part(g: &Graph, e: &[Scalar], k: usize, chosen: &[AtomicU32]) -> f64 {
                 best = if better { v } else { best };
                 code = if better { c } else { code };
             }
-            // Each entry is written by the one task that owns the state.
-            chosen[5 * k + r].store(code, Ordering::Relaxed);
+            // Each entry is written by the one thread that owns the state.
+            let recorded = &chosen[5 * k + r];
+            if recorded.load(Ordering::Relaxed) != code {
+                recorded.store(code, Ordering::Relaxed);
+                if !changed.load(Ordering::Relaxed) {
+                    changed.store(true, Ordering::Relaxed);
+                }
+            }
             sum += f64::from(weight) * best;
         }
     }
@@ -243,38 +260,67 @@ struct PolicyIteration<'a> {
     g: &'a Graph,
     scratch: Vec<Scalar>,
     chosen: Vec<AtomicU32>,
-    /// Sweeps since the count last started again.
-    k: u32,
+    /// Set by a full sweep that changes a recorded play.
+    changed: AtomicBool,
+    /// Full sweeps since [`PolicyIteration::start`].
+    fulls: u32,
+    /// Sweeps between full ones, and how many are left before the next.
+    interval: u32,
+    to_full: u32,
     /// Sweeps in all.
     sweeps: u32,
     tolerance: f64,
 }
 
 impl PolicyIteration<'_> {
-    /// The next sweep over the segments `bounds`: full for the first [`FULL_FIRST`] since
-    /// the count started and then one in [`FULL_EVERY`], else over the recorded plays. A
-    /// sweep over recorded plays whose change falls below the tolerance is followed at once
-    /// by a full one (and the count starts again), so the iteration only ever stops on a
-    /// full sweep: its fixed point is the optimal one.
+    /// Starts the schedule again (for a new class).
+    fn start(&mut self) {
+        self.fulls = 0;
+        self.interval = FULL_EVERY;
+        self.to_full = 0;
+    }
+
+    /// The next sweep over the segments `bounds`. The first [`FULL_FIRST`] are full; then
+    /// one in [`FULL_EVERY`], an interval that doubles (up to [`FULL_MOST`]) after every
+    /// full sweep that changed no recorded play, and returns to [`FULL_EVERY`] after one
+    /// that did. A sweep over recorded plays whose change falls below the tolerance is
+    /// followed at once by a full one, so the iteration only ever stops on a full sweep:
+    /// its fixed point is the optimal one.
     fn sweep(&mut self, bounds: &[u32], e: &[Scalar], keep: Option<&Keep<Scalar>>) -> f64 {
-        let (g, a, chosen) = (self.g, &self.scratch, &self.chosen);
-        self.k += 1;
         self.sweeps += 1;
-        if self.k <= FULL_FIRST || self.k.is_multiple_of(FULL_EVERY) {
-            return equity_sweep(g, bounds, e, a, keep, chosen, true);
+        if self.to_full == 0 {
+            return self.full(bounds, e, keep);
         }
-        let delta = equity_sweep(g, bounds, e, a, keep, chosen, false);
+        self.to_full -= 1;
+        let (g, a, chosen) = (self.g, &self.scratch, &self.chosen);
+        let delta = equity_sweep(g, bounds, e, a, keep, chosen, None);
         if delta < self.tolerance {
-            self.k = 0;
             self.sweeps += 1;
-            equity_sweep(g, bounds, e, a, keep, chosen, true)
+            self.full(bounds, e, keep)
         } else {
             delta
         }
     }
+
+    fn full(&mut self, bounds: &[u32], e: &[Scalar], keep: Option<&Keep<Scalar>>) -> f64 {
+        let (g, a, chosen) = (self.g, &self.scratch, &self.chosen);
+        self.changed.store(false, Ordering::Relaxed);
+        let delta = equity_sweep(g, bounds, e, a, keep, chosen, Some(&self.changed));
+        self.fulls += 1;
+        if self.fulls >= FULL_FIRST {
+            self.interval = if self.changed.load(Ordering::Relaxed) {
+                FULL_EVERY
+            } else {
+                (self.interval * 2).min(FULL_MOST)
+            };
+            self.to_full = self.interval - 1;
+        }
+        delta
+    }
 }
 
-/// A full sweep when `full` (recording the best plays in `chosen`), else a sweep over the
+/// A full sweep when `changed` is given (recording the best plays in `chosen`, and
+/// setting `changed` if one differs from the play recorded before), else a sweep over the
 /// plays recorded last.
 fn equity_sweep(
     g: &Graph,
@@ -283,7 +329,7 @@ fn equity_sweep(
     a: &[Scalar],
     keep: Option<&Keep<Scalar>>,
     chosen: &[AtomicU32],
-    full: bool,
+    changed: Option<&AtomicBool>,
 ) -> f64 {
     level_sweep(
         g,
@@ -291,12 +337,9 @@ fn equity_sweep(
         e,
         a,
         keep,
-        |e, k| {
-            if full {
-                moving_part(g, e, k, chosen)
-            } else {
-                chosen_part(e, k, chosen)
-            }
+        |e, k| match changed {
+            Some(changed) => moving_part(g, e, k, chosen, changed),
+            None => chosen_part(e, k, chosen),
         },
         |a_s, a_t, p_s, p_t, x| {
             let new = solve_pair(a_s, a_t, p_s, p_t);
