@@ -63,6 +63,8 @@ pub struct Graph {
     pub levels: usize,
     /// `sweep[k]`: solver position of the state a sweep visits `k`-th.
     pub sweep: Vec<u32>,
+    /// `visit[s]`: sweep position of the state at solver position `s` (`sweep` inverted).
+    pub visit: Vec<u32>,
     /// `partner[s]`: solver position of the same board with the other side on roll.
     pub partner: Vec<u32>,
     /// `pass_weight[s]`: how many of the 9 ordered rolls pass (0-0 always does).
@@ -177,6 +179,10 @@ impl Graph {
             .map(|&i| segment_of[i as usize] * RANKS as u32 + u32::from(ranks[i as usize].1))
             .collect();
         let sweep = counting_sort(&sweep_keys, CLASSES * levels * RANKS);
+        let mut visit = vec![0u32; n];
+        for (k, &s) in sweep.iter().enumerate() {
+            visit[s as usize] = k as u32;
+        }
 
         const CHUNK: usize = 4096;
         let chunks: Vec<Part> = sweep
@@ -242,6 +248,7 @@ impl Graph {
             segments,
             levels,
             sweep,
+            visit,
             partner,
             pass_weight,
             off,

@@ -169,7 +169,8 @@ pub struct Keep<S> {
 /// One sweep over the segments `bounds` (boundaries, see [`Graph::segments`]) in order, on
 /// as many threads as the current rayon pool has. For each segment: `moving(x, k)`
 /// computes the part from the rolls that move of the state at sweep position `k`, into
-/// `a` at its solver position (reading the values as they stand); then, for each state `s` of the segment,
+/// `a[k]` (reading the values as they stand; by sweep position, so that the threads
+/// write apart); then, for each state `s` of the segment,
 /// `pair(a_s, a_t, p_s, p_t, x_s)` solves it with its pass partner `t` (in the same
 /// segment) and returns its new value and how much it changed; the value replaced goes
 /// to `keep`, if any. Returns the largest change.
@@ -198,13 +199,13 @@ pub fn level_sweep<S: Slot>(
                     break;
                 }
                 for k in from..(from + CHUNK).min(hi) {
-                    a[g.sweep[k] as usize].set(moving(x, k));
+                    a[k].set(moving(x, k));
                 }
             }
             barrier.wait();
             for s in share(lo, hi, t, threads) {
                 let p = g.partner[s] as usize;
-                let (a_s, a_p) = (a[s].get(), a[p].get());
+                let (a_s, a_p) = (a[g.visit[s] as usize].get(), a[g.visit[p] as usize].get());
                 let old = x[s].get();
                 let (new, d) = pair(a_s, a_p, pass_chance(s), pass_chance(p), old);
                 x[s].set(new);
@@ -244,7 +245,8 @@ const EXTRAPOLATE_AFTER: usize = 3;
 ///
 /// The error of these iterations decays geometrically (by about 0.72 a sweep for the
 /// equities, 0.8 for the outcomes: hits send games back up the levels). Once the ratio of
-/// successive changes has settled, the remaining geometric tail is summed in one step
+/// successive changes has settled (two ratios within 5%: a stricter test waits longer and
+/// costs sweeps), the remaining geometric tail is summed in one step
 /// (`x += (x - x_prev) · λ / (1 - λ)`, Aitken's extrapolation); the sweeps that follow
 /// are ordinary ones, so the fixed point and the stopping test are unchanged.
 pub fn iterate<S: Slot>(
@@ -276,7 +278,7 @@ pub fn iterate<S: Slot>(
         if n >= last_jump + EXTRAPOLATE_AFTER && n >= 3 {
             let r1 = deltas[n - 1] / deltas[n - 2];
             let r2 = deltas[n - 2] / deltas[n - 3];
-            if r1 > 0.0 && r1 < 0.98 && (r1 - r2).abs() < 0.01 * r1 {
+            if r1 > 0.0 && r1 < 0.98 && (r1 - r2).abs() < 0.05 * r1 {
                 let factor = r1 / (1.0 - r1);
                 moving
                     .par_iter()
