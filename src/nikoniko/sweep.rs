@@ -198,8 +198,9 @@ pub fn level_sweep<S: Slot>(
                 if from >= hi {
                     break;
                 }
-                for k in from..(from + CHUNK).min(hi) {
-                    a[k].set(moving(x, k));
+                let to = (from + CHUNK).min(hi);
+                for (k, slot) in (from..to).zip(&a[from..to]) {
+                    slot.set(moving(x, k));
                 }
             }
             barrier.wait();
