@@ -72,19 +72,22 @@ pub struct Graph {
     /// `off[s]`: bit 0 when the side on roll has borne off a checker, bit 1 when the
     /// opponent has (so it cannot lose a gammon).
     pub off: Vec<u8>,
-    /// `start[5 k + r] .. start[5 k + r + 1]`: successors of the state at sweep position
-    /// `k` for moving roll `r` (empty when that roll passes).
-    pub start: Vec<u32>,
-    /// Successor codes: solver positions of the states after each play (the opponent on
-    /// roll), or wins (see [`decode`]).
-    pub succ: Vec<u32>,
+    /// The successors, [`PART`] states (in sweep order) to a part; see
+    /// [`Graph::successors`].
+    parts: Vec<Part>,
 }
 
-/// The graph of one chunk of states (in sweep order), before the chunks are joined.
+/// States to a [`Part`] of the successor arrays (built in parallel, part by part).
+const PART: usize = 4096;
+
+/// The successors of [`PART`] consecutive states in sweep order.
 struct Part {
-    counts: Vec<u32>,
+    /// `start[5 i + r] .. start[5 i + r + 1]`: the successors of the part's `i`-th state
+    /// for moving roll `r`, in `succ` (empty when that roll passes).
+    start: Vec<u32>,
+    /// Successor codes: solver positions of the states after each play (the opponent on
+    /// roll), or wins (see [`decode`]).
     succ: Vec<u32>,
-    pass: Vec<u8>,
 }
 
 /// Classes, in the order they are solved: both sides have borne off a checker, one side
@@ -184,14 +187,14 @@ impl Graph {
             visit[s as usize] = k as u32;
         }
 
-        const CHUNK: usize = 4096;
-        let chunks: Vec<Part> = sweep
-            .par_chunks(CHUNK)
+        let built: Vec<(Part, Vec<u8>)> = sweep
+            .par_chunks(PART)
             .map(|chunk| {
                 let mut search = Search::new(&sides);
                 let mut plays = Vec::new();
-                let mut counts = Vec::with_capacity(chunk.len() * 5);
-                let mut succ = Vec::with_capacity(chunk.len() * 20);
+                let mut start = Vec::with_capacity(chunk.len() * 5 + 1);
+                start.push(0);
+                let mut succ = Vec::with_capacity(chunk.len() * 16);
                 let mut pass = Vec::with_capacity(chunk.len());
                 for &s in chunk {
                     let (me, opp) = ranks[order[s as usize] as usize];
@@ -214,32 +217,23 @@ impl Graph {
                                 succ.push(position[at]);
                             }
                         }
-                        counts.push(plays.len() as u32);
+                        start.push(succ.len() as u32);
                     }
                     pass.push(passing);
                 }
-                Part { counts, succ, pass }
+                (Part { start, succ }, pass)
             })
             .collect();
 
-        let total: usize = chunks.iter().map(|c| c.succ.len()).sum();
-        let mut start = Vec::with_capacity(n * 5 + 1);
-        let mut succ = Vec::with_capacity(total);
         let mut pass_weight = vec![0u8; n];
-        let mut k = 0;
         let off = order.iter().map(|&i| off_of(&ranks[i as usize])).collect();
-        start.push(0u32);
-        for part in chunks {
-            let mut at = succ.len() as u32;
-            for c in part.counts {
-                at += c;
-                start.push(at);
-            }
-            succ.extend_from_slice(&part.succ);
-            for pass in part.pass {
+        let mut parts = Vec::with_capacity(built.len());
+        for (part, pass) in built {
+            let first = parts.len() * PART;
+            for (k, pass) in (first..).zip(pass) {
                 pass_weight[sweep[k] as usize] = pass;
-                k += 1;
             }
+            parts.push(part);
         }
         debug_assert_eq!(n as u64, STATES);
         Graph {
@@ -252,8 +246,7 @@ impl Graph {
             partner,
             pass_weight,
             off,
-            start,
-            succ,
+            parts,
         }
     }
 
@@ -282,7 +275,13 @@ impl Graph {
     /// [`MOVING_ROLLS`]).
     #[inline]
     pub fn successors(&self, k: usize, r: usize) -> &[u32] {
-        let j = 5 * k + r;
-        &self.succ[self.start[j] as usize..self.start[j + 1] as usize]
+        let part = &self.parts[k / PART];
+        let j = 5 * (k % PART) + r;
+        &part.succ[part.start[j] as usize..part.start[j + 1] as usize]
+    }
+
+    /// Successor links in all (every play of every roll of every state).
+    pub fn successor_count(&self) -> usize {
+        self.parts.iter().map(|p| p.succ.len()).sum()
     }
 }

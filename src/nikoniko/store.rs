@@ -124,7 +124,7 @@ pub fn build(equity_path: &Path, quiet: bool) -> Result<BuildReport, crate::Erro
         solve_seconds,
         outcome_seconds: solved.outcome_seconds,
         seconds: started.elapsed().as_secs_f64(),
-        successors: graph.succ.len(),
+        successors: graph.successor_count(),
         equity_checksum: eq_header.checksum_hex(),
         outcome_checksum: out_header.checksum_hex(),
         opening_equity: solved.equity[opening],
