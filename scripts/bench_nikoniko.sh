@@ -18,16 +18,31 @@ row "count: enumerate + verify 1,106,945 round trips (s)" "$count" 0.5
 plays=$(RAYON_NUM_THREADS=1 "$BIN" nikoniko count --plays --json | json 'd["plays"]["seconds"]')
 row "plays of all 6 rolls for every state, one core (s)" "$plays" 2
 
-# Issue 4: the full build, wall time and peak memory.
-/usr/bin/time -f '%e %M' -o "$WORK/time" "$BIN" nikoniko build --quiet --json --table "$WORK/n.tbl" >"$WORK/build.json"
-read -r wall kib <"$WORK/time"
-row "build: from nothing to both tables on disk, wall (s)" "$wall" 2
-row "build: peak memory (MiB)" "$(python3 -c "print(round($kib/1024))")" 1024
-python3 - "$WORK/build.json" <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1]))
+# Issue 4: the full build, wall time and peak memory. This machine's timings wander
+# (other tenants share the host; steal time reaches 20% at times), so the build runs
+# BUILDS times (default 5) and both the best and the median are shown.
+BUILDS=${BUILDS:-5}
+for i in $(seq "$BUILDS"); do
+  /usr/bin/time -f '%e %M' -o "$WORK/time.$i" "$BIN" nikoniko build --quiet --json --table "$WORK/n.tbl" >"$WORK/build.$i.json"
+done
+python3 - "$WORK" "$BUILDS" <<'PY'
+import json, statistics, sys
+work, builds = sys.argv[1], int(sys.argv[2])
+runs = []
+for i in range(1, builds + 1):
+    wall, kib = open(f"{work}/time.{i}").read().split()
+    runs.append((float(wall), int(kib), json.load(open(f"{work}/build.{i}.json"))))
+walls = [r[0] for r in runs]
+best, median = min(walls), statistics.median(walls)
+verdict = lambda v, t: "OK" if v < t else "MISSED"
+print(f"{'build: from nothing to both tables on disk, wall, best (s)':<58} {best:10.2f}  target < {2:<8} {verdict(best, 2)}")
+print(f"{'build: the same, median of ' + str(builds) + ' (s)':<58} {median:10.2f}  target < {2:<8} {verdict(median, 2)}")
+peak = max(r[1] for r in runs) / 1024
+print(f"{'build: peak memory (MiB)':<58} {peak:10.0f}  target < {1024:<8} {verdict(peak, 1024)}")
+d = min(runs, key=lambda r: r[0])[2]
 print(f"  {d['sweeps']} equity sweeps (residual {d['residual']:.1e}), {d['outcome_sweeps']} outcome sweeps; "
-      f"{d['graph_seconds']:.2f} s generating plays, {d['solve_seconds']:.2f} s iterating")
+      f"best run: {d['graph_seconds']:.2f} s generating plays, {d['solve_seconds']:.2f} s iterating "
+      f"({d['outcome_seconds']:.2f} s of it for the outcomes)")
 PY
 
 # Equity from a cold process: the best and the median of 30 runs.

@@ -13,12 +13,12 @@
 //! neither — since each leads only to itself and to those before it; a last sweep over
 //! every state confirms the whole. The error falls geometrically (hits send games back
 //! up the levels), so three more devices cut the work: Aitken extrapolation of the
-//! geometric tail ([`super::sweep::iterate`]); modified policy iteration (one full sweep
-//! in three, the sweeps between value only the best plays last found); and, for the
-//! outcomes, iterating only the gammon and backgammon chances under the final policy (the
-//! chance of winning follows from the equity), over two values a state where only one
-//! side can still lose a gammon, and with the plays that leave a class folded into
-//! constants.
+//! geometric tail ([`super::sweep::iterate`]); modified policy iteration (full sweeps
+//! only now and then, growing rarer while they change no play; the sweeps between value
+//! only the best plays last found); and, for the outcomes, iterating only the gammon and
+//! backgammon chances under the plays the last full sweep found best (the chance of
+//! winning follows from the equity), over two values a state where only one side can
+//! still lose a gammon, and with the plays that leave a class folded into constants.
 
 use super::graph::{class, decode, Graph, BOTH_OFF, MOVING_ROLLS, NONE_OFF, ONE_OFF, WIN};
 use super::sweep::{iterate, level_sweep, Duo, Keep, Quad, Scalar, Slot};
@@ -97,7 +97,9 @@ pub fn solve(graph: &Graph, tolerance: f64, progress: &ProgressBar) -> Result<So
     let e: Vec<f64> = e.iter().map(Slot::get).collect();
     let outcomes_started = std::time::Instant::now();
 
-    let policy = best_plays(graph, &e);
+    // The plays the last full sweep found best (its changes were all below the
+    // tolerance).
+    let policy = &run.chosen;
     // The gammon and backgammon chances under that policy, one class after the other
     // (both sides off: all zero). With one side off only the other side can still lose a
     // gammon, whoever is on roll: two values a state, the chances it loses a gammon or
@@ -106,7 +108,7 @@ pub fn solve(graph: &Graph, tolerance: f64, progress: &ProgressBar) -> Result<So
     let duo_scratch: Vec<Duo> = (0..n).map(|_| Duo::new([0.0; 2])).collect();
     let one = compact(
         graph,
-        &policy,
+        policy,
         ONE_OFF,
         [0.0; 2],
         |c, w, code| match decode(code) {
@@ -132,7 +134,7 @@ pub fn solve(graph: &Graph, tolerance: f64, progress: &ProgressBar) -> Result<So
     // checker lead to states just solved.
     let quad: Vec<Quad> = (0..n + 4).map(|_| Quad::new([0.0; 4])).collect();
     let quad_scratch: Vec<Quad> = (0..n).map(|_| Quad::new([0.0; 4])).collect();
-    let none = compact(graph, &policy, NONE_OFF, [0.0; 4], |c, w, code| {
+    let none = compact(graph, policy, NONE_OFF, [0.0; 4], |c, w, code| {
         let t = match decode(code) {
             Err(points) => [
                 if points >= 2.0 { 1.0 } else { 0.0 },
@@ -158,16 +160,24 @@ pub fn solve(graph: &Graph, tolerance: f64, progress: &ProgressBar) -> Result<So
     )?;
 
     let outcome_seconds = outcomes_started.elapsed().as_secs_f64();
-    let mut equity = vec![0.0; n];
-    let mut outcomes = vec![[0.0; 6]; n];
-    for (s, &i) in graph.order.iter().enumerate() {
-        equity[i as usize] = e[s];
-        outcomes[i as usize] = if deadlocked(graph, s) {
-            [0.0; 6]
-        } else {
-            outcomes_from(e[s], &tail(graph, s, &duo, &quad))
-        };
-    }
+    // By dense index.
+    let equity: Vec<f64> = graph
+        .solver_pos
+        .par_iter()
+        .map(|&s| e[s as usize])
+        .collect();
+    let outcomes: Vec<Outcomes> = graph
+        .solver_pos
+        .par_iter()
+        .map(|&s| {
+            let s = s as usize;
+            if deadlocked(graph, s) {
+                [0.0; 6]
+            } else {
+                outcomes_from(e[s], &tail(graph, s, &duo, &quad))
+            }
+        })
+        .collect();
     let (outcome_sweeps, outcome_residual) =
         (one_sweeps + none_sweeps, one_residual.max(none_residual));
     Ok(Solution {
@@ -352,30 +362,6 @@ fn equity_sweep(
 /// value arrays, always 0.
 const PASS: u32 = WIN + 3;
 
-/// For each state (by sweep position) and moving roll, the first play of greatest value
-/// (or [`PASS`]).
-fn best_plays(g: &Graph, e: &[f64]) -> Vec<u32> {
-    let value = |e: &[f64], code: u32| -e[code as usize];
-    (0..g.len())
-        .into_par_iter()
-        .flat_map_iter(|k| {
-            (0..MOVING_ROLLS.len()).map(move |r| {
-                let succ = g.successors(k, r);
-                let mut best = PASS;
-                let mut best_value = f64::NEG_INFINITY;
-                for &c in succ {
-                    let v = value(e, c);
-                    if v > best_value {
-                        best_value = v;
-                        best = c;
-                    }
-                }
-                best
-            })
-        })
-        .collect()
-}
-
 /// The chances of winning a gammon or more, a backgammon, losing a gammon or more, a
 /// backgammon, for the side on roll.
 type Tail = [f64; 4];
@@ -434,7 +420,7 @@ struct Compact<V> {
 /// to `constant`.
 fn compact<V: Copy + Send + Sync>(
     g: &Graph,
-    policy: &[u32],
+    policy: &[AtomicU32],
     class: usize,
     zero: V,
     resolve: impl Fn(&mut V, f64, u32) -> bool + Sync,
@@ -447,7 +433,7 @@ fn compact<V: Copy + Send + Sync>(
             let mut constant = zero;
             let mut codes = [PASS; 5];
             for (r, &(_, weight)) in MOVING_ROLLS.iter().enumerate() {
-                let code = policy[5 * k + r];
+                let code = policy[5 * k + r].load(Ordering::Relaxed);
                 if code != PASS && resolve(&mut constant, f64::from(weight) / 9.0, code) {
                     codes[r] = code;
                 }
