@@ -78,7 +78,7 @@ pub struct Graph {
 }
 
 /// States to a [`Part`] of the successor arrays (built in parallel, part by part).
-const PART: usize = 4096;
+const PART: usize = 1 << 16;
 
 /// The successors of [`PART`] consecutive states in sweep order.
 struct Part {

@@ -160,6 +160,53 @@ pub struct Search<'a> {
     sides: &'a Sides,
     leaves: Vec<Leaf>,
     max_used: u8,
+    seen: Seen,
+}
+
+/// A set of plays found (an open-addressing table stamped per search, so that it never
+/// needs clearing): a roll has far fewer than [`Seen::SLOTS`] plays.
+struct Seen {
+    keys: Vec<u32>,
+    stamps: Vec<u32>,
+    now: u32,
+}
+
+impl Seen {
+    const SLOTS: usize = 256;
+
+    fn new() -> Seen {
+        Seen {
+            keys: vec![0; Self::SLOTS],
+            stamps: vec![0; Self::SLOTS],
+            now: 0,
+        }
+    }
+
+    /// Forgets every play.
+    fn clear(&mut self) {
+        self.now = self.now.wrapping_add(1);
+        if self.now == 0 {
+            self.stamps.fill(0);
+            self.now = 1;
+        }
+    }
+
+    /// Adds a play; false when it was there already.
+    fn insert(&mut self, after: After) -> bool {
+        let key = u32::from(after.me) << 16 | u32::from(after.opp);
+        let mut h = (key.wrapping_mul(0x9E37_79B1) >> 24) as usize;
+        loop {
+            if self.stamps[h] != self.now {
+                self.stamps[h] = self.now;
+                self.keys[h] = key;
+                return true;
+            }
+            if self.keys[h] == key {
+                return false;
+            }
+            h = (h + 1) % Self::SLOTS;
+        }
+    }
 }
 
 impl<'a> Search<'a> {
@@ -168,6 +215,7 @@ impl<'a> Search<'a> {
             sides,
             leaves: Vec::with_capacity(64),
             max_used: 0,
+            seen: Seen::new(),
         }
     }
 
@@ -199,11 +247,12 @@ impl<'a> Search<'a> {
                 .leaves
                 .iter()
                 .any(|l| l.used == 1 && l.first_die == roll.high);
+        self.seen.clear();
         for leaf in &self.leaves {
             if leaf.used != max_used || (larger_only && leaf.first_die != roll.high) {
                 continue;
             }
-            if !out.contains(&leaf.after) {
+            if self.seen.insert(leaf.after) {
                 out.push(leaf.after);
             }
         }
