@@ -167,7 +167,7 @@ pub struct Keep<S> {
 }
 
 /// One sweep over the segments `bounds` (boundaries, see [`Graph::segments`]) in order, on
-/// as many threads as the current rayon pool has. For each segment: `moving(x, k)`
+/// as many threads as the current rayon pool has (at most one a core). For each segment: `moving(x, k)`
 /// computes the part from the rolls that move of the state at sweep position `k`, into
 /// `a[k]` (reading the values as they stand; by sweep position, so that the threads
 /// write apart); then, for each state `s` of the segment,
@@ -183,7 +183,10 @@ pub fn level_sweep<S: Slot>(
     moving: impl Fn(&[S], usize) -> S::Value + Sync,
     pair: impl Fn(S::Value, S::Value, f64, f64, S::Value) -> (S::Value, f64) + Sync,
 ) -> f64 {
-    let threads = rayon::current_num_threads().clamp(1, 64);
+    // Spinning threads must not outnumber the cores (the result is the same for any
+    // number of threads).
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let threads = rayon::current_num_threads().min(cores).clamp(1, 64);
     let barrier = SpinBarrier::new(threads);
     let pass_chance = |s: usize| f64::from(g.pass_weight[s]) / 9.0;
     // The first phase's work varies from state to state: threads take chunks of it as
