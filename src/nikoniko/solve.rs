@@ -77,38 +77,21 @@ pub fn solve(graph: &Graph, tolerance: f64, progress: &ProgressBar) -> Result<So
     // Class by class (see `graph`): a class leads only to itself and to the classes
     // solved before it. Then sweeps over every state until one changes nothing by
     // `tolerance` or more: their residual is the one reported.
-    for class in [BOTH_OFF, ONE_OFF, NONE_OFF] {
-        let bounds = graph.class_segments(class);
-        run.start();
-        iterate(
-            progress,
-            "equity",
-            tolerance,
-            &e,
-            graph.class_span(class),
-            |e, keep| run.sweep(bounds, e, keep),
-        )?;
+    for class in [BOTH_OFF, ONE_OFF] {
+        solve_class(&mut run, progress, &e, class)?;
     }
-    run.start();
-    let (_, residual) = iterate(progress, "equity", tolerance, &e, 0..n, |e, keep| {
-        run.sweep(&graph.segments, e, keep)
-    })?;
-    let sweeps = run.sweeps;
-    let e: Vec<f64> = e.iter().map(Slot::get).collect();
-    let outcomes_started = std::time::Instant::now();
 
-    // The plays the last full sweep found best (its changes were all below the
-    // tolerance).
-    let policy = &run.chosen;
-    // The gammon and backgammon chances under that policy, one class after the other
-    // (both sides off: all zero). With one side off only the other side can still lose a
-    // gammon, whoever is on roll: two values a state, the chances it loses a gammon or
-    // more, a backgammon. Entry PASS stays 0.
+    // The gammon and backgammon chances follow the plays the last full sweep over their
+    // class found best (its changes were all below the tolerance), one class after the
+    // other (both sides off: all zero). With one side off only the other side can still
+    // lose a gammon, whoever is on roll: two values a state, the chances it loses a
+    // gammon or more, a backgammon. Entry PASS stays 0. Those need no more equities, so
+    // they are solved alongside the last class's equities.
     let duo: Vec<Duo> = (0..n + 4).map(|_| Duo::new([0.0; 2])).collect();
     let duo_scratch: Vec<Duo> = (0..n).map(|_| Duo::new([0.0; 2])).collect();
     let one = compact(
         graph,
-        policy,
+        &run.chosen,
         ONE_OFF,
         [0.0; 2],
         |c, w, code| match decode(code) {
@@ -122,14 +105,34 @@ pub fn solve(graph: &Graph, tolerance: f64, progress: &ProgressBar) -> Result<So
             Ok(t) => class(graph.off[t as usize]) == ONE_OFF,
         },
     );
-    let (one_sweeps, one_residual) = iterate(
-        progress,
-        "gammons, one side off",
-        tolerance,
-        &duo,
-        graph.class_span(ONE_OFF),
-        |x, keep| one_off_sweep(graph, &one, x, &duo_scratch, keep),
-    )?;
+    let (equities, gammons) = side_by_side(
+        || -> Result<f64, String> {
+            solve_class(&mut run, progress, &e, NONE_OFF)?;
+            run.start();
+            let (_, residual) = iterate(progress, "equity", tolerance, &e, 0..n, |e, keep| {
+                run.sweep(&graph.segments, e, keep)
+            })?;
+            Ok(residual)
+        },
+        || {
+            let started = std::time::Instant::now();
+            let result = iterate(
+                progress,
+                "gammons, one side off",
+                tolerance,
+                &duo,
+                graph.class_span(ONE_OFF),
+                |x, keep| one_off_sweep(graph, &one, x, &duo_scratch, keep),
+            );
+            (result, started.elapsed().as_secs_f64())
+        },
+    );
+    let residual = equities?;
+    let (one_sweeps, one_residual) = gammons.0?;
+    let outcomes_started = std::time::Instant::now();
+    let sweeps = run.sweeps;
+    let e: Vec<f64> = e.iter().map(Slot::get).collect();
+    let policy = &run.chosen;
     // With neither off, all four chances (see `Tail`); plays that bear off a first
     // checker lead to states just solved.
     let quad: Vec<Quad> = (0..n + 4).map(|_| Quad::new([0.0; 4])).collect();
@@ -159,7 +162,7 @@ pub fn solve(graph: &Graph, tolerance: f64, progress: &ProgressBar) -> Result<So
         |x, keep| none_off_sweep(graph, &none, x, &quad_scratch, keep),
     )?;
 
-    let outcome_seconds = outcomes_started.elapsed().as_secs_f64();
+    let outcome_seconds = gammons.1 + outcomes_started.elapsed().as_secs_f64();
     // By dense index.
     let equity: Vec<f64> = graph
         .solver_pos
@@ -189,6 +192,50 @@ pub fn solve(graph: &Graph, tolerance: f64, progress: &ProgressBar) -> Result<So
         outcome_residual,
         outcome_seconds,
     })
+}
+
+/// Solves the equities of one class (the classes before it solved).
+fn solve_class(
+    run: &mut PolicyIteration,
+    progress: &ProgressBar,
+    e: &[Scalar],
+    class: usize,
+) -> Result<(), String> {
+    let g = run.g;
+    let bounds = g.class_segments(class);
+    run.start();
+    let tolerance = run.tolerance;
+    iterate(
+        progress,
+        "equity",
+        tolerance,
+        e,
+        g.class_span(class),
+        |e, keep| run.sweep(bounds, e, keep),
+    )?;
+    Ok(())
+}
+
+/// Runs `a` and `b` at the same time, each on half the threads of the current pool (and
+/// one after the other when it has only one). Each result is the same either way.
+fn side_by_side<A: Send, B: Send>(
+    a: impl FnOnce() -> A + Send,
+    b: impl FnOnce() -> B + Send,
+) -> (A, B) {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let threads = rayon::current_num_threads().min(cores);
+    if threads < 2 {
+        return (a(), b());
+    }
+    let pool = |t: usize| rayon::ThreadPoolBuilder::new().num_threads(t).build();
+    match (pool(threads / 2), pool(threads - threads / 2)) {
+        (Ok(pa), Ok(pb)) => std::thread::scope(|scope| {
+            let b = scope.spawn(move || pb.install(b));
+            let a = pa.install(a);
+            (a, b.join().expect("a solver thread panicked"))
+        }),
+        _ => (a(), b()),
+    }
 }
 
 /// Value of a successor code for the side that moved (wins included: see
