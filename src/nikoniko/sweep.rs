@@ -150,8 +150,9 @@ impl SpinBarrier {
     }
 }
 
-/// States a thread takes at a time in the first phase of a segment.
-const CHUNK: usize = 256;
+/// States a thread takes at a time in the first phase of a segment: at most, at least.
+const MAX_CHUNK: usize = 512;
+const MIN_CHUNK: usize = 16;
 
 /// The part `t` of `threads` of the range `lo..hi`.
 fn share(lo: usize, hi: usize, t: usize, threads: usize) -> std::ops::Range<usize> {
@@ -197,11 +198,15 @@ pub fn level_sweep<S: Slot>(
         for (j, w) in bounds.windows(2).enumerate() {
             let (lo, hi) = (w[0] as usize, w[1] as usize);
             loop {
-                let from = lo + CHUNK * taken[j].fetch_add(1, Ordering::Relaxed);
+                // Smaller chunks as the segment runs out, so that the threads finish
+                // together (guided scheduling).
+                let left = (hi - lo).saturating_sub(taken[j].load(Ordering::Relaxed));
+                let size = (left / (4 * threads)).clamp(MIN_CHUNK, MAX_CHUNK);
+                let from = lo + taken[j].fetch_add(size, Ordering::Relaxed);
                 if from >= hi {
                     break;
                 }
-                let to = (from + CHUNK).min(hi);
+                let to = (from + size).min(hi);
                 for (k, slot) in (from..to).zip(&a[from..to]) {
                     slot.set(moving(x, k));
                 }
