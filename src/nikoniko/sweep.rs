@@ -1,12 +1,13 @@
 //! The machinery of a sweep: values shared between threads, the walk over the levels with
 //! a barrier between its phases, and the iteration to a tolerance with extrapolation.
 //!
-//! A sweep has two phases per level, about 180 in all, and each phase is short (tens of
-//! microseconds for most levels). A thread pool that parks its threads between tasks
-//! spends more than that waking them, so a sweep runs its own threads for its whole
-//! length, each owning a fixed share of every level, and they meet at a spinning barrier.
-//! Within a level every state is computed from the values as they stood before it, so
-//! how the states are shared out changes no bit of the result.
+//! A sweep has two phases per level (segment), about 180 in a class, and each phase is
+//! short (tens of microseconds for most levels). A thread pool that parks its threads
+//! between tasks spends more than that waking them, so a sweep runs its own threads for
+//! its whole length; they take the first phase's states in chunks as they come free,
+//! split the second phase evenly, and meet at a spinning barrier. Within a level every
+//! state is computed from the values as they stood before it, so how the states are
+//! shared out changes no bit of the result.
 
 use super::graph::Graph;
 use indicatif::ProgressBar;
