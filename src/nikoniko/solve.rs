@@ -21,7 +21,7 @@
 //! still lose a gammon, and with the plays that leave a class folded into constants.
 
 use super::graph::{class, decode, Graph, BOTH_OFF, MOVING_ROLLS, NONE_OFF, ONE_OFF, WIN};
-use super::sweep::{iterate, level_sweep, Duo, Keep, Quad, Scalar, Slot};
+use super::sweep::{iterate, level_sweep, Duo, Keep, Scalar, Slot};
 use indicatif::ProgressBar;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
@@ -134,9 +134,8 @@ pub fn solve(graph: &Graph, tolerance: f64, progress: &ProgressBar) -> Result<So
     let e: Vec<f64> = e.iter().map(Slot::get).collect();
     let policy = &run.chosen;
     // With neither off, all four chances (see `Tail`); plays that bear off a first
-    // checker lead to states just solved.
-    let quad: Vec<Quad> = (0..n + 4).map(|_| Quad::new([0.0; 4])).collect();
-    let quad_scratch: Vec<Quad> = (0..n).map(|_| Quad::new([0.0; 4])).collect();
+    // checker lead to states just solved. The gammon chances (won, lost) and the
+    // backgammon chances are two systems that never meet: they are solved side by side.
     let none = compact(graph, policy, NONE_OFF, [0.0; 4], |c, w, code| {
         let t = match decode(code) {
             Err(points) => [
@@ -146,21 +145,38 @@ pub fn solve(graph: &Graph, tolerance: f64, progress: &ProgressBar) -> Result<So
                 0.0,
             ],
             Ok(t) if class(graph.off[t as usize]) == NONE_OFF => return true,
-            Ok(t) => flip(&tail(graph, t as usize, &duo, &quad)),
+            Ok(t) => flip(&tail(graph, t as usize, &duo, &[], &[])),
         };
         for (c, t) in c.iter_mut().zip(t) {
             *c += w * t;
         }
         false
     });
-    let (none_sweeps, none_residual) = iterate(
-        progress,
-        "gammons, none off",
-        tolerance,
-        &quad,
-        graph.class_span(NONE_OFF),
-        |x, keep| none_off_sweep(graph, &none, x, &quad_scratch, keep),
-    )?;
+    let part = |j: usize| Compact {
+        first: none.first,
+        codes: none.codes.clone(),
+        constant: none.constant.iter().map(|c| [c[j], c[j + 2]]).collect(),
+    };
+    let (gammon, backgammon) = (part(0), part(1));
+    let duos = || -> Vec<Duo> { (0..n + 4).map(|_| Duo::new([0.0; 2])).collect() };
+    let (g2, b2) = (duos(), duos());
+    let solve_none = |what: &str, policy: &Compact<[f64; 2]>, x: &[Duo]| {
+        let scratch = duos();
+        iterate(
+            progress,
+            what,
+            tolerance,
+            x,
+            graph.class_span(NONE_OFF),
+            |x, keep| none_off_sweep(graph, policy, x, &scratch, keep),
+        )
+    };
+    let (g_run, b_run) = side_by_side(
+        || solve_none("gammons, none off", &gammon, &g2),
+        || solve_none("backgammons, none off", &backgammon, &b2),
+    );
+    let ((g_sweeps, g_residual), (b_sweeps, b_residual)) = (g_run?, b_run?);
+    let (none_sweeps, none_residual) = (g_sweeps + b_sweeps, g_residual.max(b_residual));
 
     let outcome_seconds = gammons.1 + outcomes_started.elapsed().as_secs_f64();
     // By dense index.
@@ -177,7 +193,7 @@ pub fn solve(graph: &Graph, tolerance: f64, progress: &ProgressBar) -> Result<So
             if deadlocked(graph, s) {
                 [0.0; 6]
             } else {
-                outcomes_from(e[s], &tail(graph, s, &duo, &quad))
+                outcomes_from(e[s], &tail(graph, s, &duo, &g2, &b2))
             }
         })
         .collect();
@@ -433,9 +449,10 @@ fn outcomes_from(e: f64, t: &Tail) -> Outcomes {
 }
 
 /// The chances of the state at solver position `s` (see [`Tail`]) from the results of
-/// the classes: `duo` for one side off, `quad` for neither.
+/// the classes: `duo` for one side off; for neither, `gammons` (won, lost) and
+/// `backgammons` (won, lost).
 #[inline]
-fn tail(g: &Graph, s: usize, duo: &[Duo], quad: &[Quad]) -> Tail {
+fn tail(g: &Graph, s: usize, duo: &[Duo], gammons: &[Duo], backgammons: &[Duo]) -> Tail {
     match g.off[s] {
         // The side on roll has borne off a checker, the opponent none.
         1 => {
@@ -446,7 +463,10 @@ fn tail(g: &Graph, s: usize, duo: &[Duo], quad: &[Quad]) -> Tail {
             let [gammon, backgammon] = duo[s].get();
             [0.0, 0.0, gammon, backgammon]
         }
-        0 => quad[s].get(),
+        0 => {
+            let ([gw, gl], [bw, bl]) = (gammons[s].get(), backgammons[s].get());
+            [gw, bw, gl, bl]
+        }
         _ => [0.0; 4],
     }
 }
@@ -542,23 +562,24 @@ fn one_off_sweep(
     )
 }
 
-/// A sweep of the four chances (see [`Tail`]) over the states where neither side has
-/// borne off; the plays that bear off a first checker or win are in `policy.constant`.
+/// A sweep of one pair of chances — won, lost — of a gammon or of a backgammon, over
+/// the states where neither side has borne off; the plays that bear off a first checker
+/// or win are in `policy.constant`. What one side wins the other loses: each play and
+/// each pass swaps the pair.
 fn none_off_sweep(
     g: &Graph,
-    policy: &Compact<Tail>,
-    x: &[Quad],
-    a: &[Quad],
-    keep: Option<&Keep<Quad>>,
+    policy: &Compact<[f64; 2]>,
+    x: &[Duo],
+    a: &[Duo],
+    keep: Option<&Keep<Duo>>,
 ) -> f64 {
-    let moving = |x: &[Quad], k: usize| {
+    let moving = |x: &[Duo], k: usize| {
         let i = k - policy.first;
         let mut sum = policy.constant[i];
         for (&code, w) in policy.codes[i].iter().zip(WEIGHTS) {
-            let f = flip(&x[code as usize].get());
-            for (x, y) in sum.iter_mut().zip(f) {
-                *x += w * y;
-            }
+            let [won, lost] = x[code as usize].get();
+            sum[0] += w * lost;
+            sum[1] += w * won;
         }
         sum
     };
@@ -570,17 +591,14 @@ fn none_off_sweep(
         keep,
         moving,
         |a_s, a_t, p_s, p_t, x| {
-            // x_s = a_s + p_s flip(x_t), x_t = a_t + p_t flip(x_s)
-            //  ⇒ x_s = (a_s + p_s flip(a_t)) / (1 - p_s p_t).
+            // x_s = a_s + p_s swap(x_t), x_t = a_t + p_t swap(x_s)
+            //  ⇒ x_s = (a_s + p_s swap(a_t)) / (1 - p_s p_t).
             let den = 1.0 - p_s * p_t;
-            let ft = flip(&a_t);
-            let mut new = [0.0; 4];
+            let mut new = [0.0; 2];
             let mut d = 0.0f64;
             if den != 0.0 {
-                for j in 0..4 {
-                    new[j] = (a_s[j] + p_s * ft[j]) / den;
-                    d = d.max((new[j] - x[j]).abs());
-                }
+                new = [(a_s[0] + p_s * a_t[1]) / den, (a_s[1] + p_s * a_t[0]) / den];
+                d = (new[0] - x[0]).abs().max((new[1] - x[1]).abs());
             }
             (new, d)
         },

@@ -79,37 +79,6 @@ impl Slot for Duo {
     }
 }
 
-/// Four `f64`, aligned to 32 bytes so that one never straddles two cache lines.
-#[repr(C, align(32))]
-pub struct Quad([AtomicU64; 4]);
-
-impl Slot for Quad {
-    type Value = [f64; 4];
-    fn new(v: [f64; 4]) -> Self {
-        let q = Quad(Default::default());
-        q.set(v);
-        q
-    }
-    #[inline(always)]
-    fn get(&self) -> [f64; 4] {
-        let load = |j: usize| f64::from_bits(self.0[j].load(Ordering::Relaxed));
-        [load(0), load(1), load(2), load(3)]
-    }
-    #[inline(always)]
-    fn set(&self, v: [f64; 4]) {
-        for (cell, x) in self.0.iter().zip(v) {
-            cell.store(x.to_bits(), Ordering::Relaxed);
-        }
-    }
-    fn extrapolate(&self, previous: [f64; 4], factor: f64) {
-        let mut v = self.get();
-        for (v, p) in v.iter_mut().zip(previous) {
-            *v += (*v - p) * factor;
-        }
-        self.set(v);
-    }
-}
-
 /// A barrier for a few threads that spin (then yield) instead of sleeping: the waits are
 /// microseconds long.
 struct SpinBarrier {
