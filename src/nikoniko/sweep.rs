@@ -159,7 +159,9 @@ pub fn level_sweep<S: Slot>(
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let threads = rayon::current_num_threads().min(cores).clamp(1, 64);
     let barrier = SpinBarrier::new(threads);
-    let pass_chance = |s: usize| f64::from(g.pass_weight[s]) / 9.0;
+    // w / 9 for the 0..=9 rolls that can pass, divided once here rather than per state.
+    let chances: [f64; 10] = std::array::from_fn(|w| w as f64 / 9.0);
+    let pass_chance = |s: usize| chances[usize::from(g.pass_weight[s])];
     // The first phase's work varies from state to state: threads take chunks of it as
     // they come free, one counter per segment.
     let taken: Vec<AtomicUsize> = bounds.iter().map(|_| AtomicUsize::new(0)).collect();
