@@ -144,9 +144,9 @@ impl Graph {
             u8::from(sides.counts(me)[0] > 0) | u8::from(sides.counts(opp)[0] > 0) << 1
         };
         let level = |r: &(u16, u16)| sides.pips(r.0) + sides.pips(r.1);
-        let levels = ranks.iter().map(level).max().expect("states exist") as usize + 1;
+        let levels = ranks.par_iter().map(level).max().expect("states exist") as usize + 1;
         let segment_of: Vec<u32> = ranks
-            .iter()
+            .par_iter()
             .map(|r| (class(off_of(r)) * levels) as u32 + level(r))
             .collect();
 
@@ -166,11 +166,11 @@ impl Graph {
             position[usize::from(me) * RANKS + usize::from(opp)] = s as u32;
         }
         let solver_pos: Vec<u32> = ranks
-            .iter()
+            .par_iter()
             .map(|&(me, opp)| position[usize::from(me) * RANKS + usize::from(opp)])
             .collect();
         let partner: Vec<u32> = order
-            .iter()
+            .par_iter()
             .map(|&i| {
                 let (me, opp) = ranks[i as usize];
                 position[usize::from(opp) * RANKS + usize::from(me)]
@@ -178,7 +178,7 @@ impl Graph {
             .collect();
         // Sweep order: within each segment, grouped by the opponent, then solver order.
         let sweep_keys: Vec<u32> = order
-            .iter()
+            .par_iter()
             .map(|&i| segment_of[i as usize] * RANKS as u32 + u32::from(ranks[i as usize].1))
             .collect();
         let sweep = counting_sort(&sweep_keys, CLASSES * levels * RANKS);
@@ -226,7 +226,10 @@ impl Graph {
             .collect();
 
         let mut pass_weight = vec![0u8; n];
-        let off = order.iter().map(|&i| off_of(&ranks[i as usize])).collect();
+        let off = order
+            .par_iter()
+            .map(|&i| off_of(&ranks[i as usize]))
+            .collect();
         let mut parts = Vec::with_capacity(built.len());
         for (part, pass) in built {
             let first = parts.len() * PART;
