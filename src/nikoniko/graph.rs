@@ -19,9 +19,8 @@
 //! through.
 
 use super::index::{all_states, side_rank, STATES};
-use super::moves::win_score;
-use super::position::{Position, CHECKERS};
-use super::sides::{Search, Sides};
+use super::position::CHECKERS;
+use super::sides::{Search, Sides, VIEWS};
 use super::Roll;
 use rayon::prelude::*;
 
@@ -79,6 +78,18 @@ pub struct Graph {
 
 /// States to a [`Part`] of the successor arrays (built in parallel, part by part).
 const PART: usize = 1 << 16;
+
+/// The plays of the states of one side on roll (a run of dense indices from `first`),
+/// searched once for each view of the opponent (see [`Sides::view`]).
+struct Memo {
+    first: usize,
+    /// `key[i - first]`: the view number of the state with dense index `i`, within the run.
+    key: Vec<u16>,
+    /// `start[5 v + r] .. start[5 v + r + 1]`: the plays of view `v` for moving roll `r`
+    /// in `plays`, as [`Search::hits_into`] gives them.
+    plays: Vec<u32>,
+    start: Vec<u32>,
+}
 
 /// The successors of [`PART`] consecutive states in sweep order.
 struct Part {
@@ -187,35 +198,82 @@ impl Graph {
             visit[s as usize] = k as u32;
         }
 
+        // A state's plays depend on the opponent only through its view (see
+        // [`Sides::view`]). The states of one side on roll lie together in dense order:
+        // each such run searches every view it meets once.
+        let mut runs: Vec<(usize, usize)> = Vec::with_capacity(RANKS);
+        for (i, r) in ranks.iter().enumerate() {
+            match runs.last_mut() {
+                Some((_, end)) if ranks[*end - 1].0 == r.0 => *end = i + 1,
+                _ => runs.push((i, i + 1)),
+            }
+        }
+        let memos: Vec<Memo> = runs
+            .par_iter()
+            .map_init(
+                || (Search::new(&sides), vec![u16::MAX; VIEWS], Vec::new()),
+                |(search, seen, plays), &(lo, hi)| {
+                    let me = ranks[lo].0;
+                    let mut memo = Memo {
+                        first: lo,
+                        key: Vec::with_capacity(hi - lo),
+                        start: vec![0],
+                        plays: Vec::new(),
+                    };
+                    let mut views = Vec::new();
+                    for &(_, opp) in &ranks[lo..hi] {
+                        let view = usize::from(sides.view(me, opp));
+                        if seen[view] == u16::MAX {
+                            seen[view] = views.len() as u16;
+                            views.push(view);
+                            for (roll, _) in MOVING_ROLLS {
+                                search.hits_into(me, opp, roll, plays, &mut memo.plays);
+                                memo.start.push(memo.plays.len() as u32);
+                            }
+                        }
+                        memo.key.push(seen[view]);
+                    }
+                    for view in views {
+                        seen[view] = u16::MAX;
+                    }
+                    memo
+                },
+            )
+            .collect();
+        let mut memo_of = vec![0u32; RANKS];
+        for (j, m) in memos.iter().enumerate() {
+            memo_of[usize::from(ranks[m.first].0)] = j as u32;
+        }
+
+        // The successors, in sweep order.
         let built: Vec<(Part, Vec<u8>)> = sweep
             .par_chunks(PART)
             .map(|chunk| {
-                let mut search = Search::new(&sides);
-                let mut plays = Vec::new();
                 let mut start = Vec::with_capacity(chunk.len() * 5 + 1);
                 start.push(0);
                 let mut succ = Vec::with_capacity(chunk.len() * 16);
                 let mut pass = Vec::with_capacity(chunk.len());
                 for &s in chunk {
-                    let (me, opp) = ranks[order[s as usize] as usize];
+                    let i = order[s as usize] as usize;
+                    let (me, opp) = ranks[i];
+                    let memo = &memos[memo_of[usize::from(me)] as usize];
+                    let key = 5 * usize::from(memo.key[i - memo.first]);
                     let mut passing = 1u8;
-                    for (roll, weight) in MOVING_ROLLS {
-                        search.plays_into(me, opp, roll, &mut plays);
+                    for (r, (_, weight)) in MOVING_ROLLS.iter().enumerate() {
+                        let plays = &memo.plays
+                            [memo.start[key + r] as usize..memo.start[key + r + 1] as usize];
                         if plays.is_empty() {
-                            passing += weight as u8;
+                            passing += *weight as u8;
                         }
-                        for after in &plays {
-                            if sides.counts(after.me)[0] == CHECKERS {
-                                let score = win_score(&Position {
-                                    me: *sides.counts(after.me),
-                                    opp: *sides.counts(after.opp),
-                                });
-                                succ.push(WIN + score - 1);
+                        for &play in plays {
+                            let mover = (play >> 16) as u16;
+                            let other = sides.hit_all(opp, play as u8);
+                            succ.push(if sides.counts(mover)[0] == CHECKERS {
+                                WIN + sides.win_points(other) - 1
                             } else {
                                 // The opponent is on roll next.
-                                let at = usize::from(after.opp) * RANKS + usize::from(after.me);
-                                succ.push(position[at]);
-                            }
+                                position[usize::from(other) * RANKS + usize::from(mover)]
+                            });
                         }
                         start.push(succ.len() as u32);
                     }
@@ -224,7 +282,6 @@ impl Graph {
                 (Part { start, succ }, pass)
             })
             .collect();
-
         let mut pass_weight = vec![0u8; n];
         let off = order
             .par_iter()
@@ -286,5 +343,44 @@ impl Graph {
     /// Successor links in all (every play of every roll of every state).
     pub fn successor_count(&self) -> usize {
         self.parts.iter().map(|p| p.succ.len()).sum()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::nikoniko::index::index_of;
+    use crate::nikoniko::moves::{win_score, Generator};
+
+    #[test]
+    fn every_successor_is_a_play_of_the_generator_in_its_order_for_every_state_and_roll() {
+        let g = Graph::build();
+        let states = all_states();
+        let links: usize = (0..g.len())
+            .into_par_iter()
+            .map_init(Generator::new, |generator, k| {
+                let s = g.sweep[k] as usize;
+                let p = &states[g.order[s] as usize];
+                let mut passing = 1;
+                let mut links = 0;
+                for (r, &(roll, weight)) in MOVING_ROLLS.iter().enumerate() {
+                    let expected: Vec<u32> = generator
+                        .plays(p, roll)
+                        .iter()
+                        .filter(|play| !play.is_pass())
+                        .map(|play| match win_score(&play.after) {
+                            0 => g.solver_pos[index_of(&play.after.swap()) as usize],
+                            points => WIN + points - 1,
+                        })
+                        .collect();
+                    passing += if expected.is_empty() { weight } else { 0 };
+                    assert_eq!(g.successors(k, r), expected.as_slice(), "{p:?} {roll}");
+                    links += expected.len();
+                }
+                assert_eq!(u32::from(g.pass_weight[s]), passing, "{p:?}");
+                links
+            })
+            .sum();
+        assert_eq!(links, g.successor_count());
     }
 }

@@ -10,7 +10,8 @@
 //! plays *in the same order*; a test holds the two to that over every state and roll.
 
 use super::index::{all_sides, side_rank};
-use super::position::{Side, BAR, CHECKERS, LOCATIONS};
+use super::moves::win_score;
+use super::position::{Position, Side, BAR, CHECKERS, LOCATIONS};
 use super::Roll;
 
 /// Number of side vectors.
@@ -35,7 +36,15 @@ pub struct Sides {
     /// `hit[r][q]`: the side after its checker on point `q` is hit (sent to the bar).
     hit: Vec<[u16; LOCATIONS]>,
     pips: Vec<u8>,
+    /// `top[r]`: the highest location the side with rank `r` holds.
+    top: Vec<u8>,
+    /// `win_points[r]`: what a side that bears off its last checker wins against the side
+    /// with rank `r` (0 when that side has no checker in play).
+    win_points: Vec<u8>,
 }
+
+/// Number of opponent views (see [`Sides::view`]).
+pub const VIEWS: usize = 6_561;
 
 impl Default for Sides {
     fn default() -> Self {
@@ -99,11 +108,23 @@ impl Sides {
             .iter()
             .map(|v| super::position::pips(v) as u8)
             .collect();
+        let top = counts
+            .iter()
+            .map(|v| (0..LOCATIONS).rev().find(|&l| v[l] > 0).unwrap_or(0) as u8)
+            .collect();
+        let mut gone = [0u8; LOCATIONS];
+        gone[0] = CHECKERS;
+        let win_points = counts
+            .iter()
+            .map(|&opp| win_score(&Position { me: gone, opp }) as u8)
+            .collect();
         Sides {
             counts,
             moves,
             hit,
             pips,
+            top,
+            win_points,
         }
     }
 
@@ -111,6 +132,36 @@ impl Sides {
     #[inline]
     pub fn counts(&self, r: u16) -> &Side {
         &self.counts[usize::from(r)]
+    }
+
+    /// How the opponent `opp` looks to the side `me` on roll, as far as its plays go: on
+    /// each point `me` could land on (below its highest checker), whether `opp` has no
+    /// checker there, one, or more; a base-3 number below [`VIEWS`]. Against two opponents
+    /// with the same view `me` has the same plays, but for which checkers they hit.
+    pub fn view(&self, me: u16, opp: u16) -> u16 {
+        let theirs = self.counts(opp);
+        let top = usize::from(self.top[usize::from(me)]);
+        (1..top.min(BAR)).fold(0u16, |v, to| v * 3 + u16::from(theirs[9 - to].min(2)))
+    }
+
+    /// The side with rank `r` after its blots on the points of bit mask `hits` (bit
+    /// `q - 1` for point `q`) are hit.
+    #[inline]
+    pub fn hit_all(&self, r: u16, hits: u8) -> u16 {
+        let mut r = r;
+        let mut bits = hits;
+        while bits != 0 {
+            let q = bits.trailing_zeros() as usize + 1;
+            r = self.hit[usize::from(r)][q];
+            bits &= bits - 1;
+        }
+        r
+    }
+
+    /// Points won by bearing off the last checker against the side with rank `r`.
+    #[inline]
+    pub fn win_points(&self, r: u16) -> u32 {
+        u32::from(self.win_points[usize::from(r)])
     }
 
     /// Pip count of the side with rank `r`.
@@ -255,6 +306,28 @@ impl<'a> Search<'a> {
             if self.seen.insert(leaf.after) {
                 out.push(leaf.after);
             }
+        }
+    }
+
+    /// The plays of [`Search::plays_into`], each as the mover's rank after it (high 16
+    /// bits) and the mask of the opponent's points it hits (low 8 bits, see
+    /// [`Sides::hit_all`]), appended to `out`.
+    pub fn hits_into(
+        &mut self,
+        me: u16,
+        opp: u16,
+        roll: Roll,
+        plays: &mut Vec<After>,
+        out: &mut Vec<u32>,
+    ) {
+        self.plays_into(me, opp, roll, plays);
+        let before = self.sides.counts(opp);
+        for after in plays.iter() {
+            let now = self.sides.counts(after.opp);
+            let hits = (1..BAR)
+                .filter(|&q| before[q] != now[q])
+                .fold(0u32, |m, q| m | 1 << (q - 1));
+            out.push(u32::from(after.me) << 16 | hits);
         }
     }
 
