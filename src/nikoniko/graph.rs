@@ -79,17 +79,17 @@ pub struct Graph {
 /// States to a [`Part`] of the successor arrays (built in parallel, part by part).
 const PART: usize = 1 << 16;
 
-/// The plays of the states of one side on roll (a run of dense indices from `first`),
-/// searched once for each view of the opponent (see [`Sides::view`]).
+/// The plays of the states of one side on roll, searched once for each view of the
+/// opponent (see [`Sides::view`]), in one array: for each view a header word, the number
+/// of plays of each moving roll in 6 bits (roll `r` at bit `6 r`), then the plays, as
+/// [`Search::hits_into`] gives them.
 struct Memo {
-    first: usize,
-    /// `key[i - first]`: the view number of the state with dense index `i`, within the run.
-    key: Vec<u16>,
-    /// `start[5 v + r] .. start[5 v + r + 1]`: the plays of view `v` for moving roll `r`
-    /// in `plays`, as [`Search::hits_into`] gives them.
+    me: u16,
     plays: Vec<u32>,
-    start: Vec<u32>,
 }
+
+/// Bits of a play count in a [`Memo`] header.
+const COUNT_BITS: u32 = 6;
 
 /// The successors of [`PART`] consecutive states in sweep order.
 struct Part {
@@ -208,43 +208,60 @@ impl Graph {
                 _ => runs.push((i, i + 1)),
             }
         }
-        let memos: Vec<Memo> = runs
+        // For each run, its memo and where each of its states' view starts in it.
+        let memos: Vec<(Memo, Vec<u32>)> = runs
             .par_iter()
             .map_init(
-                || (Search::new(&sides), vec![u16::MAX; VIEWS], Vec::new()),
+                || (Search::new(&sides), vec![u32::MAX; VIEWS], Vec::new()),
                 |(search, seen, plays), &(lo, hi)| {
                     let me = ranks[lo].0;
                     let mut memo = Memo {
-                        first: lo,
-                        key: Vec::with_capacity(hi - lo),
-                        start: vec![0],
+                        me,
                         plays: Vec::new(),
                     };
+                    let mut at = Vec::with_capacity(hi - lo);
                     let mut views = Vec::new();
                     for &(_, opp) in &ranks[lo..hi] {
                         let view = usize::from(sides.view(me, opp));
-                        if seen[view] == u16::MAX {
-                            seen[view] = views.len() as u16;
+                        if seen[view] == u32::MAX {
+                            let head = memo.plays.len();
+                            seen[view] = head as u32;
                             views.push(view);
-                            for (roll, _) in MOVING_ROLLS {
+                            memo.plays.push(0);
+                            for (r, &(roll, _)) in MOVING_ROLLS.iter().enumerate() {
+                                let before = memo.plays.len();
                                 search.hits_into(me, opp, roll, plays, &mut memo.plays);
-                                memo.start.push(memo.plays.len() as u32);
+                                let count = (memo.plays.len() - before) as u32;
+                                assert!(count < 1 << COUNT_BITS, "too many plays to count");
+                                memo.plays[head] |= count << (COUNT_BITS * r as u32);
                             }
                         }
-                        memo.key.push(seen[view]);
+                        at.push(seen[view]);
                     }
                     for view in views {
-                        seen[view] = u16::MAX;
+                        seen[view] = u32::MAX;
                     }
-                    memo
+                    (memo, at)
                 },
             )
             .collect();
+        // By solver position: the state's memo (high 16 bits) and opponent (low 16), and
+        // where its view starts in the memo.
         let mut memo_of = vec![0u32; RANKS];
-        for (j, m) in memos.iter().enumerate() {
-            memo_of[usize::from(ranks[m.first].0)] = j as u32;
+        let mut first_of = vec![0usize; RANKS];
+        for (j, (m, _)) in memos.iter().enumerate() {
+            memo_of[usize::from(m.me)] = j as u32;
+            first_of[usize::from(m.me)] = runs[j].0;
         }
-
+        let plays_of: Vec<(u32, u32)> = order
+            .par_iter()
+            .map(|&i| {
+                let (me, opp) = ranks[i as usize];
+                let j = memo_of[usize::from(me)];
+                let at = memos[j as usize].1[i as usize - first_of[usize::from(me)]];
+                (j << 16 | u32::from(opp), at)
+            })
+            .collect();
         // The successors, in sweep order.
         let built: Vec<(Part, Vec<u8>)> = sweep
             .par_chunks(PART)
@@ -254,18 +271,19 @@ impl Graph {
                 let mut succ = Vec::with_capacity(chunk.len() * 16);
                 let mut pass = Vec::with_capacity(chunk.len());
                 for &s in chunk {
-                    let i = order[s as usize] as usize;
-                    let (me, opp) = ranks[i];
-                    let memo = &memos[memo_of[usize::from(me)] as usize];
-                    let key = 5 * usize::from(memo.key[i - memo.first]);
+                    let (key, at) = plays_of[s as usize];
+                    let memo = &memos[(key >> 16) as usize].0;
+                    let opp = key as u16;
+                    let head = memo.plays[at as usize];
+                    let mut next = at as usize + 1;
                     let mut passing = 1u8;
                     for (r, (_, weight)) in MOVING_ROLLS.iter().enumerate() {
-                        let plays = &memo.plays
-                            [memo.start[key + r] as usize..memo.start[key + r + 1] as usize];
-                        if plays.is_empty() {
+                        let count =
+                            (head >> (COUNT_BITS * r as u32)) as usize & ((1 << COUNT_BITS) - 1);
+                        if count == 0 {
                             passing += *weight as u8;
                         }
-                        for &play in plays {
+                        for &play in &memo.plays[next..next + count] {
                             let mover = (play >> 16) as u16;
                             let other = sides.hit_all(opp, play as u8);
                             succ.push(if sides.counts(mover)[0] == CHECKERS {
@@ -275,6 +293,7 @@ impl Graph {
                                 position[usize::from(other) * RANKS + usize::from(mover)]
                             });
                         }
+                        next += count;
                         start.push(succ.len() as u32);
                     }
                     pass.push(passing);
