@@ -21,6 +21,7 @@
 //! still lose a gammon, and with the plays that leave a class folded into constants.
 
 use super::graph::{class, decode, Graph, BOTH_OFF, MOVING_ROLLS, NONE_OFF, ONE_OFF, WIN};
+use super::store::quantise_outcomes;
 use super::sweep::{iterate, level_sweep, Duo, Keep, Scalar, Slot};
 use indicatif::ProgressBar;
 use rayon::prelude::*;
@@ -36,7 +37,8 @@ pub const OUTCOME_POINTS: [f64; 6] = [1.0, 2.0, 3.0, -1.0, -2.0, -3.0];
 /// The solver's results, by dense index.
 pub struct Solution {
     pub equity: Vec<f64>,
-    pub outcomes: Vec<Outcomes>,
+    /// The outcome chances as stored (see [`quantise_outcomes`]).
+    pub outcomes: Vec<[u16; 6]>,
     /// Sweeps of the equity iteration (full and policy sweeps alike), and the largest
     /// change in the last one (always a full sweep).
     pub sweeps: u32,
@@ -185,16 +187,16 @@ pub fn solve(graph: &Graph, tolerance: f64, progress: &ProgressBar) -> Result<So
         .par_iter()
         .map(|&s| e[s as usize])
         .collect();
-    let outcomes: Vec<Outcomes> = graph
+    let outcomes: Vec<[u16; 6]> = graph
         .solver_pos
         .par_iter()
         .map(|&s| {
             let s = s as usize;
-            if deadlocked(graph, s) {
+            quantise_outcomes(&if deadlocked(graph, s) {
                 [0.0; 6]
             } else {
                 outcomes_from(e[s], &tail(graph, s, &duo, &g2, &b2))
-            }
+            })
         })
         .collect();
     let (outcome_sweeps, outcome_residual) =

@@ -9,6 +9,7 @@ use super::graph::Graph;
 use super::index::STATES;
 use super::solve::{solve, Outcomes};
 use crate::table::{self, Descriptor, Table, TableError};
+use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -84,8 +85,12 @@ pub fn build(equity_path: &Path, quiet: bool) -> Result<BuildReport, crate::Erro
     let solve_seconds = started.elapsed().as_secs_f64() - graph_seconds;
     progress.set_message("writing tables");
 
-    let equities: Vec<i16> = solved.equity.iter().map(|&e| quantise_equity(e)).collect();
-    let outcomes: Vec<[u16; 6]> = solved.outcomes.iter().map(quantise_outcomes).collect();
+    let equities: Vec<i16> = solved
+        .equity
+        .par_iter()
+        .map(|&e| quantise_equity(e))
+        .collect();
+    let outcomes = &solved.outcomes;
     // The equity checksum is known before writing: it is the SHA-256 of the payload.
     let equity_checksum = {
         use sha2::{Digest, Sha256};
@@ -100,7 +105,7 @@ pub fn build(equity_path: &Path, quiet: bool) -> Result<BuildReport, crate::Erro
             layout: "u16x6",
             variant: &variant,
         },
-        &outcomes,
+        outcomes,
     )?;
     let eq_header = table::write(
         equity_path,
