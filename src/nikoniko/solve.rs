@@ -12,10 +12,12 @@
 //! The classes of the graph are solved one after the other — both sides off, one side,
 //! neither — since each leads only to itself and to those before it; a last sweep over
 //! every state confirms the whole. The error falls geometrically (hits send games back
-//! up the levels), so three more devices cut the work: Aitken extrapolation of the
+//! up the levels), so four more devices cut the work: Aitken extrapolation of the
 //! geometric tail ([`super::sweep::iterate`]); modified policy iteration (full sweeps
 //! only now and then, growing rarer while they change no play; the sweeps between value
-//! only the best plays last found); and, for the outcomes, iterating only the gammon and
+//! only the best plays last found); action elimination (a full sweep skips a state whose
+//! best plays led the others by more than the values can since have moved: see
+//! [`Elimination`]); and, for the outcomes, iterating only the gammon and
 //! backgammon chances under the plays the last full sweep found best (the chance of
 //! winning follows from the equity), over two values a state where only one side can
 //! still lose a gammon, and with the plays that leave a class folded into constants.
@@ -25,7 +27,7 @@ use super::store::quantise_outcomes;
 use super::sweep::{iterate, level_sweep, Duo, Keep, Scalar, Slot};
 use indicatif::ProgressBar;
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 
 /// Outcome probabilities for the side on roll: win single, gammon, backgammon; lose
 /// single, gammon, backgammon.
@@ -53,6 +55,18 @@ pub struct Solution {
 /// Solves every state to `tolerance` (the largest change in a sweep). `progress` shows
 /// the sweeps.
 pub fn solve(graph: &Graph, tolerance: f64, progress: &ProgressBar) -> Result<Solution, String> {
+    solve_with(graph, tolerance, progress, true)
+}
+
+/// As [`solve`]; `eliminate` says whether full sweeps may skip the plays that provably
+/// cannot have overtaken the recorded best (see [`Elimination`]). Either way the result
+/// is the same, bit for bit.
+fn solve_with(
+    graph: &Graph,
+    tolerance: f64,
+    progress: &ProgressBar,
+    eliminate: bool,
+) -> Result<Solution, String> {
     let n = graph.len();
     // Entries n.. are the wins, valued from the side that lost (-1, -2, -3), then
     // [`PASS`], worth 0.
@@ -75,6 +89,12 @@ pub fn solve(graph: &Graph, tolerance: f64, progress: &ProgressBar) -> Result<So
         to_full: 0,
         sweeps: 0,
         tolerance,
+        elimination: eliminate.then(|| Elimination {
+            limit: (0..n)
+                .map(|_| AtomicU64::new(f64::NEG_INFINITY.to_bits()))
+                .collect(),
+            clock: 0.0,
+        }),
     };
     // Class by class (see `graph`): a class leads only to itself and to the classes
     // solved before it. Then sweeps over every state until one changes nothing by
@@ -111,9 +131,14 @@ pub fn solve(graph: &Graph, tolerance: f64, progress: &ProgressBar) -> Result<So
         || -> Result<f64, String> {
             solve_class(&mut run, progress, &e, NONE_OFF)?;
             run.start();
-            let (_, residual) = iterate(progress, "equity", tolerance, &e, 0..n, |e, keep| {
-                run.sweep(&graph.segments, e, keep)
-            })?;
+            let (_, residual) = iterate(
+                progress,
+                "equity",
+                tolerance,
+                &e,
+                0..n,
+                |e, keep, jumped| run.sweep(&graph.segments, e, keep, jumped),
+            )?;
             Ok(residual)
         },
         || {
@@ -124,7 +149,7 @@ pub fn solve(graph: &Graph, tolerance: f64, progress: &ProgressBar) -> Result<So
                 tolerance,
                 &duo,
                 graph.class_span(ONE_OFF),
-                |x, keep| one_off_sweep(graph, &one, x, &duo_scratch, keep),
+                |x, keep, _| one_off_sweep(graph, &one, x, &duo_scratch, keep),
             );
             (result, started.elapsed().as_secs_f64())
         },
@@ -170,7 +195,7 @@ pub fn solve(graph: &Graph, tolerance: f64, progress: &ProgressBar) -> Result<So
             tolerance,
             x,
             graph.class_span(NONE_OFF),
-            |x, keep| none_off_sweep(graph, policy, x, &scratch, keep),
+            |x, keep, _| none_off_sweep(graph, policy, x, &scratch, keep),
         )
     };
     let (g_run, b_run) = side_by_side(
@@ -229,7 +254,7 @@ fn solve_class(
         tolerance,
         e,
         g.class_span(class),
-        |e, keep| run.sweep(bounds, e, keep),
+        |e, keep, jumped| run.sweep(bounds, e, keep, jumped),
     )?;
     Ok(())
 }
@@ -272,6 +297,9 @@ const FULL_MOST: u32 = 24;
 
 /// Σ over moving rolls that do not pass of weight × best play's value, divided by 9, for
 /// the state at sweep position `k`; records the first best play of each roll in `chosen`.
+/// With `skip`, the state's recorded plays are kept without a look at the others when
+/// they provably are still the best (see [`Elimination`]); `skip.1` bounds how much any
+/// value it reads may have changed since the clock `skip.2` started.
 #[inline]
 fn moving_part(
     g: &Graph,
@@ -279,18 +307,29 @@ fn moving_part(
     k: usize,
     chosen: &[AtomicU32],
     changed: &AtomicBool,
+    skip: Option<(&[AtomicU64], f64, f64)>,
 ) -> f64 {
+    if let Some((limit, bound, _)) = skip {
+        if f64::from_bits(limit[k].load(Ordering::Relaxed)) > bound {
+            return chosen_part(e, k, chosen);
+        }
+    }
     let mut sum = 0.0;
+    // The smallest lead of a best play over the next best, over the rolls.
+    let mut lead = f64::INFINITY;
     for (r, &(_, weight)) in MOVING_ROLLS.iter().enumerate() {
         let succ = g.successors(k, r);
         if let Some((&first, rest)) = succ.split_first() {
             let (mut best, mut code) = (value(e, first), first);
+            let mut next = f64::NEG_INFINITY;
             for &c in rest {
                 let v = value(e, c);
                 let better = v > best;
+                next = if better { best } else { next.max(v) };
                 best = if better { v } else { best };
                 code = if better { c } else { code };
             }
+            lead = lead.min(best - next);
             // Each entry is written by the one thread that owns the state.
             let recorded = &chosen[5 * k + r];
             if recorded.load(Ordering::Relaxed) != code {
@@ -301,6 +340,9 @@ fn moving_part(
             }
             sum += f64::from(weight) * best;
         }
+    }
+    if let Some((limit, _, clock)) = skip {
+        limit[k].store((clock + lead / 2.0).to_bits(), Ordering::Relaxed);
     }
     sum / 9.0
 }
@@ -345,7 +387,31 @@ struct PolicyIteration<'a> {
     /// Sweeps in all.
     sweeps: u32,
     tolerance: f64,
+    elimination: Option<Elimination>,
 }
+
+/// What lets a full sweep skip most states once the values settle (action elimination):
+/// a state's recorded plays are still the best of their rolls as long as no value has
+/// moved by half the smallest lead they had, when last compared, over the next best play.
+/// The clock is the sum of the largest changes of every sweep (and extrapolation) so far,
+/// which bounds how far any value has moved between two of its readings; a state is
+/// skipped while its limit, the clock when it was last compared plus half its lead,
+/// exceeds the clock now plus the largest change of the sweep under way (and a margin for
+/// rounding). A skipped state's value is computed from the same plays, in the same order,
+/// as a full look would take: the result is the same, bit for bit.
+struct Elimination {
+    /// By sweep position, the bits of the limit (-∞ until first compared).
+    limit: Vec<AtomicU64>,
+    /// The clock before the sweep under way.
+    clock: f64,
+}
+
+/// The limits and the clock of an [`Elimination`], when there is one.
+type Limits<'a> = Option<(&'a [AtomicU64], f64)>;
+
+/// Room left for the rounding of the clock's sums (far above it: a clock near 30 after
+/// a few hundred additions is off by under 1e-12).
+const CLOCK_MARGIN: f64 = 1e-11;
 
 impl PolicyIteration<'_> {
     /// Starts the schedule again (for a new class).
@@ -361,14 +427,22 @@ impl PolicyIteration<'_> {
     /// that did. A sweep over recorded plays whose change falls below the tolerance is
     /// followed at once by a full one, so the iteration only ever stops on a full sweep:
     /// its fixed point is the optimal one.
-    fn sweep(&mut self, bounds: &[u32], e: &[Scalar], keep: Option<&Keep<Scalar>>) -> f64 {
+    fn sweep(
+        &mut self,
+        bounds: &[u32],
+        e: &[Scalar],
+        keep: Option<&Keep<Scalar>>,
+        jumped: f64,
+    ) -> f64 {
         self.sweeps += 1;
+        self.tick(jumped);
         if self.to_full == 0 {
             return self.full(bounds, e, keep);
         }
         self.to_full -= 1;
         let (g, a, chosen) = (self.g, &self.scratch, &self.chosen);
         let delta = equity_sweep(g, bounds, e, a, keep, chosen, None);
+        self.tick(delta);
         if delta < self.tolerance {
             self.sweeps += 1;
             self.full(bounds, e, keep)
@@ -377,10 +451,22 @@ impl PolicyIteration<'_> {
         }
     }
 
+    /// Advances the clock of [`Elimination`] by a change.
+    fn tick(&mut self, change: f64) {
+        if let Some(el) = &mut self.elimination {
+            el.clock += change;
+        }
+    }
+
     fn full(&mut self, bounds: &[u32], e: &[Scalar], keep: Option<&Keep<Scalar>>) -> f64 {
         let (g, a, chosen) = (self.g, &self.scratch, &self.chosen);
         self.changed.store(false, Ordering::Relaxed);
-        let delta = equity_sweep(g, bounds, e, a, keep, chosen, Some(&self.changed));
+        let skip = self
+            .elimination
+            .as_ref()
+            .map(|el| (el.limit.as_slice(), el.clock));
+        let delta = equity_sweep(g, bounds, e, a, keep, chosen, Some((&self.changed, skip)));
+        self.tick(delta);
         self.fulls += 1;
         if self.fulls >= FULL_FIRST {
             self.interval = if self.changed.load(Ordering::Relaxed) {
@@ -394,9 +480,9 @@ impl PolicyIteration<'_> {
     }
 }
 
-/// A full sweep when `changed` is given (recording the best plays in `chosen`, and
-/// setting `changed` if one differs from the play recorded before), else a sweep over the
-/// plays recorded last.
+/// A full sweep when `full` is given (recording the best plays in `chosen`, setting its
+/// flag if one differs from the play recorded before, and skipping with the limits and
+/// clock of [`Elimination`], if any), else a sweep over the plays recorded last.
 fn equity_sweep(
     g: &Graph,
     bounds: &[u32],
@@ -404,7 +490,7 @@ fn equity_sweep(
     a: &[Scalar],
     keep: Option<&Keep<Scalar>>,
     chosen: &[AtomicU32],
-    changed: Option<&AtomicBool>,
+    full: Option<(&AtomicBool, Limits)>,
 ) -> f64 {
     level_sweep(
         g,
@@ -412,8 +498,11 @@ fn equity_sweep(
         e,
         a,
         keep,
-        |e, k| match changed {
-            Some(changed) => moving_part(g, e, k, chosen, changed),
+        |e, k, moved| match full {
+            Some((changed, skip)) => {
+                let skip = skip.map(|(limit, clock)| (limit, clock + moved + CLOCK_MARGIN, clock));
+                moving_part(g, e, k, chosen, changed, skip)
+            }
             None => chosen_part(e, k, chosen),
         },
         |a_s, a_t, p_s, p_t, x| {
@@ -530,7 +619,7 @@ fn one_off_sweep(
     a: &[Duo],
     keep: Option<&Keep<Duo>>,
 ) -> f64 {
-    let moving = |x: &[Duo], k: usize| {
+    let moving = |x: &[Duo], k: usize, _| {
         let i = k - policy.first;
         let mut sum = policy.constant[i];
         for (&code, w) in policy.codes[i].iter().zip(WEIGHTS) {
@@ -575,7 +664,7 @@ fn none_off_sweep(
     a: &[Duo],
     keep: Option<&Keep<Duo>>,
 ) -> f64 {
-    let moving = |x: &[Duo], k: usize| {
+    let moving = |x: &[Duo], k: usize, _| {
         let i = k - policy.first;
         let mut sum = policy.constant[i];
         for (&code, w) in policy.codes[i].iter().zip(WEIGHTS) {
@@ -605,4 +694,25 @@ fn none_off_sweep(
             (new, d)
         },
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn skipping_the_plays_that_cannot_have_overtaken_changes_no_bit_of_the_result() {
+        let graph = Graph::build();
+        let hidden = ProgressBar::hidden();
+        let with = solve_with(&graph, 1e-12, &hidden, true).expect("converges");
+        let without = solve_with(&graph, 1e-12, &hidden, false).expect("converges");
+        assert_eq!(with.sweeps, without.sweeps);
+        assert_eq!(with.residual.to_bits(), without.residual.to_bits());
+        let bits = |s: &Solution| s.equity.iter().map(|e| e.to_bits()).collect::<Vec<_>>();
+        assert!(bits(&with) == bits(&without), "the equities differ");
+        assert!(
+            with.outcomes == without.outcomes,
+            "the outcome chances differ"
+        );
+    }
 }

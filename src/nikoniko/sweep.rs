@@ -138,10 +138,11 @@ pub struct Keep<S> {
 }
 
 /// One sweep over the segments `bounds` (boundaries, see [`Graph::segments`]) in order, on
-/// as many threads as the current rayon pool has (at most one a core). For each segment: `moving(x, k)`
-/// computes the part from the rolls that move of the state at sweep position `k`, into
-/// `a[k]` (reading the values as they stand; by sweep position, so that the threads
-/// write apart); then, for each state `s` of the segment,
+/// as many threads as the current rayon pool has (at most one a core). For each segment:
+/// `moving(x, k, moved)` computes the part from the rolls that move of the state at sweep
+/// position `k`, into `a[k]` (reading the values as they stand; by sweep position, so
+/// that the threads write apart), where `moved` is the largest change this sweep has
+/// made so far (in the segments before); then, for each state `s` of the segment,
 /// `pair(a_s, a_t, p_s, p_t, x_s)` solves it with its pass partner `t` (in the same
 /// segment) and returns its new value and how much it changed; the value replaced goes
 /// to `keep`, if any. Returns the largest change.
@@ -151,7 +152,7 @@ pub fn level_sweep<S: Slot>(
     x: &[S],
     a: &[S],
     keep: Option<&Keep<S>>,
-    moving: impl Fn(&[S], usize) -> S::Value + Sync,
+    moving: impl Fn(&[S], usize, f64) -> S::Value + Sync,
     pair: impl Fn(S::Value, S::Value, f64, f64, S::Value) -> (S::Value, f64) + Sync,
 ) -> f64 {
     // Spinning threads must not outnumber the cores (the result is the same for any
@@ -165,10 +166,14 @@ pub fn level_sweep<S: Slot>(
     // The first phase's work varies from state to state: threads take chunks of it as
     // they come free, one counter per segment.
     let taken: Vec<AtomicUsize> = bounds.iter().map(|_| AtomicUsize::new(0)).collect();
+    // The largest change so far, as the bits of a nonnegative f64 (which order as the
+    // numbers do); read only across a barrier, so the same for every thread count.
+    let moved = AtomicU64::new(0);
     let work = |t: usize| -> f64 {
         let mut delta = 0.0f64;
         for (j, w) in bounds.windows(2).enumerate() {
             let (lo, hi) = (w[0] as usize, w[1] as usize);
+            let so_far = f64::from_bits(moved.load(Ordering::Relaxed));
             loop {
                 // Smaller chunks as the segment runs out, so that the threads finish
                 // together (guided scheduling).
@@ -180,7 +185,7 @@ pub fn level_sweep<S: Slot>(
                 }
                 let to = (from + size).min(hi);
                 for (k, slot) in (from..to).zip(&a[from..to]) {
-                    slot.set(moving(x, k));
+                    slot.set(moving(x, k, so_far));
                 }
             }
             barrier.wait();
@@ -195,6 +200,7 @@ pub fn level_sweep<S: Slot>(
                 }
                 delta = delta.max(d);
             }
+            moved.fetch_max(delta.to_bits(), Ordering::Relaxed);
             barrier.wait();
         }
         delta
@@ -222,7 +228,8 @@ const EXTRAPOLATE_AFTER: usize = 3;
 /// Runs `sweep` over `x` until the largest change in a sweep is below `tolerance`;
 /// returns the sweeps made and the last change. The sweeps change only `x[span]`; a
 /// sweep is handed a [`Keep`] for the values it replaces when an extrapolation may
-/// follow it.
+/// follow it, and a bound on how much the extrapolation just before it changed any
+/// value (0 when there was none).
 ///
 /// The error of these iterations decays geometrically (by about 0.72 a sweep for the
 /// equities, 0.8 for the outcomes: hits send games back up the levels). Once the ratio of
@@ -236,7 +243,7 @@ pub fn iterate<S: Slot>(
     tolerance: f64,
     x: &[S],
     span: std::ops::Range<usize>,
-    mut sweep: impl FnMut(&[S], Option<&Keep<S>>) -> f64,
+    mut sweep: impl FnMut(&[S], Option<&Keep<S>>, f64) -> f64,
 ) -> Result<(u32, f64), String> {
     let moving = &x[span.clone()];
     let previous = Keep {
@@ -245,10 +252,13 @@ pub fn iterate<S: Slot>(
     };
     let mut deltas: Vec<f64> = Vec::new();
     let mut last_jump = 0usize;
+    // The largest change the last extrapolation made (at most).
+    let mut jumped = 0.0;
     for k in 1..=MAX_SWEEPS {
         // The values before this sweep are needed only if an extrapolation may follow it.
         let may_jump = deltas.len() + 1 >= (last_jump + EXTRAPOLATE_AFTER).max(3);
-        let delta = sweep(x, may_jump.then_some(&previous));
+        let delta = sweep(x, may_jump.then_some(&previous), jumped);
+        jumped = 0.0;
         deltas.push(delta);
         progress.set_message(format!("{what} sweep {k}, residual {delta:.2e}"));
         progress.tick();
@@ -261,6 +271,8 @@ pub fn iterate<S: Slot>(
             let r2 = deltas[n - 2] / deltas[n - 3];
             if r1 > 0.0 && r1 < 0.98 && (r1 - r2).abs() < 0.05 * r1 {
                 let factor = r1 / (1.0 - r1);
+                // |x - x_prev| is at most the last sweep's change.
+                jumped = deltas[n - 1] * factor;
                 moving
                     .par_iter()
                     .zip(previous.slots.par_iter())
