@@ -24,7 +24,7 @@
 
 use super::graph::{class, decode, Graph, BOTH_OFF, MOVING_ROLLS, NONE_OFF, ONE_OFF, WIN};
 use super::store::quantise_outcomes;
-use super::sweep::{iterate, level_sweep, Duo, Keep, Scalar, Slot};
+use super::sweep::{iterate, lend, level_sweep, Duo, Keep, Scalar, Slot};
 use indicatif::ProgressBar;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
@@ -109,8 +109,7 @@ fn solve_with(
     // lose a gammon, whoever is on roll: two values a state, the chances it loses a
     // gammon or more, a backgammon. Entry PASS stays 0. Those need no more equities, so
     // they are solved alongside the last class's equities.
-    let duo: Vec<Duo> = (0..n + 4).map(|_| Duo::new([0.0; 2])).collect();
-    let duo_scratch: Vec<Duo> = (0..n).map(|_| Duo::new([0.0; 2])).collect();
+    let duo: Vec<Duo> = filled(n + 4, [0.0; 2]);
     let one = compact(
         graph,
         &run.chosen,
@@ -143,6 +142,7 @@ fn solve_with(
         },
         || {
             let started = std::time::Instant::now();
+            let duo_scratch: Vec<Duo> = filled(n, [0.0; 2]);
             let result = iterate(
                 progress,
                 "gammons, one side off",
@@ -158,7 +158,6 @@ fn solve_with(
     let (one_sweeps, one_residual) = gammons.0?;
     let outcomes_started = std::time::Instant::now();
     let sweeps = run.sweeps;
-    let e: Vec<f64> = e.iter().map(Slot::get).collect();
     let policy = &run.chosen;
     // With neither off, all four chances (see `Tail`); plays that bear off a first
     // checker lead to states just solved. The gammon chances (won, lost) and the
@@ -179,28 +178,23 @@ fn solve_with(
         }
         false
     });
-    let part = |j: usize| Compact {
-        first: none.first,
-        codes: none.codes.clone(),
-        constant: none.constant.iter().map(|c| [c[j], c[j + 2]]).collect(),
-    };
-    let (gammon, backgammon) = (part(0), part(1));
-    let duos = || -> Vec<Duo> { (0..n + 4).map(|_| Duo::new([0.0; 2])).collect() };
-    let (g2, b2) = (duos(), duos());
-    let solve_none = |what: &str, policy: &Compact<[f64; 2]>, x: &[Duo]| {
-        let scratch = duos();
-        iterate(
+    // Each side allocates its own arrays, at the same time as the other.
+    let solve_none = |what: &str, j: usize| -> (Result<(u32, f64), String>, Vec<Duo>) {
+        let x: Vec<Duo> = filled(n + 4, [0.0; 2]);
+        let scratch: Vec<Duo> = filled(n, [0.0; 2]);
+        let result = iterate(
             progress,
             what,
             tolerance,
-            x,
+            &x,
             graph.class_span(NONE_OFF),
-            |x, keep, _| none_off_sweep(graph, policy, x, &scratch, keep),
-        )
+            |x, keep, _| none_off_sweep(graph, &none, j, x, &scratch, keep),
+        );
+        (result, x)
     };
-    let (g_run, b_run) = side_by_side(
-        || solve_none("gammons, none off", &gammon, &g2),
-        || solve_none("backgammons, none off", &backgammon, &b2),
+    let ((g_run, g2), (b_run, b2)) = side_by_side(
+        || solve_none("gammons, none off", 0),
+        || solve_none("backgammons, none off", 1),
     );
     let ((g_sweeps, g_residual), (b_sweeps, b_residual)) = (g_run?, b_run?);
     let (none_sweeps, none_residual) = (g_sweeps + b_sweeps, g_residual.max(b_residual));
@@ -210,7 +204,7 @@ fn solve_with(
     let equity: Vec<f64> = graph
         .solver_pos
         .par_iter()
-        .map(|&s| e[s as usize])
+        .map(|&s| e[s as usize].get())
         .collect();
     let outcomes: Vec<[u16; 6]> = graph
         .solver_pos
@@ -220,7 +214,7 @@ fn solve_with(
             quantise_outcomes(&if deadlocked(graph, s) {
                 [0.0; 6]
             } else {
-                outcomes_from(e[s], &tail(graph, s, &duo, &g2, &b2))
+                outcomes_from(e[s].get(), &tail(graph, s, &duo, &g2, &b2))
             })
         })
         .collect();
@@ -260,7 +254,8 @@ fn solve_class(
 }
 
 /// Runs `a` and `b` at the same time, each on half the threads of the current pool (and
-/// one after the other when it has only one). Each result is the same either way.
+/// one after the other when it has only one); the first to end lends its threads to the
+/// other's sweeps (see [`lend`]). Each result is the same either way.
 fn side_by_side<A: Send, B: Send>(
     a: impl FnOnce() -> A + Send,
     b: impl FnOnce() -> B + Send,
@@ -273,9 +268,18 @@ fn side_by_side<A: Send, B: Send>(
     let pool = |t: usize| rayon::ThreadPoolBuilder::new().num_threads(t).build();
     match (pool(threads / 2), pool(threads - threads / 2)) {
         (Ok(pa), Ok(pb)) => std::thread::scope(|scope| {
-            let b = scope.spawn(move || pb.install(b));
+            // The side that ends first lends its threads to the other's sweeps.
+            let (ta, tb) = (threads / 2, threads - threads / 2);
+            let b = scope.spawn(move || {
+                let b = pb.install(b);
+                lend(tb as isize);
+                b
+            });
             let a = pa.install(a);
-            (a, b.join().expect("a solver thread panicked"))
+            lend(ta as isize);
+            let b = b.join().expect("a solver thread panicked");
+            lend(-(threads as isize));
+            (a, b)
         }),
         _ => (a(), b()),
     }
@@ -653,20 +657,22 @@ fn one_off_sweep(
     )
 }
 
-/// A sweep of one pair of chances — won, lost — of a gammon or of a backgammon, over
-/// the states where neither side has borne off; the plays that bear off a first checker
-/// or win are in `policy.constant`. What one side wins the other loses: each play and
-/// each pass swaps the pair.
+/// A sweep of one pair of chances — won, lost — of a gammon (`j` = 0) or of a backgammon
+/// (`j` = 1), over the states where neither side has borne off; the plays that bear off
+/// a first checker or win are in `policy.constant` (see [`Tail`]: won at `j`, lost at
+/// `j + 2`). What one side wins the other loses: each play and each pass swaps the pair.
 fn none_off_sweep(
     g: &Graph,
-    policy: &Compact<[f64; 2]>,
+    policy: &Compact<Tail>,
+    j: usize,
     x: &[Duo],
     a: &[Duo],
     keep: Option<&Keep<Duo>>,
 ) -> f64 {
     let moving = |x: &[Duo], k: usize, _| {
         let i = k - policy.first;
-        let mut sum = policy.constant[i];
+        let c = &policy.constant[i];
+        let mut sum = [c[j], c[j + 2]];
         for (&code, w) in policy.codes[i].iter().zip(WEIGHTS) {
             let [won, lost] = x[code as usize].get();
             sum[0] += w * lost;
@@ -694,6 +700,11 @@ fn none_off_sweep(
             (new, d)
         },
     )
+}
+
+/// `len` slots holding `v`, filled in parallel.
+fn filled<S: Slot>(len: usize, v: S::Value) -> Vec<S> {
+    (0..len).into_par_iter().map(|_| S::new(v)).collect()
 }
 
 #[cfg(test)]

@@ -120,6 +120,21 @@ impl SpinBarrier {
     }
 }
 
+/// Threads lent to the sweeps under way by work that has finished beside them (see
+/// [`lend`]).
+static LENT: AtomicUsize = AtomicUsize::new(0);
+
+/// Lends `threads` more threads to the sweeps that start from now on (negative: takes them
+/// back). Two jobs run side by side on a core each; when one ends, the other's next sweeps
+/// use both cores. The thread count changes no bit of a sweep's result.
+pub fn lend(threads: isize) {
+    if threads >= 0 {
+        LENT.fetch_add(threads as usize, Ordering::Relaxed);
+    } else {
+        LENT.fetch_sub(threads.unsigned_abs(), Ordering::Relaxed);
+    }
+}
+
 /// States a thread takes at a time in the first phase of a segment: at most, at least.
 const MAX_CHUNK: usize = 512;
 const MIN_CHUNK: usize = 16;
@@ -158,7 +173,10 @@ pub fn level_sweep<S: Slot>(
     // Spinning threads must not outnumber the cores (the result is the same for any
     // number of threads).
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let threads = rayon::current_num_threads().min(cores).clamp(1, 64);
+    let lent = LENT.load(Ordering::Relaxed);
+    let threads = (rayon::current_num_threads() + lent)
+        .min(cores)
+        .clamp(1, 64);
     let barrier = SpinBarrier::new(threads);
     // w / 9 for the 0..=9 rolls that can pass, divided once here rather than per state.
     let chances: [f64; 10] = std::array::from_fn(|w| w as f64 / 9.0);
