@@ -71,6 +71,7 @@ fn solve_with(
     // Entries n.. are the wins, valued from the side that lost (-1, -2, -3), then
     // [`PASS`], worth 0.
     let e: Vec<Scalar> = (0..n + 4)
+        .into_par_iter()
         .map(|s| {
             Scalar::new(if s < n || s == PASS as usize {
                 0.0
@@ -81,8 +82,11 @@ fn solve_with(
         .collect();
     let mut run = PolicyIteration {
         g: graph,
-        scratch: (0..n).map(|_| Scalar::new(0.0)).collect(),
-        chosen: (0..5 * n).map(|_| AtomicU32::new(PASS)).collect(),
+        scratch: filled(n, 0.0),
+        chosen: (0..5 * n)
+            .into_par_iter()
+            .map(|_| AtomicU32::new(PASS))
+            .collect(),
         changed: AtomicBool::new(false),
         fulls: 0,
         interval: FULL_EVERY,
@@ -91,6 +95,7 @@ fn solve_with(
         tolerance,
         elimination: eliminate.then(|| Elimination {
             limit: (0..n)
+                .into_par_iter()
                 .map(|_| AtomicU64::new(f64::NEG_INFINITY.to_bits()))
                 .collect(),
             clock: 0.0,
