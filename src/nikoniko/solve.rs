@@ -187,13 +187,18 @@ fn solve_with(
     let solve_none = |what: &str, j: usize| -> (Result<(u32, f64), String>, Vec<Duo>) {
         let x: Vec<Duo> = filled(n + 4, [0.0; 2]);
         let scratch: Vec<Duo> = filled(n, [0.0; 2]);
+        // The pair's own constants (see [`Tail`]: won at `j`, lost at `j + 2`).
+        let constant: Vec<[f64; 2]> = none.constant.iter().map(|c| [c[j], c[j + 2]]).collect();
         let result = iterate(
             progress,
             what,
             tolerance,
             &x,
             graph.class_span(NONE_OFF),
-            |x, keep, _| none_off_sweep(graph, &none, j, x, &scratch, keep),
+            |x, keep, _| {
+                let policy = (none.first, none.codes.as_slice(), constant.as_slice());
+                none_off_sweep(graph, policy, x, &scratch, keep)
+            },
         );
         (result, x)
     };
@@ -662,23 +667,23 @@ fn one_off_sweep(
     )
 }
 
-/// A sweep of one pair of chances — won, lost — of a gammon (`j` = 0) or of a backgammon
-/// (`j` = 1), over the states where neither side has borne off; the plays that bear off
-/// a first checker or win are in `policy.constant` (see [`Tail`]: won at `j`, lost at
-/// `j + 2`). What one side wins the other loses: each play and each pass swaps the pair.
+/// A sweep of one pair of chances — won, lost — of a gammon or of a backgammon, over
+/// the states where neither side has borne off, under `policy`: the first state's
+/// position and, from it, the plays and the constants of a [`Compact`] (the plays that
+/// bear off a first checker or win are in the constants). What one side wins the other
+/// loses: each play and each pass swaps the pair.
 fn none_off_sweep(
     g: &Graph,
-    policy: &Compact<Tail>,
-    j: usize,
+    policy: (usize, &[[u32; 5]], &[[f64; 2]]),
     x: &[Duo],
     a: &[Duo],
     keep: Option<&Keep<Duo>>,
 ) -> f64 {
+    let (first, codes, constant) = policy;
     let moving = |x: &[Duo], k: usize, _| {
-        let i = k - policy.first;
-        let c = &policy.constant[i];
-        let mut sum = [c[j], c[j + 2]];
-        for (&code, w) in policy.codes[i].iter().zip(WEIGHTS) {
+        let i = k - first;
+        let mut sum = constant[i];
+        for (&code, w) in codes[i].iter().zip(WEIGHTS) {
             let [won, lost] = x[code as usize].get();
             sum[0] += w * lost;
             sum[1] += w * won;
