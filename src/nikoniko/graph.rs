@@ -68,12 +68,24 @@ pub struct Graph {
     pub partner: Vec<u32>,
     /// `pass_weight[s]`: how many of the 9 ordered rolls pass (0-0 always does).
     pub pass_weight: Vec<u8>,
+    /// `pair[s]`: for the second phase of a sweep, which reads both states of a pass
+    /// pair at once: the sweep positions of `s` and of its partner, and their pass
+    /// weights.
+    pub pair: Vec<Pair>,
     /// `off[s]`: bit 0 when the side on roll has borne off a checker, bit 1 when the
     /// opponent has (so it cannot lose a gammon).
     pub off: Vec<u8>,
     /// The successors, [`PART`] states (in sweep order) to a part; see
     /// [`Graph::successors`].
     parts: Vec<Part>,
+}
+
+/// A state and its pass partner, as a sweep's second phase reads them (see
+/// [`Graph::pair`]).
+#[derive(Clone, Copy)]
+pub struct Pair {
+    pub visit: [u32; 2],
+    pub pass_weight: [u8; 2],
 }
 
 /// States to a [`Part`] of the successor arrays (built in parallel, part by part).
@@ -314,6 +326,16 @@ impl Graph {
             }
             parts.push(part);
         }
+        let pair = (0..n)
+            .into_par_iter()
+            .map(|s| {
+                let p = partner[s] as usize;
+                Pair {
+                    visit: [visit[s], visit[p]],
+                    pass_weight: [pass_weight[s], pass_weight[p]],
+                }
+            })
+            .collect();
         debug_assert_eq!(n as u64, STATES);
         Graph {
             order,
@@ -324,6 +346,7 @@ impl Graph {
             visit,
             partner,
             pass_weight,
+            pair,
             off,
             parts,
         }

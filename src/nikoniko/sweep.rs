@@ -180,7 +180,6 @@ pub fn level_sweep<S: Slot>(
     let barrier = SpinBarrier::new(threads);
     // w / 9 for the 0..=9 rolls that can pass, divided once here rather than per state.
     let chances: [f64; 10] = std::array::from_fn(|w| w as f64 / 9.0);
-    let pass_chance = |s: usize| chances[usize::from(g.pass_weight[s])];
     // The first phase's work varies from state to state: threads take chunks of it as
     // they come free, one counter per segment.
     let taken: Vec<AtomicUsize> = bounds.iter().map(|_| AtomicUsize::new(0)).collect();
@@ -207,11 +206,11 @@ pub fn level_sweep<S: Slot>(
                 }
             }
             barrier.wait();
-            for s in share(lo, hi, t, threads) {
-                let p = g.partner[s] as usize;
-                let (a_s, a_p) = (a[g.visit[s] as usize].get(), a[g.visit[p] as usize].get());
+            for (s, both) in share(lo, hi, t, threads).zip(&g.pair[share(lo, hi, t, threads)]) {
+                let [k, kp] = both.visit.map(|k| k as usize);
+                let [w, wp] = both.pass_weight.map(usize::from);
                 let old = x[s].get();
-                let (new, d) = pair(a_s, a_p, pass_chance(s), pass_chance(p), old);
+                let (new, d) = pair(a[k].get(), a[kp].get(), chances[w], chances[wp], old);
                 x[s].set(new);
                 if let Some(keep) = keep {
                     keep.slots[s - keep.first].set(old);
