@@ -17,6 +17,9 @@
 //! so consecutive states read the same few kilobytes: the sweep runs from cache rather
 //! than from memory. The successor arrays are laid out in sweep order and read straight
 //! through.
+//!
+//! The plays themselves come from [`Search`], once for each side on roll and each *view*
+//! it has of the opponent (see [`Sides::view`]): 275,181 searches for 1,106,945 states.
 
 use super::index::{all_states, side_rank, STATES};
 use super::position::CHECKERS;

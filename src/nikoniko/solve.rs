@@ -17,7 +17,7 @@
 //! only now and then, growing rarer while they change no play; the sweeps between value
 //! only the best plays last found); action elimination (a full sweep skips a state whose
 //! best plays led the others by more than the values can since have moved: see
-//! [`Elimination`]); and, for the outcomes, iterating only the gammon and
+//! `Elimination`); and, for the outcomes, iterating only the gammon and
 //! backgammon chances under the plays the last full sweep found best (the chance of
 //! winning follows from the equity), over two values a state where only one side can
 //! still lose a gammon, and with the plays that leave a class folded into constants.
