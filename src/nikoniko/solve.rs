@@ -24,10 +24,11 @@
 
 use super::graph::{class, decode, Graph, BOTH_OFF, MOVING_ROLLS, NONE_OFF, ONE_OFF, WIN};
 use super::store::quantise_outcomes;
-use super::sweep::{iterate, lend, level_sweep, Duo, Keep, Scalar, Slot};
+use super::sweep::{iterate, level_sweep, with_loans, Duo, Keep, Scalar, Slot};
 use indicatif::ProgressBar;
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
+use std::sync::Arc;
 
 /// Outcome probabilities for the side on roll: win single, gammon, backgammon; lose
 /// single, gammon, backgammon.
@@ -265,7 +266,7 @@ fn solve_class(
 
 /// Runs `a` and `b` at the same time, each on half the threads of the current pool (and
 /// one after the other when it has only one); the first to end lends its threads to the
-/// other's sweeps (see [`lend`]). Each result is the same either way.
+/// other's sweeps (see [`with_loans`]). Each result is the same either way.
 fn side_by_side<A: Send, B: Send>(
     a: impl FnOnce() -> A + Send,
     b: impl FnOnce() -> B + Send,
@@ -280,16 +281,18 @@ fn side_by_side<A: Send, B: Send>(
         (Ok(pa), Ok(pb)) => std::thread::scope(|scope| {
             // The side that ends first lends its threads to the other's sweeps.
             let (ta, tb) = (threads / 2, threads - threads / 2);
-            let b = scope.spawn(move || {
-                let b = pb.install(b);
-                lend(tb as isize);
-                b
-            });
-            let a = pa.install(a);
-            lend(ta as isize);
-            let b = b.join().expect("a solver thread panicked");
-            lend(-(threads as isize));
-            (a, b)
+            let (to_a, to_b) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
+            let b = {
+                let (to_a, to_b) = (Arc::clone(&to_a), Arc::clone(&to_b));
+                scope.spawn(move || {
+                    let b = pb.install(|| with_loans(&to_b, b));
+                    to_a.fetch_add(tb, Ordering::Relaxed);
+                    b
+                })
+            };
+            let a = pa.install(|| with_loans(&to_a, a));
+            to_b.fetch_add(ta, Ordering::Relaxed);
+            (a, b.join().expect("a solver thread panicked"))
         }),
         _ => (a(), b()),
     }

@@ -13,6 +13,7 @@ use super::graph::Graph;
 use indicatif::ProgressBar;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::Arc;
 
 /// A value of one state that the sweep's threads share. Each is written by the one thread
 /// that owns the state, and read by the others only across a barrier, so relaxed atomic
@@ -120,19 +121,26 @@ impl SpinBarrier {
     }
 }
 
-/// Threads lent to the sweeps under way by work that has finished beside them (see
-/// [`lend`]).
-static LENT: AtomicUsize = AtomicUsize::new(0);
+thread_local! {
+    /// Threads lent to the sweeps this thread starts (see [`with_loans`]).
+    static LOANS: std::cell::RefCell<Option<Arc<AtomicUsize>>> =
+        const { std::cell::RefCell::new(None) };
+}
 
-/// Lends `threads` more threads to the sweeps that start from now on (negative: takes them
-/// back). Two jobs run side by side on a core each; when one ends, the other's next sweeps
-/// use both cores. The thread count changes no bit of a sweep's result.
-pub fn lend(threads: isize) {
-    if threads >= 0 {
-        LENT.fetch_add(threads as usize, Ordering::Relaxed);
-    } else {
-        LENT.fetch_sub(threads.unsigned_abs(), Ordering::Relaxed);
-    }
+/// Runs `f` with `loans` counting the threads lent to the sweeps it starts on this thread,
+/// on top of the current pool's. Two jobs run side by side on a core each; when one ends,
+/// it adds its threads to the other's loans, and the other's next sweeps use both cores.
+/// The thread count changes no bit of a sweep's result.
+pub fn with_loans<R>(loans: &Arc<AtomicUsize>, f: impl FnOnce() -> R) -> R {
+    LOANS.with(|l| *l.borrow_mut() = Some(Arc::clone(loans)));
+    let result = f();
+    LOANS.with(|l| *l.borrow_mut() = None);
+    result
+}
+
+/// Threads lent to the sweeps of this thread.
+fn lent() -> usize {
+    LOANS.with(|l| l.borrow().as_ref().map_or(0, |n| n.load(Ordering::Relaxed)))
 }
 
 /// States a thread takes at a time in the first phase of a segment: at most, at least.
@@ -173,8 +181,7 @@ pub fn level_sweep<S: Slot>(
     // Spinning threads must not outnumber the cores (the result is the same for any
     // number of threads).
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let lent = LENT.load(Ordering::Relaxed);
-    let threads = (rayon::current_num_threads() + lent)
+    let threads = (rayon::current_num_threads() + lent())
         .min(cores)
         .clamp(1, 64);
     let barrier = SpinBarrier::new(threads);
