@@ -1,45 +1,129 @@
-//! The one error type the command layer sees, and the exit status each kind maps to
-//! (`spec/cli.md`: 2 for bad input or usage, 1 for any other failure).
+//! The crate's error: one variant per module, each module's own typed error inside.
+//!
+//! Every module that can fail has its own `Error` enum (thiserror) whose variants name
+//! the fault and keep their sources; [`Error`] wraps them, and [`Error::kind`] says what
+//! sort of failure it is. Only the command layer turns a kind into an exit status
+//! (`docs/cli.md`: 2 for bad input, 1 for anything else). Messages never name a
+//! command-line flag: the library does not know how its caller spells its options.
 
 use thiserror::Error;
 
-/// An error reported to the user.
+/// What sort of failure an error is, for a caller that reacts to the sort, not the detail.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ErrorKind {
+    /// The caller's input is malformed or out of range: a position, a hand, a parameter.
+    Input,
+    /// A table is missing, foreign, corrupt or of the wrong kind.
+    Table,
+    /// Reading or writing a file or stream failed.
+    Io,
+    /// The work itself failed (a search with no answer, a budget exhausted).
+    Failed,
+}
+
+/// Any error the library returns.
 #[derive(Debug, Error)]
+#[non_exhaustive]
 pub enum Error {
-    /// The user's input is malformed: a position, a hand, a flag value. Exit status 2.
-    #[error("{0}")]
-    BadInput(String),
-    /// A table is missing, foreign, corrupt or of the wrong kind. Exit status 1.
+    /// A table could not be opened, checked, written or packed.
     #[error(transparent)]
     Table(#[from] crate::table::TableError),
-    /// Anything else that went wrong at run time (I/O, an impossible search). Exit status 1.
+    /// A ranker could not be built or was asked about a non-member.
+    #[error(transparent)]
+    Rank(#[from] crate::rank::RankError),
+    /// NikoNiko Gammon.
+    #[error(transparent)]
+    Nikoniko(#[from] crate::nikoniko::Error),
+    /// Bingo.
+    #[error(transparent)]
+    Bingo(#[from] crate::bingo::Error),
+    /// 大石泉すき poker.
+    #[error(transparent)]
+    Poker(#[from] crate::poker::Error),
+    /// Numeron.
+    #[error(transparent)]
+    Numeron(#[from] crate::numeron::Error),
+    /// Fabfib.
+    #[error(transparent)]
+    Fabfib(#[from] crate::fabfib::Error),
+    /// Reading or writing something other than a table.
+    #[error("{what}: {source}")]
+    Io {
+        /// What was being read or written, e.g. "standard input" or a file's path.
+        what: String,
+        /// The operating system's error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// Transitional: malformed input, not yet given a typed variant in its module.
+    #[doc(hidden)]
+    #[error("{0}")]
+    BadInput(String),
+    /// Transitional: a run-time failure, not yet given a typed variant in its module.
+    #[doc(hidden)]
     #[error("{0}")]
     Failure(String),
 }
 
 impl Error {
-    /// Shorthand for [`Error::BadInput`].
+    /// Transitional shorthand for [`Error::BadInput`].
+    #[doc(hidden)]
     pub fn input(message: impl Into<String>) -> Self {
         Error::BadInput(message.into())
     }
 
-    /// Shorthand for [`Error::Failure`].
+    /// Transitional shorthand for [`Error::Failure`].
+    #[doc(hidden)]
     pub fn failure(message: impl Into<String>) -> Self {
         Error::Failure(message.into())
     }
 
-    /// The process exit status for this error.
-    pub fn exit_code(&self) -> u8 {
-        match self {
-            Error::BadInput(_) => 2,
-            Error::Table(_) | Error::Failure(_) => 1,
+    /// An I/O error while reading or writing `what`.
+    pub fn io(what: impl Into<String>, source: std::io::Error) -> Self {
+        Error::Io {
+            what: what.into(),
+            source,
         }
+    }
+
+    /// What sort of failure this is.
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            Error::Table(_) => ErrorKind::Table,
+            Error::Rank(_) => ErrorKind::Input,
+            Error::Nikoniko(e) => e.kind(),
+            Error::Bingo(e) => e.kind(),
+            Error::Poker(e) => e.kind(),
+            Error::Numeron(e) => e.kind(),
+            Error::Fabfib(e) => e.kind(),
+            Error::Io { .. } => ErrorKind::Io,
+            Error::BadInput(_) => ErrorKind::Input,
+            Error::Failure(_) => ErrorKind::Failed,
+        }
+    }
+
+    /// Whether this error, at its root, is a closed pipe on the way out (`| head`): not a
+    /// failure of the work, and the command layer ends quietly on it.
+    pub fn is_broken_pipe(&self) -> bool {
+        let mut source: Option<&(dyn std::error::Error + 'static)> = Some(self);
+        while let Some(e) = source {
+            if let Some(io) = e.downcast_ref::<std::io::Error>() {
+                if io.kind() == std::io::ErrorKind::BrokenPipe {
+                    return true;
+                }
+            }
+            source = e.source();
+        }
+        false
     }
 }
 
 impl From<std::io::Error> for Error {
     fn from(e: std::io::Error) -> Self {
-        Error::Failure(e.to_string())
+        Error::Io {
+            what: "input/output".into(),
+            source: e,
+        }
     }
 }
 

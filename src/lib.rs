@@ -6,16 +6,17 @@
 //! - [`table`]: the persistent, checked, memory-mapped table format.
 //! - one module per game.
 
-pub mod alloc;
 pub mod bingo;
 pub mod error;
+pub mod exact;
 pub mod fabfib;
 pub mod nikoniko;
 pub mod numeron;
 pub mod poker;
 pub mod progress;
+pub mod random;
 pub mod rank;
 pub mod stats;
 pub mod table;
 
-pub use error::{Error, Result};
+pub use error::{Error, ErrorKind, Result};

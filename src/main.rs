@@ -1,11 +1,13 @@
 //! The `tabula` command: parses, calls the library, prints. Nothing else lives here.
 
+mod alloc;
 mod cmd;
 
 #[global_allocator]
-static ALLOCATOR: tabula::alloc::HugePages = tabula::alloc::HugePages;
+static ALLOCATOR: alloc::HugePages = alloc::HugePages;
 
 use clap::{Parser, Subcommand};
+use std::io::Write;
 use std::process::ExitCode;
 
 #[derive(Parser)]
@@ -53,9 +55,12 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
+        // A reader that stops early (`| head`) is not a failure.
+        Err(e) if e.is_broken_pipe() => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("tabula: {e}");
-            ExitCode::from(e.exit_code())
+            // Nothing more can be done if even stderr is closed or full.
+            let _ = writeln!(std::io::stderr(), "tabula: {e}");
+            ExitCode::from(cmd::exit_code(&e))
         }
     }
 }

@@ -1,10 +1,119 @@
-//! Progress bars on stderr, hidden when stderr is not a terminal or when asked to be quiet.
+//! Progress reporting: one callback, no terminal.
+//!
+//! Long work in the library takes a [`Progress`] and reports through it what it is doing
+//! and how far it has come. The library never decides how (or whether) that is shown: the
+//! command layer turns the events into progress bars on stderr, a library user may log
+//! them, ignore them ([`Progress::SILENT`]) or count them in a test.
+//!
+//! ```
+//! use std::sync::atomic::{AtomicU64, Ordering};
+//! use tabula::progress::{Event, Progress};
+//!
+//! let done = AtomicU64::new(0);
+//! let count = |event: Event<'_>| {
+//!     if let Event::Advance(n) = event {
+//!         done.fetch_add(n, Ordering::Relaxed);
+//!     }
+//! };
+//! let progress = Progress::new(&count);
+//! progress.start("work", Some(10));
+//! progress.advance(4);
+//! progress.advance(6);
+//! progress.finish();
+//! assert_eq!(done.load(Ordering::Relaxed), 10);
+//! ```
 
+/// What a piece of long work reports.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Event<'a> {
+    /// A stage begins: its name and, when known, how many steps it has. A new `Start`
+    /// replaces the stage under way (so a stage whose length becomes known later simply
+    /// starts again with its total).
+    Start {
+        /// A short name for the stage, e.g. `"games"` or `"sweeps"`.
+        stage: &'a str,
+        /// Steps in the stage, when known.
+        total: Option<u64>,
+    },
+    /// `n` more steps of the current stage are done.
+    Advance(u64),
+    /// A short status line for the current stage (e.g. the residual of the last sweep).
+    Status(&'a str),
+    /// The current stage is over.
+    Finish,
+}
+
+/// A handle on the one progress callback, cheap to copy into worker threads.
+#[derive(Clone, Copy)]
+pub struct Progress<'a> {
+    callback: Option<&'a (dyn Fn(Event<'_>) + Sync)>,
+}
+
+impl std::fmt::Debug for Progress<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Progress")
+            .field("silent", &self.callback.is_none())
+            .finish()
+    }
+}
+
+impl Default for Progress<'_> {
+    fn default() -> Self {
+        Progress::SILENT
+    }
+}
+
+impl<'a> Progress<'a> {
+    /// Reports nothing.
+    pub const SILENT: Progress<'static> = Progress { callback: None };
+
+    /// Reports every event to `callback`, which may be called from several threads.
+    pub fn new(callback: &'a (dyn Fn(Event<'_>) + Sync)) -> Self {
+        Progress {
+            callback: Some(callback),
+        }
+    }
+
+    /// Whether events go anywhere (lets hot loops skip formatting a status).
+    pub fn is_silent(&self) -> bool {
+        self.callback.is_none()
+    }
+
+    /// Reports `event`.
+    pub fn report(&self, event: Event<'_>) {
+        if let Some(callback) = self.callback {
+            callback(event);
+        }
+    }
+
+    /// Reports [`Event::Start`].
+    pub fn start(&self, stage: &str, total: Option<u64>) {
+        self.report(Event::Start { stage, total });
+    }
+
+    /// Reports [`Event::Advance`].
+    pub fn advance(&self, n: u64) {
+        self.report(Event::Advance(n));
+    }
+
+    /// Reports [`Event::Status`].
+    pub fn status(&self, text: &str) {
+        self.report(Event::Status(text));
+    }
+
+    /// Reports [`Event::Finish`].
+    pub fn finish(&self) {
+        self.report(Event::Finish);
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Transitional: the indicatif bars below move to the command layer as each game reports
+// through `Progress`; nothing new may call them.
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
 
-/// A bar of `len` steps labelled `message`; hidden when `quiet` or when stderr is not a
-/// terminal, so piped output and tests see nothing of it.
+#[doc(hidden)]
 pub fn bar(len: u64, message: &str, quiet: bool) -> ProgressBar {
     let bar = ProgressBar::with_draw_target(Some(len), target(quiet));
     bar.set_style(
@@ -16,7 +125,7 @@ pub fn bar(len: u64, message: &str, quiet: bool) -> ProgressBar {
     bar
 }
 
-/// A spinner for work of unknown length.
+#[doc(hidden)]
 pub fn spinner(message: &str, quiet: bool) -> ProgressBar {
     let bar = ProgressBar::with_draw_target(None, target(quiet));
     bar.set_style(

@@ -10,6 +10,7 @@
 //! - [`players`]: `K` cards, uniform or US; [`players_sim`] plays them; [`plot`]: the seed's figure.
 //! - [`report`] and [`report_sim`]: what each command prints, as text tables or JSON.
 
+mod error;
 pub mod card;
 pub mod enumerate;
 pub mod formula;
@@ -24,6 +25,8 @@ pub mod report_sim;
 pub mod rng;
 pub mod simulate;
 pub mod stats;
+
+pub use error::Error;
 
 pub use card::{Card, Pattern};
 pub use law::Law;

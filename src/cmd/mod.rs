@@ -6,13 +6,14 @@ pub mod fabfib;
 pub mod nikoniko;
 pub mod numeron;
 pub mod poker;
+pub mod progress;
 pub mod table;
 
 use std::io::Write;
 use tabula::Result;
 
-/// Prints `text` (a trailing newline is added) on stdout. A closed pipe (`| head`) ends the
-/// process quietly instead of panicking.
+/// Prints `text` (a trailing newline is added) on stdout. A closed pipe (`| head`) comes
+/// back as an error that `main` recognises and ends on quietly.
 pub fn emit(text: &str) -> Result<()> {
     let mut out = std::io::stdout().lock();
     let written = out
@@ -25,10 +26,7 @@ pub fn emit(text: &str) -> Result<()> {
             }
         })
         .and_then(|()| out.flush());
-    match written {
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => std::process::exit(0),
-        other => Ok(other?),
-    }
+    written.map_err(|e| tabula::Error::io("standard output", e))
 }
 
 /// Prints one JSON document on stdout (pretty, with a trailing newline).
@@ -36,4 +34,13 @@ pub fn emit_json<T: serde::Serialize>(value: &T) -> Result<()> {
     let text = serde_json::to_string_pretty(value)
         .map_err(|e| tabula::Error::failure(format!("could not write JSON: {e}")))?;
     emit(&text)
+}
+
+/// The exit status for an error (`docs/cli.md`): 2 for bad input, 1 for anything else.
+/// The one place where a kind of failure becomes a number.
+pub fn exit_code(e: &tabula::Error) -> u8 {
+    match e.kind() {
+        tabula::ErrorKind::Input => 2,
+        tabula::ErrorKind::Table | tabula::ErrorKind::Io | tabula::ErrorKind::Failed => 1,
+    }
 }

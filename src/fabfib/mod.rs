@@ -9,6 +9,7 @@
 //! - [`simulate`], [`stats`]: many games in parallel, reproducibly; [`replay`]: one game.
 //! - [`text`]: the aligned tables the command prints.
 
+mod error;
 pub mod calls;
 pub mod cards;
 pub mod engine;
@@ -21,3 +22,5 @@ pub mod simulate;
 pub mod stats;
 pub mod strategy;
 pub mod text;
+
+pub use error::Error;

@@ -12,6 +12,7 @@
 //! assert_eq!(Generator::new().plays(&opening, Roll::new(1, 2)).len(), 4);
 //! ```
 
+mod error;
 pub mod board;
 pub mod game;
 pub mod graph;
@@ -25,6 +26,8 @@ pub mod solve;
 pub mod store;
 pub mod sweep;
 pub mod verify;
+
+pub use error::Error;
 
 pub use index::{index_of, position_at, STATES};
 pub use position::Position;

@@ -12,6 +12,7 @@
 //! - [`root`]: the whole game's optimum with progress and a time budget.
 //! - [`session`]: the interactive helper's and the hidden-secret game's state.
 
+mod error;
 pub mod answer;
 pub mod engine;
 pub mod optimal;
@@ -23,6 +24,8 @@ pub mod set;
 pub mod strategy;
 pub mod symmetry;
 pub mod tree;
+
+pub use error::Error;
 
 pub use answer::{Answer, AnswerTable, Oracle};
 pub use engine::{Engine, Player};

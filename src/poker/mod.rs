@@ -13,6 +13,7 @@
 //! - [`search`]: the search for a fifth rule that breaks the remaining ties;
 //! - [`seed`]: the seed's Python transliterated, the independent second method.
 
+mod error;
 pub mod compare;
 pub mod hand;
 pub mod judge;
@@ -21,6 +22,8 @@ pub mod seed;
 pub mod table;
 pub mod tiebreak;
 pub mod verify;
+
+pub use error::Error;
 
 pub use compare::{compare, Stage, Verdict};
 pub use hand::Hand;
