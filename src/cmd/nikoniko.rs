@@ -1,16 +1,15 @@
 //! `tabula nikoniko …`: NikoNiko Gammon.
 
+use super::progress::Bars;
 use super::{emit, emit_json};
 use clap::Subcommand;
 use serde_json::{json, Value};
 use std::path::PathBuf;
 use std::time::Instant;
 use tabula::nikoniko::{
-    board, game, index,
+    self, board, game, index,
     moves::{self, Generator},
-    notation, query,
-    solve::Outcomes,
-    store, verify, Position, Roll,
+    notation, query, store, verify, Outcomes, Position, Roll,
 };
 use tabula::{Error, Result};
 
@@ -88,33 +87,22 @@ pub enum NikonikoCmd {
 }
 
 fn position(text: &str) -> Result<Position> {
-    notation::parse_position(text).map_err(|e| Error::input(format!("position: {e}")))
+    Ok(notation::parse_position(text)?)
 }
 
 fn roll(text: &str) -> Result<Roll> {
-    notation::parse_roll(text).map_err(Error::input)
-}
-
-fn outcomes_json(o: &Outcomes) -> Value {
-    json!({
-        "win": o[0] + o[1] + o[2],
-        "win_gammon": o[1] + o[2],
-        "win_backgammon": o[2],
-        "lose": o[3] + o[4] + o[5],
-        "lose_gammon": o[4] + o[5],
-        "lose_backgammon": o[5],
-    })
+    Ok(notation::parse_roll(text)?)
 }
 
 fn outcomes_text(o: &Outcomes) -> String {
     format!(
         "win {:5.1}% (gammon {:5.1}%, backgammon {:5.1}%)  lose {:5.1}% (gammon {:5.1}%, backgammon {:5.1}%)",
-        100.0 * (o[0] + o[1] + o[2]),
-        100.0 * (o[1] + o[2]),
-        100.0 * o[2],
-        100.0 * (o[3] + o[4] + o[5]),
-        100.0 * (o[4] + o[5]),
-        100.0 * o[5],
+        100.0 * o.win,
+        100.0 * o.win_gammon,
+        100.0 * o.win_backgammon,
+        100.0 * o.lose,
+        100.0 * o.lose_gammon,
+        100.0 * o.lose_backgammon,
     )
 }
 
@@ -122,7 +110,7 @@ pub fn run(cmd: NikonikoCmd) -> Result<()> {
     match cmd {
         NikonikoCmd::Count { plays, json } => {
             let started = Instant::now();
-            let states = index::check_bijection().map_err(Error::failure)?;
+            let states = index::check_bijection()?;
             let seconds = started.elapsed().as_secs_f64();
             let seed_count = index::count_states_like_the_seed();
             let mut doc = json!({
@@ -233,7 +221,8 @@ pub fn run(cmd: NikonikoCmd) -> Result<()> {
             }
         }
         NikonikoCmd::Build { table, quiet, json } => {
-            let report = store::build(&table, quiet)?;
+            let bars = Bars::new(quiet);
+            let report = store::build(&table, bars.progress())?;
             if json {
                 emit_json(&json!({
                     "table": report.equity_path,
@@ -296,7 +285,7 @@ pub fn run(cmd: NikonikoCmd) -> Result<()> {
                     "index": i,
                     "position": notation::notation(&p),
                     "equity": e,
-                    "outcomes": outcomes_json(&o),
+                    "outcomes": o,
                 }))
             } else {
                 emit(&format!(
@@ -325,7 +314,7 @@ pub fn run(cmd: NikonikoCmd) -> Result<()> {
                             "play": m.play.to_string(),
                             "equity": m.equity,
                             "loss": m.loss,
-                            "outcomes": outcomes_json(&m.outcomes),
+                            "outcomes": m.outcomes,
                         })
                     })
                     .collect();
@@ -360,9 +349,9 @@ pub fn run(cmd: NikonikoCmd) -> Result<()> {
             let stdin = std::io::stdin();
             let mut stdout = std::io::stdout();
             match game::play(&tables, seed, !second, stdin.lock(), &mut stdout) {
-                // The reader went away (`| head`): nothing left to say.
-                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-                other => other.map(|_| ()).map_err(Error::from),
+                Ok(_) => Ok(()),
+                // A closed pipe on the way out is recognised (and ended quietly) by main.
+                Err(e) => Err(Error::io("the game in the terminal", e)),
             }
         }
         NikonikoCmd::Verify { table, json } => {
@@ -402,7 +391,11 @@ pub fn run(cmd: NikonikoCmd) -> Result<()> {
             if r.ok {
                 Ok(())
             } else {
-                Err(Error::failure("the table is not consistent with the rules"))
+                Err(nikoniko::Error::Inconsistent(format!(
+                    "a gap exceeds what rounding allows (Bellman {:.3e}, outcomes {:.3e}, total {:.3e})",
+                    r.max_bellman_gap, r.max_outcome_gap, r.max_total_gap
+                ))
+                .into())
             }
         }
     }

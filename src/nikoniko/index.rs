@@ -154,19 +154,23 @@ pub fn all_states() -> Vec<Position> {
 
 /// Enumerates every state in the seed's order and checks that the index of the k-th is k
 /// and that unranking k gives it back. Returns the number of states.
-pub fn check_bijection() -> Result<u64, String> {
+pub fn check_bijection() -> Result<u64, super::Error> {
     use rayon::prelude::*;
     let states = all_states();
-    states.par_iter().enumerate().try_for_each(|(i, p)| {
-        let i = i as u64;
-        if index_of(p) != i {
-            return Err(format!("state #{i} has index {}", index_of(p)));
-        }
-        if position_at(i).as_ref() != Some(p) {
-            return Err(format!("index {i} does not unrank to state #{i}"));
-        }
-        Ok(())
-    })?;
+    states
+        .par_iter()
+        .enumerate()
+        .try_for_each(|(i, p)| {
+            let i = i as u64;
+            if index_of(p) != i {
+                return Err(format!("state #{i} has index {}", index_of(p)));
+            }
+            if position_at(i).as_ref() != Some(p) {
+                return Err(format!("index {i} does not unrank to state #{i}"));
+            }
+            Ok(())
+        })
+        .map_err(super::Error::Index)?;
     Ok(states.len() as u64)
 }
 

@@ -12,24 +12,26 @@
 //! assert_eq!(Generator::new().plays(&opening, Roll::new(1, 2)).len(), 4);
 //! ```
 
-mod error;
 pub mod board;
+mod error;
 pub mod game;
-pub mod graph;
+mod graph;
 pub mod index;
 pub mod moves;
 pub mod notation;
+mod outcomes;
 pub mod position;
 pub mod query;
-pub mod sides;
-pub mod solve;
+mod sides;
+mod solve;
 pub mod store;
-pub mod sweep;
+mod sweep;
 pub mod verify;
 
 pub use error::Error;
 
 pub use index::{index_of, position_at, STATES};
+pub use outcomes::Outcomes;
 pub use position::Position;
 
 /// A roll of two dice with faces 0, 1, 2, kept with the smaller die first.

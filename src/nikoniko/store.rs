@@ -7,7 +7,9 @@
 
 use super::graph::Graph;
 use super::index::STATES;
-use super::solve::{solve, Outcomes};
+use super::solve::{solve, Exclusive};
+use super::{Error, Outcomes};
+use crate::progress::Progress;
 use crate::table::{self, Descriptor, Table, TableError};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
@@ -68,22 +70,21 @@ pub fn quantise_equity(e: f64) -> i16 {
 }
 
 /// Quantises outcome probabilities for storage.
-pub fn quantise_outcomes(o: &Outcomes) -> [u16; 6] {
+pub(crate) fn quantise_outcomes(o: &Exclusive) -> [u16; 6] {
     o.map(|p| (p.clamp(0.0, 1.0) * OUTCOME_SCALE).round() as u16)
 }
 
 /// Builds both tables from nothing and writes them atomically (outcomes first, then the
-/// equity table that names them).
-pub fn build(equity_path: &Path, quiet: bool) -> Result<BuildReport, crate::Error> {
+/// equity table that names them). `progress` hears of each stage and sweep.
+pub fn build(equity_path: &Path, progress: Progress<'_>) -> Result<BuildReport, Error> {
     let started = Instant::now();
-    let progress = crate::progress::spinner("nikoniko", quiet);
-    progress.set_message("generating every play of every state");
-    progress.enable_steady_tick(std::time::Duration::from_millis(120));
+    progress.start("generating every play of every state", None);
     let graph = Graph::build();
     let graph_seconds = started.elapsed().as_secs_f64();
-    let solved = solve(&graph, TOLERANCE, &progress).map_err(crate::Error::failure)?;
+    progress.start("iterating", None);
+    let solved = solve(&graph, TOLERANCE, progress)?;
     let solve_seconds = started.elapsed().as_secs_f64() - graph_seconds;
-    progress.set_message("writing tables");
+    progress.start("writing tables", None);
 
     let equities: Vec<i16> = solved
         .equity
@@ -116,7 +117,7 @@ pub fn build(equity_path: &Path, quiet: bool) -> Result<BuildReport, crate::Erro
         },
         &equities,
     )?;
-    progress.finish_and_clear();
+    progress.finish();
     let opening = super::index_of(&super::Position::OPENING) as usize;
     Ok(BuildReport {
         equity_path: equity_path.to_path_buf(),
@@ -189,7 +190,7 @@ impl Tables {
     /// The outcome probabilities of the state with dense index `i` (side on roll).
     pub fn outcomes(&self, i: u64) -> Outcomes {
         let o = self.all_outcomes().expect("checked at open");
-        o[i as usize].map(|q| f64::from(q) / OUTCOME_SCALE)
+        Outcomes::from_exclusive(o[i as usize].map(|q| f64::from(q) / OUTCOME_SCALE))
     }
 }
 
