@@ -7,7 +7,7 @@ use serde_json::{json, Value};
 use std::path::PathBuf;
 use std::time::Instant;
 use tabula::nikoniko::{
-    self, board, game, index,
+    self, board, counting, game, index,
     moves::{self, Generator},
     notation, query, store, verify, Outcomes, Position, Roll,
 };
@@ -76,6 +76,26 @@ pub enum NikonikoCmd {
         second: bool,
         #[arg(long, default_value_os_t = store::default_path())]
         table: PathBuf,
+    },
+    /// The article's table of PNC(p, n): ways to put n checkers on p places
+    Pnc {
+        /// Rows: 1 to this many places
+        #[arg(long, default_value_t = 10)]
+        places: u32,
+        /// Columns: 0 to this many checkers
+        #[arg(long, default_value_t = 5)]
+        checkers: u32,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Every count vector in the order of the article's next_PN, with its rank
+    Listing {
+        #[arg(long, default_value_t = 4)]
+        places: u32,
+        #[arg(long, default_value_t = 2)]
+        checkers: u32,
+        #[arg(long)]
+        json: bool,
     },
     /// Re-derive every stored value with one Bellman sweep and report the worst gap
     Verify {
@@ -354,6 +374,30 @@ pub fn run(cmd: NikonikoCmd) -> Result<()> {
                 Err(e) => Err(Error::io("the game in the terminal", e)),
             }
         }
+        NikonikoCmd::Pnc {
+            places,
+            checkers,
+            json,
+        } => {
+            let table = counting::pnc_table(places, checkers)?;
+            if json {
+                emit_json(&table)
+            } else {
+                emit(&render_pnc(&table))
+            }
+        }
+        NikonikoCmd::Listing {
+            places,
+            checkers,
+            json,
+        } => {
+            let listing = counting::listing(places, checkers)?;
+            if json {
+                emit_json(&listing)
+            } else {
+                emit(&render_listing(&listing))
+            }
+        }
         NikonikoCmd::Verify { table, json } => {
             let tables = store::Tables::open(&table)?;
             let started = Instant::now();
@@ -399,4 +443,45 @@ pub fn run(cmd: NikonikoCmd) -> Result<()> {
             }
         }
     }
+}
+
+/// The PNC table as the article prints it: `p\n | 0 | 1 | …`, one row per number of places.
+fn render_pnc(t: &counting::PncTable) -> String {
+    let width = t
+        .rows
+        .iter()
+        .flatten()
+        .map(|v| v.to_string().len())
+        .max()
+        .unwrap_or(1)
+        .max(t.checkers.to_string().len());
+    let label = t.places.to_string().len().max(3);
+    let mut text = format!("{:>label$} |", "p\\n");
+    for n in 0..=t.checkers {
+        text.push_str(&format!(" {n:>width$} |"));
+    }
+    text.push('\n');
+    for (p, row) in t.rows.iter().enumerate() {
+        text.push_str(&format!("{:>label$} |", p + 1));
+        for v in row {
+            text.push_str(&format!(" {v:>width$} |"));
+        }
+        text.push('\n');
+    }
+    text
+}
+
+/// A listing as the article prints it: one vector a line, its counts apart by spaces,
+/// after the vector's rank.
+fn render_listing(l: &counting::Listing) -> String {
+    let width = l.count.saturating_sub(1).to_string().len();
+    let mut text = format!(
+        "{} vectors of {} checkers on {} places (rank: counts from place 0)\n",
+        l.count, l.checkers, l.places
+    );
+    for row in &l.rows {
+        let counts: Vec<String> = row.counts.iter().map(u8::to_string).collect();
+        text.push_str(&format!("{:>width$}: {}\n", row.rank, counts.join(" ")));
+    }
+    text
 }

@@ -24,6 +24,9 @@ pub enum Error {
         /// What is wrong with it.
         reason: String,
     },
+    /// A counting table cannot be made as asked (too large, no place).
+    #[error("{0}")]
+    Counting(String),
     /// The dense index is not a bijection (a bug, reported rather than hidden).
     #[error("the index does not round-trip: {0}")]
     Index(String),
@@ -56,7 +59,7 @@ impl Error {
     /// What sort of failure this is (the command layer maps it to an exit status).
     pub fn kind(&self) -> ErrorKind {
         match self {
-            Error::Position { .. } | Error::Roll { .. } => ErrorKind::Input,
+            Error::Position { .. } | Error::Roll { .. } | Error::Counting(_) => ErrorKind::Input,
             Error::Table(_) => ErrorKind::Table,
             Error::Io { .. } => ErrorKind::Io,
             Error::Index(_) | Error::NotConverged { .. } | Error::Inconsistent(_) => {

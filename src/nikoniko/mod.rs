@@ -13,6 +13,7 @@
 //! ```
 
 pub mod board;
+pub mod counting;
 mod error;
 pub mod game;
 mod graph;
