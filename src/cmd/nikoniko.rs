@@ -132,7 +132,7 @@ pub fn run(cmd: NikonikoCmd) -> Result<()> {
             let started = Instant::now();
             let states = index::check_bijection()?;
             let seconds = started.elapsed().as_secs_f64();
-            let seed_count = index::count_states_like_the_seed();
+            let seed_count = index::count_states_like_the_article();
             let mut doc = json!({
                 "states": states,
                 "seed_count": seed_count,

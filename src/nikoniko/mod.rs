@@ -1,6 +1,6 @@
 //! NikoNiko Gammon: backgammon at one third size (8 points, 5 checkers, dice 0–2).
 //!
-//! Positions are always seen from the side on roll. The rules are `spec/nikoniko.md`.
+//! Positions are always seen from the side on roll. The rules are `docs/nikoniko.md`.
 //!
 //! ```
 //! use tabula::nikoniko::{index_of, moves::Generator, notation, Position, Roll};

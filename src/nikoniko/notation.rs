@@ -1,4 +1,4 @@
-//! The spec's notation: `X/O` lists of checker locations (`8,8,5,2,2/8,8,5,2,2`, `bar`),
+//! The notation of `docs/nikoniko.md`: `X/O` lists of checker locations (`8,8,5,2,2/8,8,5,2,2`, `bar`),
 //! a dense index as a plain integer, and rolls `1-2`.
 
 use super::index::{index_of, position_at, STATES};
@@ -119,7 +119,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_opening_position_is_written_as_in_the_spec() {
+    fn the_opening_position_is_written_as_the_docs_write_it() {
         assert_eq!(notation(&Position::OPENING), "8,8,5,2,2/8,8,5,2,2");
         assert_eq!(
             parse_position("8,8,5,2,2/8,8,5,2,2").unwrap(),

@@ -1,4 +1,4 @@
-//! The NikoNiko tables on disk: equities (`i16` = round(equity × 10,000), the seed's
+//! The NikoNiko tables on disk: equities (`i16` = round(equity × 10,000), the article's
 //! 2 bytes a state) and outcome probabilities (six `u16` = round(p × 65,535)), both
 //! indexed by the dense index, in the project's table format.
 //!
