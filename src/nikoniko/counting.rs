@@ -8,6 +8,8 @@ use serde::Serialize;
 
 /// The most vectors [`listing`] writes out.
 pub const MAX_LISTING: u64 = 1_000_000;
+/// The most entries [`pnc_table`] computes.
+pub const MAX_TABLE: u64 = 1_000_000;
 
 /// PNC(p, n) for every p in `1..=places` and n in `0..=checkers`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -48,6 +50,12 @@ pub fn pnc_table(places: u32, checkers: u32) -> Result<PncTable, Error> {
         return Err(Error::Counting(
             "a table needs at least one place".to_string(),
         ));
+    }
+    let entries = u64::from(places) * (u64::from(checkers) + 1);
+    if entries > MAX_TABLE {
+        return Err(Error::Counting(format!(
+            "{entries} entries are too many for one table (at most {MAX_TABLE})"
+        )));
     }
     let rows = (1..=places)
         .map(|p| {
@@ -165,6 +173,7 @@ mod tests {
     fn too_large_a_request_is_refused_not_attempted() {
         assert!(pnc_table(0, 3).is_err());
         assert!(pnc_table(200, 200).is_err());
+        assert!(pnc_table(2_424_242_424, 0).is_err());
         assert!(listing(30, 30).is_err());
     }
 }
