@@ -6,7 +6,7 @@ use super::optimal::{Search, INF, MAX_SEARCH_SPACE};
 use super::rules::{Rules, Space};
 use super::strategy::{heuristic_guess, Strategy, MAX_HEURISTIC_SPACE};
 use super::tree::{self, Node};
-use crate::{Error, Result};
+use super::{Error, Result};
 
 /// Candidate spaces above this size need `long` for the exact strategies (N = 4).
 pub const QUICK_SEARCH_SPACE: usize = 1000;
@@ -40,25 +40,29 @@ impl Engine {
     }
 
     /// Checks that `strategy` is affordable on this space (`long` admits the exact search
-    /// on spaces above [`QUICK_SEARCH_SPACE`]).
+    /// on spaces above [`QUICK_SEARCH_SPACE`], a search of hours).
     pub fn check(&self, strategy: Strategy, long: bool) -> Result<()> {
         let len = self.space.len();
         let name = strategy.name();
         if strategy.is_exact() {
             if len > MAX_SEARCH_SPACE || self.table.is_none() {
-                return Err(Error::input(format!(
-                    "strategy {name} searches at most {MAX_SEARCH_SPACE} candidates exactly, not {len}"
-                )));
+                return Err(Error::TooLargeForExactSearch {
+                    candidates: len,
+                    max: MAX_SEARCH_SPACE,
+                });
             }
             if len > QUICK_SEARCH_SPACE && !long {
-                return Err(Error::input(format!(
-                    "strategy {name} on {len} candidates is a search of hours: add --long to run it (see also `tabula numeron optimum`)"
-                )));
+                return Err(Error::SearchOfHours {
+                    strategy: name,
+                    candidates: len,
+                });
             }
         } else if strategy != Strategy::First && len > MAX_HEURISTIC_SPACE {
-            return Err(Error::input(format!(
-                "strategy {name} scores every guess at every node, which is limited to {MAX_HEURISTIC_SPACE} candidates, not {len}; use --strategy first"
-            )));
+            return Err(Error::TooLargeForHeuristic {
+                strategy: name,
+                candidates: len,
+                max: MAX_HEURISTIC_SPACE,
+            });
         }
         Ok(())
     }
@@ -131,10 +135,10 @@ impl<'a> Player<'a> {
             root_cap: n,
         };
         if strategy.is_exact() {
-            let table = engine
-                .table
-                .as_ref()
-                .ok_or_else(|| Error::failure("the exact search needs the answer table"))?;
+            let table = engine.table.as_ref().ok_or(Error::TooLargeForExactSearch {
+                candidates: engine.space.len(),
+                max: MAX_SEARCH_SPACE,
+            })?;
             let mut search = Search::new(&engine.space, table, hard)?;
             if strategy == Strategy::OptimalWorst {
                 let all: Vec<u32> = (0..n).collect();
@@ -158,7 +162,7 @@ impl<'a> Player<'a> {
     /// The next guess for the candidates `set` (ascending ranks) after `history`.
     pub fn next_guess(&mut self, set: &[u32], history: &[u32]) -> Result<u32> {
         if set.is_empty() {
-            return Err(Error::input("no candidate is left"));
+            return Err(Error::NoCandidateLeft);
         }
         match self.search.as_mut() {
             None => Ok(heuristic_guess(

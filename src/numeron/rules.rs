@@ -6,8 +6,8 @@
 //! Each candidate is also kept packed for fast answers: one nibble per position and a
 //! per-digit summary (a bit mask of its digits, or nibble counts when digits repeat).
 
+use super::{Error, Result};
 use crate::rank::{KPermutations, Ranker, Words};
-use crate::{Error, Result};
 
 /// Largest number of candidates a [`Space`] accepts (10!, N = 10 with distinct digits;
 /// repeated digits stop at 10^6).
@@ -82,37 +82,33 @@ impl Space {
             alphabet: a,
         } = rules;
         if !(1..=10).contains(&a) {
-            return Err(Error::input(format!(
-                "the alphabet must have 1 to 10 digits, not {a}"
-            )));
+            return Err(Error::Alphabet { alphabet: a });
         }
         if n == 0 || n > 10 {
-            return Err(Error::input(format!(
-                "--digits must be between 1 and 10, not {n}"
-            )));
+            return Err(Error::Digits { digits: n });
         }
         if !repeats && n > a {
-            return Err(Error::input(format!(
-                "{n} distinct digits cannot be drawn from {a} symbols"
-            )));
+            return Err(Error::TooFewSymbols {
+                digits: n,
+                alphabet: a,
+            });
         }
         let numbering = if repeats {
-            Numbering::Repeats(Words::new(a, n).map_err(|e| Error::input(e.to_string()))?)
+            Numbering::Repeats(Words::new(a, n)?)
         } else {
-            Numbering::Distinct(KPermutations::new(a, n).map_err(|e| Error::input(e.to_string()))?)
+            Numbering::Distinct(KPermutations::new(a, n)?)
         };
         let len = numbering.ranker().len();
         if len > MAX_CANDIDATES {
-            return Err(Error::input(format!(
-                "{len} candidates is too many (at most {MAX_CANDIDATES}); use fewer digits"
-            )));
+            return Err(Error::TooManyCandidates {
+                candidates: len,
+                max: MAX_CANDIDATES,
+            });
         }
         let mut packed = Vec::with_capacity(len as usize);
         let mut digit_info = Vec::with_capacity(len as usize);
         let ranker = numbering.ranker();
-        let mut code = ranker
-            .unrank(0)
-            .map_err(|e| Error::failure(e.to_string()))?;
+        let mut code = ranker.unrank(0)?;
         loop {
             packed.push(pack(&code));
             digit_info.push(summary(&code, repeats));
@@ -192,30 +188,34 @@ impl Space {
             match c.to_digit(10) {
                 Some(d) if (d as usize) < a => digits.push(d as u8),
                 _ => {
-                    return Err(Error::input(format!(
-                        "{text:?} is not a code: {c:?} is not a digit 0-{}",
-                        a - 1
-                    )))
+                    return Err(Error::NotADigit {
+                        text: text.to_string(),
+                        found: c,
+                        highest: a - 1,
+                    })
                 }
             }
         }
         if digits.len() != n {
-            return Err(Error::input(format!(
-                "{text:?} has {} digits, expected {n}",
-                digits.len()
-            )));
+            return Err(Error::CodeLength {
+                text: text.to_string(),
+                found: digits.len(),
+                expected: n,
+            });
         }
         if !self.rules.repeats {
             for (i, d) in digits.iter().enumerate() {
                 if digits[..i].contains(d) {
-                    return Err(Error::input(format!(
-                        "{text:?} repeats the digit {d} (digits must be distinct; see --repeats)"
-                    )));
+                    return Err(Error::RepeatedDigit {
+                        text: text.to_string(),
+                        digit: *d,
+                    });
                 }
             }
         }
-        self.rank_of(&digits)
-            .ok_or_else(|| Error::input(format!("{text:?} is not a candidate")))
+        self.rank_of(&digits).ok_or_else(|| Error::NotACandidate {
+            text: text.to_string(),
+        })
     }
 }
 

@@ -8,10 +8,10 @@
 
 use super::answer::Oracle;
 use super::symmetry::Stabilizer;
-use crate::{Error, Result};
+use super::{Error, Result};
 use rayon::prelude::*;
 
-/// A strategy by name (`spec/numeron.md`).
+/// A strategy by name (`docs/numeron.md`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Strategy {
     /// The seed's T2': the smallest consistent candidate.
@@ -29,7 +29,7 @@ pub enum Strategy {
 }
 
 impl Strategy {
-    /// Every strategy, in the order of `spec/cli.md`.
+    /// Every strategy, in the order the command line lists them (`docs/numeron.md`).
     pub const ALL: [Strategy; 6] = [
         Strategy::First,
         Strategy::Minimax,
@@ -58,10 +58,10 @@ impl Strategy {
             .find(|s| s.name() == name)
             .ok_or_else(|| {
                 let names: Vec<&str> = Strategy::ALL.iter().map(|s| s.name()).collect();
-                Error::input(format!(
-                    "unknown strategy {name:?}: choose one of {}",
-                    names.join(", ")
-                ))
+                Error::UnknownStrategy {
+                    name: name.to_string(),
+                    known: names.join(", "),
+                }
             })
     }
 
