@@ -259,3 +259,50 @@ fn heuristic_cost(
     }
     Ok(best)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::rules::Rules;
+    use super::*;
+    use crate::progress::Event;
+    use std::sync::Mutex;
+
+    #[test]
+    fn the_optimum_reports_one_step_per_class_and_a_huge_budget_is_no_limit() {
+        let engine = Engine::new(Rules::new(2), Strategy::Optimal).unwrap();
+        let events = Mutex::new((None, 0u64, 0u32));
+        let record = |e: Event<'_>| {
+            let mut ev = events.lock().unwrap();
+            match e {
+                Event::Start { total, .. } => ev.0 = total,
+                Event::Advance(n) => ev.1 += n,
+                Event::Finish => ev.2 += 1,
+                Event::Status(_) => {}
+            }
+        };
+        let r = solve_root(
+            &engine,
+            false,
+            Objective::Total,
+            Some(Duration::MAX),
+            Progress::new(&record),
+        )
+        .unwrap();
+        let (total, advanced, finished) = *events.lock().unwrap();
+        assert!(r.exact);
+        assert_eq!(total, Some(r.classes as u64));
+        assert_eq!(advanced, r.classes as u64);
+        assert_eq!(finished, 1);
+        // The whole-tree exact strategy reaches the same total.
+        let tree = engine.tree(Strategy::Optimal, false, false).unwrap();
+        assert_eq!(r.lower, Analysis::of_tree(&tree).total);
+    }
+
+    #[test]
+    fn a_space_beyond_the_exact_search_is_refused_as_bad_input() {
+        let engine = Engine::new(Rules::new(5), Strategy::Optimal).unwrap();
+        let e = solve_root(&engine, false, Objective::Total, None, Progress::SILENT).unwrap_err();
+        assert_eq!(e.kind(), crate::ErrorKind::Input);
+        assert!(e.to_string().contains("at most 5040"), "{e}");
+    }
+}
