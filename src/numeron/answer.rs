@@ -303,4 +303,35 @@ mod tests {
         assert!(Answer::parse("", 3).is_err());
         assert!(Answer::parse("1 2 3", 3).is_err());
     }
+
+    mod properties {
+        use super::super::Answer;
+        use proptest::prelude::{prop_assert, prop_assert_eq, proptest};
+
+        proptest! {
+            #[test]
+            fn parsing_any_text_never_panics(text in "\\PC{0,30}", n in 0usize..=10) {
+                let _ = Answer::parse(&text, n);
+            }
+
+            #[test]
+            fn a_parsed_reply_is_always_possible(text in "[0-9eEbB ,/\\-]{0,10}", n in 1usize..=10) {
+                if let Ok(a) = Answer::parse(&text, n) {
+                    prop_assert!(usize::from(a.eat) + usize::from(a.bite) <= n);
+                    prop_assert!(!(usize::from(a.eat) == n - 1 && a.bite == 1));
+                }
+            }
+
+            #[test]
+            fn a_printed_reply_reads_back_the_same(n in 1usize..=10, eat in 0u8..=10, bite in 0u8..=10) {
+                let a = Answer { eat, bite };
+                let possible = usize::from(eat) + usize::from(bite) <= n
+                    && !(usize::from(eat) == n - 1 && bite == 1);
+                prop_assert_eq!(Answer::parse(&a.to_string(), n).ok(), possible.then_some(a));
+                let swapped = format!("{bite}b{eat}e");
+                prop_assert_eq!(Answer::parse(&swapped, n).ok(), possible.then_some(a));
+                prop_assert_eq!(Answer::parse(&format!("{eat} {bite}"), n).ok(), possible.then_some(a));
+            }
+        }
+    }
 }

@@ -271,4 +271,36 @@ mod tests {
         assert!(Space::new(Rules::new(11)).is_err());
         assert!(Space::new(Rules::new(7).with_repeats(true)).is_err());
     }
+
+    mod properties {
+        use super::super::{Rules, Space};
+        use proptest::prelude::{prop_assert, prop_assert_eq, proptest};
+
+        proptest! {
+            #[test]
+            fn parsing_any_text_as_a_code_never_panics(text in "\\PC{0,20}", digits in 1usize..=4, repeats: bool) {
+                let space = Space::new(Rules::new(digits).with_repeats(repeats)).unwrap();
+                let _ = space.parse(&text);
+            }
+
+            #[test]
+            fn every_code_reads_back_as_itself(digits in 1usize..=4, repeats: bool, pick: u32) {
+                let space = Space::new(Rules::new(digits).with_repeats(repeats)).unwrap();
+                let r = pick % space.len() as u32;
+                prop_assert_eq!(space.parse(&space.format(r)).unwrap(), r);
+            }
+
+            #[test]
+            fn a_string_of_digits_is_a_code_exactly_when_it_fits_the_rules(text in "[0-9]{0,5}", digits in 1usize..=4, repeats: bool) {
+                let space = Space::new(Rules::new(digits).with_repeats(repeats)).unwrap();
+                let distinct = text.chars().collect::<std::collections::HashSet<_>>().len() == text.len();
+                let fits = text.len() == digits && (repeats || distinct);
+                let parsed = space.parse(&text);
+                prop_assert_eq!(parsed.is_ok(), fits);
+                if let Ok(r) = parsed {
+                    prop_assert!(space.format(r) == text);
+                }
+            }
+        }
+    }
 }

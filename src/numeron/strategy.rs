@@ -165,3 +165,24 @@ pub fn heuristic_guess(
         .map(|x| x.2)
         .expect("at least one guess is scored")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::{prop_assert_eq, proptest};
+
+    #[test]
+    fn every_strategy_reads_back_from_its_name() {
+        for s in Strategy::ALL {
+            assert_eq!(Strategy::parse(s.name()).unwrap(), s);
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn a_name_is_a_strategy_exactly_when_it_is_listed(name in "\\PC{0,16}") {
+            let listed = Strategy::ALL.iter().find(|s| s.name() == name).copied();
+            prop_assert_eq!(Strategy::parse(&name).ok(), listed);
+        }
+    }
+}
