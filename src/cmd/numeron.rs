@@ -230,7 +230,8 @@ fn write_tree(path: &Path, root: &ExportedNode) -> Result<()> {
     } else {
         render_tree(root)
     };
-    std::fs::write(path, text).map_err(|e| Error::io(path.display().to_string(), e))
+    std::fs::write(path, text)
+        .map_err(|e| Error::io(format!("the tree file {}", path.display()), e))
 }
 
 /// The tree as indented text, one line per node: the answer that leads there, the guess
@@ -420,6 +421,13 @@ fn render_optimum(report: &OptimumReport, r: &RootReport) -> String {
 }
 
 fn run_race(game: &GameArgs, first: Strategy, second: Strategy, json: bool) -> Result<()> {
+    // The race runs the quick searches only: an exact strategy of hours is refused.
+    let advise = |e: numeron::Error| match e {
+        numeron::Error::SearchOfHours { .. } => e
+            .advised("a race runs the quick searches only (see `tabula numeron optimum`)")
+            .into(),
+        e => advise(e),
+    };
     let analyse = |s: Strategy| -> Result<Analysis> {
         let engine = Engine::new(game.rules(), s).map_err(advise)?;
         let root = engine.tree(s, false, false).map_err(advise)?;
