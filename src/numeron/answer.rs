@@ -240,7 +240,7 @@ mod tests {
     use super::super::rules::Rules;
     use super::*;
 
-    /// The seed's definition, position by position.
+    /// The definition of `docs/numeron.md`, position by position.
     fn naive(g: &[u8], s: &[u8], repeats: bool) -> Answer {
         let eat = g.iter().zip(s).filter(|(a, b)| a == b).count();
         let common = if repeats {

@@ -460,6 +460,28 @@ mod tests {
         }
 
         #[test]
+        fn every_strategy_survives_any_run_of_plausible_replies(
+            digits in 1usize..=2,
+            strategy in 0usize..6,
+            hard: bool,
+            replies in proptest::collection::vec(
+                proptest::sample::select(vec![
+                    "0 0", "1 0", "0 1", "0 2", "1E1B", "2 0", "1B0E", "10 0", "", "q2",
+                    "01 1 0", "98 0 0", "x",
+                ]),
+                0..12,
+            ),
+        ) {
+            let strategy = Strategy::ALL[strategy];
+            let e = Engine::new(Rules::new(digits), strategy).unwrap();
+            let script = replies.join("\n");
+            let mut out = Vec::new();
+            let end = solve(&e, strategy, hard, false, script.as_bytes(), &mut out);
+            let text = String::from_utf8(out).unwrap();
+            prop_assert!(end.is_ok(), "{:?}\n{}", end, text);
+        }
+
+        #[test]
         fn a_session_never_panics_on_any_bytes(script in proptest::collection::vec(any::<u8>(), 0..200)) {
             let e = engine(3);
             let _ = solve(&e, Strategy::First, false, false, &script[..], Vec::new());

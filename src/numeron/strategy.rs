@@ -14,7 +14,7 @@ use rayon::prelude::*;
 /// A strategy by name (`docs/numeron.md`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Strategy {
-    /// The seed's T2': the smallest consistent candidate.
+    /// The smallest consistent candidate (the source article's method, `docs/numeron.md`).
     First,
     /// Knuth: the guess whose largest answer class is smallest.
     Minimax,
