@@ -204,12 +204,10 @@ fn analyze(
     quiet: bool,
     json: bool,
 ) -> Result<()> {
-    let bars = Bars::new(quiet);
-    let progress = bars.progress();
-    progress.start(&format!("analyzing {}", player.strategy), None);
     let engine = Engine::new(game.rules(), player.strategy).map_err(advise)?;
-    let root = engine.tree(player.strategy, player.hard, player.long);
-    progress.finish();
+    let bars = Bars::new(quiet);
+    let root =
+        engine.tree_with_progress(player.strategy, player.hard, player.long, bars.progress());
     drop(bars);
     let root = root.map_err(advise)?;
     let report = StrategyReport::of_tree(&engine, player.strategy, player.hard, &root);

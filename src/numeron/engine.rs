@@ -7,6 +7,7 @@ use super::rules::{Rules, Space};
 use super::strategy::{heuristic_guess, Strategy, MAX_HEURISTIC_SPACE};
 use super::tree::{self, Node};
 use super::{Error, Result};
+use crate::progress::Progress;
 
 /// Candidate spaces above this size need `long` for the exact strategies (N = 4).
 pub const QUICK_SEARCH_SPACE: usize = 1000;
@@ -69,7 +70,28 @@ impl Engine {
 
     /// The decision tree of `strategy` over every secret.
     pub fn tree(&self, strategy: Strategy, hard: bool, long: bool) -> Result<Node> {
+        self.tree_with_progress(strategy, hard, long, Progress::SILENT)
+    }
+
+    /// [`Engine::tree`], reporting to `progress` one stage of unknown length while the
+    /// tree is built (it takes hours for the exact strategies on four digits).
+    pub fn tree_with_progress(
+        &self,
+        strategy: Strategy,
+        hard: bool,
+        long: bool,
+        progress: Progress<'_>,
+    ) -> Result<Node> {
         self.check(strategy, long)?;
+        if !progress.is_silent() {
+            progress.start(&format!("analyzing {strategy}"), None);
+        }
+        let root = self.build_tree(strategy, hard, long);
+        progress.finish();
+        root
+    }
+
+    fn build_tree(&self, strategy: Strategy, hard: bool, long: bool) -> Result<Node> {
         let all: Vec<u32> = (0..self.space.len() as u32).collect();
         let oracle = self.oracle();
         if strategy.is_exact() {
@@ -185,5 +207,49 @@ impl<'a> Player<'a> {
                 search.best_guess(set, history, cap)
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::progress::Event;
+    use std::sync::Mutex;
+
+    #[test]
+    fn building_a_tree_reports_one_stage_and_a_refused_strategy_reports_none() {
+        let log = Mutex::new(Vec::new());
+        let record = |e: Event<'_>| {
+            log.lock().unwrap().push(match e {
+                Event::Start { stage, total } => format!("start {stage} {total:?}"),
+                Event::Finish => "finish".to_string(),
+                other => format!("{other:?}"),
+            })
+        };
+        let engine = Engine::new(Rules::new(2), Strategy::Entropy).unwrap();
+        let root = engine
+            .tree_with_progress(Strategy::Entropy, false, false, Progress::new(&record))
+            .unwrap();
+        assert_eq!(root, engine.tree(Strategy::Entropy, false, false).unwrap());
+        assert_eq!(
+            *log.lock().unwrap(),
+            ["start analyzing entropy None", "finish"]
+        );
+        log.lock().unwrap().clear();
+        let big = Engine::new(Rules::new(4), Strategy::Optimal).unwrap();
+        let e = big
+            .tree_with_progress(Strategy::Optimal, false, false, Progress::new(&record))
+            .unwrap_err();
+        assert!(
+            matches!(
+                e,
+                Error::SearchOfHours {
+                    candidates: 5040,
+                    ..
+                }
+            ),
+            "{e}"
+        );
+        assert!(log.lock().unwrap().is_empty());
     }
 }
