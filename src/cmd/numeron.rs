@@ -1,15 +1,19 @@
 //! `tabula numeron analyze|trace|solve|play|optimum|race`.
 
+use super::progress::Bars;
 use super::{emit, emit_json};
 use clap::{Args, Subcommand};
-use serde_json::json;
-use std::io::{BufRead, Write};
-use std::path::PathBuf;
+use num_rational::Ratio;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
-use tabula::numeron::root::{solve_root, Objective};
-use tabula::numeron::session::{hidden_secret, trace, Session};
-use tabula::numeron::{race, tree, Analysis, Answer, Engine, Player, Rules, Strategy};
-use tabula::{progress, Error, Result};
+use tabula::exact;
+use tabula::numeron::interactive;
+use tabula::numeron::report::{OptimumReport, RaceReport, StrategyReport, TraceReport};
+use tabula::numeron::root::{solve_root, Objective, RootReport};
+use tabula::numeron::session::trace;
+use tabula::numeron::tree::{self, ExportedNode};
+use tabula::numeron::{self as numeron, Analysis, Engine, Player, Rules, Strategy};
+use tabula::{Error, Result};
 
 #[derive(Subcommand)]
 pub enum GameCmd {
@@ -131,12 +135,27 @@ fn parse_strategy(s: &str) -> std::result::Result<Strategy, String> {
     Strategy::parse(s).map_err(|e| e.to_string())
 }
 
-fn fraction(r: num_rational::Ratio<u64>) -> String {
-    format!("{}/{}", r.numer(), r.denom())
+/// The library's error, with advice naming this command's options where one helps.
+fn advise(e: numeron::Error) -> Error {
+    let advice = match &e {
+        numeron::Error::SearchOfHours { .. } => {
+            "add --long to run it (see also `tabula numeron optimum`)"
+        }
+        numeron::Error::TooLargeForHeuristic { .. } => "use --strategy first",
+        numeron::Error::RepeatedDigit { .. } => "see --repeats",
+        _ => return e.into(),
+    };
+    e.advised(advice).into()
 }
 
-fn as_f64(r: num_rational::Ratio<u64>) -> f64 {
-    *r.numer() as f64 / *r.denom() as f64
+/// A JSON document with its keys in the order the commands have always written them
+/// (sorted, histogram keys as text).
+fn sorted<T: serde::Serialize>(value: &T) -> Result<serde_json::Value> {
+    serde_json::to_value(value).map_err(|e| Error::io("the JSON document", e.into()))
+}
+
+fn mean_text(r: &Ratio<u64>) -> String {
+    format!("{} = {:.6}", exact::fraction(r), exact::float(r))
 }
 
 pub fn run(cmd: GameCmd) -> Result<()> {
@@ -185,257 +204,136 @@ fn analyze(
     quiet: bool,
     json: bool,
 ) -> Result<()> {
-    let spinner = progress::spinner(&format!("analyzing {}", player.strategy), quiet);
-    spinner.enable_steady_tick(Duration::from_millis(120));
-    let engine = Engine::new(game.rules(), player.strategy)?;
-    let root = engine.tree(player.strategy, player.hard, player.long);
-    spinner.finish_and_clear();
-    let root = root?;
-    let a = Analysis::of_tree(&root);
+    let engine = Engine::new(game.rules(), player.strategy).map_err(advise)?;
+    let bars = Bars::new(quiet);
+    let root =
+        engine.tree_with_progress(player.strategy, player.hard, player.long, bars.progress());
+    drop(bars);
+    let root = root.map_err(advise)?;
+    let report = StrategyReport::of_tree(&engine, player.strategy, player.hard, &root);
     if let Some(path) = &tree_path {
-        let text = if path.extension().is_some_and(|e| e == "json") {
-            serde_json::to_string_pretty(&tree::to_json(&engine.space, &root))
-                .map_err(|e| Error::failure(e.to_string()))?
-        } else {
-            tree::to_text(&engine.space, &root)
-        };
-        std::fs::write(path, text)
-            .map_err(|e| Error::failure(format!("cannot write {}: {e}", path.display())))?;
+        write_tree(path, &tree::export(&engine.space, &root))?;
     }
-    let mean = a.mean();
     if json {
-        let histogram: serde_json::Map<String, serde_json::Value> = a
-            .histogram
-            .iter()
-            .map(|(k, v)| (k.to_string(), json!(v)))
-            .collect();
-        return emit_json(&json!({
-            "digits": game.digits,
-            "repeats": game.repeats,
-            "strategy": player.strategy.name(),
-            "hard": player.hard,
-            "first_guess": engine.space.format(root.guess),
-            "secrets": a.secrets,
-            "total": a.total,
-            "mean": as_f64(mean),
-            "mean_exact": fraction(mean),
-            "max": a.max,
-            "histogram": histogram,
-        }));
+        return emit_json(&sorted(&report)?);
     }
+    emit(&render_analysis(&report, tree_path.as_deref()))
+}
+
+/// Writes the tree to `path`: JSON when the name ends in `.json`, else indented text.
+fn write_tree(path: &Path, root: &ExportedNode) -> Result<()> {
+    let text = if path.extension().is_some_and(|e| e == "json") {
+        serde_json::to_string_pretty(&sorted(root)?)
+            .map_err(|e| Error::io("the tree file", e.into()))?
+    } else {
+        render_tree(root)
+    };
+    std::fs::write(path, text)
+        .map_err(|e| Error::io(format!("the tree file {}", path.display()), e))
+}
+
+/// The tree as indented text, one line per node: the answer that leads there, the guess
+/// and how many candidates remain (`=` marks a guess that is the only candidate left).
+fn render_tree(root: &ExportedNode) -> String {
+    fn walk(node: &ExportedNode, label: &str, indent: usize, out: &mut String) {
+        let mark = if node.candidates == 1 { " =" } else { "" };
+        out.push_str(&format!(
+            "{:indent$}{label}{} ({}){mark}\n",
+            "", node.guess, node.candidates
+        ));
+        for (answer, child) in &node.branches {
+            walk(child, &format!("{answer} → "), indent + 2, out);
+        }
+    }
+    let mut out = String::new();
+    walk(root, "", 0, &mut out);
+    out
+}
+
+fn render_analysis(r: &StrategyReport, tree_path: Option<&Path>) -> String {
     let mut out = format!(
         "strategy {}{} on {} digits{}: {} secrets, first guess {}\n\nguesses  secrets  cumulative\n",
-        player.strategy,
-        if player.hard { " (hard)" } else { "" },
-        game.digits,
-        if game.repeats { " (repeats)" } else { "" },
-        a.secrets,
-        engine.space.format(root.guess),
+        r.strategy,
+        if r.hard { " (hard)" } else { "" },
+        r.digits,
+        if r.repeats { " (repeats)" } else { "" },
+        r.secrets,
+        r.first_guess,
     );
     let mut cumulative = 0;
-    for (k, v) in &a.histogram {
+    for (k, v) in &r.histogram {
         cumulative += v;
         out.push_str(&format!("{k:>7}  {v:>7}  {cumulative:>10}\n"));
     }
     out.push_str(&format!(
-        "\ntotal    {}\nmean     {} = {:.6}\nworst    {}",
-        a.total,
-        fraction(mean),
-        as_f64(mean),
-        a.max
+        "\ntotal    {}\nmean     {}\nworst    {}",
+        r.total,
+        mean_text(&r.mean_exact),
+        r.max
     ));
     if let Some(p) = tree_path {
         out.push_str(&format!("\ntree     written to {}", p.display()));
     }
-    emit(&out)
+    out
 }
 
 fn run_trace(game: &GameArgs, player: &PlayerArgs, secret: &str, json: bool) -> Result<()> {
-    let engine = Engine::new(game.rules(), player.strategy)?;
-    let secret = engine
-        .space
-        .parse(secret)
-        .map_err(|e| Error::input(format!("--secret: {e}")))?;
-    let mut p = Player::new(&engine, player.strategy, player.hard, player.long)?;
+    let engine = Engine::new(game.rules(), player.strategy).map_err(advise)?;
+    let secret = engine.space.parse(secret).map_err(advise)?;
+    let mut p = Player::new(&engine, player.strategy, player.hard, player.long).map_err(advise)?;
     let oracle = engine.oracle();
     let steps = trace(&oracle, secret, |set, history| p.next_guess(set, history))?;
-    let space = &engine.space;
+    let report = TraceReport::of_steps(&engine.space, player.strategy, player.hard, secret, &steps);
     if json {
-        let list: Vec<_> = steps
-            .iter()
-            .map(|s| {
-                json!({"guess": space.format(s.guess), "eat": s.answer.eat,
-                       "bite": s.answer.bite, "left": s.left})
-            })
-            .collect();
-        return emit_json(&json!({
-            "secret": space.format(secret),
-            "strategy": player.strategy.name(),
-            "hard": player.hard,
-            "candidates": space.len(),
-            "guesses": steps.len(),
-            "steps": list,
-        }));
+        return emit_json(&sorted(&report)?);
     }
+    emit(&render_trace(&report))
+}
+
+fn render_trace(r: &TraceReport) -> String {
     let mut out = format!(
         "secret {} with strategy {}{}: {} candidates\n\n  #  guess  answer  left\n",
-        space.format(secret),
-        player.strategy,
-        if player.hard { " (hard)" } else { "" },
-        space.len()
+        r.secret,
+        r.strategy,
+        if r.hard { " (hard)" } else { "" },
+        r.candidates
     );
-    for (i, s) in steps.iter().enumerate() {
+    for (i, s) in r.steps.iter().enumerate() {
+        let answer = format!("{}E{}B", s.eat, s.bite);
         out.push_str(&format!(
             "{:>3}  {:>5}  {:>6}  {:>4}\n",
             i + 1,
-            space.format(s.guess),
-            s.answer.to_string(),
+            s.guess,
+            answer,
             s.left
         ));
     }
-    out.push_str(&format!("\nfound in {} guesses", steps.len()));
-    emit(&out)
+    out.push_str(&format!("\nfound in {} guesses", r.guesses));
+    out
 }
 
-/// Reads one trimmed line; `None` at end of input.
-fn read_line(input: &mut impl BufRead) -> Result<Option<String>> {
-    let mut line = String::new();
-    if input.read_line(&mut line)? == 0 {
-        return Ok(None);
-    }
-    Ok(Some(line.trim().to_string()))
-}
-
-fn prompt(text: &str) -> Result<()> {
-    let mut out = std::io::stdout().lock();
-    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => std::process::exit(0),
-        other => Ok(other?),
-    }
+/// Standard input and output for an interactive session, their faults named.
+fn interact<T>(
+    session: impl FnOnce(
+        std::io::StdinLock<'static>,
+        std::io::StdoutLock<'static>,
+    ) -> numeron::Result<T>,
+) -> Result<T> {
+    session(std::io::stdin().lock(), std::io::stdout().lock())
+        .map_err(|e| advise(e.in_streams("standard input", "standard output")))
 }
 
 fn solve(game: &GameArgs, strategy: Strategy, hard: bool, long: bool) -> Result<()> {
-    let engine = Engine::new(game.rules(), strategy)?;
-    let mut player = Player::new(&engine, strategy, hard, long)?;
-    let oracle = engine.oracle();
-    let space = &engine.space;
-    let n = space.digits();
-    let mut session = Session::new(space);
-    emit(&format!(
-        "Think of a secret of {n} {}digits. For each guess type its answer as EAT BITE \
-         (`1 0` or `1E0B`); to answer a guess of your own, type it first (`345 1E0B`); `q` quits.",
-        if game.repeats { "" } else { "distinct " }
-    ))?;
-    let stdin = std::io::stdin();
-    let mut input = stdin.lock();
-    let mut suggestion = player.next_guess(&session.candidates().to_vec(), &[])?;
-    loop {
-        let left = session.candidates().len();
-        prompt(&format!(
-            "{left} candidate{} left; guess {}\nanswer> ",
-            if left == 1 { "" } else { "s" },
-            space.format(suggestion)
-        ))?;
-        let Some(line) = read_line(&mut input)? else {
-            return emit("\n(end of input)");
-        };
-        if line.is_empty() {
-            continue;
-        }
-        if line == "q" || line == "quit" {
-            return Ok(());
-        }
-        let (guess, reply) = match parse_reply(space, &line, suggestion) {
-            Ok(x) => x,
-            Err(e) => {
-                emit(&format!("refused: {e}"))?;
-                continue;
-            }
-        };
-        if let Err(e) = session.record(&oracle, guess, reply) {
-            emit(&format!("refused: {e}"))?;
-            continue;
-        }
-        if session.solved(n) {
-            return emit(&format!(
-                "solved: {} in {} guesses",
-                space.format(guess),
-                session.history().len()
-            ));
-        }
-        let set = session.candidates().to_vec();
-        suggestion = player.next_guess(&set, &session.guesses())?;
-        if set.len() <= 6 {
-            let list: Vec<String> = set.iter().map(|&c| space.format(c)).collect();
-            emit(&format!("candidates: {}", list.join(" ")))?;
-        }
-    }
-}
-
-/// `1 0`, `1E0B`, or a guess then its answer (`345 1E0B`, `345 1 0`).
-fn parse_reply(
-    space: &tabula::numeron::Space,
-    line: &str,
-    suggestion: u32,
-) -> Result<(u32, Answer)> {
-    let n = space.digits();
-    let mut parts = line.split_whitespace();
-    let first = parts.next().unwrap_or("");
-    if first.len() == n && first.chars().all(|c| c.is_ascii_digit()) && n > 2 {
-        let rest: Vec<&str> = parts.collect();
-        if !rest.is_empty() {
-            let guess = space.parse(first)?;
-            return Ok((guess, Answer::parse(&rest.join(" "), n)?));
-        }
-    }
-    Ok((suggestion, Answer::parse(line, n)?))
+    let engine = Engine::new(game.rules(), strategy).map_err(advise)?;
+    interact(|input, output| interactive::solve(&engine, strategy, hard, long, input, output))?;
+    Ok(())
 }
 
 fn play(game: &GameArgs, seed: Option<u64>) -> Result<()> {
-    let engine = Engine::new(game.rules(), Strategy::First)?;
-    let space = &engine.space;
-    let oracle = engine.oracle();
+    let engine = Engine::new(game.rules(), Strategy::First).map_err(advise)?;
     let seed = seed.unwrap_or_else(rand::random);
-    let secret = hidden_secret(space, seed);
-    let n = space.digits();
-    emit(&format!(
-        "I have chosen a secret of {n} {}digits (seed {seed}). Type your guesses; `q` gives up.",
-        if game.repeats { "" } else { "distinct " }
-    ))?;
-    let stdin = std::io::stdin();
-    let mut input = stdin.lock();
-    let mut session = Session::new(space);
-    loop {
-        prompt("guess> ")?;
-        let Some(line) = read_line(&mut input)? else {
-            return emit(&format!("\nthe secret was {}", space.format(secret)));
-        };
-        if line.is_empty() {
-            continue;
-        }
-        if line == "q" || line == "quit" {
-            return emit(&format!("the secret was {}", space.format(secret)));
-        }
-        let guess = match space.parse(&line) {
-            Ok(g) => g,
-            Err(e) => {
-                emit(&format!("refused: {e}"))?;
-                continue;
-            }
-        };
-        let reply = tabula::numeron::answer::answer(space, guess, secret);
-        let left = session.record(&oracle, guess, reply)?;
-        if reply == Answer::win(n) {
-            return emit(&format!(
-                "{reply}: found {} in {} guesses",
-                space.format(secret),
-                session.history().len()
-            ));
-        }
-        emit(&format!(
-            "{reply}  ({left} candidates fit every answer so far)"
-        ))?;
-    }
+    interact(|input, output| interactive::play(&engine, seed, input, output))?;
+    Ok(())
 }
 
 fn optimum(
@@ -446,87 +344,58 @@ fn optimum(
     quiet: bool,
     json: bool,
 ) -> Result<()> {
-    let engine = Engine::new(game.rules(), Strategy::Optimal)?;
-    if engine.table.is_none() || engine.space.len() > tabula::numeron::optimal::MAX_SEARCH_SPACE {
-        return Err(Error::input(format!(
-            "the exact search handles at most {} candidates (N ≤ 4), not {}",
-            tabula::numeron::optimal::MAX_SEARCH_SPACE,
-            engine.space.len()
-        )));
-    }
+    let engine = Engine::new(game.rules(), Strategy::Optimal).map_err(advise)?;
     let objective = if worst {
         Objective::Worst
     } else {
         Objective::Total
     };
     let start = Instant::now();
-    let deadline = budget.map(|s| start + Duration::from_secs(s));
-    let bar = progress::bar(1, "optimum", quiet);
-    let r = solve_root(&engine, hard, objective, deadline, &bar)?;
+    let bars = Bars::new(quiet || json);
+    let r = solve_root(
+        &engine,
+        hard,
+        objective,
+        budget.map(Duration::from_secs),
+        bars.progress(),
+    );
+    drop(bars);
+    let r = r.map_err(advise)?;
     let seconds = start.elapsed().as_secs_f64();
     eprintln!("search time: {seconds:.1} s");
-    let what = if worst { "worst case" } else { "total" };
-    let ratio = |v: u64| num_rational::Ratio::new(v, r.secrets);
+    let report = OptimumReport::of_root(&engine.space, hard, &r);
     if json {
-        let mut doc = json!({
-            "digits": game.digits,
-            "repeats": game.repeats,
-            "hard": hard,
-            "objective": if worst { "worst" } else { "total" },
-            "exact": r.exact,
-            "first_guess": engine.space.format(r.first_guess),
-            "secrets": r.secrets,
-            "lower": r.lower,
-            "upper": r.upper,
-            "classes": r.classes,
-            "solved_classes": r.solved_classes,
-            "nodes": r.stats.nodes,
-            "memo": r.stats.memo,
-            "per_class": r.per_class.iter().map(|c| json!({
-                "size": c.size, "lower": c.lower, "upper": c.upper,
-            })).collect::<Vec<_>>(),
-        });
-        if !worst {
-            doc["mean_lower"] = json!(as_f64(ratio(r.lower)));
-            doc["mean_lower_exact"] = json!(fraction(ratio(r.lower)));
-            doc["mean_upper"] = json!(as_f64(ratio(r.upper)));
-            doc["mean_upper_exact"] = json!(fraction(ratio(r.upper)));
-        }
-        return emit_json(&doc);
+        return emit_json(&sorted(&report)?);
     }
+    emit(&render_optimum(&report, &r))
+}
+
+fn render_optimum(report: &OptimumReport, r: &RootReport) -> String {
+    let worst = r.objective == Objective::Worst;
+    let what = if worst { "worst case" } else { "total" };
     let mut out = format!(
         "exact search, {} digits{}{}, least {what}: ",
-        game.digits,
-        if game.repeats { " (repeats)" } else { "" },
-        if hard { ", hard mode" } else { "" }
+        report.digits,
+        if report.repeats { " (repeats)" } else { "" },
+        if report.hard { ", hard mode" } else { "" }
     );
-    if r.exact {
-        out.push_str(&format!("{} (proved optimal)", r.lower));
+    if report.exact {
+        out.push_str(&format!("{} (proved optimal)", report.lower));
     } else {
         out.push_str(&format!(
             "between {} and {} (budget ran out: {} of {} classes solved)",
-            r.lower, r.upper, r.solved_classes, r.classes
+            report.lower, report.upper, report.solved_classes, report.classes
         ));
     }
-    if !worst {
-        out.push_str(&format!(
-            "\nmean     {} = {:.6}",
-            fraction(ratio(r.lower)),
-            as_f64(ratio(r.lower))
-        ));
-        if !r.exact {
-            out.push_str(&format!(
-                " .. {} = {:.6}",
-                fraction(ratio(r.upper)),
-                as_f64(ratio(r.upper))
-            ));
+    if let Some(m) = &report.means {
+        out.push_str(&format!("\nmean     {}", mean_text(&m.mean_lower_exact)));
+        if !report.exact {
+            out.push_str(&format!(" .. {}", mean_text(&m.mean_upper_exact)));
         }
     }
     out.push_str(&format!(
         "\nsearch   {} nodes, {} memo entries\n\nclass below {:<15} lower   upper\n",
-        r.stats.nodes,
-        r.stats.memo,
-        engine.space.format(r.first_guess)
+        report.nodes, report.memo, report.first_guess
     ));
     for c in &r.per_class {
         out.push_str(&format!(
@@ -546,13 +415,21 @@ fn optimum(
             }
         );
     }
-    emit(&out)
+    out
 }
 
 fn run_race(game: &GameArgs, first: Strategy, second: Strategy, json: bool) -> Result<()> {
+    // The race runs the quick searches only: an exact strategy of hours is refused.
+    let advise = |e: numeron::Error| match e {
+        numeron::Error::SearchOfHours { .. } => e
+            .advised("a race runs the quick searches only (see `tabula numeron optimum`)")
+            .into(),
+        e => advise(e),
+    };
     let analyse = |s: Strategy| -> Result<Analysis> {
-        let engine = Engine::new(game.rules(), s)?;
-        Ok(Analysis::of_tree(&engine.tree(s, false, false)?))
+        let engine = Engine::new(game.rules(), s).map_err(advise)?;
+        let root = engine.tree(s, false, false).map_err(advise)?;
+        Ok(Analysis::of_tree(&root))
     };
     let a = analyse(first)?;
     let b = if second == first {
@@ -560,16 +437,12 @@ fn run_race(game: &GameArgs, first: Strategy, second: Strategy, json: bool) -> R
     } else {
         analyse(second)?
     };
-    let p = race::first_player_wins(&a, &b);
+    let report = RaceReport::of(first, &a, second, &b);
     if json {
-        return emit_json(&json!({
-            "first": first.name(), "second": second.name(),
-            "first_wins": as_f64(p), "first_wins_exact": fraction(p),
-        }));
+        return emit_json(&sorted(&report)?);
     }
     emit(&format!(
-        "the player moving first ({first}) wins against {second} with probability {} = {:.6}",
-        fraction(p),
-        as_f64(p)
+        "the player moving first ({first}) wins against {second} with probability {}",
+        mean_text(&report.first_wins_exact)
     ))
 }

@@ -5,7 +5,7 @@
 //! candidates into at most `(N + 1)²` classes indexed by that byte.
 
 use super::rules::Space;
-use crate::{Error, Result};
+use super::{Error, Result};
 use rayon::prelude::*;
 
 /// An answer to a guess.
@@ -41,46 +41,77 @@ impl Answer {
         }
     }
 
-    /// Parses `1 0`, `1,0`, `1E0B`, `1e 0b` or `10` (two single digits).
+    /// Parses a reply in either notation: two numbers, EAT then BITE, apart by spaces, a
+    /// comma, a slash or a dash (`1 0`, `1,0`, `1-0`); two single digits run together
+    /// (`10`); or each number followed by its letter, `E` for EAT and `B` for BITE, in
+    /// either order and either case (`1E0B`, `0b 1e`). A reply no code of `n` digits can
+    /// get is refused.
     pub fn parse(text: &str, n: usize) -> Result<Answer> {
         let t = text.trim();
-        let bad = || {
-            Error::input(format!(
-                "{t:?} is not an answer: type EAT and BITE as `1 0` or `1E0B`"
-            ))
-        };
-        let cleaned: String = t
-            .chars()
-            .map(|c| match c {
-                'e' | 'E' | 'b' | 'B' | ',' | '-' | '/' => ' ',
-                c => c,
-            })
-            .collect();
-        let parts: Vec<&str> = cleaned.split_whitespace().collect();
-        let (eat, bite) = match parts.as_slice() {
-            [e, b] => (
-                e.parse::<u8>().map_err(|_| bad())?,
-                b.parse::<u8>().map_err(|_| bad())?,
-            ),
-            [eb] if eb.len() == 2 && eb.chars().all(|c| c.is_ascii_digit()) => {
-                let b = eb.as_bytes();
-                (b[0] - b'0', b[1] - b'0')
-            }
-            _ => return Err(bad()),
-        };
+        let (eat, bite) = Self::read(t).ok_or_else(|| Error::NotAnAnswer {
+            text: t.to_string(),
+        })?;
         let a = Answer { eat, bite };
         if usize::from(eat) + usize::from(bite) > n {
-            return Err(Error::input(format!(
-                "{a} is impossible: EAT + BITE cannot exceed {n} digits"
-            )));
+            return Err(Error::AnswerTooLarge {
+                answer: a,
+                digits: n,
+            });
         }
         if n >= 1 && usize::from(eat) == n - 1 && bite == 1 {
-            return Err(Error::input(format!(
-                "{a} is impossible: when {} digits are in place, the last one cannot be elsewhere",
-                n - 1
-            )));
+            return Err(Error::LastDigitElsewhere {
+                answer: a,
+                in_place: eat,
+            });
         }
         Ok(a)
+    }
+
+    /// EAT and BITE read from a reply, or `None` when it follows neither notation.
+    fn read(t: &str) -> Option<(u8, u8)> {
+        let bytes = t.as_bytes();
+        if bytes.len() == 2 && bytes.iter().all(u8::is_ascii_digit) {
+            return Some((bytes[0] - b'0', bytes[1] - b'0'));
+        }
+        // Numbers, each with the letter after it (if any), the separators between them.
+        let mut items: Vec<(u8, Option<u8>)> = Vec::new();
+        let mut separators = 0;
+        let mut rest = t;
+        while !rest.is_empty() {
+            let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+            if digits == 0 {
+                let c = rest.chars().next()?;
+                if c.is_whitespace() {
+                    rest = &rest[c.len_utf8()..];
+                    continue;
+                }
+                if matches!(c, ',' | '/' | '-') && items.len() == 1 && separators == 0 {
+                    separators += 1;
+                    rest = &rest[1..];
+                    continue;
+                }
+                return None;
+            }
+            if digits > 2 {
+                return None;
+            }
+            let value: u8 = rest[..digits].parse().ok()?;
+            rest = &rest[digits..];
+            let letter = match rest.bytes().next() {
+                Some(c @ (b'e' | b'E' | b'b' | b'B')) => {
+                    rest = &rest[1..];
+                    Some(c.to_ascii_uppercase())
+                }
+                _ => None,
+            };
+            items.push((value, letter));
+        }
+        match items.as_slice() {
+            [(e, None), (b, None)] => Some((*e, *b)),
+            [(e, Some(b'E')), (b, Some(b'B'))] if separators == 0 => Some((*e, *b)),
+            [(b, Some(b'B')), (e, Some(b'E'))] if separators == 0 => Some((*e, *b)),
+            _ => None,
+        }
     }
 }
 
@@ -209,7 +240,7 @@ mod tests {
     use super::super::rules::Rules;
     use super::*;
 
-    /// The seed's definition, position by position.
+    /// The definition of `docs/numeron.md`, position by position.
     fn naive(g: &[u8], s: &[u8], repeats: bool) -> Answer {
         let eat = g.iter().zip(s).filter(|(a, b)| a == b).count();
         let common = if repeats {
@@ -271,5 +302,36 @@ mod tests {
         assert!(Answer::parse("x", 3).is_err());
         assert!(Answer::parse("", 3).is_err());
         assert!(Answer::parse("1 2 3", 3).is_err());
+    }
+
+    mod properties {
+        use super::super::Answer;
+        use proptest::prelude::{prop_assert, prop_assert_eq, proptest};
+
+        proptest! {
+            #[test]
+            fn parsing_any_text_never_panics(text in "\\PC{0,30}", n in 0usize..=10) {
+                let _ = Answer::parse(&text, n);
+            }
+
+            #[test]
+            fn a_parsed_reply_is_always_possible(text in "[0-9eEbB ,/\\-]{0,10}", n in 1usize..=10) {
+                if let Ok(a) = Answer::parse(&text, n) {
+                    prop_assert!(usize::from(a.eat) + usize::from(a.bite) <= n);
+                    prop_assert!(!(usize::from(a.eat) == n - 1 && a.bite == 1));
+                }
+            }
+
+            #[test]
+            fn a_printed_reply_reads_back_the_same(n in 1usize..=10, eat in 0u8..=10, bite in 0u8..=10) {
+                let a = Answer { eat, bite };
+                let possible = usize::from(eat) + usize::from(bite) <= n
+                    && !(usize::from(eat) == n - 1 && bite == 1);
+                prop_assert_eq!(Answer::parse(&a.to_string(), n).ok(), possible.then_some(a));
+                let swapped = format!("{bite}b{eat}e");
+                prop_assert_eq!(Answer::parse(&swapped, n).ok(), possible.then_some(a));
+                prop_assert_eq!(Answer::parse(&format!("{eat} {bite}"), n).ok(), possible.then_some(a));
+            }
+        }
     }
 }

@@ -6,7 +6,8 @@ use super::optimal::{Search, INF, MAX_SEARCH_SPACE};
 use super::rules::{Rules, Space};
 use super::strategy::{heuristic_guess, Strategy, MAX_HEURISTIC_SPACE};
 use super::tree::{self, Node};
-use crate::{Error, Result};
+use super::{Error, Result};
+use crate::progress::Progress;
 
 /// Candidate spaces above this size need `long` for the exact strategies (N = 4).
 pub const QUICK_SEARCH_SPACE: usize = 1000;
@@ -40,32 +41,57 @@ impl Engine {
     }
 
     /// Checks that `strategy` is affordable on this space (`long` admits the exact search
-    /// on spaces above [`QUICK_SEARCH_SPACE`]).
+    /// on spaces above [`QUICK_SEARCH_SPACE`], a search of hours).
     pub fn check(&self, strategy: Strategy, long: bool) -> Result<()> {
         let len = self.space.len();
         let name = strategy.name();
         if strategy.is_exact() {
             if len > MAX_SEARCH_SPACE || self.table.is_none() {
-                return Err(Error::input(format!(
-                    "strategy {name} searches at most {MAX_SEARCH_SPACE} candidates exactly, not {len}"
-                )));
+                return Err(Error::TooLargeForExactSearch {
+                    candidates: len,
+                    max: MAX_SEARCH_SPACE,
+                });
             }
             if len > QUICK_SEARCH_SPACE && !long {
-                return Err(Error::input(format!(
-                    "strategy {name} on {len} candidates is a search of hours: add --long to run it (see also `tabula numeron optimum`)"
-                )));
+                return Err(Error::SearchOfHours {
+                    strategy: name,
+                    candidates: len,
+                });
             }
         } else if strategy != Strategy::First && len > MAX_HEURISTIC_SPACE {
-            return Err(Error::input(format!(
-                "strategy {name} scores every guess at every node, which is limited to {MAX_HEURISTIC_SPACE} candidates, not {len}; use --strategy first"
-            )));
+            return Err(Error::TooLargeForHeuristic {
+                strategy: name,
+                candidates: len,
+                max: MAX_HEURISTIC_SPACE,
+            });
         }
         Ok(())
     }
 
     /// The decision tree of `strategy` over every secret.
     pub fn tree(&self, strategy: Strategy, hard: bool, long: bool) -> Result<Node> {
+        self.tree_with_progress(strategy, hard, long, Progress::SILENT)
+    }
+
+    /// [`Engine::tree`], reporting to `progress` one stage of unknown length while the
+    /// tree is built (it takes hours for the exact strategies on four digits).
+    pub fn tree_with_progress(
+        &self,
+        strategy: Strategy,
+        hard: bool,
+        long: bool,
+        progress: Progress<'_>,
+    ) -> Result<Node> {
         self.check(strategy, long)?;
+        if !progress.is_silent() {
+            progress.start(&format!("analyzing {strategy}"), None);
+        }
+        let root = self.build_tree(strategy, hard, long);
+        progress.finish();
+        root
+    }
+
+    fn build_tree(&self, strategy: Strategy, hard: bool, long: bool) -> Result<Node> {
         let all: Vec<u32> = (0..self.space.len() as u32).collect();
         let oracle = self.oracle();
         if strategy.is_exact() {
@@ -131,10 +157,10 @@ impl<'a> Player<'a> {
             root_cap: n,
         };
         if strategy.is_exact() {
-            let table = engine
-                .table
-                .as_ref()
-                .ok_or_else(|| Error::failure("the exact search needs the answer table"))?;
+            let table = engine.table.as_ref().ok_or(Error::TooLargeForExactSearch {
+                candidates: engine.space.len(),
+                max: MAX_SEARCH_SPACE,
+            })?;
             let mut search = Search::new(&engine.space, table, hard)?;
             if strategy == Strategy::OptimalWorst {
                 let all: Vec<u32> = (0..n).collect();
@@ -158,7 +184,7 @@ impl<'a> Player<'a> {
     /// The next guess for the candidates `set` (ascending ranks) after `history`.
     pub fn next_guess(&mut self, set: &[u32], history: &[u32]) -> Result<u32> {
         if set.is_empty() {
-            return Err(Error::input("no candidate is left"));
+            return Err(Error::NoCandidateLeft);
         }
         match self.search.as_mut() {
             None => Ok(heuristic_guess(
@@ -181,5 +207,49 @@ impl<'a> Player<'a> {
                 search.best_guess(set, history, cap)
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::progress::Event;
+    use std::sync::Mutex;
+
+    #[test]
+    fn building_a_tree_reports_one_stage_and_a_refused_strategy_reports_none() {
+        let log = Mutex::new(Vec::new());
+        let record = |e: Event<'_>| {
+            log.lock().unwrap().push(match e {
+                Event::Start { stage, total } => format!("start {stage} {total:?}"),
+                Event::Finish => "finish".to_string(),
+                other => format!("{other:?}"),
+            })
+        };
+        let engine = Engine::new(Rules::new(2), Strategy::Entropy).unwrap();
+        let root = engine
+            .tree_with_progress(Strategy::Entropy, false, false, Progress::new(&record))
+            .unwrap();
+        assert_eq!(root, engine.tree(Strategy::Entropy, false, false).unwrap());
+        assert_eq!(
+            *log.lock().unwrap(),
+            ["start analyzing entropy None", "finish"]
+        );
+        log.lock().unwrap().clear();
+        let big = Engine::new(Rules::new(4), Strategy::Optimal).unwrap();
+        let e = big
+            .tree_with_progress(Strategy::Optimal, false, false, Progress::new(&record))
+            .unwrap_err();
+        assert!(
+            matches!(
+                e,
+                Error::SearchOfHours {
+                    candidates: 5040,
+                    ..
+                }
+            ),
+            "{e}"
+        );
+        assert!(log.lock().unwrap().is_empty());
     }
 }

@@ -1,5 +1,5 @@
 //! Numeron (Bulls and Cows): candidates, answers, strategies and the exact analysis of a
-//! strategy over every secret (`spec/numeron.md`).
+//! strategy over every secret (`docs/numeron.md`).
 //!
 //! - [`rules`]: the variant and its candidate space, ranked by [`crate::rank`].
 //! - [`answer`]: EAT/BITE from packed codes; the answer table when it fits.
@@ -15,8 +15,10 @@
 pub mod answer;
 pub mod engine;
 mod error;
+pub mod interactive;
 pub mod optimal;
 pub mod race;
+pub mod report;
 pub mod root;
 pub mod rules;
 pub mod session;
@@ -33,3 +35,6 @@ pub use rules::{Rules, Space};
 pub use set::CandidateSet;
 pub use strategy::Strategy;
 pub use tree::{Analysis, Node};
+
+/// Result with the Numeron module's [`Error`].
+pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -28,7 +28,7 @@ use super::answer::{AnswerTable, Oracle};
 use super::rules::Space;
 use super::symmetry::{canonical_key, position_permutations, Stabilizer};
 use super::tree::{partition, Node};
-use crate::{Error, Result};
+use super::{Error, Result};
 use std::collections::{HashMap, HashSet};
 use std::time::Instant;
 
@@ -78,10 +78,10 @@ impl<'a> Search<'a> {
     /// candidates still possible.
     pub fn new(space: &'a Space, table: &'a AnswerTable, hard: bool) -> Result<Search<'a>> {
         if space.len() > MAX_SEARCH_SPACE {
-            return Err(Error::input(format!(
-                "the exact search handles at most {MAX_SEARCH_SPACE} candidates, not {}",
-                space.len()
-            )));
+            return Err(Error::TooLargeForExactSearch {
+                candidates: space.len(),
+                max: MAX_SEARCH_SPACE,
+            });
         }
         let oracle = Oracle {
             space,
@@ -173,9 +173,9 @@ impl<'a> Search<'a> {
         let v = self.cost(set, &mut h, depth, upper);
         self.check_aborted()?;
         if v > upper {
-            return Err(Error::failure(format!(
-                "internal error: the search found no tree within the achieved total {upper}"
-            )));
+            return Err(Error::Internal(
+                "the search found no tree within a total some strategy achieves",
+            ));
         }
         Ok(v)
     }
@@ -227,15 +227,9 @@ impl<'a> Search<'a> {
             return known;
         }
         let (candidates, _) = self.ordered_guesses(set, history, depth, INF - 1);
-        let win = self.oracle.win();
         let mut found = false;
         for (_, g) in candidates {
-            let mut classes: Vec<Vec<u32>> = partition(&self.oracle, g, set)
-                .into_iter()
-                .filter(|(a, _)| *a != win)
-                .map(|(_, c)| c)
-                .collect();
-            classes.sort_by_key(|c| std::cmp::Reverse(c.len()));
+            let classes = self.classes_largest_first(g, set);
             history.push(g);
             let all = classes.iter().all(|c| self.feasible(c, history, depth - 1));
             history.pop();
@@ -249,6 +243,18 @@ impl<'a> Search<'a> {
         }
         self.feasible_memo.insert(key, found);
         found
+    }
+
+    /// The classes `guess` splits `set` into, the winning one left out, largest first.
+    fn classes_largest_first(&self, guess: u32, set: &[u32]) -> Vec<Vec<u32>> {
+        let win = self.oracle.win();
+        let mut classes: Vec<Vec<u32>> = partition(&self.oracle, guess, set)
+            .into_iter()
+            .filter(|(a, _)| *a != win)
+            .map(|(_, c)| c)
+            .collect();
+        classes.sort_by_key(|c| std::cmp::Reverse(c.len()));
+        classes
     }
 
     /// Counts a searched node and, every 1024 nodes, checks the deadline: true (and the
@@ -265,7 +271,7 @@ impl<'a> Search<'a> {
 
     fn check_aborted(&self) -> Result<()> {
         if self.aborted {
-            Err(Error::failure("the exact search ran out of time"))
+            Err(Error::OutOfTime)
         } else {
             Ok(())
         }
@@ -276,10 +282,10 @@ impl<'a> Search<'a> {
     pub fn best_guess(&mut self, set: &[u32], history: &[u32], depth: u32) -> Result<u32> {
         let target = self.optimum(set, history, depth)?;
         if target >= INF {
-            return Err(Error::failure(format!(
-                "no strategy finds all {} candidates within {depth} guesses",
-                set.len()
-            )));
+            return Err(Error::Infeasible {
+                candidates: set.len(),
+                depth,
+            });
         }
         if set.len() <= 2 {
             return Ok(set[0]);
@@ -333,8 +339,8 @@ impl<'a> Search<'a> {
                 return Ok(g);
             }
         }
-        Err(Error::failure(
-            "internal error: no guess reaches the optimum the search proved",
+        Err(Error::Internal(
+            "no guess reaches the optimum the search proved",
         ))
     }
 
@@ -397,7 +403,6 @@ impl<'a> Search<'a> {
             None => {}
         }
         let (candidates, skipped) = self.ordered_guesses(set, history, depth, beta);
-        let win = self.oracle.win();
         let mut best = INF;
         let mut fail = skipped;
         for (bound, g) in candidates {
@@ -406,12 +411,7 @@ impl<'a> Search<'a> {
                 fail = fail.min(bound);
                 break;
             }
-            let mut classes: Vec<Vec<u32>> = partition(&self.oracle, g, set)
-                .into_iter()
-                .filter(|(a, _)| *a != win)
-                .map(|(_, c)| c)
-                .collect();
-            classes.sort_by_key(|c| std::cmp::Reverse(c.len()));
+            let classes = self.classes_largest_first(g, set);
             history.push(g);
             let mut acc = bound;
             let mut ok = true;

@@ -1,5 +1,5 @@
-//! The whole game's optimum, solved class by class below the first guess, with a progress
-//! bar and an optional time budget. When the budget runs out, the classes not yet solved
+//! The whole game's optimum, solved class by class below the first guess, with progress
+//! reported class by class and an optional time budget. When the budget runs out, the classes not yet solved
 //! contribute a look-ahead bound below and the best heuristic tree's cost above, so the result is
 //! an interval that certainly holds the optimum.
 //!
@@ -9,12 +9,12 @@
 //! repeated digits, one per pattern.
 
 use super::engine::Engine;
-use super::optimal::{Search, Stats, INF};
+use super::optimal::{Search, Stats, INF, MAX_SEARCH_SPACE};
 use super::strategy::{heuristic_guess, Strategy};
 use super::symmetry::Stabilizer;
 use super::tree::{self, partition, Analysis};
-use crate::{Error, Result};
-use indicatif::ProgressBar;
+use super::{Error, Result};
+use crate::progress::Progress;
 use std::time::{Duration, Instant};
 
 /// Guesses looked ahead for the lower bound of a class left unsolved.
@@ -67,22 +67,27 @@ pub struct ClassBound {
     pub time: Duration,
 }
 
-/// Solves the whole game for `objective`, advancing `bar` once per class of a first guess;
-/// stops at `deadline` with bounds. With distinct digits every first guess is equivalent,
-/// so only the smallest is tried; with repeated digits one per pattern (`000`, `001`, …).
+/// Solves the whole game for `objective`, advancing `progress` once per class of a first
+/// guess; stops when `budget` has passed (no budget, or one too long to reckon, is no limit)
+/// with bounds. With distinct digits every first guess is equivalent, so only the smallest
+/// is tried; with repeated digits one per pattern (`000`, `001`, …).
 pub fn solve_root(
     engine: &Engine,
     hard: bool,
     objective: Objective,
-    deadline: Option<Instant>,
-    bar: &ProgressBar,
+    budget: Option<Duration>,
+    progress: Progress<'_>,
 ) -> Result<RootReport> {
-    let table = engine
-        .table
-        .as_ref()
-        .ok_or_else(|| Error::input("the exact search needs the answer table (N ≤ 4)"))?;
+    let too_large = Error::TooLargeForExactSearch {
+        candidates: engine.space.len(),
+        max: MAX_SEARCH_SPACE,
+    };
+    let table = match engine.table.as_ref() {
+        Some(table) if engine.space.len() <= MAX_SEARCH_SPACE => table,
+        _ => return Err(too_large),
+    };
     let mut search = Search::new(&engine.space, table, hard)?;
-    search.set_deadline(deadline);
+    search.set_deadline(budget.and_then(|b| Instant::now().checked_add(b)));
     let oracle = engine.oracle();
     let all: Vec<u32> = (0..engine.space.len() as u32).collect();
     let firsts =
@@ -100,11 +105,22 @@ pub fn solve_root(
             (g, classes)
         })
         .collect();
-    bar.set_length(splits.iter().map(|s| s.1.len() as u64).sum());
+    progress.start(
+        "optimum",
+        Some(splits.iter().map(|s| s.1.len() as u64).sum()),
+    );
     let mut best: Option<RootReport> = None;
     let mut lower = u64::MAX;
     for (first, classes) in &splits {
-        let report = solve_first_guess(engine, &mut search, hard, objective, *first, classes, bar)?;
+        let report = solve_first_guess(
+            engine,
+            &mut search,
+            hard,
+            objective,
+            *first,
+            classes,
+            progress,
+        )?;
         lower = lower.min(report.lower);
         let better = best
             .as_ref()
@@ -113,8 +129,8 @@ pub fn solve_root(
             best = Some(report);
         }
     }
-    bar.finish_and_clear();
-    let mut report = best.ok_or_else(|| Error::failure("no first guess to try"))?;
+    progress.finish();
+    let mut report = best.ok_or(Error::Internal("no first guess to try"))?;
     // The whole game's lower bound is the least over the first guesses; it is proved
     // optimal when that meets the best achieved value.
     report.lower = lower;
@@ -132,7 +148,7 @@ fn solve_first_guess(
     objective: Objective,
     first: u32,
     classes: &[Vec<u32>],
-    bar: &ProgressBar,
+    progress: Progress<'_>,
 ) -> Result<RootReport> {
     let n = engine.space.len() as u64;
     let history = [first];
@@ -143,11 +159,13 @@ fn solve_first_guess(
             break;
         }
         let started = Instant::now();
-        bar.set_prefix(format!(
-            "first guess {}, class of {} candidates",
-            engine.space.format(first),
-            class.len()
-        ));
+        if !progress.is_silent() {
+            progress.status(&format!(
+                "first guess {}, class of {} candidates",
+                engine.space.format(first),
+                class.len()
+            ));
+        }
         let value = match objective {
             Objective::Total => {
                 // Start from the total a heuristic tree achieves: the search then only
@@ -160,10 +178,10 @@ fn solve_first_guess(
         times[i] = started.elapsed();
         match value {
             Ok(v) if v < INF => exact_values[i] = Some(u64::from(v)),
-            Ok(_) => return Err(Error::failure("a class has no finite optimum")),
+            Ok(_) => return Err(Error::Internal("a class has no finite optimum")),
             Err(_) => break,
         }
-        bar.inc(1);
+        progress.advance(1);
     }
     let mut lower = Vec::new();
     let mut upper = Vec::new();
@@ -240,4 +258,51 @@ fn heuristic_cost(
         });
     }
     Ok(best)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::rules::Rules;
+    use super::*;
+    use crate::progress::Event;
+    use std::sync::Mutex;
+
+    #[test]
+    fn the_optimum_reports_one_step_per_class_and_a_huge_budget_is_no_limit() {
+        let engine = Engine::new(Rules::new(2), Strategy::Optimal).unwrap();
+        let events = Mutex::new((None, 0u64, 0u32));
+        let record = |e: Event<'_>| {
+            let mut ev = events.lock().unwrap();
+            match e {
+                Event::Start { total, .. } => ev.0 = total,
+                Event::Advance(n) => ev.1 += n,
+                Event::Finish => ev.2 += 1,
+                Event::Status(_) => {}
+            }
+        };
+        let r = solve_root(
+            &engine,
+            false,
+            Objective::Total,
+            Some(Duration::MAX),
+            Progress::new(&record),
+        )
+        .unwrap();
+        let (total, advanced, finished) = *events.lock().unwrap();
+        assert!(r.exact);
+        assert_eq!(total, Some(r.classes as u64));
+        assert_eq!(advanced, r.classes as u64);
+        assert_eq!(finished, 1);
+        // The whole-tree exact strategy reaches the same total.
+        let tree = engine.tree(Strategy::Optimal, false, false).unwrap();
+        assert_eq!(r.lower, Analysis::of_tree(&tree).total);
+    }
+
+    #[test]
+    fn a_space_beyond_the_exact_search_is_refused_as_bad_input() {
+        let engine = Engine::new(Rules::new(5), Strategy::Optimal).unwrap();
+        let e = solve_root(&engine, false, Objective::Total, None, Progress::SILENT).unwrap_err();
+        assert_eq!(e.kind(), crate::ErrorKind::Input);
+        assert!(e.to_string().contains("at most 5040"), "{e}");
+    }
 }

@@ -6,8 +6,8 @@
 //! Each candidate is also kept packed for fast answers: one nibble per position and a
 //! per-digit summary (a bit mask of its digits, or nibble counts when digits repeat).
 
+use super::{Error, Result};
 use crate::rank::{KPermutations, Ranker, Words};
-use crate::{Error, Result};
 
 /// Largest number of candidates a [`Space`] accepts (10!, N = 10 with distinct digits;
 /// repeated digits stop at 10^6).
@@ -82,37 +82,33 @@ impl Space {
             alphabet: a,
         } = rules;
         if !(1..=10).contains(&a) {
-            return Err(Error::input(format!(
-                "the alphabet must have 1 to 10 digits, not {a}"
-            )));
+            return Err(Error::Alphabet { alphabet: a });
         }
         if n == 0 || n > 10 {
-            return Err(Error::input(format!(
-                "--digits must be between 1 and 10, not {n}"
-            )));
+            return Err(Error::Digits { digits: n });
         }
         if !repeats && n > a {
-            return Err(Error::input(format!(
-                "{n} distinct digits cannot be drawn from {a} symbols"
-            )));
+            return Err(Error::TooFewSymbols {
+                digits: n,
+                alphabet: a,
+            });
         }
         let numbering = if repeats {
-            Numbering::Repeats(Words::new(a, n).map_err(|e| Error::input(e.to_string()))?)
+            Numbering::Repeats(Words::new(a, n)?)
         } else {
-            Numbering::Distinct(KPermutations::new(a, n).map_err(|e| Error::input(e.to_string()))?)
+            Numbering::Distinct(KPermutations::new(a, n)?)
         };
         let len = numbering.ranker().len();
         if len > MAX_CANDIDATES {
-            return Err(Error::input(format!(
-                "{len} candidates is too many (at most {MAX_CANDIDATES}); use fewer digits"
-            )));
+            return Err(Error::TooManyCandidates {
+                candidates: len,
+                max: MAX_CANDIDATES,
+            });
         }
         let mut packed = Vec::with_capacity(len as usize);
         let mut digit_info = Vec::with_capacity(len as usize);
         let ranker = numbering.ranker();
-        let mut code = ranker
-            .unrank(0)
-            .map_err(|e| Error::failure(e.to_string()))?;
+        let mut code = ranker.unrank(0)?;
         loop {
             packed.push(pack(&code));
             digit_info.push(summary(&code, repeats));
@@ -192,30 +188,34 @@ impl Space {
             match c.to_digit(10) {
                 Some(d) if (d as usize) < a => digits.push(d as u8),
                 _ => {
-                    return Err(Error::input(format!(
-                        "{text:?} is not a code: {c:?} is not a digit 0-{}",
-                        a - 1
-                    )))
+                    return Err(Error::NotADigit {
+                        text: text.to_string(),
+                        found: c,
+                        highest: a - 1,
+                    })
                 }
             }
         }
         if digits.len() != n {
-            return Err(Error::input(format!(
-                "{text:?} has {} digits, expected {n}",
-                digits.len()
-            )));
+            return Err(Error::CodeLength {
+                text: text.to_string(),
+                found: digits.len(),
+                expected: n,
+            });
         }
         if !self.rules.repeats {
             for (i, d) in digits.iter().enumerate() {
                 if digits[..i].contains(d) {
-                    return Err(Error::input(format!(
-                        "{text:?} repeats the digit {d} (digits must be distinct; see --repeats)"
-                    )));
+                    return Err(Error::RepeatedDigit {
+                        text: text.to_string(),
+                        digit: *d,
+                    });
                 }
             }
         }
-        self.rank_of(&digits)
-            .ok_or_else(|| Error::input(format!("{text:?} is not a candidate")))
+        self.rank_of(&digits).ok_or_else(|| Error::NotACandidate {
+            text: text.to_string(),
+        })
     }
 }
 
@@ -270,5 +270,37 @@ mod tests {
         assert!(Space::new(Rules::new(0)).is_err());
         assert!(Space::new(Rules::new(11)).is_err());
         assert!(Space::new(Rules::new(7).with_repeats(true)).is_err());
+    }
+
+    mod properties {
+        use super::super::{Rules, Space};
+        use proptest::prelude::{prop_assert, prop_assert_eq, proptest};
+
+        proptest! {
+            #[test]
+            fn parsing_any_text_as_a_code_never_panics(text in "\\PC{0,20}", digits in 1usize..=4, repeats: bool) {
+                let space = Space::new(Rules::new(digits).with_repeats(repeats)).unwrap();
+                let _ = space.parse(&text);
+            }
+
+            #[test]
+            fn every_code_reads_back_as_itself(digits in 1usize..=4, repeats: bool, pick: u32) {
+                let space = Space::new(Rules::new(digits).with_repeats(repeats)).unwrap();
+                let r = pick % space.len() as u32;
+                prop_assert_eq!(space.parse(&space.format(r)).unwrap(), r);
+            }
+
+            #[test]
+            fn a_string_of_digits_is_a_code_exactly_when_it_fits_the_rules(text in "[0-9]{0,5}", digits in 1usize..=4, repeats: bool) {
+                let space = Space::new(Rules::new(digits).with_repeats(repeats)).unwrap();
+                let distinct = text.chars().collect::<std::collections::HashSet<_>>().len() == text.len();
+                let fits = text.len() == digits && (repeats || distinct);
+                let parsed = space.parse(&text);
+                prop_assert_eq!(parsed.is_ok(), fits);
+                if let Ok(r) = parsed {
+                    prop_assert!(space.format(r) == text);
+                }
+            }
+        }
     }
 }

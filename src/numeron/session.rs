@@ -4,7 +4,7 @@
 use super::answer::{answer, Answer, Oracle};
 use super::rules::Space;
 use super::set::CandidateSet;
-use crate::{Error, Result};
+use super::{Error, Result};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -54,9 +54,10 @@ impl Session {
         let g = space.format(guess);
         let any_secret = (0..space.len() as u32).any(|s| oracle.code(guess, s) == code);
         if !any_secret {
-            return Err(Error::input(format!(
-                "{reply} is impossible for the guess {g}: no secret at all gives it"
-            )));
+            return Err(Error::ImpossibleForGuess {
+                answer: reply,
+                guess: g,
+            });
         }
         let next = self.candidates.filter(oracle, guess, code);
         if next.is_empty() {
@@ -65,10 +66,11 @@ impl Session {
                 .iter()
                 .map(|(h, a)| format!("{} {a}", space.format(*h)))
                 .collect();
-            return Err(Error::input(format!(
-                "{g} {reply} contradicts the earlier answers ({}): no secret fits them all; check them and type this one again",
-                earlier.join(", ")
-            )));
+            return Err(Error::Contradiction {
+                guess: g,
+                answer: reply,
+                earlier: earlier.join(", "),
+            });
         }
         self.candidates = next;
         self.history.push((guess, reply));
@@ -99,7 +101,7 @@ pub fn trace(
     let mut steps = Vec::new();
     while !session.solved(space.digits()) {
         if steps.len() > space.len() {
-            return Err(Error::failure("the strategy does not converge"));
+            return Err(Error::NoConvergence);
         }
         let set = session.candidates().to_vec();
         let guess = next(&set, &session.guesses())?;

@@ -8,13 +8,13 @@
 
 use super::answer::Oracle;
 use super::symmetry::Stabilizer;
-use crate::{Error, Result};
+use super::{Error, Result};
 use rayon::prelude::*;
 
-/// A strategy by name (`spec/numeron.md`).
+/// A strategy by name (`docs/numeron.md`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Strategy {
-    /// The seed's T2': the smallest consistent candidate.
+    /// The smallest consistent candidate (the source article's method, `docs/numeron.md`).
     First,
     /// Knuth: the guess whose largest answer class is smallest.
     Minimax,
@@ -29,7 +29,7 @@ pub enum Strategy {
 }
 
 impl Strategy {
-    /// Every strategy, in the order of `spec/cli.md`.
+    /// Every strategy, in the order the command line lists them (`docs/numeron.md`).
     pub const ALL: [Strategy; 6] = [
         Strategy::First,
         Strategy::Minimax,
@@ -58,10 +58,10 @@ impl Strategy {
             .find(|s| s.name() == name)
             .ok_or_else(|| {
                 let names: Vec<&str> = Strategy::ALL.iter().map(|s| s.name()).collect();
-                Error::input(format!(
-                    "unknown strategy {name:?}: choose one of {}",
-                    names.join(", ")
-                ))
+                Error::UnknownStrategy {
+                    name: name.to_string(),
+                    known: names.join(", "),
+                }
             })
     }
 
@@ -164,4 +164,25 @@ pub fn heuristic_guess(
         .min_by_key(|x| (!x.1, x.2))
         .map(|x| x.2)
         .expect("at least one guess is scored")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::{prop_assert_eq, proptest};
+
+    #[test]
+    fn every_strategy_reads_back_from_its_name() {
+        for s in Strategy::ALL {
+            assert_eq!(Strategy::parse(s.name()).unwrap(), s);
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn a_name_is_a_strategy_exactly_when_it_is_listed(name in "\\PC{0,16}") {
+            let listed = Strategy::ALL.iter().find(|s| s.name() == name).copied();
+            prop_assert_eq!(Strategy::parse(&name).ok(), listed);
+        }
+    }
 }

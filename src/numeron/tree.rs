@@ -4,10 +4,10 @@
 
 use super::answer::{Answer, Oracle};
 use super::rules::Space;
-use crate::{Error, Result};
+use super::{Error, Result};
 use num_rational::Ratio;
 use rayon::prelude::*;
-use serde_json::{json, Value};
+use serde::Serialize;
 use std::collections::BTreeMap;
 
 /// One node of a decision tree.
@@ -54,11 +54,10 @@ where
     let classes = partition(oracle, guess, &set);
     let consistent = classes.iter().any(|(a, _)| *a == win);
     if !consistent && classes.len() == 1 {
-        return Err(Error::failure(format!(
-            "the strategy guessed {} which tells nothing about {} candidates",
-            oracle.space.format(guess),
-            set.len()
-        )));
+        return Err(Error::UselessGuess {
+            guess: oracle.space.format(guess),
+            candidates: set.len(),
+        });
     }
     history.push(guess);
     let branches: Result<Vec<(u8, Node)>> = classes
@@ -123,39 +122,28 @@ impl Analysis {
     }
 }
 
-/// The tree as nested JSON: `{guess, candidates, branches: {"1E0B": {...}}}`.
-pub fn to_json(space: &Space, node: &Node) -> Value {
-    let n = space.digits();
-    let branches: serde_json::Map<String, Value> = node
-        .branches
-        .iter()
-        .map(|(a, c)| (Answer::from_code(*a, n).to_string(), to_json(space, c)))
-        .collect();
-    json!({
-        "guess": space.format(node.guess),
-        "candidates": node.candidates,
-        "branches": branches,
-    })
+/// A decision tree written out for export: each node's guess, its number of candidates
+/// and one subtree per answer (`"1E0B"`) that does not win.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ExportedNode {
+    /// The guess made here.
+    pub guess: String,
+    /// Candidates possible here.
+    pub candidates: u32,
+    /// The subtree below each non-winning answer.
+    pub branches: BTreeMap<String, ExportedNode>,
 }
 
-/// The tree as indented text, one line per node: the answer that leads there, the guess
-/// and how many candidates remain (`=` marks a guess that is the only candidate left).
-pub fn to_text(space: &Space, root: &Node) -> String {
-    let mut out = String::new();
-    fn walk(space: &Space, node: &Node, label: &str, indent: usize, out: &mut String) {
-        let mark = if node.candidates == 1 { " =" } else { "" };
-        out.push_str(&format!(
-            "{:indent$}{label}{} ({}){mark}\n",
-            "",
-            space.format(node.guess),
-            node.candidates,
-            indent = indent
-        ));
-        for (a, c) in &node.branches {
-            let label = format!("{} → ", Answer::from_code(*a, space.digits()));
-            walk(space, c, &label, indent + 2, out);
-        }
+/// The tree `node` over `space`, written out.
+pub fn export(space: &Space, node: &Node) -> ExportedNode {
+    let n = space.digits();
+    ExportedNode {
+        guess: space.format(node.guess),
+        candidates: node.candidates,
+        branches: node
+            .branches
+            .iter()
+            .map(|(a, c)| (Answer::from_code(*a, n).to_string(), export(space, c)))
+            .collect(),
     }
-    walk(space, root, "", 0, &mut out);
-    out
 }
