@@ -16,10 +16,10 @@ use super::rules::Space;
 use super::session::{hidden_secret, Session};
 use super::strategy::Strategy;
 use super::{Error, Result};
-use std::io::{BufRead, Read, Write};
+use std::io::{BufRead, Write};
 
 /// The longest line a session reads, in bytes (its line break not counted).
-pub const MAX_LINE: usize = 4096;
+pub const MAX_LINE: usize = crate::lines::MAX_LINE;
 
 /// How a [`solve`] session ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -49,38 +49,22 @@ pub enum PlayEnd {
     GaveUp,
 }
 
-/// Reads lines of at most [`MAX_LINE`] bytes, trimmed, counting them.
-struct Lines<R> {
-    input: R,
-    line: u64,
-}
+/// Lines of the user's input, as every session reads them ([`crate::lines`]).
+struct Lines<R>(crate::lines::Lines<R>);
 
 impl<R: BufRead> Lines<R> {
     fn new(input: R) -> Self {
-        Lines { input, line: 0 }
+        Lines(crate::lines::Lines::new(input))
     }
 
     /// The next line, trimmed; `None` at the end of the input.
     fn next(&mut self) -> Result<Option<String>> {
-        let mut bytes = Vec::new();
-        let read = (&mut self.input)
-            .take(MAX_LINE as u64 + 1)
-            .read_until(b'\n', &mut bytes)
-            .map_err(Error::Read)?;
-        if read == 0 {
-            return Ok(None);
-        }
-        self.line += 1;
-        if bytes.last() == Some(&b'\n') {
-            bytes.pop();
-        } else if bytes.len() > MAX_LINE {
-            return Err(Error::LineTooLong {
-                line: self.line,
-                max: MAX_LINE,
-            });
-        }
-        let text = String::from_utf8(bytes).map_err(|_| Error::NotText { line: self.line })?;
-        Ok(Some(text.trim().to_string()))
+        use crate::lines::LineError;
+        self.0.next_line().map_err(|e| match e {
+            LineError::Read(e) => Error::Read(e),
+            LineError::TooLong { line, max } => Error::LineTooLong { line, max },
+            LineError::NotText { line } => Error::NotText { line },
+        })
     }
 }
 
