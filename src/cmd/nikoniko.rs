@@ -290,7 +290,7 @@ pub fn run(cmd: NikonikoCmd) -> Result<()> {
             let p = position(&text)?;
             let tables = store::Tables::open(&table)?;
             let i = index::index_of(&p);
-            let (e, o) = (tables.equity(i), tables.outcomes(i));
+            let (e, o) = (tables.equity(i)?, tables.outcomes(i)?);
             if json {
                 emit_json(&json!({
                     "index": i,
@@ -315,7 +315,7 @@ pub fn run(cmd: NikonikoCmd) -> Result<()> {
             let p = position(&text)?;
             let r = roll(&r)?;
             let tables = store::Tables::open(&table)?;
-            let rated = query::rated_plays(&tables, &p, r);
+            let rated = query::rated_plays(&tables, &p, r)?;
             if json {
                 let moves: Vec<Value> = rated
                     .iter()
@@ -356,12 +356,21 @@ pub fn run(cmd: NikonikoCmd) -> Result<()> {
             second,
             table,
         } => {
-            let tables = store::Tables::open(&table)?;
+            // Loaded into memory: a game lasts, and the files may change meanwhile.
+            let tables = store::Tables::load(&table)?;
             let stdin = std::io::stdin();
             let mut stdout = std::io::stdout();
             match game::play(&tables, seed, !second, stdin.lock(), &mut stdout) {
                 // The reader went away (`| head`): nothing left to say.
                 Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+                // A damaged table: report it as the table error it is.
+                Err(e)
+                    if e.get_ref()
+                        .is_some_and(|r| r.is::<tabula::table::TableError>()) =>
+                {
+                    let inner = e.into_inner().expect("checked");
+                    Err(Error::Table(*inner.downcast().expect("checked")))
+                }
                 other => other.map(|_| ()).map_err(Error::from),
             }
         }

@@ -4,6 +4,7 @@ use super::moves::{Generator, Play};
 use super::solve::Outcomes;
 use super::store::Tables;
 use super::{index_of, Position, Roll};
+use crate::table::TableError;
 
 /// A legal play with what the tables say of it, for the side that moves.
 #[derive(Debug, Clone)]
@@ -18,43 +19,47 @@ pub struct RatedPlay {
 }
 
 /// The outcome probabilities of a position for the side on roll, as stored.
-pub fn outcomes_of(tables: &Tables, p: &Position) -> Outcomes {
+pub fn outcomes_of(tables: &Tables, p: &Position) -> Result<Outcomes, TableError> {
     tables.outcomes(index_of(p))
 }
 
 /// What a play is worth to the side that made it: a win's points, or minus the value of
 /// the position after it with the opponent on roll.
-pub fn rate(tables: &Tables, play: &Play) -> (f64, Outcomes) {
+pub fn rate(tables: &Tables, play: &Play) -> Result<(f64, Outcomes), TableError> {
     if play.wins() {
         let mut o = [0.0; 6];
         o[play.score() as usize - 1] = 1.0;
-        return (f64::from(play.score()), o);
+        return Ok((f64::from(play.score()), o));
     }
     let next = play.after.swap();
     let i = index_of(&next);
-    let o = tables.outcomes(i);
-    (-tables.equity(i), [o[3], o[4], o[5], o[0], o[1], o[2]])
+    let o = tables.outcomes(i)?;
+    Ok((-tables.equity(i)?, [o[3], o[4], o[5], o[0], o[1], o[2]]))
 }
 
 /// Every legal play of `roll` from `p`, best first (ties keep the generator's order).
-pub fn rated_plays(tables: &Tables, p: &Position, roll: Roll) -> Vec<RatedPlay> {
+pub fn rated_plays(
+    tables: &Tables,
+    p: &Position,
+    roll: Roll,
+) -> Result<Vec<RatedPlay>, TableError> {
     let mut rated: Vec<RatedPlay> = Generator::new()
         .plays(p, roll)
         .into_iter()
         .map(|play| {
-            let (equity, outcomes) = rate(tables, &play);
-            RatedPlay {
+            let (equity, outcomes) = rate(tables, &play)?;
+            Ok(RatedPlay {
                 play,
                 equity,
                 outcomes,
                 loss: 0.0,
-            }
+            })
         })
-        .collect();
+        .collect::<Result<_, TableError>>()?;
     rated.sort_by(|a, b| b.equity.total_cmp(&a.equity));
     let best = rated.first().map_or(0.0, |r| r.equity);
     for r in &mut rated {
         r.loss = best - r.equity;
     }
-    rated
+    Ok(rated)
 }
