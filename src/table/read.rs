@@ -265,20 +265,18 @@ impl Table {
         (0..self.sums.len() as u64).try_for_each(|b| self.check_block(b))
     }
 
-    /// Checks every block's sum, then the payload-wide SHA-256 against the header's.
+    /// Checks the payload-wide SHA-256 against the header's, then every block's sum.
     pub fn verify(&self) -> Result<(), TableError> {
-        self.check_blocks()?;
         let actual: [u8; 32] = Sha256::digest(self.payload()).into();
-        if actual == self.header.checksum {
-            Ok(())
-        } else {
-            Err(TableError::Checksum {
+        if actual != self.header.checksum {
+            return Err(TableError::Checksum {
                 path: self.path.clone(),
                 expected: self.header.checksum_hex(),
                 actual: hex(&actual),
                 hint: None,
-            })
+            });
         }
+        self.check_blocks()
     }
 
     /// Checks the blocks that payload bytes `start..end` lie in.
@@ -485,6 +483,10 @@ mod tests {
         flipped[HEADER_LEN + 17] ^= 1;
         assert!(matches!(
             try_bytes(&flipped),
+            Err(TableError::Checksum { .. })
+        ));
+        assert!(matches!(
+            Table::open(&bad).unwrap().record::<u32>(4),
             Err(TableError::BlockCorrupt { block: 0, .. })
         ));
         let mut sums = good.clone();
