@@ -539,3 +539,29 @@ fn a_build_into_a_read_only_folder_fails_before_solving() {
         .stderr(contains("cannot write"));
     assert!(started.elapsed() < std::time::Duration::from_secs(2));
 }
+
+#[test]
+fn every_kind_of_query_refuses_a_table_damaged_in_every_block() {
+    let dir = tempfile::tempdir().unwrap();
+    let copy = nikoniko_copy(dir.path(), "tbl", |b| {
+        let payload = b.len() - table::HEADER_LEN - 8 * 136;
+        for at in (0..payload).step_by(table::BLOCK_SIZE as usize) {
+            b[table::HEADER_LEN + at] ^= 0x40;
+        }
+    });
+    for args in [
+        vec!["nikoniko", "equity", "8,8,5,2,2/8,8,5,2,2"],
+        vec!["nikoniko", "hint", "8,8,5,2,2/8,8,5,2,2", "1-2"],
+        vec!["nikoniko", "play", "--second"],
+    ] {
+        tabula()
+            .args(&args)
+            .arg("--table")
+            .arg(&copy)
+            .write_stdin("1\n".repeat(50))
+            .assert()
+            .code(1)
+            .stderr(contains("nikoniko.tbl is corrupt"))
+            .stderr(contains("run `tabula nikoniko build`"));
+    }
+}
