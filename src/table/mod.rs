@@ -174,17 +174,6 @@ impl TableError {
         }
         self
     }
-
-    /// Whether the table's bytes are damaged (as opposed to missing, foreign or old).
-    pub fn is_corruption(&self) -> bool {
-        matches!(
-            self,
-            TableError::Checksum { .. }
-                | TableError::SumsCorrupt { .. }
-                | TableError::BlockCorrupt { .. }
-                | TableError::HeaderCorrupt { .. }
-        )
-    }
 }
 
 fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> TableError + '_ {

@@ -446,6 +446,34 @@ mod tests {
         }
     }
 
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+
+        #[test]
+        fn a_table_with_any_byte_changed_is_refused_and_never_read_as_other_records(
+            at in 0usize..400_456, mask in 1u8..=255,
+        ) {
+            let dir = tempfile::tempdir().unwrap();
+            let path = written(dir.path());
+            let mut bytes = std::fs::read(&path).unwrap();
+            proptest::prop_assert_eq!(bytes.len(), 400_456);
+            bytes[at] ^= mask;
+            std::fs::write(&path, &bytes).unwrap();
+            let read = Table::open(&path).and_then(|t| t.records::<u32>().map(<[u32]>::to_vec));
+            proptest::prop_assert!(read.is_err());
+        }
+
+        #[test]
+        fn a_table_cut_anywhere_is_refused(len in 0usize..400_456) {
+            let dir = tempfile::tempdir().unwrap();
+            let path = written(dir.path());
+            let bytes = std::fs::read(&path).unwrap();
+            std::fs::write(&path, &bytes[..len]).unwrap();
+            proptest::prop_assert!(Table::open(&path).is_err());
+            proptest::prop_assert!(Table::load(&path).is_err());
+        }
+    }
+
     #[test]
     fn each_fault_is_its_own_error() {
         let dir = tempfile::tempdir().unwrap();
