@@ -118,12 +118,39 @@ impl Error {
     }
 }
 
+/// The user's text as an error message quotes it: whole when short, else its first 60
+/// characters, an ellipsis and the full length (a 100,000-character input is not echoed).
+pub fn shorten(text: &str) -> String {
+    const SHOWN: usize = 60;
+    let length = text.chars().count();
+    if length <= SHOWN {
+        format!("`{text}`")
+    } else {
+        let head: String = text.chars().take(SHOWN).collect();
+        format!("`{head}…` ({length} characters)")
+    }
+}
+
 impl From<std::io::Error> for Error {
     fn from(e: std::io::Error) -> Self {
         Error::Io {
             what: "input/output".into(),
             source: e,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_long_input_is_quoted_by_its_head_and_length() {
+        assert_eq!(shorten("1-2"), "`1-2`");
+        let long = "8".repeat(100_000);
+        let shown = shorten(&long);
+        assert!(shown.len() < 100, "{shown}");
+        assert!(shown.ends_with("(100000 characters)"), "{shown}");
     }
 }
 

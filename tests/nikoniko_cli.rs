@@ -84,3 +84,73 @@ fn a_missing_table_exits_1_and_says_how_to_build_it() {
         .code(1)
         .stderr(contains("run `tabula nikoniko build`"));
 }
+
+#[test]
+fn pnc_prints_the_articles_table_row_for_row() {
+    // The article's table, p = 1..=10 places by n = 0..=5 checkers.
+    let article = [
+        [1, 1, 1, 1, 1, 1],
+        [1, 2, 3, 4, 5, 6],
+        [1, 3, 6, 10, 15, 21],
+        [1, 4, 10, 20, 35, 56],
+        [1, 5, 15, 35, 70, 126],
+        [1, 6, 21, 56, 126, 252],
+        [1, 7, 28, 84, 210, 462],
+        [1, 8, 36, 120, 330, 792],
+        [1, 9, 45, 165, 495, 1287],
+        [1, 10, 55, 220, 715, 2002],
+    ];
+    let out = Command::cargo_bin("tabula")
+        .unwrap()
+        .args(["nikoniko", "pnc", "--json"])
+        .output()
+        .unwrap();
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let rows: Vec<Vec<u64>> = serde_json::from_value(doc["rows"].clone()).unwrap();
+    assert_eq!(rows, article.map(|r| r.to_vec()).to_vec());
+    let text = Command::cargo_bin("tabula")
+        .unwrap()
+        .args(["nikoniko", "pnc"])
+        .output()
+        .unwrap();
+    let last = String::from_utf8(text.stdout).unwrap();
+    let last = last
+        .lines()
+        .last()
+        .unwrap()
+        .split_whitespace()
+        .collect::<String>();
+    assert_eq!(last, "10|1|10|55|220|715|2002|");
+}
+
+#[test]
+fn listing_prints_the_articles_four_places_two_checkers_in_its_order() {
+    // The article prints the vectors after each next_PN step, from the all-off vector.
+    let article = [
+        "1 1 0 0", "0 2 0 0", "1 0 1 0", "0 1 1 0", "0 0 2 0", "1 0 0 1", "0 1 0 1", "0 0 1 1",
+        "0 0 0 2",
+    ];
+    let out = Command::cargo_bin("tabula")
+        .unwrap()
+        .args(["nikoniko", "listing", "--places", "4", "--checkers", "2"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let rows: Vec<&str> = text
+        .lines()
+        .skip(1)
+        .map(|l| l.split_once(": ").unwrap().1)
+        .collect();
+    assert_eq!(rows[0], "2 0 0 0");
+    assert_eq!(&rows[1..], &article);
+}
+
+#[test]
+fn a_listing_too_large_to_print_is_refused_with_exit_2() {
+    Command::cargo_bin("tabula")
+        .unwrap()
+        .args(["nikoniko", "listing", "--places", "30", "--checkers", "30"])
+        .assert()
+        .code(2)
+        .stderr(contains("too many to list"));
+}

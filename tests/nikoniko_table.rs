@@ -11,6 +11,7 @@ use std::sync::OnceLock;
 use tabula::nikoniko::notation::parse_position;
 use tabula::nikoniko::store::{self, BuildReport, Tables};
 use tabula::nikoniko::{index_of, Position};
+use tabula::progress::Progress;
 
 fn built() -> &'static (PathBuf, BuildReport) {
     static BUILT: OnceLock<(PathBuf, BuildReport)> = OnceLock::new();
@@ -21,7 +22,9 @@ fn built() -> &'static (PathBuf, BuildReport) {
             .num_threads(2)
             .build()
             .unwrap();
-        let report = pool.install(|| store::build(&path, true)).unwrap();
+        let report = pool
+            .install(|| store::build(&path, Progress::SILENT))
+            .unwrap();
         (path, report)
     })
 }
@@ -72,7 +75,9 @@ fn the_checksums_are_those_of_the_manifest() {
     );
 }
 
+// A second full solve, on one thread: run with `cargo test --release -- --ignored`.
 #[test]
+#[ignore = "a second full solve; run with --ignored"]
 fn the_tables_bytes_do_not_depend_on_the_thread_count() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("one.tbl");
@@ -80,7 +85,8 @@ fn the_tables_bytes_do_not_depend_on_the_thread_count() {
         .num_threads(1)
         .build()
         .unwrap();
-    pool.install(|| store::build(&path, true)).unwrap();
+    pool.install(|| store::build(&path, Progress::SILENT))
+        .unwrap();
     let two = &built().0;
     assert_eq!(std::fs::read(&path).unwrap(), std::fs::read(two).unwrap());
     assert_eq!(
@@ -96,7 +102,7 @@ fn every_equity_lies_in_range_and_matches_its_outcome_chances() {
         let e = t.equity(i).unwrap();
         assert!((-3.0..=3.0).contains(&e), "{i}: {e}");
         let o = t.outcomes(i).unwrap();
-        let from_o = o[0] + 2.0 * o[1] + 3.0 * o[2] - o[3] - 2.0 * o[4] - 3.0 * o[5];
+        let from_o = o.equity();
         assert!((from_o - e).abs() < 2e-4, "{i}: {e} vs {from_o}");
     }
 }
@@ -112,7 +118,7 @@ fn a_board_where_neither_side_can_ever_move_is_worth_nothing() {
             &parse_position("bar,2,2,1,1/bar,2,2,1,1").unwrap()
         ))
         .unwrap(),
-        [0.0; 6]
+        tabula::nikoniko::Outcomes::default()
     );
 }
 
@@ -320,14 +326,18 @@ fn every_bear_off_matches_an_independent_exact_rational_solver() {
                 .unwrap();
             let tol = 1.5 / 65535.0;
             assert!(
-                (o[1] + o[2] - win_g.to_f64().unwrap()).abs() <= tol,
+                (o.win_gammon - win_g.to_f64().unwrap()).abs() <= tol,
                 "{me:?} {opp:?}"
             );
             assert!(
-                (o[4] + o[5] - lose_g.to_f64().unwrap()).abs() <= tol,
+                (o.lose_gammon - lose_g.to_f64().unwrap()).abs() <= tol,
                 "{me:?} {opp:?}"
             );
-            assert_eq!((o[2], o[5]), (0.0, 0.0), "no backgammon in a bear-off");
+            assert_eq!(
+                (o.win_backgammon, o.lose_backgammon),
+                (0.0, 0.0),
+                "no backgammon in a bear-off"
+            );
         }
     }
     // The worked example again, now exactly: 4/5.

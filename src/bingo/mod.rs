@@ -10,9 +10,9 @@
 //! - [`players`]: `K` cards, uniform or US; [`players_sim`] plays them; [`plot`]: the seed's figure.
 //! - [`report`] and [`report_sim`]: what each command prints, as text tables or JSON.
 
-mod error;
 pub mod card;
 pub mod enumerate;
+mod error;
 pub mod formula;
 pub mod inclusion;
 pub mod law;

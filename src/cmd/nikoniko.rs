@@ -1,16 +1,15 @@
 //! `tabula nikoniko …`: NikoNiko Gammon.
 
+use super::progress::Bars;
 use super::{emit, emit_json};
 use clap::Subcommand;
 use serde_json::{json, Value};
 use std::path::PathBuf;
 use std::time::Instant;
 use tabula::nikoniko::{
-    board, game, index,
+    self, board, counting, game, index,
     moves::{self, Generator},
-    notation, query,
-    solve::Outcomes,
-    store, verify, Position, Roll,
+    notation, query, store, verify, Outcomes, Position, Roll,
 };
 use tabula::{Error, Result};
 
@@ -78,6 +77,26 @@ pub enum NikonikoCmd {
         #[arg(long, default_value_os_t = store::default_path())]
         table: PathBuf,
     },
+    /// The article's table of PNC(p, n): ways to put n checkers on p places
+    Pnc {
+        /// Rows: 1 to this many places
+        #[arg(long, default_value_t = 10)]
+        places: u32,
+        /// Columns: 0 to this many checkers
+        #[arg(long, default_value_t = 5)]
+        checkers: u32,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Every count vector in the order of the article's next_PN, with its rank
+    Listing {
+        #[arg(long, default_value_t = 4)]
+        places: u32,
+        #[arg(long, default_value_t = 2)]
+        checkers: u32,
+        #[arg(long)]
+        json: bool,
+    },
     /// Re-derive every stored value with one Bellman sweep and report the worst gap
     Verify {
         #[arg(long, default_value_os_t = store::default_path())]
@@ -88,33 +107,22 @@ pub enum NikonikoCmd {
 }
 
 fn position(text: &str) -> Result<Position> {
-    notation::parse_position(text).map_err(|e| Error::input(format!("position: {e}")))
+    Ok(notation::parse_position(text)?)
 }
 
 fn roll(text: &str) -> Result<Roll> {
-    notation::parse_roll(text).map_err(Error::input)
-}
-
-fn outcomes_json(o: &Outcomes) -> Value {
-    json!({
-        "win": o[0] + o[1] + o[2],
-        "win_gammon": o[1] + o[2],
-        "win_backgammon": o[2],
-        "lose": o[3] + o[4] + o[5],
-        "lose_gammon": o[4] + o[5],
-        "lose_backgammon": o[5],
-    })
+    Ok(notation::parse_roll(text)?)
 }
 
 fn outcomes_text(o: &Outcomes) -> String {
     format!(
         "win {:5.1}% (gammon {:5.1}%, backgammon {:5.1}%)  lose {:5.1}% (gammon {:5.1}%, backgammon {:5.1}%)",
-        100.0 * (o[0] + o[1] + o[2]),
-        100.0 * (o[1] + o[2]),
-        100.0 * o[2],
-        100.0 * (o[3] + o[4] + o[5]),
-        100.0 * (o[4] + o[5]),
-        100.0 * o[5],
+        100.0 * o.win,
+        100.0 * o.win_gammon,
+        100.0 * o.win_backgammon,
+        100.0 * o.lose,
+        100.0 * o.lose_gammon,
+        100.0 * o.lose_backgammon,
     )
 }
 
@@ -122,9 +130,9 @@ pub fn run(cmd: NikonikoCmd) -> Result<()> {
     match cmd {
         NikonikoCmd::Count { plays, json } => {
             let started = Instant::now();
-            let states = index::check_bijection().map_err(Error::failure)?;
+            let states = index::check_bijection()?;
             let seconds = started.elapsed().as_secs_f64();
-            let seed_count = index::count_states_like_the_seed();
+            let seed_count = index::count_states_like_the_article();
             let mut doc = json!({
                 "states": states,
                 "seed_count": seed_count,
@@ -233,7 +241,8 @@ pub fn run(cmd: NikonikoCmd) -> Result<()> {
             }
         }
         NikonikoCmd::Build { table, quiet, json } => {
-            let report = store::build(&table, quiet)?;
+            let bars = Bars::new(quiet);
+            let report = store::build(&table, bars.progress())?;
             if json {
                 emit_json(&json!({
                     "table": report.equity_path,
@@ -296,7 +305,7 @@ pub fn run(cmd: NikonikoCmd) -> Result<()> {
                     "index": i,
                     "position": notation::notation(&p),
                     "equity": e,
-                    "outcomes": outcomes_json(&o),
+                    "outcomes": o,
                 }))
             } else {
                 emit(&format!(
@@ -325,7 +334,7 @@ pub fn run(cmd: NikonikoCmd) -> Result<()> {
                             "play": m.play.to_string(),
                             "equity": m.equity,
                             "loss": m.loss,
-                            "outcomes": outcomes_json(&m.outcomes),
+                            "outcomes": m.outcomes,
                         })
                     })
                     .collect();
@@ -361,8 +370,7 @@ pub fn run(cmd: NikonikoCmd) -> Result<()> {
             let stdin = std::io::stdin();
             let mut stdout = std::io::stdout();
             match game::play(&tables, seed, !second, stdin.lock(), &mut stdout) {
-                // The reader went away (`| head`): nothing left to say.
-                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+                Ok(_) => Ok(()),
                 // A damaged table: report it as the table error it is.
                 Err(e)
                     if e.get_ref()
@@ -371,7 +379,32 @@ pub fn run(cmd: NikonikoCmd) -> Result<()> {
                     let inner = e.into_inner().expect("checked");
                     Err(Error::Table(*inner.downcast().expect("checked")))
                 }
-                other => other.map(|_| ()).map_err(Error::from),
+                // A closed pipe on the way out is recognised (and ended quietly) by main.
+                Err(e) => Err(Error::io("the game in the terminal", e)),
+            }
+        }
+        NikonikoCmd::Pnc {
+            places,
+            checkers,
+            json,
+        } => {
+            let table = counting::pnc_table(places, checkers)?;
+            if json {
+                emit_json(&table)
+            } else {
+                emit(&render_pnc(&table))
+            }
+        }
+        NikonikoCmd::Listing {
+            places,
+            checkers,
+            json,
+        } => {
+            let listing = counting::listing(places, checkers)?;
+            if json {
+                emit_json(&listing)
+            } else {
+                emit(&render_listing(&listing))
             }
         }
         NikonikoCmd::Verify { table, json } => {
@@ -411,8 +444,53 @@ pub fn run(cmd: NikonikoCmd) -> Result<()> {
             if r.ok {
                 Ok(())
             } else {
-                Err(Error::failure("the table is not consistent with the rules"))
+                Err(nikoniko::Error::Inconsistent(format!(
+                    "a gap exceeds what rounding allows (Bellman {:.3e}, outcomes {:.3e}, total {:.3e})",
+                    r.max_bellman_gap, r.max_outcome_gap, r.max_total_gap
+                ))
+                .into())
             }
         }
     }
+}
+
+/// The PNC table as the article prints it: `p\n | 0 | 1 | …`, one row per number of places.
+fn render_pnc(t: &counting::PncTable) -> String {
+    let width = t
+        .rows
+        .iter()
+        .flatten()
+        .map(|v| v.to_string().len())
+        .max()
+        .unwrap_or(1)
+        .max(t.checkers.to_string().len());
+    let label = t.places.to_string().len().max(3);
+    let mut text = format!("{:>label$} |", "p\\n");
+    for n in 0..=t.checkers {
+        text.push_str(&format!(" {n:>width$} |"));
+    }
+    text.push('\n');
+    for (p, row) in t.rows.iter().enumerate() {
+        text.push_str(&format!("{:>label$} |", p + 1));
+        for v in row {
+            text.push_str(&format!(" {v:>width$} |"));
+        }
+        text.push('\n');
+    }
+    text
+}
+
+/// A listing as the article prints it: one vector a line, its counts apart by spaces,
+/// after the vector's rank.
+fn render_listing(l: &counting::Listing) -> String {
+    let width = l.count.saturating_sub(1).to_string().len();
+    let mut text = format!(
+        "{} vectors of {} checkers on {} places (rank: counts from place 0)\n",
+        l.count, l.checkers, l.places
+    );
+    for row in &l.rows {
+        let counts: Vec<String> = row.counts.iter().map(u8::to_string).collect();
+        text.push_str(&format!("{:>width$}: {}\n", row.rank, counts.join(" ")));
+    }
+    text
 }

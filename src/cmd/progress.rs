@@ -74,11 +74,11 @@ fn draw(current: &Current, event: Event<'_>) {
 fn bar(stage: &str, total: Option<u64>) -> ProgressBar {
     let bar = ProgressBar::with_draw_target(total, ProgressDrawTarget::stderr());
     let style = match total {
-        Some(_) => ProgressStyle::with_template(
-            "{msg:>12} [{bar:40}] {pos}/{len} ({eta}) {prefix}",
-        )
-        .expect("the template is valid")
-        .progress_chars("=> "),
+        Some(_) => {
+            ProgressStyle::with_template("{msg:>12} [{bar:40}] {pos}/{len} ({eta}) {prefix}")
+                .expect("the template is valid")
+                .progress_chars("=> ")
+        }
         None => ProgressStyle::with_template("{spinner} {msg} [{elapsed}] {prefix}")
             .expect("the template is valid"),
     };

@@ -9,10 +9,10 @@
 //! - [`simulate`], [`stats`]: many games in parallel, reproducibly; [`replay`]: one game.
 //! - [`text`]: the aligned tables the command prints.
 
-mod error;
 pub mod calls;
 pub mod cards;
 pub mod engine;
+mod error;
 pub mod events;
 pub mod odds;
 pub mod replay;

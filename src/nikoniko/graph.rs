@@ -65,8 +65,6 @@ pub struct Graph {
     pub levels: usize,
     /// `sweep[k]`: solver position of the state a sweep visits `k`-th.
     pub sweep: Vec<u32>,
-    /// `visit[s]`: sweep position of the state at solver position `s` (`sweep` inverted).
-    pub visit: Vec<u32>,
     /// `partner[s]`: solver position of the same board with the other side on roll.
     pub partner: Vec<u32>,
     /// `pass_weight[s]`: how many of the 9 ordered rolls pass (0-0 always does).
@@ -346,7 +344,6 @@ impl Graph {
             segments,
             levels,
             sweep,
-            visit,
             partner,
             pass_weight,
             pair,
@@ -369,11 +366,6 @@ impl Graph {
     pub fn class_span(&self, c: usize) -> std::ops::Range<usize> {
         let b = self.class_segments(c);
         b[0] as usize..b[self.levels] as usize
-    }
-
-    /// Always false: the graph holds every state.
-    pub fn is_empty(&self) -> bool {
-        self.order.is_empty()
     }
 
     /// Successor codes of the state at sweep position `k` for moving roll `r` (index into

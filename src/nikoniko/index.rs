@@ -1,6 +1,6 @@
-//! The dense, seed-compatible index of states (spec: "Dense index").
+//! The dense, article-compatible index of states (`docs/nikoniko.md`, "States and the dense index").
 //!
-//! The side on roll's count vector `x` over locations 0..=9 is numbered by the seed's
+//! The side on roll's count vector `x` over locations 0..=9 is numbered by the article's
 //! `seqNumber` (all-off, #0, excluded). For each `x`, the opponent may use its off, the
 //! points whose mirror `x` leaves empty (ascending in the opponent's numbering) and its bar:
 //! `ns + 2` places, numbered again by `seqNumber` (all-off excluded). The index is the
@@ -10,9 +10,9 @@ use super::position::{Position, Side, BAR, CHECKERS, LOCATIONS, POINTS};
 use crate::rank::{Multisets, Ranker};
 use std::sync::OnceLock;
 
-/// Number of states: the seed's 1,106,945.
+/// Number of states: the article's 1,106,945.
 pub const STATES: u64 = 1_106_945;
-/// Count vectors of one side (5 checkers on 10 locations), all-off included: the seed's 2,002.
+/// Count vectors of one side (5 checkers on 10 locations), all-off included: the article's 2,002.
 pub const SIDE_VECTORS: u64 = 2_002;
 
 struct Indexer {
@@ -40,7 +40,7 @@ fn indexer() -> &'static Indexer {
             }
         }
         base.push(total);
-        assert_eq!(total, STATES, "the seed's state count");
+        assert_eq!(total, STATES, "the article's state count");
         Indexer { side, opp, base }
     })
 }
@@ -80,7 +80,7 @@ fn expand(me: &Side, v: &[u8]) -> Side {
     opp
 }
 
-/// The rank of one side's vector among all [`SIDE_VECTORS`] in the seed's `next_PN` order
+/// The rank of one side's vector among all [`SIDE_VECTORS`] in the article's `next_PN` order
 /// (`seqNumber`; all-off is 0).
 pub fn side_rank(side: &Side) -> u16 {
     indexer().side.seq_number(side, BAR, u32::from(CHECKERS)) as u16
@@ -130,7 +130,7 @@ pub fn position_at(i: u64) -> Option<Position> {
     })
 }
 
-/// Every state, in index order, built by walking the seed's `next_PN` order rather than by
+/// Every state, in index order, built by walking the article's `next_PN` order rather than by
 /// unranking.
 pub fn all_states() -> Vec<Position> {
     let ix = indexer();
@@ -152,27 +152,31 @@ pub fn all_states() -> Vec<Position> {
     out
 }
 
-/// Enumerates every state in the seed's order and checks that the index of the k-th is k
+/// Enumerates every state in the article's order and checks that the index of the k-th is k
 /// and that unranking k gives it back. Returns the number of states.
-pub fn check_bijection() -> Result<u64, String> {
+pub fn check_bijection() -> Result<u64, super::Error> {
     use rayon::prelude::*;
     let states = all_states();
-    states.par_iter().enumerate().try_for_each(|(i, p)| {
-        let i = i as u64;
-        if index_of(p) != i {
-            return Err(format!("state #{i} has index {}", index_of(p)));
-        }
-        if position_at(i).as_ref() != Some(p) {
-            return Err(format!("index {i} does not unrank to state #{i}"));
-        }
-        Ok(())
-    })?;
+    states
+        .par_iter()
+        .enumerate()
+        .try_for_each(|(i, p)| {
+            let i = i as u64;
+            if index_of(p) != i {
+                return Err(format!("state #{i} has index {}", index_of(p)));
+            }
+            if position_at(i).as_ref() != Some(p) {
+                return Err(format!("index {i} does not unrank to state #{i}"));
+            }
+            Ok(())
+        })
+        .map_err(super::Error::Index)?;
     Ok(states.len() as u64)
 }
 
-/// Count states the seed's way: for each side-on-roll vector (all-off excluded), the
+/// Count states the article's way: for each side-on-roll vector (all-off excluded), the
 /// opponent's vectors on the places open to it, minus its all-off vector.
-pub fn count_states_like_the_seed() -> u64 {
+pub fn count_states_like_the_article() -> u64 {
     let ix = indexer();
     ix.side
         .iter()
@@ -186,8 +190,8 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_state_count_is_the_seeds_1106945() {
-        assert_eq!(count_states_like_the_seed(), STATES);
+    fn the_state_count_is_the_articles_1106945() {
+        assert_eq!(count_states_like_the_article(), STATES);
         assert_eq!(all_states().len() as u64, STATES);
         assert_eq!(indexer().side.len(), SIDE_VECTORS);
     }

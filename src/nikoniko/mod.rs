@@ -1,6 +1,6 @@
 //! NikoNiko Gammon: backgammon at one third size (8 points, 5 checkers, dice 0–2).
 //!
-//! Positions are always seen from the side on roll. The rules are `spec/nikoniko.md`.
+//! Positions are always seen from the side on roll. The rules are `docs/nikoniko.md`.
 //!
 //! ```
 //! use tabula::nikoniko::{index_of, moves::Generator, notation, Position, Roll};
@@ -12,24 +12,27 @@
 //! assert_eq!(Generator::new().plays(&opening, Roll::new(1, 2)).len(), 4);
 //! ```
 
-mod error;
 pub mod board;
+pub mod counting;
+mod error;
 pub mod game;
-pub mod graph;
+mod graph;
 pub mod index;
 pub mod moves;
 pub mod notation;
+mod outcomes;
 pub mod position;
 pub mod query;
-pub mod sides;
-pub mod solve;
+mod sides;
+mod solve;
 pub mod store;
-pub mod sweep;
+mod sweep;
 pub mod verify;
 
 pub use error::Error;
 
 pub use index::{index_of, position_at, STATES};
+pub use outcomes::Outcomes;
 pub use position::Position;
 
 /// A roll of two dice with faces 0, 1, 2, kept with the smaller die first.

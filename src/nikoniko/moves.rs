@@ -1,4 +1,4 @@
-//! Legal plays: every distinct position a roll can lead to, under the rules of the spec.
+//! Legal plays: every distinct position a roll can lead to, under the rules of `docs/nikoniko.md`.
 
 use super::position::{Position, BAR, CHECKERS};
 use super::Roll;

@@ -1,9 +1,11 @@
-//! The spec's notation: `X/O` lists of checker locations (`8,8,5,2,2/8,8,5,2,2`, `bar`),
+//! The notation of `docs/nikoniko.md`: `X/O` lists of checker locations (`8,8,5,2,2/8,8,5,2,2`, `bar`),
 //! a dense index as a plain integer, and rolls `1-2`.
 
 use super::index::{index_of, position_at, STATES};
 use super::position::{Position, Side, BAR, CHECKERS, POINTS};
+use super::Error;
 use super::Roll;
+use crate::error::shorten;
 
 /// Writes one side's checkers in play, highest first (`bar,8,5,2,2`); empty when all
 /// are off.
@@ -64,23 +66,30 @@ fn parse_side(text: &str, which: &'static str) -> Result<Side, String> {
     Ok(side)
 }
 
-/// Parses a position in the spec's notation, or a dense index.
-pub fn parse_position(text: &str) -> Result<Position, String> {
+/// Parses a position in the notation of `docs/nikoniko.md`, or a dense index.
+pub fn parse_position(text: &str) -> Result<Position, Error> {
+    position_or_reason(text).map_err(|reason| Error::Position {
+        input: shorten(text),
+        reason,
+    })
+}
+
+fn position_or_reason(text: &str) -> Result<Position, String> {
     let text = text.trim();
     if !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) {
         let index: u64 = text
             .parse()
-            .map_err(|_| format!("index {text} is out of range (0 to {})", STATES - 1))?;
+            .map_err(|_| format!("the index is out of range (0 to {})", STATES - 1))?;
         return position_at(index)
-            .ok_or_else(|| format!("index {text} is out of range (0 to {})", STATES - 1));
+            .ok_or_else(|| format!("the index is out of range (0 to {})", STATES - 1));
     }
     let Some((me, opp)) = text.split_once('/') else {
-        return Err(format!(
-            "`{text}` is not a position: expected `X/O` (e.g. 8,8,5,2,2/8,8,5,2,2) or an index"
-        ));
+        return Err(
+            "not a position: expected `X/O` (e.g. 8,8,5,2,2/8,8,5,2,2) or an index".to_string(),
+        );
     };
     if opp.contains('/') {
-        return Err(format!("`{text}` has more than one `/`"));
+        return Err("more than one `/`".to_string());
     }
     let me = parse_side(me, "the side on roll")?;
     let opp = parse_side(opp, "the opponent")?;
@@ -90,8 +99,11 @@ pub fn parse_position(text: &str) -> Result<Position, String> {
 }
 
 /// Parses a roll `a-b` with dice 0, 1 or 2.
-pub fn parse_roll(text: &str) -> Result<Roll, String> {
-    let bad = || format!("`{text}` is not a roll: expected two dice 0 to 2, like `1-2` or `0-0`");
+pub fn parse_roll(text: &str) -> Result<Roll, Error> {
+    let bad = || Error::Roll {
+        input: shorten(text),
+        reason: "not a roll: expected two dice 0 to 2, like `1-2` or `0-0`".to_string(),
+    };
     let (a, b) = text.trim().split_once('-').ok_or_else(bad)?;
     let die = |s: &str| match s.trim() {
         "0" => Ok(0u8),
@@ -107,7 +119,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_opening_position_is_written_as_in_the_spec() {
+    fn the_opening_position_is_written_as_the_docs_write_it() {
         assert_eq!(notation(&Position::OPENING), "8,8,5,2,2/8,8,5,2,2");
         assert_eq!(
             parse_position("8,8,5,2,2/8,8,5,2,2").unwrap(),
@@ -150,7 +162,7 @@ mod tests {
         for (text, fault) in cases {
             let err = parse_position(text).unwrap_err();
             assert!(
-                err.contains(fault),
+                err.to_string().contains(fault),
                 "`{text}` gave `{err}`, expected `{fault}`"
             );
         }
@@ -160,8 +172,8 @@ mod tests {
     fn every_state_round_trips_through_its_notation_and_its_index() {
         for (i, p) in super::super::index::all_states().iter().enumerate() {
             let text = notation(p);
-            assert_eq!(parse_position(&text).as_ref(), Ok(p), "{text}");
-            assert_eq!(parse_position(&i.to_string()).as_ref(), Ok(p));
+            assert_eq!(parse_position(&text).ok().as_ref(), Some(p), "{text}");
+            assert_eq!(parse_position(&i.to_string()).ok().as_ref(), Some(p));
         }
     }
 

@@ -1,9 +1,8 @@
 //! Queries against the built tables: the plays of a roll, rated and sorted.
 
 use super::moves::{Generator, Play};
-use super::solve::Outcomes;
 use super::store::Tables;
-use super::{index_of, Position, Roll};
+use super::{index_of, Outcomes, Position, Roll};
 use crate::table::TableError;
 
 /// A legal play with what the tables say of it, for the side that moves.
@@ -27,14 +26,11 @@ pub fn outcomes_of(tables: &Tables, p: &Position) -> Result<Outcomes, TableError
 /// the position after it with the opponent on roll.
 pub fn rate(tables: &Tables, play: &Play) -> Result<(f64, Outcomes), TableError> {
     if play.wins() {
-        let mut o = [0.0; 6];
-        o[play.score() as usize - 1] = 1.0;
-        return Ok((f64::from(play.score()), o));
+        return Ok((f64::from(play.score()), Outcomes::won(play.score() as u8)));
     }
     let next = play.after.swap();
     let i = index_of(&next);
-    let o = tables.outcomes(i)?;
-    Ok((-tables.equity(i)?, [o[3], o[4], o[5], o[0], o[1], o[2]]))
+    Ok((-tables.equity(i)?, tables.outcomes(i)?.flip()))
 }
 
 /// Every legal play of `roll` from `p`, best first (ties keep the generator's order).

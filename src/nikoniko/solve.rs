@@ -25,17 +25,16 @@
 use super::graph::{class, decode, Graph, BOTH_OFF, MOVING_ROLLS, NONE_OFF, ONE_OFF, WIN};
 use super::store::quantise_outcomes;
 use super::sweep::{iterate, level_sweep, with_loans, Duo, Keep, Scalar, Slot};
-use indicatif::ProgressBar;
+use super::Error;
+use crate::progress::Progress;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 
-/// Outcome probabilities for the side on roll: win single, gammon, backgammon; lose
-/// single, gammon, backgammon.
-pub type Outcomes = [f64; 6];
-
-/// Points of each outcome, from the side on roll.
-pub const OUTCOME_POINTS: [f64; 6] = [1.0, 2.0, 3.0, -1.0, -2.0, -3.0];
+/// The six exclusive outcome chances for the side on roll, in the solver's order: win
+/// single, gammon, backgammon; lose single, gammon, backgammon (the public form is
+/// [`super::Outcomes`]).
+pub(crate) type Exclusive = [f64; 6];
 
 /// The solver's results, by dense index.
 pub struct Solution {
@@ -55,7 +54,7 @@ pub struct Solution {
 
 /// Solves every state to `tolerance` (the largest change in a sweep). `progress` shows
 /// the sweeps.
-pub fn solve(graph: &Graph, tolerance: f64, progress: &ProgressBar) -> Result<Solution, String> {
+pub fn solve(graph: &Graph, tolerance: f64, progress: Progress<'_>) -> Result<Solution, Error> {
     solve_with(graph, tolerance, progress, true)
 }
 
@@ -65,9 +64,9 @@ pub fn solve(graph: &Graph, tolerance: f64, progress: &ProgressBar) -> Result<So
 fn solve_with(
     graph: &Graph,
     tolerance: f64,
-    progress: &ProgressBar,
+    progress: Progress<'_>,
     eliminate: bool,
-) -> Result<Solution, String> {
+) -> Result<Solution, Error> {
     let n = graph.len();
     // Entries n.. are the wins, valued from the side that lost (-1, -2, -3), then
     // [`PASS`], worth 0.
@@ -133,7 +132,7 @@ fn solve_with(
         },
     );
     let (equities, gammons) = side_by_side(
-        || -> Result<f64, String> {
+        || -> Result<f64, Error> {
             solve_class(&mut run, progress, &e, NONE_OFF)?;
             run.start();
             let (_, residual) = iterate(
@@ -185,7 +184,7 @@ fn solve_with(
         false
     });
     // Each side allocates its own arrays, at the same time as the other.
-    let solve_none = |what: &str, j: usize| -> (Result<(u32, f64), String>, Vec<Duo>) {
+    let solve_none = |what: &str, j: usize| -> (Result<(u32, f64), Error>, Vec<Duo>) {
         let x: Vec<Duo> = filled(n + 4, [0.0; 2]);
         let scratch: Vec<Duo> = filled(n, [0.0; 2]);
         // The pair's own constants (see [`Tail`]: won at `j`, lost at `j + 2`).
@@ -245,10 +244,10 @@ fn solve_with(
 /// Solves the equities of one class (the classes before it solved).
 fn solve_class(
     run: &mut PolicyIteration,
-    progress: &ProgressBar,
+    progress: Progress<'_>,
     e: &[Scalar],
     class: usize,
-) -> Result<(), String> {
+) -> Result<(), Error> {
     let g = run.g;
     let bounds = g.class_segments(class);
     run.start();
@@ -549,7 +548,7 @@ fn deadlocked(g: &Graph, s: usize) -> bool {
 
 /// The six exclusive outcomes from the equity and the gammon chances: with W the chance
 /// of winning, `E = 2W - 1 + (Gw - Gl) + (Bw - Bl)`, since every game that can end does.
-fn outcomes_from(e: f64, t: &Tail) -> Outcomes {
+fn outcomes_from(e: f64, t: &Tail) -> Exclusive {
     let [gw, bw, gl, bl] = *t;
     let w = (1.0 + e - (gw - gl) - (bw - bl)) / 2.0;
     let l = 1.0 - w;
@@ -724,12 +723,13 @@ fn filled<S: Slot>(len: usize, v: S::Value) -> Vec<S> {
 mod tests {
     use super::*;
 
+    // Two full solves (about 5 s in release): run with `cargo test --release -- --ignored`.
     #[test]
+    #[ignore = "two full solves; run with --ignored"]
     fn skipping_the_plays_that_cannot_have_overtaken_changes_no_bit_of_the_result() {
         let graph = Graph::build();
-        let hidden = ProgressBar::hidden();
-        let with = solve_with(&graph, 1e-12, &hidden, true).expect("converges");
-        let without = solve_with(&graph, 1e-12, &hidden, false).expect("converges");
+        let with = solve_with(&graph, 1e-12, Progress::SILENT, true).expect("converges");
+        let without = solve_with(&graph, 1e-12, Progress::SILENT, false).expect("converges");
         assert_eq!(with.sweeps, without.sweeps);
         assert_eq!(with.residual.to_bits(), without.residual.to_bits());
         let bits = |s: &Solution| s.equity.iter().map(|e| e.to_bits()).collect::<Vec<_>>();

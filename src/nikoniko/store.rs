@@ -1,4 +1,4 @@
-//! The NikoNiko tables on disk: equities (`i16` = round(equity × 10,000), the seed's
+//! The NikoNiko tables on disk: equities (`i16` = round(equity × 10,000), the article's
 //! 2 bytes a state) and outcome probabilities (six `u16` = round(p × 65,535)), both
 //! indexed by the dense index, in the project's table format.
 //!
@@ -7,7 +7,9 @@
 
 use super::graph::Graph;
 use super::index::STATES;
-use super::solve::{solve, Outcomes};
+use super::solve::{solve, Exclusive};
+use super::{Error, Outcomes};
+use crate::progress::Progress;
 use crate::table::{self, Descriptor, Table, TableError};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
@@ -68,28 +70,28 @@ pub fn quantise_equity(e: f64) -> i16 {
 }
 
 /// Quantises outcome probabilities for storage.
-pub fn quantise_outcomes(o: &Outcomes) -> [u16; 6] {
+pub(crate) fn quantise_outcomes(o: &Exclusive) -> [u16; 6] {
     o.map(|p| (p.clamp(0.0, 1.0) * OUTCOME_SCALE).round() as u16)
 }
 
 /// Builds both tables from nothing and publishes them together: both are written and
 /// synced under temporary names, then renamed into place, all or nothing
 /// (`docs/table-format.md`). The folder is checked for room before the solve.
-pub fn build(equity_path: &Path, quiet: bool) -> Result<BuildReport, crate::Error> {
+/// `progress` hears of each stage and sweep.
+pub fn build(equity_path: &Path, progress: Progress<'_>) -> Result<BuildReport, Error> {
     let started = Instant::now();
     let out_path = outcomes_path(equity_path);
     table::prepare(
         &[equity_path, &out_path],
         table::file_len(2, STATES) + table::file_len(12, STATES),
     )?;
-    let progress = crate::progress::spinner("nikoniko", quiet);
-    progress.set_message("generating every play of every state");
-    progress.enable_steady_tick(std::time::Duration::from_millis(120));
+    progress.start("generating every play of every state", None);
     let graph = Graph::build();
     let graph_seconds = started.elapsed().as_secs_f64();
-    let solved = solve(&graph, TOLERANCE, &progress).map_err(crate::Error::failure)?;
+    progress.start("iterating", None);
+    let solved = solve(&graph, TOLERANCE, progress)?;
     let solve_seconds = started.elapsed().as_secs_f64() - graph_seconds;
-    progress.set_message("writing tables");
+    progress.start("writing tables", None);
 
     let equities: Vec<i16> = solved
         .equity
@@ -119,7 +121,7 @@ pub fn build(equity_path: &Path, quiet: bool) -> Result<BuildReport, crate::Erro
     )?;
     let headers = table::publish(vec![outcome_table, equity_table])?;
     let (out_header, eq_header) = (&headers[0], &headers[1]);
-    progress.finish_and_clear();
+    progress.finish();
     let opening = super::index_of(&super::Position::OPENING) as usize;
     Ok(BuildReport {
         equity_path: equity_path.to_path_buf(),
@@ -202,7 +204,9 @@ impl Tables {
     /// The outcome probabilities of the state with dense index `i` (side on roll).
     pub fn outcomes(&self, i: u64) -> Result<Outcomes, TableError> {
         let o: [u16; 6] = self.outcomes.record(i).map_err(hint)?;
-        Ok(o.map(|q| f64::from(q) / OUTCOME_SCALE))
+        Ok(Outcomes::from_exclusive(
+            o.map(|q| f64::from(q) / OUTCOME_SCALE),
+        ))
     }
 }
 

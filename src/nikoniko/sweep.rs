@@ -5,15 +5,18 @@
 //! short (tens of microseconds for most levels). A thread pool that parks its threads
 //! between tasks spends more than that waking them, so a sweep runs its own threads for
 //! its whole length; they take the first phase's states in chunks as they come free,
-//! split the second phase evenly, and meet at a spinning barrier. Within a level every
+//! split the second phase evenly, and meet at a barrier that spins briefly, then sleeps
+//! (and when other programs keep a sweep's threads waiting, the next sweeps run on one). Within a level every
 //! state is computed from the values as they stood before it, so how the states are
 //! shared out changes no bit of the result.
 
 use super::graph::Graph;
-use indicatif::ProgressBar;
+use super::Error;
+use crate::progress::Progress;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::{Duration, Instant};
 
 /// A value of one state that the sweep's threads share. Each is written by the one thread
 /// that owns the state, and read by the others only across a barrier, so relaxed atomic
@@ -80,20 +83,35 @@ impl Slot for Duo {
     }
 }
 
-/// A barrier for a few threads that spin (then yield) instead of sleeping: the waits are
-/// microseconds long.
-struct SpinBarrier {
+/// A barrier for a few threads that spin for a few microseconds (the waits between the
+/// phases of a level usually end sooner), then sleep until the last thread arrives: on a
+/// machine whose cores are busy with other work, a waiting thread gives its core away
+/// instead of burning it. Counts the waits that had to sleep (see [`Contention`]).
+struct Barrier {
     threads: usize,
     arrived: AtomicUsize,
     generation: AtomicUsize,
+    sleepers: AtomicUsize,
+    lock: Mutex<()>,
+    wake: Condvar,
+    waits: AtomicUsize,
+    slept: AtomicUsize,
 }
 
-impl SpinBarrier {
+/// How long a waiting thread spins before it sleeps.
+const SPIN: Duration = Duration::from_micros(50);
+
+impl Barrier {
     fn new(threads: usize) -> Self {
-        SpinBarrier {
+        Barrier {
             threads,
             arrived: AtomicUsize::new(0),
             generation: AtomicUsize::new(0),
+            sleepers: AtomicUsize::new(0),
+            lock: Mutex::new(()),
+            wake: Condvar::new(),
+            waits: AtomicUsize::new(0),
+            slept: AtomicUsize::new(0),
         }
     }
 
@@ -106,17 +124,72 @@ impl SpinBarrier {
         let generation = self.generation.load(Ordering::Acquire);
         if self.arrived.fetch_add(1, Ordering::AcqRel) + 1 == self.threads {
             self.arrived.store(0, Ordering::Relaxed);
+            // Under the lock, so that a thread about to sleep either sees the new
+            // generation or is woken.
+            let _guard = self.lock.lock().unwrap_or_else(|e| e.into_inner());
             self.generation.fetch_add(1, Ordering::Release);
+            if self.sleepers.load(Ordering::Relaxed) > 0 {
+                self.wake.notify_all();
+            }
             return;
         }
+        self.waits.fetch_add(1, Ordering::Relaxed);
+        let started = Instant::now();
         let mut spins = 0u32;
         while self.generation.load(Ordering::Acquire) == generation {
-            if spins < 1 << 14 {
-                std::hint::spin_loop();
-                spins += 1;
-            } else {
-                std::thread::yield_now();
+            std::hint::spin_loop();
+            spins += 1;
+            if spins % 64 == 0 && started.elapsed() > SPIN {
+                self.sleep(generation);
+                return;
             }
+        }
+    }
+
+    fn sleep(&self, generation: usize) {
+        self.slept.fetch_add(1, Ordering::Relaxed);
+        let mut guard = self.lock.lock().unwrap_or_else(|e| e.into_inner());
+        self.sleepers.fetch_add(1, Ordering::Relaxed);
+        while self.generation.load(Ordering::Acquire) == generation {
+            guard = self.wake.wait(guard).unwrap_or_else(|e| e.into_inner());
+        }
+        self.sleepers.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+/// Whether other programs are taking the cores: when too many of a sweep's barrier waits
+/// had to sleep, the next sweeps run on one thread (no barrier at all), and a few sweeps
+/// later try their threads again. The thread count changes no bit of a sweep's result,
+/// so this changes only the time a solve takes on a busy machine.
+struct Contention {
+    /// Sweeps still to run on one thread.
+    solo: AtomicUsize,
+}
+
+/// Sweeps run on one thread after a contended one.
+const SOLO_SWEEPS: usize = 16;
+
+static CONTENTION: Contention = Contention {
+    solo: AtomicUsize::new(0),
+};
+
+impl Contention {
+    /// Whether this sweep should run on one thread (and counts it down).
+    fn take_solo(&self) -> bool {
+        self.solo
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| n.checked_sub(1))
+            .is_ok()
+    }
+
+    /// Records how a sweep's barrier waits went.
+    fn record(&self, barrier: &Barrier) {
+        let (waits, slept) = (
+            barrier.waits.load(Ordering::Relaxed),
+            barrier.slept.load(Ordering::Relaxed),
+        );
+        // More than one wait in eight slept: the other thread was not running.
+        if waits > 0 && slept * 8 > waits {
+            self.solo.store(SOLO_SWEEPS, Ordering::Relaxed);
         }
     }
 }
@@ -181,10 +254,14 @@ pub fn level_sweep<S: Slot>(
     // Spinning threads must not outnumber the cores (the result is the same for any
     // number of threads).
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let threads = (rayon::current_num_threads() + lent())
-        .min(cores)
-        .clamp(1, 64);
-    let barrier = SpinBarrier::new(threads);
+    let threads = if CONTENTION.take_solo() {
+        1
+    } else {
+        (rayon::current_num_threads() + lent())
+            .min(cores)
+            .clamp(1, 64)
+    };
+    let barrier = Barrier::new(threads);
     // w / 9 for the 0..=9 rolls that can pass, divided once here rather than per state.
     let chances: [f64; 10] = std::array::from_fn(|w| w as f64 / 9.0);
     // The first phase's work varies from state to state: threads take chunks of it as
@@ -232,7 +309,7 @@ pub fn level_sweep<S: Slot>(
     if threads == 1 {
         return work(0);
     }
-    std::thread::scope(|scope| {
+    let delta = std::thread::scope(|scope| {
         let work = &work;
         let others: Vec<_> = (1..threads).map(|t| scope.spawn(move || work(t))).collect();
         let mut delta = work(0);
@@ -240,7 +317,9 @@ pub fn level_sweep<S: Slot>(
             delta = delta.max(other.join().expect("a sweep thread panicked"));
         }
         delta
-    })
+    });
+    CONTENTION.record(&barrier);
+    delta
 }
 
 /// Gives up after this many sweeps (the iterations converge in far fewer).
@@ -262,13 +341,13 @@ const EXTRAPOLATE_AFTER: usize = 3;
 /// (`x += (x - x_prev) · λ / (1 - λ)`, Aitken's extrapolation); the sweeps that follow
 /// are ordinary ones, so the fixed point and the stopping test are unchanged.
 pub fn iterate<S: Slot>(
-    progress: &ProgressBar,
+    progress: Progress<'_>,
     what: &str,
     tolerance: f64,
     x: &[S],
     span: std::ops::Range<usize>,
     mut sweep: impl FnMut(&[S], Option<&Keep<S>>, f64) -> f64,
-) -> Result<(u32, f64), String> {
+) -> Result<(u32, f64), Error> {
     let moving = &x[span.clone()];
     let previous = Keep {
         slots: moving.par_iter().map(|v| S::new(v.get())).collect(),
@@ -284,8 +363,9 @@ pub fn iterate<S: Slot>(
         let delta = sweep(x, may_jump.then_some(&previous), jumped);
         jumped = 0.0;
         deltas.push(delta);
-        progress.set_message(format!("{what} sweep {k}, residual {delta:.2e}"));
-        progress.tick();
+        if !progress.is_silent() {
+            progress.status(&format!("{what} sweep {k}, residual {delta:.2e}"));
+        }
         if delta < tolerance {
             return Ok((k, delta));
         }
@@ -305,9 +385,10 @@ pub fn iterate<S: Slot>(
             }
         }
     }
-    Err(format!(
-        "the {what} iteration did not converge in {MAX_SWEEPS} sweeps"
-    ))
+    Err(Error::NotConverged {
+        what: what.to_string(),
+        sweeps: MAX_SWEEPS,
+    })
 }
 
 #[cfg(test)]
@@ -327,9 +408,23 @@ mod tests {
     }
 
     #[test]
+    fn a_thread_kept_waiting_sleeps_and_is_woken() {
+        let barrier = Barrier::new(2);
+        std::thread::scope(|scope| {
+            scope.spawn(|| {
+                std::thread::sleep(Duration::from_millis(20));
+                barrier.wait();
+            });
+            barrier.wait();
+        });
+        assert_eq!(barrier.waits.load(Ordering::Relaxed), 1);
+        assert_eq!(barrier.slept.load(Ordering::Relaxed), 1);
+    }
+
+    #[test]
     fn the_barrier_holds_every_thread_until_all_have_written() {
         let threads = 3;
-        let barrier = SpinBarrier::new(threads);
+        let barrier = Barrier::new(threads);
         let cells: Vec<AtomicUsize> = (0..threads).map(|_| AtomicUsize::new(0)).collect();
         std::thread::scope(|scope| {
             for t in 0..threads {

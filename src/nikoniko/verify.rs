@@ -2,7 +2,6 @@
 //! Bellman sweep over the stored values, independently of the solver's iteration.
 
 use super::graph::{decode, Graph, MOVING_ROLLS};
-use super::solve::OUTCOME_POINTS;
 use super::store::{Tables, EQUITY_SCALE, OUTCOME_SCALE};
 use crate::table::TableError;
 use rayon::prelude::*;
@@ -65,8 +64,8 @@ pub fn verify(tables: &Tables) -> Result<VerifyReport, TableError> {
         .into_par_iter()
         .map(|i| {
             let o = tables.outcomes(i)?;
-            let from_outcomes: f64 = o.iter().zip(OUTCOME_POINTS).map(|(p, w)| p * w).sum();
-            let total: f64 = o.iter().sum();
+            let from_outcomes = o.equity();
+            let total = o.total();
             // A deadlocked state (no side can ever move) ends never: all zero.
             let total_gap = if total == 0.0 {
                 0.0

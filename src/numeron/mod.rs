@@ -12,9 +12,9 @@
 //! - [`root`]: the whole game's optimum with progress and a time budget.
 //! - [`session`]: the interactive helper's and the hidden-secret game's state.
 
-mod error;
 pub mod answer;
 pub mod engine;
+mod error;
 pub mod optimal;
 pub mod race;
 pub mod root;

@@ -13,8 +13,8 @@
 //! - [`search`]: the search for a fifth rule that breaks the remaining ties;
 //! - [`seed`]: the seed's Python transliterated, the independent second method.
 
-mod error;
 pub mod compare;
+mod error;
 pub mod hand;
 pub mod judge;
 pub mod search;

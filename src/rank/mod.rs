@@ -6,7 +6,7 @@
 //!
 //! | ranker | object (`&[u8]`) | order |
 //! |---|---|---|
-//! | [`Multisets`] | a count vector: `v[i]` identical items on place `i` | the seed's `next_PN` |
+//! | [`Multisets`] | a count vector: `v[i]` identical items on place `i` | the article's `next_PN` |
 //! | [`Combinations`] | a k-subset of `0..n`, ascending | colex (combinatorial number system) |
 //! | [`KPermutations`] | `k` distinct values of `0..n` | lexicographic |
 //! | [`Words`] | `len` letters of an alphabet of size `a` | lexicographic |
@@ -22,7 +22,7 @@
 //! assert_eq!(codes.rank(&[0, 1, 2]).unwrap(), 0);
 //! assert_eq!(codes.unrank(719).unwrap(), vec![9, 8, 7]);
 //!
-//! // The seed's listing of 2 checkers on 4 places, in next_PN order.
+//! // The article's listing of 2 checkers on 4 places, in next_PN order.
 //! let vectors: Vec<Vec<u8>> = Multisets::new(4, 2).unwrap().iter().take(3).collect();
 //! assert_eq!(vectors, [vec![2, 0, 0, 0], vec![1, 1, 0, 0], vec![0, 2, 0, 0]]);
 //! ```

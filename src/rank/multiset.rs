@@ -1,13 +1,13 @@
-//! Count vectors: `n` identical items on `p` places, numbered in the seed's `next_PN` order.
+//! Count vectors: `n` identical items on `p` places, numbered in the article's `next_PN` order.
 //!
 //! The order treats the vector as a number whose most significant digit is the *last*
-//! place: `{n,0,…,0}` is #0 and `{0,…,0,n}` is the last. The seed's recursion
+//! place: `{n,0,…,0}` is #0 and `{0,…,0,n}` is the last. The article's recursion
 //! `seqNumber(v, ix, n) = seqNumber(v, ix-1, n - v[ix]) + Σ_{i < v[ix]} PNC(ix, n - i)`
 //! is the rank; [`Multisets::advance`] is `next_PN`.
 
 use super::{check_rank, check_width, RankError, Ranker};
 
-/// Ways to put `n` identical items on `p` places, `C(p + n - 1, n)` (the seed's `PNC`).
+/// Ways to put `n` identical items on `p` places, `C(p + n - 1, n)` (the article's `PNC`).
 /// `None` on overflow of `u64` or for `p == 0` with `n > 0` (no way at all gives 0, which
 /// is returned as `Some(0)`).
 pub fn pnc(p: u32, n: u32) -> Option<u64> {
@@ -88,7 +88,7 @@ impl Multisets {
         self.pnc[p][n as usize]
     }
 
-    /// The seed's `seqNumber(v, ix, n)`: the rank of the prefix `v[0..=ix]` holding `n`
+    /// The article's `seqNumber(v, ix, n)`: the rank of the prefix `v[0..=ix]` holding `n`
     /// items, among vectors of `ix + 1` places. Unchecked beyond debug assertions: for hot
     /// loops over vectors known to be valid.
     pub fn seq_number(&self, v: &[u8], ix: usize, n: u32) -> u64 {
@@ -152,7 +152,7 @@ impl Ranker for Multisets {
     }
 
     fn advance(&self, v: &mut [u8]) -> bool {
-        // The seed's next_PN, bounds-safe.
+        // The article's next_PN, bounds-safe.
         if self.places == 1 {
             return false;
         }
@@ -182,8 +182,8 @@ mod tests {
     }
 
     #[test]
-    fn pnc_reproduces_the_seeds_table() {
-        // The seed's table, p = 1..=10 by rows, n = 0..=5 by columns.
+    fn pnc_reproduces_the_articles_table() {
+        // The article's table, p = 1..=10 by rows, n = 0..=5 by columns.
         let seed: [[u64; 6]; 10] = [
             [1, 1, 1, 1, 1, 1],
             [1, 2, 3, 4, 5, 6],
@@ -196,7 +196,7 @@ mod tests {
             [1, 9, 45, 165, 495, 1287],
             [1, 10, 55, 220, 715, 2002],
         ];
-        for (p, row) in seed.iter().enumerate() {
+        for (p, row) in article.iter().enumerate() {
             for (n, &want) in row.iter().enumerate() {
                 assert_eq!(
                     pnc(p as u32 + 1, n as u32),
@@ -209,23 +209,23 @@ mod tests {
     }
 
     #[test]
-    fn pnc_agrees_with_the_seeds_recursion() {
-        fn seed_pnc(p: u32, n: u32) -> u64 {
+    fn pnc_agrees_with_the_articles_recursion() {
+        fn article_pnc(p: u32, n: u32) -> u64 {
             if p == 1 || n == 0 {
                 1
             } else {
-                seed_pnc(p - 1, n) + seed_pnc(p, n - 1)
+                article_pnc(p - 1, n) + article_pnc(p, n - 1)
             }
         }
         for p in 1..=12 {
             for n in 0..=8 {
-                assert_eq!(pnc(p, n), Some(seed_pnc(p, n)));
+                assert_eq!(pnc(p, n), Some(article_pnc(p, n)));
             }
         }
     }
 
     #[test]
-    fn four_places_two_items_are_listed_exactly_as_in_the_seed() {
+    fn four_places_two_items_are_listed_exactly_as_in_the_article() {
         let listing: Vec<Vec<u8>> = Multisets::new(4, 2).unwrap().iter().collect();
         let seed: Vec<Vec<u8>> = vec![
             vec![2, 0, 0, 0],
@@ -243,7 +243,7 @@ mod tests {
     }
 
     #[test]
-    fn every_small_family_round_trips_in_seed_order() {
+    fn every_small_family_round_trips_in_the_articles_order() {
         for places in 1..=7 {
             for items in 0..=6 {
                 let m = Multisets::new(places, items).unwrap();
