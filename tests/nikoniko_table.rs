@@ -35,6 +35,7 @@ fn tables() -> Tables {
 
 fn equity(t: &Tables, position: &str) -> f64 {
     t.equity(index_of(&parse_position(position).unwrap()))
+        .unwrap()
 }
 
 #[test]
@@ -98,9 +99,9 @@ fn the_tables_bytes_do_not_depend_on_the_thread_count() {
 fn every_equity_lies_in_range_and_matches_its_outcome_chances() {
     let t = tables();
     for i in 0..tabula::nikoniko::STATES {
-        let e = t.equity(i);
+        let e = t.equity(i).unwrap();
         assert!((-3.0..=3.0).contains(&e), "{i}: {e}");
-        let o = t.outcomes(i);
+        let o = t.outcomes(i).unwrap();
         let from_o = o.equity();
         assert!((from_o - e).abs() < 2e-4, "{i}: {e} vs {from_o}");
     }
@@ -115,7 +116,8 @@ fn a_board_where_neither_side_can_ever_move_is_worth_nothing() {
     assert_eq!(
         t.outcomes(index_of(
             &parse_position("bar,2,2,1,1/bar,2,2,1,1").unwrap()
-        )),
+        ))
+        .unwrap(),
         tabula::nikoniko::Outcomes::default()
     );
 }
@@ -135,7 +137,7 @@ fn a_closed_out_side_loses_most_of_its_games() {
 #[test]
 fn the_opening_position_favours_the_side_on_roll() {
     let t = tables();
-    let e = t.equity(index_of(&Position::OPENING));
+    let e = t.equity(index_of(&Position::OPENING)).unwrap();
     assert!(e > 0.0 && e < 1.0, "{e}");
     assert!((e - built().1.opening_equity).abs() <= 0.5e-4);
 }
@@ -303,7 +305,7 @@ fn every_bear_off_matches_an_independent_exact_rational_solver() {
         for &opp in &sides {
             let exact = oracle.equity(me, opp);
             let p = Position::new(home_side(me), home_side(opp)).unwrap();
-            let stored = t.equity(index_of(&p));
+            let stored = t.equity(index_of(&p)).unwrap();
             let x = exact.to_f64().unwrap();
             assert!(
                 (stored - x).abs() <= 0.5e-4 + 1e-12,
@@ -317,9 +319,11 @@ fn every_bear_off_matches_an_independent_exact_rational_solver() {
     for &me in &sides {
         for &opp in &sides {
             let (win_g, lose_g) = oracle.gammons(me, opp);
-            let o = t.outcomes(index_of(
-                &Position::new(home_side(me), home_side(opp)).unwrap(),
-            ));
+            let o = t
+                .outcomes(index_of(
+                    &Position::new(home_side(me), home_side(opp)).unwrap(),
+                ))
+                .unwrap();
             let tol = 1.5 / 65535.0;
             assert!(
                 (o.win_gammon - win_g.to_f64().unwrap()).abs() <= tol,
@@ -382,7 +386,7 @@ fn hint_lists_the_plays_best_first_with_the_equity_each_loses() {
     // The best play's equity is minus the equity of its position with the opponent on roll.
     let after = parse_position(moves[0]["position"].as_str().unwrap()).unwrap();
     let t = tables();
-    assert_eq!(eq[0], -t.equity(index_of(&after.swap())));
+    assert_eq!(eq[0], -t.equity(index_of(&after.swap())).unwrap());
 }
 
 #[test]

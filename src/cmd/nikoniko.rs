@@ -299,7 +299,7 @@ pub fn run(cmd: NikonikoCmd) -> Result<()> {
             let p = position(&text)?;
             let tables = store::Tables::open(&table)?;
             let i = index::index_of(&p);
-            let (e, o) = (tables.equity(i), tables.outcomes(i));
+            let (e, o) = (tables.equity(i)?, tables.outcomes(i)?);
             if json {
                 emit_json(&json!({
                     "index": i,
@@ -324,7 +324,7 @@ pub fn run(cmd: NikonikoCmd) -> Result<()> {
             let p = position(&text)?;
             let r = roll(&r)?;
             let tables = store::Tables::open(&table)?;
-            let rated = query::rated_plays(&tables, &p, r);
+            let rated = query::rated_plays(&tables, &p, r)?;
             if json {
                 let moves: Vec<Value> = rated
                     .iter()
@@ -365,11 +365,20 @@ pub fn run(cmd: NikonikoCmd) -> Result<()> {
             second,
             table,
         } => {
-            let tables = store::Tables::open(&table)?;
+            // Loaded into memory: a game lasts, and the files may change meanwhile.
+            let tables = store::Tables::load(&table)?;
             let stdin = std::io::stdin();
             let mut stdout = std::io::stdout();
             match game::play(&tables, seed, !second, stdin.lock(), &mut stdout) {
                 Ok(_) => Ok(()),
+                // A damaged table: report it as the table error it is.
+                Err(e)
+                    if e.get_ref()
+                        .is_some_and(|r| r.is::<tabula::table::TableError>()) =>
+                {
+                    let inner = e.into_inner().expect("checked");
+                    Err(Error::Table(*inner.downcast().expect("checked")))
+                }
                 // A closed pipe on the way out is recognised (and ended quietly) by main.
                 Err(e) => Err(Error::io("the game in the terminal", e)),
             }

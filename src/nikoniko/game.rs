@@ -65,7 +65,10 @@ pub fn play<R: BufRead, W: Write>(
                 }
             }
         } else {
-            let best = rated_plays(tables, &pos, roll).remove(0);
+            // A damaged table ends the game as an I/O error that carries the table's.
+            let best = rated_plays(tables, &pos, roll)
+                .map_err(io::Error::other)?
+                .remove(0);
             writeln!(
                 out,
                 "O rolls {roll} and plays {} (equity for O {:+.4}).",

@@ -3,6 +3,7 @@
 use super::moves::{Generator, Play};
 use super::store::Tables;
 use super::{index_of, Outcomes, Position, Roll};
+use crate::table::TableError;
 
 /// A legal play with what the tables say of it, for the side that moves.
 #[derive(Debug, Clone)]
@@ -17,40 +18,44 @@ pub struct RatedPlay {
 }
 
 /// The outcome probabilities of a position for the side on roll, as stored.
-pub fn outcomes_of(tables: &Tables, p: &Position) -> Outcomes {
+pub fn outcomes_of(tables: &Tables, p: &Position) -> Result<Outcomes, TableError> {
     tables.outcomes(index_of(p))
 }
 
 /// What a play is worth to the side that made it: a win's points, or minus the value of
 /// the position after it with the opponent on roll.
-pub fn rate(tables: &Tables, play: &Play) -> (f64, Outcomes) {
+pub fn rate(tables: &Tables, play: &Play) -> Result<(f64, Outcomes), TableError> {
     if play.wins() {
-        return (f64::from(play.score()), Outcomes::won(play.score() as u8));
+        return Ok((f64::from(play.score()), Outcomes::won(play.score() as u8)));
     }
     let next = play.after.swap();
     let i = index_of(&next);
-    (-tables.equity(i), tables.outcomes(i).flip())
+    Ok((-tables.equity(i)?, tables.outcomes(i)?.flip()))
 }
 
 /// Every legal play of `roll` from `p`, best first (ties keep the generator's order).
-pub fn rated_plays(tables: &Tables, p: &Position, roll: Roll) -> Vec<RatedPlay> {
+pub fn rated_plays(
+    tables: &Tables,
+    p: &Position,
+    roll: Roll,
+) -> Result<Vec<RatedPlay>, TableError> {
     let mut rated: Vec<RatedPlay> = Generator::new()
         .plays(p, roll)
         .into_iter()
         .map(|play| {
-            let (equity, outcomes) = rate(tables, &play);
-            RatedPlay {
+            let (equity, outcomes) = rate(tables, &play)?;
+            Ok(RatedPlay {
                 play,
                 equity,
                 outcomes,
                 loss: 0.0,
-            }
+            })
         })
-        .collect();
+        .collect::<Result<_, TableError>>()?;
     rated.sort_by(|a, b| b.equity.total_cmp(&a.equity));
     let best = rated.first().map_or(0.0, |r| r.equity);
     for r in &mut rated {
         r.loss = best - r.equity;
     }
-    rated
+    Ok(rated)
 }

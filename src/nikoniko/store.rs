@@ -74,10 +74,17 @@ pub(crate) fn quantise_outcomes(o: &Exclusive) -> [u16; 6] {
     o.map(|p| (p.clamp(0.0, 1.0) * OUTCOME_SCALE).round() as u16)
 }
 
-/// Builds both tables from nothing and writes them atomically (outcomes first, then the
-/// equity table that names them). `progress` hears of each stage and sweep.
+/// Builds both tables from nothing and publishes them together: both are written and
+/// synced under temporary names, then renamed into place, all or nothing
+/// (`docs/table-format.md`). The folder is checked for room before the solve.
+/// `progress` hears of each stage and sweep.
 pub fn build(equity_path: &Path, progress: Progress<'_>) -> Result<BuildReport, Error> {
     let started = Instant::now();
+    let out_path = outcomes_path(equity_path);
+    table::prepare(
+        &[equity_path, &out_path],
+        table::file_len(2, STATES) + table::file_len(12, STATES),
+    )?;
     progress.start("generating every play of every state", None);
     let graph = Graph::build();
     let graph_seconds = started.elapsed().as_secs_f64();
@@ -92,23 +99,7 @@ pub fn build(equity_path: &Path, progress: Progress<'_>) -> Result<BuildReport, 
         .map(|&e| quantise_equity(e))
         .collect();
     let outcomes = &solved.outcomes;
-    // The equity checksum is known before writing: it is the SHA-256 of the payload.
-    let equity_checksum = {
-        use sha2::{Digest, Sha256};
-        table::hex(&Sha256::digest(bytemuck::cast_slice::<i16, u8>(&equities)))
-    };
-    let out_path = outcomes_path(equity_path);
-    let variant = outcome_variant(&equity_checksum);
-    let out_header = table::write(
-        &out_path,
-        Descriptor {
-            kind: OUTCOME_KIND,
-            layout: "u16x6",
-            variant: &variant,
-        },
-        outcomes,
-    )?;
-    let eq_header = table::write(
+    let equity_table = table::stage(
         equity_path,
         Descriptor {
             kind: EQUITY_KIND,
@@ -117,6 +108,19 @@ pub fn build(equity_path: &Path, progress: Progress<'_>) -> Result<BuildReport, 
         },
         &equities,
     )?;
+    // The outcome table names the equity table's checksum, so a mismatched pair is refused.
+    let variant = outcome_variant(&equity_table.header().checksum_hex());
+    let outcome_table = table::stage(
+        &out_path,
+        Descriptor {
+            kind: OUTCOME_KIND,
+            layout: "u16x6",
+            variant: &variant,
+        },
+        outcomes,
+    )?;
+    let headers = table::publish(vec![outcome_table, equity_table])?;
+    let (out_header, eq_header) = (&headers[0], &headers[1]);
     progress.finish();
     let opening = super::index_of(&super::Position::OPENING) as usize;
     Ok(BuildReport {
@@ -137,29 +141,43 @@ pub fn build(equity_path: &Path, progress: Progress<'_>) -> Result<BuildReport, 
     })
 }
 
-/// The two tables, memory-mapped, for queries.
+/// The two tables, for queries. Each record is checked against its block's sum when
+/// first read, so the accessors fail on a damaged table instead of answering from it.
 pub struct Tables {
     equity: Table,
     outcomes: Table,
 }
 
 impl Tables {
-    /// Opens the equity table at `equity_path` and its outcome table, with the cheap
-    /// checks (kind, variant, sizes, pairing); a missing table says how to build it.
+    /// Opens (memory-maps) the equity table at `equity_path` and its outcome table, with
+    /// the cheap checks (kind, variant, sizes, pairing); a missing, old or damaged table
+    /// says how to build it.
     pub fn open(equity_path: &Path) -> Result<Tables, TableError> {
-        let equity = open_checked(equity_path, EQUITY_KIND, VARIANT)?;
-        let variant = outcome_variant(&equity.header().checksum_hex());
-        let outcomes = open_checked(&outcomes_path(equity_path), OUTCOME_KIND, &variant)?;
-        let t = Tables { equity, outcomes };
-        t.equities()?;
-        t.all_outcomes()?;
-        Ok(t)
+        Tables::with(equity_path, Table::open)
     }
 
-    /// Also checks both payload checksums.
+    /// Like [`Tables::open`], but reads both tables into memory, so that a long session
+    /// is not hurt by the files changing under it (`docs/table-format.md`).
+    pub fn load(equity_path: &Path) -> Result<Tables, TableError> {
+        Tables::with(equity_path, Table::load)
+    }
+
+    fn with(
+        equity_path: &Path,
+        open: fn(&Path) -> Result<Table, TableError>,
+    ) -> Result<Tables, TableError> {
+        let equity = open_checked(equity_path, EQUITY_KIND, VARIANT, open)?;
+        equity.expect_layout::<i16>()?;
+        let variant = outcome_variant(&equity.header().checksum_hex());
+        let outcomes = open_checked(&outcomes_path(equity_path), OUTCOME_KIND, &variant, open)?;
+        outcomes.expect_layout::<[u16; 6]>()?;
+        Ok(Tables { equity, outcomes })
+    }
+
+    /// Checks every block and both payload checksums.
     pub fn verify_checksums(&self) -> Result<(), TableError> {
-        self.equity.verify()?;
-        self.outcomes.verify()
+        self.equity.verify().map_err(hint)?;
+        self.outcomes.verify().map_err(hint)
     }
 
     /// The equity table's file.
@@ -172,30 +190,38 @@ impl Tables {
         &self.outcomes
     }
 
-    /// Stored equities, by index.
+    /// Stored equities, by index (every block checked first).
     pub fn equities(&self) -> Result<&[i16], TableError> {
-        self.equity.records::<i16>()
-    }
-
-    fn all_outcomes(&self) -> Result<&[[u16; 6]], TableError> {
-        self.outcomes.records::<[u16; 6]>()
+        self.equity.records::<i16>().map_err(hint)
     }
 
     /// The equity of the state with dense index `i` (side on roll).
-    pub fn equity(&self, i: u64) -> f64 {
-        let e = self.equities().expect("checked at open");
-        f64::from(e[i as usize]) / EQUITY_SCALE
+    pub fn equity(&self, i: u64) -> Result<f64, TableError> {
+        let e: i16 = self.equity.record(i).map_err(hint)?;
+        Ok(f64::from(e) / EQUITY_SCALE)
     }
 
     /// The outcome probabilities of the state with dense index `i` (side on roll).
-    pub fn outcomes(&self, i: u64) -> Outcomes {
-        let o = self.all_outcomes().expect("checked at open");
-        Outcomes::from_exclusive(o[i as usize].map(|q| f64::from(q) / OUTCOME_SCALE))
+    pub fn outcomes(&self, i: u64) -> Result<Outcomes, TableError> {
+        let o: [u16; 6] = self.outcomes.record(i).map_err(hint)?;
+        Ok(Outcomes::from_exclusive(
+            o.map(|q| f64::from(q) / OUTCOME_SCALE),
+        ))
     }
 }
 
-fn open_checked(path: &Path, kind: &str, variant: &str) -> Result<Table, TableError> {
-    let t = Table::open_kind(path, kind).map_err(|e| e.with_hint(BUILD_HINT))?;
+fn hint(e: TableError) -> TableError {
+    e.with_hint(BUILD_HINT)
+}
+
+fn open_checked(
+    path: &Path,
+    kind: &str,
+    variant: &str,
+    open: fn(&Path) -> Result<Table, TableError>,
+) -> Result<Table, TableError> {
+    let t = open(path).map_err(hint)?;
+    t.expect_kind(kind)?;
     t.expect_variant(variant)?;
     if t.header().record_count != STATES {
         return Err(TableError::Malformed {

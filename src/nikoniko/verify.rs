@@ -63,7 +63,7 @@ pub fn verify(tables: &Tables) -> Result<VerifyReport, TableError> {
     let (max_outcome_gap, max_total_gap) = (0..stored.len() as u64)
         .into_par_iter()
         .map(|i| {
-            let o = tables.outcomes(i);
+            let o = tables.outcomes(i)?;
             let from_outcomes = o.equity();
             let total = o.total();
             // A deadlocked state (no side can ever move) ends never: all zero.
@@ -72,9 +72,9 @@ pub fn verify(tables: &Tables) -> Result<VerifyReport, TableError> {
             } else {
                 (total - 1.0).abs()
             };
-            ((from_outcomes - tables.equity(i)).abs(), total_gap)
+            Ok(((from_outcomes - tables.equity(i)?).abs(), total_gap))
         })
-        .reduce(|| (0.0, 0.0), |a, b| (a.0.max(b.0), a.1.max(b.1)));
+        .try_reduce(|| (0.0, 0.0), |a, b| Ok((a.0.max(b.0), a.1.max(b.1))))?;
     // Each stored equity is within half a unit of its true value; the Bellman sweep of
     // such values is too, so the two differ by at most one unit (plus float noise).
     let unit = 1.0 / EQUITY_SCALE;

@@ -1,23 +1,29 @@
 //! Packing a table into a zstd-compressed file for shipping, and back.
 
-use super::{io_error, write_atomically, Table, TableError};
+use super::write::stage_with;
+use super::{io_error, Table, TableError};
 use std::fs::File;
-use std::io::{BufReader, Read};
+use std::io::{BufReader, Read, Write};
 use std::path::Path;
 
 /// The zstd frame magic (RFC 8878): every packed table starts with it.
 const ZSTD_MAGIC: [u8; 4] = [0x28, 0xb5, 0x2f, 0xfd];
 
 /// Compresses the table at `src` (which must open and verify) into `dst`, atomically.
+/// The folder of `dst` must exist.
 pub fn pack(src: &Path, dst: &Path) -> Result<(), TableError> {
     let table = Table::open(src)?;
     table.verify()?;
     let raw = std::fs::read(src).map_err(io_error(src))?;
-    write_atomically(dst, |file| zstd::stream::copy_encode(&raw[..], file, 19))
+    let staged = stage_with(dst, |file| zstd::stream::copy_encode(&raw[..], file, 19))?;
+    staged.persist(dst).map_err(|e| TableError::Io {
+        path: dst.to_path_buf(),
+        source: e.error,
+    })
 }
 
 /// Decompresses a packed table `src` into `dst`; the result must open and verify, or
-/// nothing is left at `dst`.
+/// nothing is left at `dst`. The folder of `dst` must exist.
 pub fn unpack(src: &Path, dst: &Path) -> Result<(), TableError> {
     let mut file = BufReader::new(File::open(src).map_err(io_error(src))?);
     let mut magic = [0u8; 4];
@@ -36,27 +42,18 @@ pub fn unpack(src: &Path, dst: &Path) -> Result<(), TableError> {
             message: format!("the packed table does not decompress: {e}"),
         })?;
     // Check the unpacked bytes before they take the destination's name.
-    let staging = tempfile::Builder::new()
-        .suffix(".tmp")
-        .tempfile_in(
-            dst.parent()
-                .filter(|p| !p.as_os_str().is_empty())
-                .unwrap_or(Path::new(".")),
-        )
-        .map_err(io_error(dst))?;
-    std::fs::write(staging.path(), &raw).map_err(io_error(dst))?;
-    let checked = Table::open(staging.path()).and_then(|t| t.verify());
+    let staged = stage_with(dst, |f| f.write_all(&raw))?;
+    let checked = Table::open(&staged).and_then(|t| t.verify());
     if let Err(e) = checked {
         return Err(TableError::Malformed {
             path: src.to_path_buf(),
             message: format!("the packed contents are not a sound table: {e}"),
         });
     }
-    staging.persist(dst).map_err(|e| TableError::Io {
+    staged.persist(dst).map_err(|e| TableError::Io {
         path: dst.to_path_buf(),
         source: e.error,
-    })?;
-    Ok(())
+    })
 }
 
 #[cfg(test)]
@@ -86,5 +83,10 @@ mod tests {
             Err(TableError::Malformed { .. })
         ));
         assert!(!dir.path().join("x.tbl").exists());
+        // Into a folder that does not exist: the error names that folder.
+        let missing = dir.path().join("no-such-folder");
+        let err = unpack(&packed, &missing.join("t.tbl")).unwrap_err();
+        assert!(matches!(&err, TableError::NoFolder { path } if *path == missing));
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 3);
     }
 }

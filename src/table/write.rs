@@ -1,0 +1,501 @@
+//! Writing tables: staging each in a temporary file beside its target, publishing one
+//! table or a set of them all or nothing, checking a folder before long work, and
+//! removing the temporary files of writers that were killed.
+//!
+//! Temporary files are named `.{target name}.{writer's PID}.{random}.tmp`, so a later
+//! writer can tell whose they are (`docs/table-format.md`, "Publishing").
+
+use super::header::{descriptor_fits, Header, BLOCK_SIZE, HEADER_LEN, SUM_LEN, VERSION};
+use super::{io_error, Descriptor, TableError};
+use rayon::prelude::*;
+use sha2::{Digest, Sha256};
+use std::fs::File;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
+use tempfile::TempPath;
+
+/// A temporary file older than this is removed even if its writer's PID is alive (the
+/// PID may have been reused); no table takes this long to write.
+const STALE_AFTER: Duration = Duration::from_secs(60 * 60);
+
+/// The length of a table file of `record_count` records of `record_size` bytes, as this
+/// build writes it (for [`prepare`]).
+pub fn file_len(record_size: u32, record_count: u64) -> u64 {
+    let payload = u64::from(record_size) * record_count;
+    HEADER_LEN as u64 + payload + payload.div_ceil(u64::from(BLOCK_SIZE)) * SUM_LEN as u64
+}
+
+/// A table written in full to a temporary file beside its target and synced, waiting for
+/// [`publish`]. Dropping it removes the temporary file.
+pub struct Staged {
+    target: PathBuf,
+    temp: TempPath,
+    header: Header,
+}
+
+impl Staged {
+    /// The header the table will have.
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    /// Where the table will be published.
+    pub fn target(&self) -> &Path {
+        &self.target
+    }
+}
+
+/// Writes `records` as a table at `path`, atomically: staged in a temporary file in the
+/// same folder, synced, then renamed over `path`. Returns the header written.
+pub fn write<T: bytemuck::Pod>(
+    path: &Path,
+    descriptor: Descriptor<'_>,
+    records: &[T],
+) -> Result<Header, TableError> {
+    let staged = stage(path, descriptor, records)?;
+    Ok(publish(vec![staged])?.remove(0))
+}
+
+/// Writes `records` as a table to a temporary file beside `path` and syncs it; nothing
+/// is at `path` until [`publish`].
+pub fn stage<T: bytemuck::Pod>(
+    path: &Path,
+    descriptor: Descriptor<'_>,
+    records: &[T],
+) -> Result<Staged, TableError> {
+    assert!(
+        descriptor_fits(descriptor.kind, descriptor.layout, descriptor.variant),
+        "descriptor {descriptor:?} does not fit a table header"
+    );
+    let payload: &[u8] = bytemuck::cast_slice(records);
+    let sums: Vec<u8> = payload
+        .par_chunks(BLOCK_SIZE as usize)
+        .flat_map_iter(|block| Sha256::digest(block)[..SUM_LEN].to_vec())
+        .collect();
+    let header = Header {
+        version: VERSION,
+        kind: descriptor.kind.to_string(),
+        layout: descriptor.layout.to_string(),
+        variant: descriptor.variant.to_string(),
+        record_size: std::mem::size_of::<T>() as u32,
+        record_count: records.len() as u64,
+        checksum: Sha256::digest(payload).into(),
+        block_size: BLOCK_SIZE,
+        sums_digest: Sha256::digest(&sums)[..SUM_LEN]
+            .try_into()
+            .expect("SUM_LEN bytes"),
+    };
+    let temp = stage_with(path, |file| {
+        file.write_all(&header.encode())?;
+        file.write_all(payload)?;
+        file.write_all(&sums)
+    })?;
+    Ok(Staged {
+        target: path.to_path_buf(),
+        temp,
+        header,
+    })
+}
+
+/// The folder `path` is in (`.` for a bare name).
+fn folder_of(path: &Path) -> PathBuf {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
+fn file_name(path: &Path) -> String {
+    path.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "table".into())
+}
+
+/// The start of this process's temporary names for a target named `target_name`.
+fn temp_prefix(target_name: &str) -> String {
+    format!(".{target_name}.{}.", std::process::id())
+}
+
+/// The builder of temporary files named from `prefix` ([`temp_prefix`]). `umask` applies
+/// to the mode asked for, so a published file has the mode any new file would have.
+fn temp_builder(prefix: &str) -> tempfile::Builder<'_, 'static> {
+    let mut b = tempfile::Builder::new();
+    b.prefix(prefix).suffix(".tmp");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        b.permissions(std::fs::Permissions::from_mode(0o666));
+    }
+    b
+}
+
+/// Creates a temporary file beside `path` that `fill` writes, synced; removed if
+/// anything fails. The folder must exist.
+pub(crate) fn stage_with(
+    path: &Path,
+    fill: impl FnOnce(&mut File) -> std::io::Result<()>,
+) -> Result<TempPath, TableError> {
+    let dir = folder_of(path);
+    let fail = |source| TableError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    if !dir.is_dir() {
+        return Err(TableError::NoFolder { path: dir });
+    }
+    clean_stale_temporaries(path)?;
+    let prefix = temp_prefix(&file_name(path));
+    let mut tmp = temp_builder(&prefix).tempfile_in(&dir).map_err(fail)?;
+    fill(tmp.as_file_mut()).map_err(fail)?;
+    tmp.as_file().sync_all().map_err(fail)?;
+    Ok(tmp.into_temp_path())
+}
+
+/// Renames every staged table into place, all or nothing: if any rename fails, the
+/// targets already renamed get back their old files (or are removed if they had none)
+/// and no temporary file is left. Returns the headers, in order.
+///
+/// Readers that open the targets during the renames may see some new and some old;
+/// tables that belong together name each other (e.g. by checksum) so such a reader
+/// refuses the mix instead of mixing answers.
+pub fn publish(staged: Vec<Staged>) -> Result<Vec<Header>, TableError> {
+    // Keep each existing target under a temporary name (a second link to the same file)
+    // until every rename has succeeded.
+    let mut backups: Vec<Option<TempPath>> = Vec::with_capacity(staged.len());
+    for s in &staged {
+        backups.push(keep_old(&s.target)?);
+    }
+    let mut done: Vec<usize> = Vec::new();
+    let mut headers = Vec::with_capacity(staged.len());
+    let mut failure = None;
+    for (k, s) in staged.into_iter().enumerate() {
+        let target = s.target.clone();
+        match s.temp.persist(&target) {
+            Ok(()) => {
+                done.push(k);
+                headers.push((target, s.header));
+            }
+            Err(e) => {
+                failure = Some(TableError::Io {
+                    path: target,
+                    source: e.error,
+                });
+                break; // the remaining temporaries are removed as they drop
+            }
+        }
+    }
+    if let Some(error) = failure {
+        for &k in done.iter().rev() {
+            let target = &headers[k].0;
+            match backups[k].take() {
+                Some(old) => {
+                    let _ = old.persist(target);
+                }
+                None => {
+                    let _ = std::fs::remove_file(target);
+                }
+            }
+        }
+        return Err(error);
+    }
+    // Make the renames durable before the old files' last names go.
+    for (target, _) in &headers {
+        if let Ok(dir) = File::open(folder_of(target)) {
+            let _ = dir.sync_all();
+        }
+    }
+    drop(backups);
+    Ok(headers.into_iter().map(|(_, h)| h).collect())
+}
+
+/// A second name for the file at `target`, if there is one, removed when dropped.
+fn keep_old(target: &Path) -> Result<Option<TempPath>, TableError> {
+    match std::fs::symlink_metadata(target) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(io_error(target)(e)),
+        // Nothing to keep: the rename over it fails, and the set is rolled back.
+        Ok(m) if m.is_dir() => return Ok(None),
+        Ok(_) => {}
+    }
+    let prefix = temp_prefix(&file_name(target));
+    let link = temp_builder(&prefix)
+        .make_in(folder_of(target), |p| {
+            std::fs::hard_link(target, p).or_else(|_| std::fs::copy(target, p).map(|_| ()))
+        })
+        .map_err(io_error(target))?;
+    Ok(Some(link.into_temp_path()))
+}
+
+/// Gets the folders of `targets` ready for a long piece of work that ends by writing
+/// them, so that it fails in milliseconds rather than after the work: creates the
+/// folders, removes stale temporary files, refuses a target that is a folder, and checks
+/// that `bytes` (the tables' total size) can be written there by reserving that much in
+/// a probe file and removing it.
+pub fn prepare(targets: &[&Path], bytes: u64) -> Result<(), TableError> {
+    for target in targets {
+        let dir = folder_of(target);
+        let unwritable = |source| TableError::Unwritable {
+            path: dir.clone(),
+            bytes,
+            source,
+        };
+        std::fs::create_dir_all(&dir).map_err(unwritable)?;
+        if std::fs::metadata(target).is_ok_and(|m| m.is_dir()) {
+            return Err(TableError::NotAFile {
+                path: target.to_path_buf(),
+                what: "a folder",
+            });
+        }
+        clean_stale_temporaries(target)?;
+        let prefix = temp_prefix(&file_name(target));
+        let probe = temp_builder(&prefix)
+            .tempfile_in(&dir)
+            .map_err(unwritable)?;
+        reserve(probe.as_file(), bytes).map_err(unwritable)?;
+    }
+    Ok(())
+}
+
+/// Reserves `bytes` of disk for `file`, where the file system can say so up front.
+fn reserve(file: &File, bytes: u64) -> std::io::Result<()> {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::io::AsRawFd;
+        let len = libc::off_t::try_from(bytes).unwrap_or(libc::off_t::MAX);
+        // SAFETY: a plain system call on a descriptor we own.
+        let r = unsafe { libc::posix_fallocate(file.as_raw_fd(), 0, len) };
+        match r {
+            0 | libc::EOPNOTSUPP | libc::EINVAL => Ok(()),
+            e => Err(std::io::Error::from_raw_os_error(e)),
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = (file, bytes);
+        Ok(())
+    }
+}
+
+/// Removes, from `target`'s folder, the temporary files that writers of `target` left
+/// when they were killed: those whose writer's PID no longer runs, and any older than an
+/// hour (including the PID-less names of format version 1). Returns what it removed.
+pub fn clean_stale_temporaries(target: &Path) -> Result<Vec<PathBuf>, TableError> {
+    let dir = folder_of(target);
+    let name = file_name(target);
+    let entries = match std::fs::read_dir(&dir) {
+        Ok(e) => e,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(io_error(&dir)(e)),
+    };
+    let mut removed = Vec::new();
+    for entry in entries.flatten() {
+        let file = entry.file_name();
+        let Some(writer) = temporary_of(&file.to_string_lossy(), &name) else {
+            continue;
+        };
+        let old = entry
+            .metadata()
+            .ok()
+            .and_then(|m| m.modified().ok())
+            .and_then(|t| SystemTime::now().duration_since(t).ok())
+            .is_some_and(|age| age > STALE_AFTER);
+        let dead = writer.is_some_and(|pid| !process_runs(pid));
+        if old || dead {
+            let path = entry.path();
+            if std::fs::remove_file(&path).is_ok() {
+                removed.push(path);
+            }
+        }
+    }
+    Ok(removed)
+}
+
+/// If `file` is a temporary name for `target` — `.{target}.{pid}.{random}.tmp`, or the
+/// version-1 `.{target}.{random}.tmp` — the writer's PID (`None` for the old names).
+fn temporary_of(file: &str, target: &str) -> Option<Option<u32>> {
+    let middle = file
+        .strip_prefix('.')?
+        .strip_prefix(target)?
+        .strip_prefix('.')?
+        .strip_suffix(".tmp")?;
+    let alnum = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_alphanumeric());
+    match middle.split_once('.') {
+        Some((pid, random)) if alnum(random) => pid.parse().ok().map(Some),
+        None if alnum(middle) => Some(None),
+        _ => None,
+    }
+}
+
+/// Whether a process with this PID runs (on this machine's PID namespace).
+fn process_runs(pid: u32) -> bool {
+    #[cfg(unix)]
+    {
+        let Ok(pid) = libc::pid_t::try_from(pid) else {
+            return false;
+        };
+        if pid <= 0 {
+            return false;
+        }
+        // SAFETY: signal 0 only asks whether the process exists.
+        let r = unsafe { libc::kill(pid, 0) };
+        r == 0 || std::io::Error::last_os_error().raw_os_error() != Some(libc::ESRCH)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = pid;
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn temporary_names_are_recognised_with_their_writers_pid() {
+        assert_eq!(
+            temporary_of(".n.tbl.4242.aB3xYz.tmp", "n.tbl"),
+            Some(Some(4242))
+        );
+        assert_eq!(temporary_of(".n.tbl.aB3xYz.tmp", "n.tbl"), Some(None));
+        assert_eq!(temporary_of(".n.tbl.4242.aB3xYz.tmp", "m.tbl"), None);
+        assert_eq!(temporary_of("n.tbl.4242.aB3xYz.tmp", "n.tbl"), None);
+        assert_eq!(temporary_of(".n.tbl.42x.a.b.tmp", "n.tbl"), None);
+        assert_eq!(temporary_of(".n.tbl.4242.aB3xYz", "n.tbl"), None);
+        assert_eq!(temporary_of(".n.tbl..tmp", "n.tbl"), None);
+    }
+
+    #[test]
+    fn this_process_runs_and_a_reaped_child_does_not() {
+        assert!(process_runs(std::process::id()));
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        let pid = child.id();
+        child.wait().unwrap();
+        assert!(!process_runs(pid));
+    }
+
+    #[test]
+    fn a_dead_writers_temporary_is_removed_and_a_live_ones_is_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("n.tbl");
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        let dead = child.id();
+        child.wait().unwrap();
+        let dead_tmp = dir.path().join(format!(".n.tbl.{dead}.abc123.tmp"));
+        let live_tmp = dir
+            .path()
+            .join(format!(".n.tbl.{}.abc123.tmp", std::process::id()));
+        let other = dir.path().join(format!(".m.tbl.{dead}.abc123.tmp"));
+        for p in [&dead_tmp, &live_tmp, &other] {
+            std::fs::write(p, b"partial").unwrap();
+        }
+        assert_eq!(clean_stale_temporaries(&target).unwrap(), vec![dead_tmp]);
+        assert!(live_tmp.exists() && other.exists());
+    }
+
+    #[test]
+    fn a_pair_whose_second_rename_fails_leaves_the_first_table_as_it_was() {
+        let dir = tempfile::tempdir().unwrap();
+        let desc = Descriptor {
+            kind: "test",
+            layout: "u32",
+            variant: "",
+        };
+        let first = dir.path().join("a.tbl");
+        write(&first, desc, &[1u32, 2, 3]).unwrap();
+        let before = std::fs::read(&first).unwrap();
+        // The second target is a folder with something in it: no file can be renamed
+        // over it.
+        let second = dir.path().join("b.tbl");
+        std::fs::create_dir(&second).unwrap();
+        std::fs::write(second.join("x"), b"x").unwrap();
+        let staged = vec![
+            stage(&first, desc, &[7u32, 8, 9]).unwrap(),
+            stage(&second, desc, &[4u32]).unwrap(),
+        ];
+        // Renaming the first succeeds, the second fails.
+        assert!(publish(staged).is_err());
+        assert_eq!(std::fs::read(&first).unwrap(), before);
+        let mut names: Vec<String> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        assert_eq!(names, ["a.tbl", "b.tbl"]);
+    }
+
+    #[test]
+    fn a_pair_whose_second_rename_fails_leaves_no_first_table_if_there_was_none() {
+        let dir = tempfile::tempdir().unwrap();
+        let desc = Descriptor {
+            kind: "test",
+            layout: "u32",
+            variant: "",
+        };
+        let first = dir.path().join("a.tbl");
+        let second = dir.path().join("b.tbl");
+        std::fs::create_dir(&second).unwrap();
+        std::fs::write(second.join("x"), b"x").unwrap();
+        let staged = vec![
+            stage(&first, desc, &[7u32]).unwrap(),
+            stage(&second, desc, &[4u32]).unwrap(),
+        ];
+        assert!(publish(staged).is_err());
+        assert!(!first.exists());
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_published_table_has_the_mode_the_umask_allows() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.tbl");
+        let desc = Descriptor {
+            kind: "test",
+            layout: "u32",
+            variant: "",
+        };
+        write(&path, desc, &[1u32]).unwrap();
+        // Read the umask without changing it (Linux 4.7+ shows it in /proc).
+        let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+        let Some(umask) = status
+            .lines()
+            .find_map(|l| l.strip_prefix("Umask:"))
+            .and_then(|m| u32::from_str_radix(m.trim(), 8).ok())
+        else {
+            return;
+        };
+        let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o666 & !umask);
+    }
+
+    #[test]
+    fn a_staged_table_that_is_dropped_leaves_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let desc = Descriptor {
+            kind: "test",
+            layout: "u32",
+            variant: "",
+        };
+        let staged = stage(&dir.path().join("t.tbl"), desc, &[1u32]).unwrap();
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+        drop(staged);
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    }
+
+    #[test]
+    fn file_len_is_the_length_of_the_file_written() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.tbl");
+        let desc = Descriptor {
+            kind: "test",
+            layout: "u16x6",
+            variant: "",
+        };
+        let records = vec![[3u16; 6]; 5000];
+        write(&path, desc, &records).unwrap();
+        assert_eq!(std::fs::metadata(&path).unwrap().len(), file_len(12, 5000));
+    }
+}
