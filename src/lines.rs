@@ -102,6 +102,9 @@ mod tests {
     fn bytes_that_are_not_text_are_refused_naming_the_line() {
         let mut lines = Lines::new(&b"1\n\xff\xfe\n"[..]);
         assert!(lines.next_line().is_ok());
-        assert!(matches!(lines.next_line(), Err(LineError::NotText { line: 2 })));
+        assert!(matches!(
+            lines.next_line(),
+            Err(LineError::NotText { line: 2 })
+        ));
     }
 }

@@ -11,7 +11,7 @@ use tabula::nikoniko::{
     moves::{self, Generator},
     notation, query, store, verify, Outcomes, Position, Roll,
 };
-use tabula::{Error, Result};
+use tabula::Result;
 
 #[derive(Subcommand)]
 pub enum NikonikoCmd {
@@ -369,19 +369,8 @@ pub fn run(cmd: NikonikoCmd) -> Result<()> {
             let tables = store::Tables::load(&table)?;
             let stdin = std::io::stdin();
             let mut stdout = std::io::stdout();
-            match game::play(&tables, seed, !second, stdin.lock(), &mut stdout) {
-                Ok(_) => Ok(()),
-                // A damaged table: report it as the table error it is.
-                Err(e)
-                    if e.get_ref()
-                        .is_some_and(|r| r.is::<tabula::table::TableError>()) =>
-                {
-                    let inner = e.into_inner().expect("checked");
-                    Err(Error::Table(*inner.downcast().expect("checked")))
-                }
-                // A closed pipe on the way out is recognised (and ended quietly) by main.
-                Err(e) => Err(Error::io("the game in the terminal", e)),
-            }
+            game::play(&tables, seed, !second, stdin.lock(), &mut stdout)?;
+            Ok(())
         }
         NikonikoCmd::Pnc {
             places,

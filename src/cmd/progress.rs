@@ -1,6 +1,5 @@
 //! The library's progress events drawn as bars on stderr (hidden when stderr is not a
 //! terminal, or when the command was asked to be quiet).
-#![allow(dead_code)] // transitional: in use once every game reports through `Progress`
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
@@ -8,24 +7,24 @@ use std::sync::{Arc, Mutex};
 use tabula::progress::{Event, Progress};
 
 type Current = Arc<Mutex<Option<ProgressBar>>>;
+type Callback = Box<dyn Fn(Event<'_>) + Sync>;
 
 /// Draws one bar (or a spinner, for a stage of unknown length) per stage.
 pub struct Bars {
     current: Current,
-    callback: Option<Box<dyn Fn(Event<'_>) + Sync>>,
+    callback: Option<Callback>,
 }
 
 impl Bars {
     /// Bars that draw only when `quiet` is false and stderr is a terminal.
     pub fn new(quiet: bool) -> Bars {
         let current: Current = Arc::default();
-        let callback: Option<Box<dyn Fn(Event<'_>) + Sync>> =
-            if !quiet && std::io::stderr().is_terminal() {
-                let current = Arc::clone(&current);
-                Some(Box::new(move |event| draw(&current, event)))
-            } else {
-                None
-            };
+        let callback: Option<Callback> = if !quiet && std::io::stderr().is_terminal() {
+            let current = Arc::clone(&current);
+            Some(Box::new(move |event| draw(&current, event)))
+        } else {
+            None
+        };
         Bars { current, callback }
     }
 

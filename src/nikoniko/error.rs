@@ -44,7 +44,10 @@ pub enum Error {
     /// A table could not be opened, read, checked or written.
     #[error(transparent)]
     Table(#[from] TableError),
-    /// Reading the player's answers or writing the game failed.
+    /// A line of the player's answers could not be read.
+    #[error("standard input: {0}")]
+    Line(#[from] crate::lines::LineError),
+    /// Writing the game failed.
     #[error("{what}: {source}")]
     Io {
         /// What was being read or written.
@@ -61,7 +64,8 @@ impl Error {
         match self {
             Error::Position { .. } | Error::Roll { .. } | Error::Counting(_) => ErrorKind::Input,
             Error::Table(_) => ErrorKind::Table,
-            Error::Io { .. } => ErrorKind::Io,
+            Error::Io { .. } | Error::Line(crate::lines::LineError::Read(_)) => ErrorKind::Io,
+            Error::Line(_) => ErrorKind::Input,
             Error::Index(_) | Error::NotConverged { .. } | Error::Inconsistent(_) => {
                 ErrorKind::Failed
             }

@@ -5,10 +5,11 @@ use super::moves::Generator;
 use super::notation::{notation, parse_position};
 use super::query::rated_plays;
 use super::store::Tables;
+use super::Error;
 use super::{Position, Roll};
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
-use std::io::{self, BufRead, Write};
+use crate::lines::Lines;
+use crate::random;
+use std::io::{BufRead, Write};
 
 /// How a game ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -20,15 +21,19 @@ pub enum GameEnd {
 }
 
 /// Plays one game: the human against the table, dice from `seed`. The human moves first
-/// when `human_first`. Reads moves from `input`, writes everything to `out`.
+/// when `human_first`. Reads moves from `input` (lines of at most
+/// [`crate::lines::MAX_LINE`] bytes), writes everything to `out`.
 pub fn play<R: BufRead, W: Write>(
     tables: &Tables,
     seed: u64,
     human_first: bool,
-    mut input: R,
+    input: R,
     out: &mut W,
-) -> io::Result<GameEnd> {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+) -> Result<GameEnd, Error> {
+    let mut input = Lines::new(input);
+    let mut out = Out(out);
+    let out = &mut out;
+    let mut rng = random::stream(seed, 0);
     let mut pos = Position::OPENING;
     let mut human_on_roll = human_first;
     let mut generator = Generator::new();
@@ -37,7 +42,10 @@ pub fn play<R: BufRead, W: Write>(
         "NikoNiko Gammon: you are X, the table plays O. Dice seed {seed}."
     )?;
     loop {
-        let roll = Roll::new(rng.gen_range(0..3), rng.gen_range(0..3));
+        let roll = Roll::new(
+            random::below(&mut rng, 3) as u8,
+            random::below(&mut rng, 3) as u8,
+        );
         let view = if human_on_roll { pos } else { pos.swap() };
         writeln!(out, "\n{}", render(&view))?;
         let plays = generator.plays(&pos, roll);
@@ -65,10 +73,7 @@ pub fn play<R: BufRead, W: Write>(
                 }
             }
         } else {
-            // A damaged table ends the game as an I/O error that carries the table's.
-            let best = rated_plays(tables, &pos, roll)
-                .map_err(io::Error::other)?
-                .remove(0);
+            let best = rated_plays(tables, &pos, roll)?.remove(0);
             writeln!(
                 out,
                 "O rolls {roll} and plays {} (equity for O {:+.4}).",
@@ -92,23 +97,43 @@ pub fn play<R: BufRead, W: Write>(
     }
 }
 
+/// The game's output: a failed write is an [`Error::Io`] on standard output's behalf.
+struct Out<'a, W>(&'a mut W);
+
+impl<W: Write> Write for Out<'_, W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.write(buf)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.0.flush()
+    }
+}
+
+impl From<std::io::Error> for Error {
+    fn from(source: std::io::Error) -> Self {
+        Error::Io {
+            what: "writing the game",
+            source,
+        }
+    }
+}
+
 fn ask<R: BufRead, W: Write>(
-    input: &mut R,
+    input: &mut Lines<R>,
     out: &mut W,
     plays: &[super::moves::Play],
-) -> io::Result<Option<super::moves::Play>> {
+) -> Result<Option<super::moves::Play>, Error> {
     loop {
         write!(
             out,
             "Your play (number, steps like `8/6 5/4*`, the resulting position, or q): "
         )?;
         out.flush()?;
-        let mut line = String::new();
-        if input.read_line(&mut line)? == 0 {
+        let Some(line) = input.next_line()? else {
             writeln!(out)?;
             return Ok(None);
-        }
-        let answer = line.trim();
+        };
+        let answer = line.as_str();
         if answer == "q" || answer == "quit" {
             return Ok(None);
         }

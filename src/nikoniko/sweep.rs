@@ -139,7 +139,7 @@ impl Barrier {
         while self.generation.load(Ordering::Acquire) == generation {
             std::hint::spin_loop();
             spins += 1;
-            if spins % 64 == 0 && started.elapsed() > SPIN {
+            if spins.is_multiple_of(64) && started.elapsed() > SPIN {
                 self.sleep(generation);
                 return;
             }

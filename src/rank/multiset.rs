@@ -184,7 +184,7 @@ mod tests {
     #[test]
     fn pnc_reproduces_the_articles_table() {
         // The article's table, p = 1..=10 by rows, n = 0..=5 by columns.
-        let seed: [[u64; 6]; 10] = [
+        let article: [[u64; 6]; 10] = [
             [1, 1, 1, 1, 1, 1],
             [1, 2, 3, 4, 5, 6],
             [1, 3, 6, 10, 15, 21],
