@@ -99,7 +99,7 @@ fn simulate_json_has_the_contract_keys_and_wins_add_up() {
     let wins: u64 = players.iter().map(|p| p["wins"].as_u64().unwrap()).sum();
     assert_eq!(wins, 500);
     for p in players {
-        assert_eq!(p["strategy"], "seed");
+        assert_eq!(p["strategy"], "article");
         let ci = p["win_rate_ci95"].as_array().unwrap();
         let r = p["win_rate"].as_f64().unwrap();
         assert!(ci[0].as_f64().unwrap() <= r && r <= ci[1].as_f64().unwrap());
@@ -235,4 +235,45 @@ fn bad_input_is_refused_with_status_2_and_a_message() {
             .stderr(predicate::str::contains(*message))
             .stderr(predicate::str::contains("panicked").not());
     }
+}
+
+#[test]
+fn simulate_refuses_more_games_than_its_documented_maximum() {
+    tabula()
+        .args(["fabfib", "simulate", "--games", "1000000001", "--json"])
+        .assert()
+        .code(2)
+        .stdout(predicate::str::is_empty())
+        .stderr(predicate::str::contains(
+            "1000000001 games: a run plays at least 1 game and at most 1000000000",
+        ));
+    tabula()
+        .args(["fabfib", "simulate", "--games", &u64::MAX.to_string()])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("at most 1000000000"));
+}
+
+#[test]
+fn the_old_name_seed_still_seats_the_article_strategy() {
+    let by_alias = json(&[
+        "fabfib",
+        "simulate",
+        "--games",
+        "300",
+        "--strategies",
+        "seed,seed/best/odds",
+        "--json",
+    ]);
+    let by_name = json(&[
+        "fabfib",
+        "simulate",
+        "--games",
+        "300",
+        "--strategies",
+        "article,article/best/odds",
+        "--json",
+    ]);
+    assert_eq!(by_alias, by_name);
+    assert_eq!(by_name["players"][1]["strategy"], "article/best/odds");
 }

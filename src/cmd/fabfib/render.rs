@@ -1,9 +1,13 @@
-//! Human-readable output: aligned tables for odds and simulation reports.
+//! The text of every fabfib result: aligned tables for odds, simulations and searches, and
+//! a replayed game turn by turn.
 
-use super::cards::format_digits;
-use super::odds::{fraction, DiscardOption, FreshRow};
-use super::simulate::Report;
-use num_rational::Ratio;
+use tabula::exact::fraction;
+use tabula::fabfib::cards::{digit, format_cards, format_digits};
+use tabula::fabfib::events::Event;
+use tabula::fabfib::odds::{DiscardOption, DiscardQuery, FreshOdds};
+use tabula::fabfib::replay::Replay;
+use tabula::fabfib::rules::Rules;
+use tabula::fabfib::simulate::Report;
 
 /// The header of a discard table.
 fn option_header() -> Vec<String> {
@@ -27,7 +31,7 @@ fn option_row(o: &DiscardOption) -> Vec<String> {
 
 /// The simulation report: a row per player, the game-wide rates, the calls by hundreds
 /// and the ten most frequent calls.
-pub fn simulate_text(r: &Report) -> String {
+pub fn render_simulation(r: &Report) -> String {
     let mut out = format!(
         "fabfib: {} games, {} players, {} life, seed {}; a call is true when the hand is {}; \
          {} discards\n\n",
@@ -42,6 +46,15 @@ pub fn simulate_text(r: &Report) -> String {
         },
         if r.rules.zero_discard { "0-3" } else { "1-3" },
     );
+    if let Some(a) = &r.article {
+        out.insert_str(
+            out.len() - 1,
+            &format!(
+                "article parameters: mean {}, bump {}, keep {}, spread {}, doubt {}\n",
+                a.mean, a.bump, a.keep, a.spread, a.doubt
+            ),
+        );
+    }
     let mut t = vec![[
         "player",
         "strategy",
@@ -165,38 +178,38 @@ pub fn table(rows: &[Vec<String>], right: &[bool]) -> String {
 }
 
 /// The fresh-hand table: value, hands, exact and float chance, upper tail.
-pub fn fresh_text(rows: &[FreshRow], mean: &Ratio<u64>) -> String {
-    let total = rows.first().map_or(0, |r| r.at_least);
-    let r = |n: u64| Ratio::new(n, total.max(1));
+pub fn render_fresh(f: &FreshOdds) -> String {
     let mut t = vec![["value", "hands", "p_exact", "p", "p(>= value)"]
         .map(String::from)
         .to_vec()];
-    for x in rows {
+    for x in &f.distribution {
         t.push(vec![
             x.value.to_string(),
             x.hands.to_string(),
-            fraction(&r(x.hands)),
-            format!("{:.6}", x.hands as f64 / total as f64),
-            format!("{:.6}", x.at_least as f64 / total as f64),
+            fraction(&x.p_exact),
+            format!("{:.6}", x.p),
+            format!("{:.6}", x.p_at_least),
         ]);
     }
     format!(
-        "a fresh hand: {total} hands of 3 cards, {} values, mean value {} = {:.4}\n\n{}",
-        rows.len(),
-        fraction(mean),
-        *mean.numer() as f64 / *mean.denom() as f64,
+        "a fresh hand: {} hands of 3 cards, {} values, mean value {} = {:.4}\n\n{}",
+        f.hands,
+        f.values,
+        fraction(&f.mean_exact),
+        f.mean,
         table(&t, &[true; 5])
     )
 }
 
-/// The table of one or more discards from `hand` towards `target`.
-pub fn discard_text(hand: &[u8; 3], target: u16, exact: bool, options: &[DiscardOption]) -> String {
+/// The table of one or more discards from the query's hand towards its target.
+pub fn render_discards(q: &DiscardQuery, options: &[DiscardOption]) -> String {
     let mut rows = vec![option_header()];
     rows.extend(options.iter().map(option_row));
     format!(
-        "hand {}, target {target}{}{}\n\n{}",
-        format_digits(hand),
-        if exact { " exactly" } else { " or more" },
+        "hand {}, target {}{}{}\n\n{}",
+        format_digits(&q.hand),
+        q.target,
+        if q.exact { " exactly" } else { " or more" },
         if options.len() > 1 {
             ": every discard, best first"
         } else {
@@ -204,6 +217,101 @@ pub fn discard_text(hand: &[u8; 3], target: u16, exact: bool, options: &[Discard
         },
         table(&rows, &[false, false, true, true, true, true])
     )
+}
+
+/// The cards' digits, highest first.
+fn digits(cards: &[u8]) -> String {
+    format_digits(&cards.iter().map(|&c| digit(c)).collect::<Vec<_>>())
+}
+
+/// A replayed game as readable lines. Players are shown as P1, P2, …; cards as
+/// digit(coins).
+pub fn render_replay(r: &Replay, rules: &Rules) -> String {
+    let mut out = Vec::new();
+    let names: Vec<String> = r
+        .strategies
+        .iter()
+        .enumerate()
+        .map(|(i, s)| format!("P{} {}", i + 1, s))
+        .collect();
+    out.push(format!(
+        "game {} of seed {}: {} players ({}), {} life each",
+        r.game,
+        r.seed,
+        rules.players,
+        names.join(", "),
+        rules.life
+    ));
+    for e in &r.events {
+        let line = match e {
+            Event::RoundStart {
+                round,
+                starter,
+                life,
+            } => {
+                let life: Vec<String> = life
+                    .iter()
+                    .enumerate()
+                    .map(|(i, l)| format!("P{}:{}", i + 1, (*l).max(0)))
+                    .collect();
+                format!(
+                    "\nround {round}: P{} starts   life {}",
+                    starter + 1,
+                    life.join(" ")
+                )
+            }
+            Event::Reshuffle { cards } => {
+                format!("  (the deck is empty: {cards} discarded cards are shuffled in)")
+            }
+            Event::Replace {
+                player,
+                received,
+                discarded,
+                drawn,
+            } => format!(
+                "  P{} sees {}, throws {}, draws {}",
+                player + 1,
+                digits(received),
+                digits(discarded),
+                digits(drawn)
+            ),
+            Event::Call {
+                player,
+                hand,
+                value,
+                call,
+                lie,
+            } => format!(
+                "  P{} holds {} = {value:<4} calls {call}{}",
+                player + 1,
+                format_cards(hand),
+                if *lie { " (lie)" } else { "" }
+            ),
+            Event::Accept { player, .. } => format!("  P{} accepts", player + 1),
+            Event::Doubt(d) => format!(
+                "  P{} {} {}: the hand is {}, {}; P{} loses {} -> {}{}",
+                d.doubter + 1,
+                if d.forced { "must doubt" } else { "doubts" },
+                d.call,
+                d.value,
+                if d.call_true {
+                    "the call holds"
+                } else {
+                    "a lie"
+                },
+                d.loser + 1,
+                d.loss,
+                d.life.max(0),
+                if d.loser == d.caller { " (caller)" } else { "" }
+            ),
+            Event::Out { player } => format!("  P{} is out", player + 1),
+            Event::GameOver { winner, rounds } => {
+                format!("\nP{} wins after {rounds} rounds", winner + 1)
+            }
+        };
+        out.push(line);
+    }
+    out.join("\n")
 }
 
 #[cfg(test)]
