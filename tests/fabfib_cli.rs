@@ -277,3 +277,103 @@ fn the_old_name_seed_still_seats_the_article_strategy() {
     assert_eq!(by_alias, by_name);
     assert_eq!(by_name["players"][1]["strategy"], "article/best/odds");
 }
+
+#[test]
+fn tune_reports_every_setting_with_its_interval_and_the_best_one() {
+    let v = json(&[
+        "fabfib", "tune", "--field", "article", "--games", "2000", "--seed", "4", "--mean", "3,4",
+        "--doubt", "0.85,2", "--bump", "0.2", "--json",
+    ]);
+    let settings = v["settings"].as_array().unwrap();
+    assert_eq!(settings.len(), 4);
+    assert_eq!(v["rules"]["players"], 2);
+    let most = settings
+        .iter()
+        .map(|s| s["wins"].as_u64().unwrap())
+        .max()
+        .unwrap();
+    assert_eq!(v["best"]["wins"].as_u64().unwrap(), most);
+    for s in settings {
+        let r = s["win_rate"].as_f64().unwrap();
+        let ci = s["win_rate_ci95"].as_array().unwrap();
+        assert!(ci[0].as_f64().unwrap() <= r && r <= ci[1].as_f64().unwrap());
+    }
+    // The article's own setting wins exactly what `simulate` gives player 1 with the same
+    // seed and games: against itself both seats use the defaults.
+    let sim = json(&[
+        "fabfib",
+        "simulate",
+        "--strategies",
+        "article",
+        "--players",
+        "2",
+        "--games",
+        "2000",
+        "--seed",
+        "4",
+        "--json",
+    ]);
+    assert_eq!(v["article"]["wins"], sim["players"][0]["wins"]);
+}
+
+#[test]
+fn tune_prints_the_same_bytes_on_one_and_two_threads() {
+    let run = |threads: &str| {
+        tabula()
+            .env("RAYON_NUM_THREADS", threads)
+            .args([
+                "fabfib",
+                "tune",
+                "--field",
+                "odds,honest",
+                "--games",
+                "3000",
+                "--seed",
+                "8",
+                "--mean",
+                "3,4,5",
+                "--doubt",
+                "0.8,0.9",
+            ])
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone()
+    };
+    let one = run("1");
+    assert_eq!(one, run("2"));
+    assert!(String::from_utf8(one).unwrap().contains("best: --mean"));
+}
+
+#[test]
+fn tune_refuses_bad_settings_with_status_2() {
+    let cases: &[(&[&str], &str)] = &[
+        (&["--mean", "30"], "Poisson mean 30 is out of range"),
+        (&["--keep", "11"], "keep digit 11 is out of range"),
+        (&["--doubt", "x"], "invalid value"),
+        (
+            &[
+                "--field",
+                "article,article,article,article,article,article,article,article,article,article",
+            ],
+            "2 to 10",
+        ),
+        (&["--field", "bluff"], "unknown strategy"),
+        (
+            &["--games", "100000000", "--mean", "1,2,3,4,5,6,7,8,9,10,11"],
+            "at most 1000000000",
+        ),
+        (&["--games", "0"], "at least 1"),
+    ];
+    for (args, message) in cases {
+        tabula()
+            .args(["fabfib", "tune"])
+            .args(*args)
+            .assert()
+            .code(2)
+            .stdout(predicate::str::is_empty())
+            .stderr(predicate::str::contains(*message))
+            .stderr(predicate::str::contains("panicked").not());
+    }
+}

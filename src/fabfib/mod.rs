@@ -8,6 +8,7 @@
 //!   sets.
 //! - [`engine`]: one whole game; [`events`]: what an observer sees of it.
 //! - [`simulate`], [`tally`]: many games in parallel, reproducibly; [`replay`]: one game.
+//! - [`tune`]: a search over the article strategy's parameters against a field.
 //!
 //! The library returns typed results (`serde`); the command layer writes them as text or
 //! JSON.
@@ -23,5 +24,6 @@ pub mod rules;
 pub mod simulate;
 pub mod strategy;
 pub mod tally;
+pub mod tune;
 
 pub use error::{Error, Result};

@@ -207,6 +207,17 @@ pub struct RulesReport {
     pub zero_discard: bool,
 }
 
+impl From<&Rules> for RulesReport {
+    fn from(r: &Rules) -> Self {
+        RulesReport {
+            players: r.players,
+            life: r.life,
+            exact: r.exact,
+            zero_discard: r.zero_discard,
+        }
+    }
+}
+
 impl Report {
     /// Builds the report of a finished simulation.
     pub fn new(sim: &Simulation, stats: &Tally) -> Report {
@@ -245,12 +256,7 @@ impl Report {
         Report {
             games: stats.games,
             seed: sim.seed,
-            rules: RulesReport {
-                players: sim.rules.players,
-                life: sim.rules.life,
-                exact: sim.rules.exact,
-                zero_discard: sim.rules.zero_discard,
-            },
+            rules: RulesReport::from(&sim.rules),
             players,
             rounds: stats.rounds,
             mean_rounds: rate(stats.rounds, stats.games),

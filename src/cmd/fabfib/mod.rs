@@ -1,4 +1,5 @@
-//! `tabula fabfib odds|simulate|replay`: parses, calls the library, writes text or JSON.
+//! `tabula fabfib odds|simulate|replay|tune|play`: parses, calls the library, writes text
+//! or JSON.
 
 mod render;
 
@@ -12,6 +13,7 @@ use tabula::fabfib::replay;
 use tabula::fabfib::rules::{Rules, DEFAULT_LIFE};
 use tabula::fabfib::simulate::{Report, Simulation};
 use tabula::fabfib::strategy::{parse_strategies_with, ArticleParams};
+use tabula::fabfib::tune::{self, Grid, Tuning};
 use tabula::Result;
 
 #[derive(Subcommand)]
@@ -22,6 +24,8 @@ pub enum GameCmd {
     Simulate(SimulateArgs),
     /// Play one game (as `simulate` plays it) and print it turn by turn
     Replay(ReplayArgs),
+    /// Search the article strategy's parameters against a field of opponents
+    Tune(TuneArgs),
 }
 
 #[derive(Args)]
@@ -148,11 +152,51 @@ pub struct ReplayArgs {
     json: bool,
 }
 
+#[derive(Args)]
+pub struct TuneArgs {
+    /// The opponents, one strategy per seat after yours (2-10 players in all)
+    #[arg(long, default_value = "article,article")]
+    field: String,
+    /// Games per setting (the same games for every setting)
+    #[arg(long, default_value_t = 20_000)]
+    games: u64,
+    /// Seed of the run (same seed, same output, at any thread count)
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Poisson means of the digits a lie makes up, comma-separated
+    #[arg(long, value_delimiter = ',', default_values_t = Grid::default().mean)]
+    mean: Vec<f64>,
+    /// Poisson means of the extra rise of a lie, comma-separated
+    #[arg(long, value_delimiter = ',', default_values_t = Grid::default().bump)]
+    bump: Vec<f64>,
+    /// Digits below which cards are thrown, comma-separated
+    #[arg(long, value_delimiter = ',', default_values_t = Grid::default().keep)]
+    keep: Vec<u8>,
+    /// Spreads below which all but 9s are thrown, comma-separated
+    #[arg(long, value_delimiter = ',', default_values_t = Grid::default().spread)]
+    spread: Vec<u8>,
+    /// Doubt thresholds, comma-separated
+    #[arg(long, value_delimiter = ',', default_values_t = Grid::default().doubt)]
+    doubt: Vec<f64>,
+    /// Settings to list, best first (all with --json)
+    #[arg(long, default_value_t = 10)]
+    top: usize,
+    #[command(flatten)]
+    rules: RulesArgs,
+    /// Hide the progress bar
+    #[arg(long)]
+    quiet: bool,
+    /// Print one JSON document
+    #[arg(long)]
+    json: bool,
+}
+
 pub fn run(cmd: GameCmd) -> Result<()> {
     match cmd {
         GameCmd::Odds(a) => run_odds(a),
         GameCmd::Simulate(a) => run_simulate(a),
         GameCmd::Replay(a) => run_replay(a),
+        GameCmd::Tune(a) => run_tune(a),
     }
 }
 
@@ -245,4 +289,27 @@ fn run_replay(a: ReplayArgs) -> Result<()> {
         return emit_sorted(&game);
     }
     emit(&render::render_replay(&game, &sim.rules))
+}
+
+fn run_tune(a: TuneArgs) -> Result<()> {
+    let tuning = Tuning {
+        rules: a.rules.rules(2),
+        field: a.field,
+        grid: Grid {
+            mean: a.mean,
+            bump: a.bump,
+            keep: a.keep,
+            spread: a.spread,
+            doubt: a.doubt,
+        },
+        games: a.games,
+        seed: a.seed,
+    };
+    let bars = Bars::new(a.quiet || a.json);
+    let report = tune::tune(&tuning, bars.progress())?;
+    drop(bars);
+    if a.json {
+        return emit_json(&report);
+    }
+    emit(&render::render_tune(&report, a.top))
 }

@@ -8,6 +8,7 @@ use tabula::fabfib::odds::{DiscardOption, DiscardQuery, FreshOdds};
 use tabula::fabfib::replay::Replay;
 use tabula::fabfib::rules::Rules;
 use tabula::fabfib::simulate::Report;
+use tabula::fabfib::tune::{SettingResult, TuneReport};
 
 /// The header of a discard table.
 fn option_header() -> Vec<String> {
@@ -312,6 +313,78 @@ pub fn render_replay(r: &Replay, rules: &Rules) -> String {
         out.push(line);
     }
     out.join("\n")
+}
+
+/// A setting's row: its parameters, wins and win rate with its interval.
+fn setting_row(label: &str, r: &SettingResult) -> Vec<String> {
+    let p = &r.params;
+    vec![
+        label.to_string(),
+        p.mean.to_string(),
+        p.bump.to_string(),
+        p.keep.to_string(),
+        p.spread.to_string(),
+        p.doubt.to_string(),
+        r.wins.to_string(),
+        format!("{:.4}", r.win_rate),
+        format!("{:.4}-{:.4}", r.win_rate_ci95[0], r.win_rate_ci95[1]),
+    ]
+}
+
+/// The search: the `top` settings by wins, the article's own setting, the best.
+pub fn render_tune(r: &TuneReport, top: usize) -> String {
+    let mut out = format!(
+        "fabfib tune: P1 plays the article's strategies against {} ({} players, {} life); \
+         {} settings x {} games, seed {}\n\n",
+        r.field.join(", "),
+        r.rules.players,
+        r.rules.life,
+        r.settings.len(),
+        r.games,
+        r.seed
+    );
+    let mut ranked: Vec<&SettingResult> = r.settings.iter().collect();
+    ranked.sort_by(|a, b| b.wins.cmp(&a.wins));
+    let mut t = vec![[
+        "rank",
+        "mean",
+        "bump",
+        "keep",
+        "spread",
+        "doubt",
+        "wins",
+        "win rate",
+        "95% interval",
+    ]
+    .map(String::from)
+    .to_vec()];
+    for (k, s) in ranked.iter().take(top.max(1)).enumerate() {
+        t.push(setting_row(&(k + 1).to_string(), s));
+    }
+    if let Some(a) = &r.article {
+        t.push(setting_row("article", a));
+    }
+    out += &table(&t, &[false, true, true, true, true, true, true, true, true]);
+    let b = &r.best.params;
+    out += &format!(
+        "\n\nbest: --mean {} --bump {} --keep {} --spread {} --doubt {}: wins {:.4} \
+         ({:.4}-{:.4})",
+        b.mean,
+        b.bump,
+        b.keep,
+        b.spread,
+        b.doubt,
+        r.best.win_rate,
+        r.best.win_rate_ci95[0],
+        r.best.win_rate_ci95[1]
+    );
+    if let Some(a) = &r.article {
+        out += &format!(
+            "\narticle's own setting: wins {:.4} ({:.4}-{:.4})",
+            a.win_rate, a.win_rate_ci95[0], a.win_rate_ci95[1]
+        );
+    }
+    out
 }
 
 #[cfg(test)]

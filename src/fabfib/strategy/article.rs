@@ -367,4 +367,53 @@ mod tests {
         assert!(ArticleDoubter::index(999, 2, 0.8) > 0.85);
         assert!(ArticleDoubter::index(800, 1, 1.0) < 0.85);
     }
+
+    #[test]
+    fn the_parameters_change_what_the_article_strategies_do() {
+        let rules = Rules::new(3).unwrap();
+        // No bump: a one-card lie over 831 raises the 1 by exactly one, every time.
+        let flat = ArticleCaller::new(&ArticleParams {
+            bump: 0.0,
+            ..ArticleParams::default()
+        });
+        let view = CallView {
+            hand: hand([6, 3, 1]),
+            previous: Some(831),
+            replaced: 1,
+            rules: &rules,
+        };
+        for seed in 0..100 {
+            assert_eq!(flat.call(&view, &mut random::stream(seed, 0)), 832);
+        }
+        // Keep 8 and spread 0: only the 7 of 9,8,7 goes (the article's own rule throws
+        // the 8 and the 7, since 9 − 7 < 4).
+        let picky = ArticleDiscarder::new(&ArticleParams {
+            keep: 8,
+            spread: 0,
+            ..ArticleParams::default()
+        });
+        let view = DiscardView {
+            hand: hand([9, 8, 7]),
+            call: 500,
+            seen: 0,
+            rules: &rules,
+        };
+        assert_eq!(picky.discard(&view, &mut random::stream(0, 0)), 0b100);
+        // A threshold of 2 is above every index: no doubt by choice.
+        let never = ArticleDoubter::new(&ArticleParams {
+            doubt: 2.0,
+            ..ArticleParams::default()
+        });
+        let view = DoubtView {
+            call: 999,
+            previous: Some(990),
+            replaced: 2,
+            seen: 0,
+            passed: None,
+            rules: &rules,
+        };
+        let mut rng = random::stream(1, 0);
+        assert!((0..1000).all(|_| !never.doubt(&view, &mut rng)));
+        assert!(ArticleDoubter::default().doubt(&view, &mut rng));
+    }
 }
