@@ -344,7 +344,7 @@ pub fn render_tune(r: &TuneReport, top: usize) -> String {
         r.seed
     );
     let mut ranked: Vec<&SettingResult> = r.settings.iter().collect();
-    ranked.sort_by(|a, b| b.wins.cmp(&a.wins));
+    ranked.sort_by_key(|s| std::cmp::Reverse(s.wins));
     let mut t = vec![[
         "rank",
         "mean",
