@@ -377,3 +377,70 @@ fn tune_refuses_bad_settings_with_status_2() {
             .stderr(predicate::str::contains("panicked").not());
     }
 }
+
+#[test]
+fn play_seats_a_person_and_plays_the_script_to_the_end() {
+    let script = "a\nall\n1000\nd\n".repeat(300);
+    let out = tabula()
+        .args([
+            "fabfib",
+            "play",
+            "--seed",
+            "5",
+            "--seat",
+            "2",
+            "--strategies",
+            "odds",
+        ])
+        .write_stdin(script)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let out = String::from_utf8(out).unwrap();
+    assert!(out.starts_with("Fabfib: P1 odds, P2 you, P3 odds (12 life each, seed 5)"));
+    assert!(out.contains("round 1: P1 starts"), "{out}");
+    assert!(
+        out.contains("wins after") || out.contains("You win after"),
+        "{out}"
+    );
+}
+
+#[test]
+fn play_refuses_bad_input_with_status_2_naming_standard_input() {
+    tabula()
+        .args(["fabfib", "play"])
+        .write_stdin(&b"\xff\xfe\n"[..])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "standard input: the input is not valid UTF-8 text",
+        ));
+    tabula()
+        .args(["fabfib", "play"])
+        .write_stdin(vec![b'7'; 100_000])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "standard input: a line longer than 4096 bytes",
+        ));
+    for (args, message) in [
+        (&["--seat", "4"][..], "seat 4: the seats are 1 to 3"),
+        (&["--seat", "0"][..], "seat 0"),
+        (&["--players", "11"][..], "2 to 10"),
+        (
+            &["--strategies", "article,odds", "--players", "4"][..],
+            "one per player",
+        ),
+    ] {
+        tabula()
+            .args(["fabfib", "play"])
+            .args(args)
+            .write_stdin("q\n")
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(message))
+            .stderr(predicate::str::contains("panicked").not());
+    }
+}

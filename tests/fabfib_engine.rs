@@ -321,3 +321,28 @@ fn the_first_hand_of_a_game_follows_the_exact_fresh_hand_odds() {
         );
     }
 }
+
+#[test]
+fn a_game_with_a_person_at_the_table_keeps_the_cards_and_the_life_straight() {
+    use tabula::fabfib::session::{play, GameEnd, Setup};
+    // A person who accepts and throws everything while the hand is low, otherwise doubts,
+    // and calls 1000: the script answers each question, the refused lines are re-asked.
+    let script = "a\nall\n1000\nd\n".repeat(300);
+    for (players, seat, seed) in [(2, 0, 1), (3, 1, 4), (5, 4, 9)] {
+        let s = sim(players, "article", false, false, 1, seed);
+        let setup = Setup {
+            rules: s.rules,
+            seat,
+            opponents: parse_strategies(&vec!["article"; players - 1].join(",")).unwrap(),
+            seed,
+        };
+        let mut out = Vec::new();
+        let played = play(&setup, script.as_bytes(), "the script", &mut out).unwrap();
+        assert!(
+            matches!(played.end, GameEnd::Finished { .. }),
+            "{}",
+            String::from_utf8_lossy(&out)
+        );
+        check_game(&s, &played.events);
+    }
+}

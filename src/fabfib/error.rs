@@ -69,6 +69,14 @@ pub enum Error {
         /// The allowed range, in words.
         range: &'static str,
     },
+    /// A seat that is not at the table.
+    #[error("seat {seat}: the seats are 1 to {players}")]
+    Seat {
+        /// The seat asked for, from 1.
+        seat: usize,
+        /// Players at the table.
+        players: usize,
+    },
     /// A list of values to search with nothing in it, or too many settings.
     #[error("{what}")]
     Search {

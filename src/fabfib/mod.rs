@@ -9,6 +9,7 @@
 //! - [`engine`]: one whole game; [`events`]: what an observer sees of it.
 //! - [`simulate`], [`tally`]: many games in parallel, reproducibly; [`replay`]: one game.
 //! - [`tune`]: a search over the article strategy's parameters against a field.
+//! - [`session`]: a person at the table, over any reader and writer.
 //!
 //! The library returns typed results (`serde`); the command layer writes them as text or
 //! JSON.
@@ -21,6 +22,7 @@ pub mod events;
 pub mod odds;
 pub mod replay;
 pub mod rules;
+pub mod session;
 pub mod simulate;
 pub mod strategy;
 pub mod tally;

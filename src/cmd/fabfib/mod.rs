@@ -11,9 +11,10 @@ use tabula::fabfib::cards::{parse_digits, parse_hand};
 use tabula::fabfib::odds::{self, DiscardQuery};
 use tabula::fabfib::replay;
 use tabula::fabfib::rules::{Rules, DEFAULT_LIFE};
-use tabula::fabfib::simulate::{Report, Simulation};
+use tabula::fabfib::simulate::{self, Report, Simulation};
 use tabula::fabfib::strategy::{parse_strategies_with, ArticleParams};
 use tabula::fabfib::tune::{self, Grid, Tuning};
+use tabula::fabfib::{session, Error as FabfibError};
 use tabula::Result;
 
 #[derive(Subcommand)]
@@ -26,6 +27,8 @@ pub enum GameCmd {
     Replay(ReplayArgs),
     /// Search the article strategy's parameters against a field of opponents
     Tune(TuneArgs),
+    /// Play a game in the terminal against strategy players
+    Play(PlayArgs),
 }
 
 #[derive(Args)]
@@ -191,12 +194,34 @@ pub struct TuneArgs {
     json: bool,
 }
 
+#[derive(Args)]
+pub struct PlayArgs {
+    /// Your seat, 1 to the number of players (P1 starts the first round)
+    #[arg(long, default_value_t = 1)]
+    seat: usize,
+    /// Players, 2-10 (default: you and one per listed strategy, or 3)
+    #[arg(long)]
+    players: Option<usize>,
+    /// The other players: one strategy for all, or one per other seat (article, honest,
+    /// odds, odds:T, CALL/DISCARD/DOUBT)
+    #[arg(long, default_value = "article")]
+    strategies: String,
+    /// Seed of the deal and of the other players' draws
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    #[command(flatten)]
+    rules: RulesArgs,
+    #[command(flatten)]
+    article: ArticleArgs,
+}
+
 pub fn run(cmd: GameCmd) -> Result<()> {
     match cmd {
         GameCmd::Odds(a) => run_odds(a),
         GameCmd::Simulate(a) => run_simulate(a),
         GameCmd::Replay(a) => run_replay(a),
         GameCmd::Tune(a) => run_tune(a),
+        GameCmd::Play(a) => run_play(a),
     }
 }
 
@@ -312,4 +337,29 @@ fn run_tune(a: TuneArgs) -> Result<()> {
         return emit_json(&report);
     }
     emit(&render::render_tune(&report, a.top))
+}
+
+fn run_play(a: PlayArgs) -> Result<()> {
+    let params = a.article.params();
+    let listed = parse_strategies_with(&a.strategies, &params)?;
+    let players = a.players.unwrap_or(if listed.len() > 1 {
+        listed.len() + 1
+    } else {
+        3
+    });
+    let rules = a.rules.rules(players).checked()?;
+    let seat = match a.seat {
+        s if (1..=players).contains(&s) => s - 1,
+        s => return Err(FabfibError::Seat { seat: s, players }.into()),
+    };
+    let setup = session::Setup {
+        rules,
+        seat,
+        opponents: simulate::seat(players - 1, listed, &params)?,
+        seed: a.seed,
+    };
+    let stdin = std::io::stdin();
+    let mut stdout = std::io::stdout();
+    session::play(&setup, stdin.lock(), "standard input", &mut stdout)?;
+    Ok(())
 }

@@ -8,6 +8,7 @@
 
 use super::cards::{digits_value, COPIES, DIGITS};
 mod discard;
+pub(crate) use discard::discard_list;
 mod fresh;
 
 pub use discard::{
