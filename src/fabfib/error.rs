@@ -77,11 +77,31 @@ pub enum Error {
         /// Players at the table.
         players: usize,
     },
-    /// A list of values to search with nothing in it, or too many settings.
-    #[error("{what}")]
-    Search {
-        /// What is wrong with the search.
-        what: String,
+    /// A parameter of a search given no value to try.
+    #[error("no value of the {name} to try: give at least one")]
+    NothingToTry {
+        /// Which parameter.
+        name: &'static str,
+    },
+    /// A search grid of too many settings.
+    #[error("the grid has more than {max} settings: try fewer values")]
+    TooManySettings {
+        /// The most settings a search tries.
+        max: usize,
+    },
+    /// A search of too many games in all.
+    #[error(
+        "{settings} settings of {games} games are {total} games: a search plays at most {max}"
+    )]
+    SearchTooLong {
+        /// Settings in the grid.
+        settings: usize,
+        /// Games per setting.
+        games: u64,
+        /// Games in all.
+        total: u64,
+        /// The most games a search plays.
+        max: u64,
     },
     /// Something that should be a call is not one.
     #[error(

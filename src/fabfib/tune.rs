@@ -58,19 +58,15 @@ impl Grid {
             ("spread", self.spread.len()),
             ("doubt threshold", self.doubt.len()),
         ];
-        if let Some((name, _)) = sizes.iter().find(|(_, n)| *n == 0) {
-            return Err(Error::Search {
-                what: format!("no value of the {name} to try: give at least one"),
-            });
+        if let Some(&(name, _)) = sizes.iter().find(|(_, n)| *n == 0) {
+            return Err(Error::NothingToTry { name });
         }
         let count = sizes
             .iter()
             .try_fold(1usize, |acc, (_, n)| acc.checked_mul(*n))
             .filter(|&c| c <= MAX_SETTINGS);
         if count.is_none() {
-            return Err(Error::Search {
-                what: format!("the grid has more than {MAX_SETTINGS} settings: try fewer values"),
-            });
+            return Err(Error::TooManySettings { max: MAX_SETTINGS });
         }
         let mut out = Vec::new();
         for &mean in &self.mean {
@@ -158,12 +154,11 @@ pub fn tune(t: &Tuning, progress: Progress<'_>) -> Result<TuneReport> {
     let settings = t.grid.settings()?;
     let total = games.saturating_mul(settings.len() as u64);
     if total > MAX_GAMES {
-        return Err(Error::Search {
-            what: format!(
-                "{} settings of {games} games are {total} games: a search plays at most \
-                 {MAX_GAMES}",
-                settings.len()
-            ),
+        return Err(Error::SearchTooLong {
+            settings: settings.len(),
+            games,
+            total,
+            max: MAX_GAMES,
         });
     }
     progress.start("games", Some(total));
@@ -319,7 +314,12 @@ mod tests {
     fn empty_lists_and_out_of_range_values_are_refused() {
         let mut grid = Grid::default();
         grid.doubt.clear();
-        assert!(matches!(grid.settings(), Err(Error::Search { .. })));
+        assert!(matches!(
+            grid.settings(),
+            Err(Error::NothingToTry {
+                name: "doubt threshold"
+            })
+        ));
         let mut grid = Grid::default();
         grid.mean.push(-1.0);
         assert!(matches!(grid.settings(), Err(Error::Parameter { .. })));
@@ -329,6 +329,9 @@ mod tests {
             keep: vec![6; 2],
             ..Grid::default()
         };
-        assert!(matches!(huge.settings(), Err(Error::Search { .. })));
+        assert!(matches!(
+            huge.settings(),
+            Err(Error::TooManySettings { max: MAX_SETTINGS })
+        ));
     }
 }
