@@ -444,3 +444,24 @@ fn play_refuses_bad_input_with_status_2_naming_standard_input() {
             .stderr(predicate::str::contains("panicked").not());
     }
 }
+
+#[test]
+fn the_article_parameters_reach_simulate_and_show_only_when_changed() {
+    let plain = json(&["fabfib", "simulate", "--games", "400", "--json"]);
+    assert!(plain.get("article").is_none());
+    let same = json(&[
+        "fabfib", "simulate", "--games", "400", "--mean", "4", "--doubt", "0.85", "--json",
+    ]);
+    assert_eq!(plain, same);
+    let tuned = json(&[
+        "fabfib", "simulate", "--games", "400", "--mean", "3", "--doubt", "0.95", "--json",
+    ]);
+    assert_eq!(tuned["article"]["mean"], 3.0);
+    assert_eq!(tuned["article"]["doubt"], 0.95);
+    assert_ne!(tuned["players"], plain["players"]);
+    tabula()
+        .args(["fabfib", "simulate", "--bump", "12"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("bump 12 is out of range"));
+}
