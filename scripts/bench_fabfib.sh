@@ -34,8 +34,8 @@ measure() {
     }' "$TIMES"
 }
 
-measure "simulate 3 x seed" "$GAMES" 200000 --players 3 --strategies seed
-measure "simulate odds,seed,seed" "$((GAMES / 10))" 0 --players 3 --strategies odds,seed,seed
+measure "simulate 3 x article" "$GAMES" 200000 --players 3 --strategies article
+measure "simulate odds,article,article" "$((GAMES / 10))" 0 --players 3 --strategies odds,article,article
 
 /usr/bin/time -f "%e" -o "$TIMES" "$BIN" fabfib odds --json >/dev/null
 echo "odds, all C(50,3) = 19600 hands: $(cat "$TIMES") s (no target)"

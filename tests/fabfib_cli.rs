@@ -99,7 +99,7 @@ fn simulate_json_has_the_contract_keys_and_wins_add_up() {
     let wins: u64 = players.iter().map(|p| p["wins"].as_u64().unwrap()).sum();
     assert_eq!(wins, 500);
     for p in players {
-        assert_eq!(p["strategy"], "seed");
+        assert_eq!(p["strategy"], "article");
         let ci = p["win_rate_ci95"].as_array().unwrap();
         let r = p["win_rate"].as_f64().unwrap();
         assert!(ci[0].as_f64().unwrap() <= r && r <= ci[1].as_f64().unwrap());
@@ -235,4 +235,233 @@ fn bad_input_is_refused_with_status_2_and_a_message() {
             .stderr(predicate::str::contains(*message))
             .stderr(predicate::str::contains("panicked").not());
     }
+}
+
+#[test]
+fn simulate_refuses_more_games_than_its_documented_maximum() {
+    tabula()
+        .args(["fabfib", "simulate", "--games", "1000000001", "--json"])
+        .assert()
+        .code(2)
+        .stdout(predicate::str::is_empty())
+        .stderr(predicate::str::contains(
+            "1000000001 games: a run plays at least 1 game and at most 1000000000",
+        ));
+    tabula()
+        .args(["fabfib", "simulate", "--games", &u64::MAX.to_string()])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("at most 1000000000"));
+}
+
+#[test]
+fn the_old_name_seed_still_seats_the_article_strategy() {
+    let by_alias = json(&[
+        "fabfib",
+        "simulate",
+        "--games",
+        "300",
+        "--strategies",
+        "seed,seed/best/odds",
+        "--json",
+    ]);
+    let by_name = json(&[
+        "fabfib",
+        "simulate",
+        "--games",
+        "300",
+        "--strategies",
+        "article,article/best/odds",
+        "--json",
+    ]);
+    assert_eq!(by_alias, by_name);
+    assert_eq!(by_name["players"][1]["strategy"], "article/best/odds");
+}
+
+#[test]
+fn tune_reports_every_setting_with_its_interval_and_the_best_one() {
+    let v = json(&[
+        "fabfib", "tune", "--field", "article", "--games", "2000", "--seed", "4", "--mean", "3,4",
+        "--doubt", "0.85,2", "--bump", "0.2", "--json",
+    ]);
+    let settings = v["settings"].as_array().unwrap();
+    assert_eq!(settings.len(), 4);
+    assert_eq!(v["rules"]["players"], 2);
+    let most = settings
+        .iter()
+        .map(|s| s["wins"].as_u64().unwrap())
+        .max()
+        .unwrap();
+    assert_eq!(v["best"]["wins"].as_u64().unwrap(), most);
+    for s in settings {
+        let r = s["win_rate"].as_f64().unwrap();
+        let ci = s["win_rate_ci95"].as_array().unwrap();
+        assert!(ci[0].as_f64().unwrap() <= r && r <= ci[1].as_f64().unwrap());
+    }
+    // The article's own setting wins exactly what `simulate` gives player 1 with the same
+    // seed and games: against itself both seats use the defaults.
+    let sim = json(&[
+        "fabfib",
+        "simulate",
+        "--strategies",
+        "article",
+        "--players",
+        "2",
+        "--games",
+        "2000",
+        "--seed",
+        "4",
+        "--json",
+    ]);
+    assert_eq!(v["article"]["wins"], sim["players"][0]["wins"]);
+}
+
+#[test]
+fn tune_prints_the_same_bytes_on_one_and_two_threads() {
+    let run = |threads: &str| {
+        tabula()
+            .env("RAYON_NUM_THREADS", threads)
+            .args([
+                "fabfib",
+                "tune",
+                "--field",
+                "odds,honest",
+                "--games",
+                "3000",
+                "--seed",
+                "8",
+                "--mean",
+                "3,4,5",
+                "--doubt",
+                "0.8,0.9",
+            ])
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone()
+    };
+    let one = run("1");
+    assert_eq!(one, run("2"));
+    assert!(String::from_utf8(one).unwrap().contains("best: --mean"));
+}
+
+#[test]
+fn tune_refuses_bad_settings_with_status_2() {
+    let cases: &[(&[&str], &str)] = &[
+        (&["--mean", "30"], "Poisson mean 30 is out of range"),
+        (&["--keep", "11"], "keep digit 11 is out of range"),
+        (&["--doubt", "x"], "invalid value"),
+        (
+            &[
+                "--field",
+                "article,article,article,article,article,article,article,article,article,article",
+            ],
+            "2 to 10",
+        ),
+        (&["--field", "bluff"], "unknown strategy"),
+        (
+            &["--games", "100000000", "--mean", "1,2,3,4,5,6,7,8,9,10,11"],
+            "at most 1000000000",
+        ),
+        (&["--games", "0"], "at least 1"),
+    ];
+    for (args, message) in cases {
+        tabula()
+            .args(["fabfib", "tune"])
+            .args(*args)
+            .assert()
+            .code(2)
+            .stdout(predicate::str::is_empty())
+            .stderr(predicate::str::contains(*message))
+            .stderr(predicate::str::contains("panicked").not());
+    }
+}
+
+#[test]
+fn play_seats_a_person_and_plays_the_script_to_the_end() {
+    let script = "a\nall\n1000\nd\n".repeat(300);
+    let out = tabula()
+        .args([
+            "fabfib",
+            "play",
+            "--seed",
+            "5",
+            "--seat",
+            "2",
+            "--strategies",
+            "odds",
+        ])
+        .write_stdin(script)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let out = String::from_utf8(out).unwrap();
+    assert!(out.starts_with("Fabfib: P1 odds, P2 you, P3 odds (12 life each, seed 5)"));
+    assert!(out.contains("round 1: P1 starts"), "{out}");
+    assert!(
+        out.contains("wins after") || out.contains("You win after"),
+        "{out}"
+    );
+}
+
+#[test]
+fn play_refuses_bad_input_with_status_2_naming_standard_input() {
+    tabula()
+        .args(["fabfib", "play"])
+        .write_stdin(&b"\xff\xfe\n"[..])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "standard input: the input is not valid UTF-8 text",
+        ));
+    tabula()
+        .args(["fabfib", "play"])
+        .write_stdin(vec![b'7'; 100_000])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "standard input: a line longer than 4096 bytes",
+        ));
+    for (args, message) in [
+        (&["--seat", "4"][..], "seat 4: the seats are 1 to 3"),
+        (&["--seat", "0"][..], "seat 0"),
+        (&["--players", "11"][..], "2 to 10"),
+        (
+            &["--strategies", "article,odds", "--players", "4"][..],
+            "one per player",
+        ),
+    ] {
+        tabula()
+            .args(["fabfib", "play"])
+            .args(args)
+            .write_stdin("q\n")
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(message))
+            .stderr(predicate::str::contains("panicked").not());
+    }
+}
+
+#[test]
+fn the_article_parameters_reach_simulate_and_show_only_when_changed() {
+    let plain = json(&["fabfib", "simulate", "--games", "400", "--json"]);
+    assert!(plain.get("article").is_none());
+    let same = json(&[
+        "fabfib", "simulate", "--games", "400", "--mean", "4", "--doubt", "0.85", "--json",
+    ]);
+    assert_eq!(plain, same);
+    let tuned = json(&[
+        "fabfib", "simulate", "--games", "400", "--mean", "3", "--doubt", "0.95", "--json",
+    ]);
+    assert_eq!(tuned["article"]["mean"], 3.0);
+    assert_eq!(tuned["article"]["doubt"], 0.95);
+    assert_ne!(tuned["players"], plain["players"]);
+    tabula()
+        .args(["fabfib", "simulate", "--bump", "12"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("bump 12 is out of range"));
 }

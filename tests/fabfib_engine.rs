@@ -7,8 +7,8 @@ use tabula::fabfib::events::Event;
 use tabula::fabfib::replay::record;
 use tabula::fabfib::rules::Rules;
 use tabula::fabfib::simulate::{Report, Simulation};
-use tabula::fabfib::stats::Stats;
 use tabula::fabfib::strategy::parse_strategies;
+use tabula::fabfib::tally::Tally;
 
 fn sim(
     players: usize,
@@ -135,7 +135,7 @@ fn check_game(s: &Simulation, events: &[Event]) {
                 h.copy_from_slice(&new);
                 hand = Some(h);
             }
-            Event::Doubt {
+            Event::Doubt(tabula::fabfib::events::Showdown {
                 doubter,
                 caller: c,
                 call,
@@ -145,7 +145,7 @@ fn check_game(s: &Simulation, events: &[Event]) {
                 loser,
                 loss,
                 life: l,
-            } => {
+            }) => {
                 assert_eq!(Some(*doubter), expected_receiver);
                 assert_eq!(Some(*c), caller);
                 assert_eq!(Some(*call), last_call);
@@ -177,16 +177,16 @@ fn check_game(s: &Simulation, events: &[Event]) {
 #[test]
 fn every_game_keeps_the_cards_the_life_and_the_turn_order_straight() {
     let setups = [
-        (2, "seed", false, false),
-        (3, "seed", false, false),
-        (3, "seed,honest,odds", false, false),
+        (2, "article", false, false),
+        (3, "article", false, false),
+        (3, "article,honest,odds", false, false),
         (
             4,
-            "odds:0.3,seed/best/seed,honest/best/odds,seed",
+            "odds:0.3,article/best/article,honest/best/odds,article",
             true,
             false,
         ),
-        (5, "seed", false, true),
+        (5, "article", false, true),
         (10, "honest", true, true),
         (2, "odds,honest/best/odds:0.6", false, true),
     ];
@@ -200,8 +200,8 @@ fn every_game_keeps_the_cards_the_life_and_the_turn_order_straight() {
 
 #[test]
 fn the_simulators_counts_equal_the_replayed_games_counts() {
-    let s = sim(3, "seed,odds,honest", false, false, 300, 9);
-    let stats = s.run(&|_| {});
+    let s = sim(3, "article,odds,honest", false, false, 300, 9);
+    let stats = s.run(tabula::progress::Progress::SILENT);
     let (mut calls, mut lies, mut rounds, mut doubts) = (0u64, 0u64, 0u64, 0u64);
     let mut wins = [0u64; 3];
     for g in 0..300 {
@@ -212,7 +212,7 @@ fn the_simulators_counts_equal_the_replayed_games_counts() {
                     lies += u64::from(lie);
                 }
                 Event::RoundStart { .. } => rounds += 1,
-                Event::Doubt { forced: false, .. } => doubts += 1,
+                Event::Doubt(d) if !d.forced => doubts += 1,
                 Event::GameOver { winner, .. } => wins[winner] += 1,
                 _ => {}
             }
@@ -234,40 +234,40 @@ fn the_simulators_counts_equal_the_replayed_games_counts() {
     assert_eq!(stats.games, 300);
 }
 
-fn run_in_pool(threads: usize, s: &Simulation) -> Stats {
+fn run_in_pool(threads: usize, s: &Simulation) -> Tally {
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
         .unwrap()
-        .install(|| s.run(&|_| {}))
+        .install(|| s.run(tabula::progress::Progress::SILENT))
 }
 
 #[test]
 fn the_same_seed_gives_the_same_results_on_one_or_two_threads() {
-    let s = sim(3, "seed,odds,honest", false, false, 9_000, 5);
+    let s = sim(3, "article,odds,honest", false, false, 9_000, 5);
     let one = run_in_pool(1, &s);
     let two = run_in_pool(2, &s);
     assert_eq!(one, two);
     let a = serde_json::to_string(&Report::new(&s, &one)).unwrap();
     let b = serde_json::to_string(&Report::new(&s, &two)).unwrap();
     assert_eq!(a, b);
-    let other = run_in_pool(2, &sim(3, "seed,odds,honest", false, false, 9_000, 6));
+    let other = run_in_pool(2, &sim(3, "article,odds,honest", false, false, 9_000, 6));
     assert_ne!(one, other, "another seed should give other games");
 }
 
 #[test]
-fn seats_with_the_same_strategy_win_alike_and_the_odds_doubter_beats_the_seed_set() {
+fn seats_with_the_same_strategy_win_alike_and_the_odds_doubter_beats_the_article_set() {
     // The first round's starter rotates with the game number, so identical strategies
     // share the wins; 30,000 games put each rate within a few points of 1/3.
-    let s = sim(3, "seed", false, false, 30_000, 1);
-    let st = s.run(&|_| {});
+    let s = sim(3, "article", false, false, 30_000, 1);
+    let st = s.run(tabula::progress::Progress::SILENT);
     for seat in &st.seats[..3] {
         let r = seat.wins as f64 / 30_000.0;
         assert!((r - 1.0 / 3.0).abs() < 0.02, "{r}");
     }
-    // Doubting by the exact odds wins more often than the seed's doubt index.
-    let s = sim(3, "odds,seed,seed", false, false, 30_000, 2);
-    let st = s.run(&|_| {});
+    // Doubting by the exact odds wins more often than the article's doubt index.
+    let s = sim(3, "odds,article,article", false, false, 30_000, 2);
+    let st = s.run(tabula::progress::Progress::SILENT);
     assert!(
         st.seats[0].wins as f64 / 30_000.0 > 0.36,
         "{:?}",
@@ -308,7 +308,7 @@ fn the_first_hand_of_a_game_follows_the_exact_fresh_hand_odds() {
     let n = 20_000u64;
     for g in 0..n {
         obs.fresh = true;
-        table.play(0, &mut tabula::fabfib::rng::game_rng(77, g), &mut obs);
+        table.play(0, &mut tabula::random::stream(77, g), &mut obs);
     }
     assert_eq!(obs.games, n);
     for (hits, target) in [(obs.at_least_900, 900), (obs.at_least_800, 800)] {
@@ -319,5 +319,30 @@ fn the_first_hand_of_a_game_follows_the_exact_fresh_hand_odds() {
             (observed - p).abs() < 4.0 * sd,
             "{target}: {observed} vs {p}"
         );
+    }
+}
+
+#[test]
+fn a_game_with_a_person_at_the_table_keeps_the_cards_and_the_life_straight() {
+    use tabula::fabfib::session::{play, GameEnd, Setup};
+    // A person who accepts and throws everything while the hand is low, otherwise doubts,
+    // and calls 1000: the script answers each question, the refused lines are re-asked.
+    let script = "a\nall\n1000\nd\n".repeat(300);
+    for (players, seat, seed) in [(2, 0, 1), (3, 1, 4), (5, 4, 9)] {
+        let s = sim(players, "article", false, false, 1, seed);
+        let setup = Setup {
+            rules: s.rules,
+            seat,
+            opponents: parse_strategies(&vec!["article"; players - 1].join(",")).unwrap(),
+            seed,
+        };
+        let mut out = Vec::new();
+        let played = play(&setup, script.as_bytes(), "the script", &mut out).unwrap();
+        assert!(
+            matches!(played.end, GameEnd::Finished { .. }),
+            "{}",
+            String::from_utf8_lossy(&out)
+        );
+        check_game(&s, &played.events);
     }
 }

@@ -1,9 +1,9 @@
-//! The exact odds against seeded simulations of the draws and against the seed's facts.
+//! The exact odds against seeded simulations of the draws and against the source article's facts.
 
 use rand::seq::SliceRandom;
 use tabula::fabfib::cards::{digits_value, DECK_SIZE};
 use tabula::fabfib::odds::{discard_options, fresh_distribution, fresh_mean, reach, Pool};
-use tabula::fabfib::rng::game_rng;
+use tabula::random;
 
 #[test]
 fn the_exact_reach_chance_agrees_with_a_seeded_simulation_of_draws() {
@@ -14,7 +14,7 @@ fn the_exact_reach_chance_agrees_with_a_seeded_simulation_of_draws() {
         .flat_map(|d| std::iter::repeat_n(d, usize::from(pool.count(d))))
         .collect();
     assert_eq!(cards.len(), 44);
-    let mut rng = game_rng(123, 0);
+    let mut rng = random::stream(123, 0);
     let n = 200_000;
     let mut hits = 0;
     for _ in 0..n {
@@ -49,8 +49,8 @@ fn a_fresh_hand_is_worth_21001_over_28_on_average() {
 }
 
 #[test]
-fn the_seeds_876_example_is_best_played_by_throwing_everything_to_find_a_nine() {
-    // The seed: from 876, throw all and hope for at least one 9. Against a target of 900
+fn the_articles_876_example_is_best_played_by_throwing_everything_to_find_a_nine() {
+    // The article: from 876, throw all and hope for at least one 9. Against a target of 900
     // that is the best of the seven discards.
     let options = discard_options(&[8, 7, 6], &[], 900, false, false).unwrap();
     assert_eq!(options[0].discard, vec![8, 7, 6]);

@@ -6,8 +6,8 @@
 //! vector of their digits.
 
 use super::cards::{digits_value, TOP};
+use super::{Error, Result};
 use crate::rank::{Multisets, Ranker};
-use crate::{Error, Result};
 use std::sync::OnceLock;
 
 /// Number of distinct calls.
@@ -43,10 +43,10 @@ pub fn parse_call(text: &str, what: &str) -> Result<u16> {
     let t = text.trim();
     match t.parse::<u16>() {
         Ok(n) if (t.len() == 3 || t == "1000") && is_call(n) => Ok(n),
-        _ => Err(Error::input(format!(
-            "{what} {text:?} is not a call: a call is 1000 or three digits that never \
-             increase from left to right, like 976, 550 or 100"
-        ))),
+        _ => Err(Error::NotACall {
+            what: what.to_string(),
+            text: text.to_string(),
+        }),
     }
 }
 

@@ -5,7 +5,7 @@
 //! carry 1 coin, copy 3 carries 2, copy 4 carries 3. A hand of three cards is worth the
 //! number its digits make in descending order, except that three zeros are worth 1000.
 
-use crate::{Error, Result};
+use super::{Error, Result};
 
 /// A card, `0..50`.
 pub type Card = u8;
@@ -104,9 +104,11 @@ pub fn parse_digits(text: &str, what: &str) -> Result<Vec<u8>> {
         .iter()
         .map(|p| match p.parse::<u8>() {
             Ok(d) if d <= 9 => Ok(d),
-            _ => Err(Error::input(format!(
-                "{what} {text:?}: {p:?} is not a digit 0-9 (write digits like 876 or 8,7,6)"
-            ))),
+            _ => Err(Error::NotADigit {
+                what: what.to_string(),
+                text: text.to_string(),
+                part: p.clone(),
+            }),
         })
         .collect()
 }
@@ -114,11 +116,9 @@ pub fn parse_digits(text: &str, what: &str) -> Result<Vec<u8>> {
 /// Parses a hand: exactly three digits, in any order (`876`, `6,7,8`).
 pub fn parse_hand(text: &str) -> Result<[u8; 3]> {
     let d = parse_digits(text, "hand")?;
-    <[u8; 3]>::try_from(d.as_slice()).map_err(|_| {
-        Error::input(format!(
-            "hand {text:?} has {} digits; a hand is exactly 3 digits, like 876",
-            d.len()
-        ))
+    <[u8; 3]>::try_from(d.as_slice()).map_err(|_| Error::HandSize {
+        text: text.to_string(),
+        digits: d.len(),
     })
 }
 

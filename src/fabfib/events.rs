@@ -32,22 +32,35 @@ pub enum Event {
     },
     /// The receiver accepted the call.
     Accept { player: usize, call: u16 },
-    /// The receiver doubted; the hand was shown.
-    Doubt {
-        doubter: usize,
-        caller: usize,
-        call: u16,
-        value: u16,
-        forced: bool,
-        call_true: bool,
-        loser: usize,
-        loss: u8,
-        life: i16,
-    },
+    /// The receiver doubted (or had to); the hand was shown.
+    Doubt(Showdown),
     /// A player reached 0 life and left the game.
     Out { player: usize },
     /// The game ended.
     GameOver { winner: usize, rounds: u32 },
+}
+
+/// A doubt and what showing the hand settled.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Showdown {
+    /// Who doubted.
+    pub doubter: usize,
+    /// Who made the call.
+    pub caller: usize,
+    /// The call doubted.
+    pub call: u16,
+    /// The value of the hand shown.
+    pub value: u16,
+    /// Whether the doubt was forced by a call of 1000.
+    pub forced: bool,
+    /// Whether the hand made the call true.
+    pub call_true: bool,
+    /// Who lost life.
+    pub loser: usize,
+    /// The life lost: the coins on the hand.
+    pub loss: u8,
+    /// The loser's life after the loss (0 or less: out).
+    pub life: i16,
 }
 
 /// Watches a game. Every method has an empty default; the engine is generic over the

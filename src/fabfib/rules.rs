@@ -1,6 +1,7 @@
-//! The table rules: number of players, starting life and the spec's two options.
+//! The table rules: number of players, starting life and the two options of
+//! `docs/fabfib.md`.
 
-use crate::{Error, Result};
+use super::{Error, Result};
 
 /// Fewest players.
 pub const MIN_PLAYERS: usize = 2;
@@ -8,6 +9,8 @@ pub const MIN_PLAYERS: usize = 2;
 pub const MAX_PLAYERS: usize = 10;
 /// Default starting life.
 pub const DEFAULT_LIFE: i16 = 12;
+/// Highest starting life.
+pub const MAX_LIFE: i16 = 1000;
 
 /// The rules a game is played under.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -38,16 +41,17 @@ impl Rules {
     /// Checks the player count and the life.
     pub fn checked(self) -> Result<Rules> {
         if !(MIN_PLAYERS..=MAX_PLAYERS).contains(&self.players) {
-            return Err(Error::input(format!(
-                "{} players: fabfib is played by {MIN_PLAYERS} to {MAX_PLAYERS}",
-                self.players
-            )));
+            return Err(Error::Players {
+                players: self.players,
+                min: MIN_PLAYERS,
+                max: MAX_PLAYERS,
+            });
         }
-        if !(1..=1000).contains(&self.life) {
-            return Err(Error::input(format!(
-                "life {}: the starting life must be 1 to 1000",
-                self.life
-            )));
+        if !(1..=MAX_LIFE).contains(&self.life) {
+            return Err(Error::Life {
+                life: self.life,
+                max: MAX_LIFE,
+            });
         }
         Ok(self)
     }

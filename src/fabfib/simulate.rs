@@ -1,17 +1,34 @@
-//! Many games in parallel, reproducibly: game `g` is played with the generator seeded by
-//! `(seed, g)` and started by seat `g mod players`, whichever thread plays it.
+//! Many games in parallel, reproducibly: game `g` draws from `random::stream(seed, g)`
+//! and is started by seat `g mod players`, whichever thread plays it.
 
 use super::engine::Table;
-use super::rng::game_rng;
 use super::rules::Rules;
-use super::stats::{rate, wilson95, Stats};
-use super::strategy::Strategy;
-use crate::{Error, Result};
+use super::strategy::{parse_strategy_with, uses_article, ArticleParams, Strategy};
+use super::tally::{rate, Tally};
+use super::{Error, Result};
+use crate::progress::Progress;
+use crate::random;
+use crate::stats::wilson95;
 use rayon::prelude::*;
 use serde::Serialize;
 
 /// Games per unit of parallel work.
 pub const CHUNK: u64 = 2048;
+
+/// The most games one run may play: a billion, about an hour of work on two cores.
+pub const MAX_GAMES: u64 = 1_000_000_000;
+
+/// Checks a number of games against `1..=MAX_GAMES`.
+pub fn check_games(games: u64) -> Result<u64> {
+    if (1..=MAX_GAMES).contains(&games) {
+        Ok(games)
+    } else {
+        Err(Error::Games {
+            games,
+            max: MAX_GAMES,
+        })
+    }
+}
 
 /// A simulation to run.
 pub struct Simulation {
@@ -23,62 +40,100 @@ pub struct Simulation {
     pub games: u64,
     /// The run's seed.
     pub seed: u64,
+    /// The parameters of the article's parts, when not the article's own.
+    pub article: Option<ArticleParams>,
+}
+
+/// One strategy for everyone, or one per player: the seats, one strategy each.
+pub fn seat(
+    players: usize,
+    strategies: Vec<Strategy>,
+    params: &ArticleParams,
+) -> Result<Vec<Strategy>> {
+    match strategies.len() {
+        1 => {
+            let name = strategies[0].name.clone();
+            (0..players)
+                .map(|_| parse_strategy_with(&name, params))
+                .collect()
+        }
+        n if n == players => Ok(strategies),
+        given => Err(Error::StrategyCount { given, players }),
+    }
 }
 
 impl Simulation {
-    /// Seats the strategies: one name for everyone, or one per player.
+    /// Seats the strategies (one for everyone, or one per player), the article's parts
+    /// with its own parameters.
     pub fn new(rules: Rules, strategies: Vec<Strategy>, games: u64, seed: u64) -> Result<Self> {
+        Simulation::with_article(rules, strategies, games, seed, &ArticleParams::default())
+    }
+
+    /// Seats the strategies, built with `params` for the article's parts (the strategies
+    /// given must have been built with the same `params`).
+    pub fn with_article(
+        rules: Rules,
+        strategies: Vec<Strategy>,
+        games: u64,
+        seed: u64,
+        params: &ArticleParams,
+    ) -> Result<Self> {
         let rules = rules.checked()?;
-        if games == 0 {
-            return Err(Error::input("--games must be at least 1"));
-        }
-        let strategies = match strategies.len() {
-            1 => {
-                let name = strategies[0].name.clone();
-                (0..rules.players)
-                    .map(|_| super::strategy::parse_strategy(&name))
-                    .collect::<Result<Vec<_>>>()?
-            }
-            n if n == rules.players => strategies,
-            n => {
-                return Err(Error::input(format!(
-                    "{n} strategies for {} players: give one for everyone or one per player",
-                    rules.players
-                )))
-            }
-        };
+        let games = check_games(games)?;
+        let strategies = seat(rules.players, strategies, params)?;
+        let article = (*params != ArticleParams::default() && strategies.iter().any(uses_article))
+            .then_some(*params);
         Ok(Simulation {
             rules,
             strategies,
             games,
             seed,
+            article,
         })
     }
 
-    /// Plays every game; `progress` is told how many games each finished chunk held.
-    pub fn run(&self, progress: &(dyn Fn(u64) + Sync)) -> Stats {
-        let seats: Vec<&Strategy> = self.strategies.iter().collect();
-        let table = Table::new(&self.rules, &seats);
-        let chunks = self.games.div_ceil(CHUNK);
-        (0..chunks)
-            .into_par_iter()
-            .map(|chunk| {
-                let mut stats = Stats::default();
-                let start = chunk * CHUNK;
-                let end = (start + CHUNK).min(self.games);
-                for g in start..end {
-                    let mut rng = game_rng(self.seed, g);
-                    table.play(
-                        (g % self.rules.players as u64) as usize,
-                        &mut rng,
-                        &mut stats,
-                    );
-                }
-                progress(end - start);
-                stats
-            })
-            .reduce(Stats::default, Stats::merge)
+    /// Plays every game, reporting the games done to `progress` (stage `"games"`).
+    pub fn run(&self, progress: Progress<'_>) -> Tally {
+        progress.start("games", Some(self.games));
+        let tally = play_games(
+            &self.rules,
+            &self.strategies,
+            self.games,
+            self.seed,
+            progress,
+        );
+        progress.finish();
+        tally
     }
+}
+
+/// Plays games `0..games` of a run seeded with `seed` in parallel chunks, advancing
+/// `progress` by each finished chunk's games. The tally depends on the seed alone, not on
+/// the threads.
+pub fn play_games(
+    rules: &Rules,
+    strategies: &[Strategy],
+    games: u64,
+    seed: u64,
+    progress: Progress<'_>,
+) -> Tally {
+    let seats: Vec<&Strategy> = strategies.iter().collect();
+    let table = Table::new(rules, &seats);
+    let chunks = games.div_ceil(CHUNK);
+    (0..chunks)
+        .into_par_iter()
+        .map(|chunk| {
+            let mut tally = Tally::default();
+            let start = chunk * CHUNK;
+            let end = (start + CHUNK).min(games);
+            for g in start..end {
+                let mut rng = random::stream(seed, g);
+                table.play((g % rules.players as u64) as usize, &mut rng, &mut tally);
+            }
+            progress.advance(end - start);
+            tally
+        })
+        .reduce(Tally::default, Tally::merge)
 }
 
 /// One seat's results.
@@ -138,6 +193,9 @@ pub struct Report {
     pub forced_doubts: u64,
     pub forced_doubts_won: u64,
     pub call_distribution: Vec<CallCount>,
+    /// The article's parameters, written only when they are not the article's own.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub article: Option<ArticleParams>,
 }
 
 /// The rules as reported.
@@ -149,9 +207,20 @@ pub struct RulesReport {
     pub zero_discard: bool,
 }
 
+impl From<&Rules> for RulesReport {
+    fn from(r: &Rules) -> Self {
+        RulesReport {
+            players: r.players,
+            life: r.life,
+            exact: r.exact,
+            zero_discard: r.zero_discard,
+        }
+    }
+}
+
 impl Report {
     /// Builds the report of a finished simulation.
-    pub fn new(sim: &Simulation, stats: &Stats) -> Report {
+    pub fn new(sim: &Simulation, stats: &Tally) -> Report {
         let players = sim
             .strategies
             .iter()
@@ -187,12 +256,7 @@ impl Report {
         Report {
             games: stats.games,
             seed: sim.seed,
-            rules: RulesReport {
-                players: sim.rules.players,
-                life: sim.rules.life,
-                exact: sim.rules.exact,
-                zero_discard: sim.rules.zero_discard,
-            },
+            rules: RulesReport::from(&sim.rules),
             players,
             rounds: stats.rounds,
             mean_rounds: rate(stats.rounds, stats.games),
@@ -206,6 +270,7 @@ impl Report {
             forced_doubts: stats.forced_doubts,
             forced_doubts_won: stats.forced_doubts_won,
             call_distribution,
+            article: sim.article,
         }
     }
 }

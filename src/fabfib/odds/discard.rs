@@ -1,17 +1,98 @@
 //! Discards: the chance each way of discarding gives of reaching a target.
 
 use super::{reach, Chance, Pool};
-use crate::{Error, Result};
+use crate::fabfib::cards::format_digits;
+use crate::fabfib::{Error, Result};
+use serde::{Serialize, Serializer};
 
 /// One way to discard from a hand, with its chance of reaching the target.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct DiscardOption {
     /// The digits thrown away, highest first.
+    #[serde(serialize_with = "digits")]
     pub discard: Vec<u8>,
     /// The digits kept, highest first.
+    #[serde(serialize_with = "digits")]
     pub kept: Vec<u8>,
     /// The chance of reaching the target after drawing as many cards as discarded.
+    #[serde(flatten)]
     pub chance: Chance,
+}
+
+/// What a discard question asks: the hand, the target, how a call is judged and the cards
+/// known to be out of the deck.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct DiscardQuery {
+    /// The hand's three digits.
+    #[serde(serialize_with = "digits")]
+    pub hand: [u8; 3],
+    /// The call the new hand must reach.
+    pub target: u16,
+    /// Whether the new hand must be worth exactly the target.
+    pub exact: bool,
+    /// Digits of other cards known to be out of the deck.
+    #[serde(serialize_with = "digits")]
+    pub seen: Vec<u8>,
+    /// Whether the rules allow discarding nothing.
+    #[serde(skip)]
+    pub zero_discard: bool,
+}
+
+/// The chance of one discard (the JSON of `fabfib odds --discard`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct DiscardOdds {
+    /// The question.
+    #[serde(flatten)]
+    pub query: DiscardQuery,
+    /// The discard and its chance.
+    #[serde(flatten)]
+    pub option: DiscardOption,
+}
+
+/// Every discard ranked (the JSON of `fabfib odds --best`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct DiscardRanking {
+    /// The question.
+    #[serde(flatten)]
+    pub query: DiscardQuery,
+    /// The best discard.
+    pub best: DiscardOption,
+    /// Every distinct discard, best first.
+    pub options: Vec<DiscardOption>,
+}
+
+/// Writes digits together, highest first.
+fn digits<S: Serializer>(d: &[u8], s: S) -> std::result::Result<S::Ok, S::Error> {
+    s.serialize_str(&format_digits(d))
+}
+
+/// The chance of one discard, with its question.
+pub fn discard_odds(query: DiscardQuery, discard: &[u8]) -> Result<DiscardOdds> {
+    let option = discard_chance(
+        &query.hand,
+        discard,
+        &query.seen,
+        query.target,
+        query.exact,
+        query.zero_discard,
+    )?;
+    Ok(DiscardOdds { query, option })
+}
+
+/// Every discard ranked, with its question.
+pub fn discard_ranking(query: DiscardQuery) -> Result<DiscardRanking> {
+    let options = discard_options(
+        &query.hand,
+        &query.seen,
+        query.target,
+        query.exact,
+        query.zero_discard,
+    )?;
+    Ok(DiscardRanking {
+        query,
+        best: options[0].clone(),
+        options,
+    })
 }
 
 /// The chance of reaching `target` from `hand` after discarding `discard` (a sub-multiset
@@ -26,9 +107,7 @@ pub fn discard_chance(
 ) -> Result<DiscardOption> {
     let pool = pool_for(hand, seen)?;
     if discard.is_empty() && !zero_discard {
-        return Err(Error::input(
-            "a player who accepts must discard 1 to 3 cards (allow none with --zero-discard)",
-        ));
+        return Err(Error::EmptyDiscard);
     }
     let mut kept = hand.to_vec();
     for &d in discard {
@@ -37,11 +116,10 @@ pub fn discard_chance(
                 kept.remove(i);
             }
             None => {
-                return Err(Error::input(format!(
-                    "cannot discard {}: the hand {} does not hold those cards",
-                    discard_list(discard),
-                    crate::fabfib::cards::format_digits(hand)
-                )))
+                return Err(Error::NotInHand {
+                    discard: discard_list(discard),
+                    hand: format_digits(hand),
+                })
             }
         }
     }
@@ -104,14 +182,14 @@ fn pool_for(hand: &[u8; 3], seen: &[u8]) -> Result<Pool> {
     Pool::without_digits(&all, "the hand and the seen cards together")
 }
 
-fn discard_list(d: &[u8]) -> String {
+pub(crate) fn discard_list(d: &[u8]) -> String {
     d.iter().map(u8::to_string).collect::<Vec<_>>().join(",")
 }
 
 #[cfg(test)]
 mod tests {
-    use super::super::fraction;
     use super::*;
+    use crate::exact::fraction;
 
     #[test]
     fn throwing_away_876_to_reach_900_needs_a_nine() {

@@ -1,9 +1,11 @@
 //! The value of a fresh hand of three cards, over all C(50, 3) hands.
 
 use super::SMALL_BINOM;
+use crate::exact;
 use crate::fabfib::cards::{digit, digits_value, Card, DECK_SIZE, DIGITS};
 use crate::rank::Combinations;
 use num_rational::Ratio;
+use serde::Serialize;
 
 /// One line of the fresh-hand distribution.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -103,6 +105,70 @@ pub fn fresh_mean() -> Ratio<u64> {
     let total: u64 = d.iter().map(|x| x.hands).sum();
     let sum: u64 = d.iter().map(|x| u64::from(x.value) * x.hands).sum();
     Ratio::new(sum, total)
+}
+
+/// One value of a fresh hand, with its exact and float chances.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FreshValue {
+    /// Hands worth exactly `value`.
+    pub hands: u64,
+    /// The chance of exactly `value`, as a float.
+    pub p: f64,
+    /// The chance of `value` or more, as a float.
+    pub p_at_least: f64,
+    /// The chance of `value` or more, exactly.
+    #[serde(serialize_with = "exact::serde_fraction::serialize")]
+    pub p_at_least_exact: Ratio<u64>,
+    /// The chance of exactly `value`, exactly.
+    #[serde(serialize_with = "exact::serde_fraction::serialize")]
+    pub p_exact: Ratio<u64>,
+    /// A hand value.
+    pub value: u16,
+}
+
+/// The fresh-hand odds (the JSON of `fabfib odds`): every value, lowest first.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FreshOdds {
+    /// Every value a hand can have.
+    pub distribution: Vec<FreshValue>,
+    /// Hands of three cards: C(50, 3).
+    pub hands: u64,
+    /// The mean value, as a float.
+    pub mean: f64,
+    /// The mean value, exactly.
+    #[serde(serialize_with = "exact::serde_fraction::serialize")]
+    pub mean_exact: Ratio<u64>,
+    /// Distinct values.
+    pub values: usize,
+}
+
+/// The fresh-hand odds, exact and as floats.
+pub fn fresh_odds() -> FreshOdds {
+    let rows = fresh_rows();
+    let total = rows.first().map_or(1, |r| r.at_least);
+    let distribution = rows
+        .iter()
+        .map(|x| {
+            let p_exact = Ratio::new(x.hands, total);
+            let p_at_least_exact = Ratio::new(x.at_least, total);
+            FreshValue {
+                hands: x.hands,
+                p: exact::float(&p_exact),
+                p_at_least: exact::float(&p_at_least_exact),
+                p_at_least_exact,
+                p_exact,
+                value: x.value,
+            }
+        })
+        .collect();
+    let mean_exact = fresh_mean();
+    FreshOdds {
+        distribution,
+        hands: total,
+        mean: exact::float(&mean_exact),
+        mean_exact,
+        values: rows.len(),
+    }
 }
 
 #[cfg(test)]

@@ -8,16 +8,23 @@
 
 use super::cards::{digits_value, COPIES, DIGITS};
 mod discard;
+pub(crate) use discard::discard_list;
 mod fresh;
 
-pub use discard::{discard_chance, discard_options, DiscardOption};
+pub use discard::{
+    discard_chance, discard_odds, discard_options, discard_ranking, DiscardOdds, DiscardOption,
+    DiscardQuery, DiscardRanking,
+};
 pub use fresh::{
-    fresh_distribution, fresh_distribution_by_formula, fresh_mean, fresh_rows, FreshRow, ValueCount,
+    fresh_distribution, fresh_distribution_by_formula, fresh_mean, fresh_odds, fresh_rows,
+    FreshOdds, FreshRow, FreshValue, ValueCount,
 };
 
+use super::{Error, Result};
+use crate::exact;
 use crate::rank::{binomial, Combinations, Ranker};
-use crate::{Error, Result};
 use num_rational::Ratio;
+use serde::ser::{Serialize, SerializeStruct, Serializer};
 
 /// `C(n, k)` for the small arguments a pool needs (n ≤ 5, k ≤ 3).
 pub(crate) const SMALL_BINOM: [[u64; 4]; 6] = [
@@ -59,9 +66,11 @@ impl Pool {
         let mut pool = Pool::full();
         for &d in digits {
             if !pool.remove(d) {
-                return Err(Error::input(format!(
-                    "{what} use more than {COPIES} cards of digit {d}: the deck has only {COPIES}"
-                )));
+                return Err(Error::TooManyCopies {
+                    what: what.to_string(),
+                    digit: d,
+                    copies: COPIES,
+                });
             }
         }
         Ok(pool)
@@ -112,17 +121,21 @@ impl Chance {
 
     /// The chance as a float.
     pub fn float(&self) -> f64 {
-        if self.total == 0 {
-            0.0
-        } else {
-            self.favourable as f64 / self.total as f64
-        }
+        exact::float(&self.ratio())
     }
 }
 
-/// Writes a fraction as `"num/den"` (the CLI's exact form).
-pub fn fraction(r: &Ratio<u64>) -> String {
-    format!("{}/{}", r.numer(), r.denom())
+/// A chance is written as its counts, its float and its exact fraction:
+/// `favourable`, `draws`, `p`, `p_exact`.
+impl Serialize for Chance {
+    fn serialize<S: Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        let mut st = s.serialize_struct("Chance", 4)?;
+        st.serialize_field("draws", &self.total)?;
+        st.serialize_field("favourable", &self.favourable)?;
+        st.serialize_field("p", &self.float())?;
+        st.serialize_field("p_exact", &exact::fraction(&self.ratio()))?;
+        st.end()
+    }
 }
 
 /// How a hand's value is judged against a target: at least, or exactly.

@@ -3,7 +3,7 @@
 use super::{CallView, Caller};
 use crate::fabfib::calls::lowest_call_above;
 use crate::fabfib::cards::{hand_value, TOP};
-use crate::fabfib::rng::GameRng;
+use crate::random;
 
 /// Calls the hand's value when it beats the last call; otherwise (a call must rise) the
 /// lowest call above the last one.
@@ -11,7 +11,7 @@ use crate::fabfib::rng::GameRng;
 pub struct HonestCaller;
 
 impl Caller for HonestCaller {
-    fn call(&self, view: &CallView, _rng: &mut GameRng) -> u16 {
+    fn call(&self, view: &CallView, _rng: &mut random::Rng) -> u16 {
         let value = hand_value(&view.hand);
         match view.previous {
             Some(p) if value <= p => lowest_call_above(Some(p)).unwrap_or(TOP),
@@ -23,13 +23,12 @@ impl Caller for HonestCaller {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fabfib::rng::game_rng;
     use crate::fabfib::rules::Rules;
 
     #[test]
     fn the_honest_caller_calls_its_hand_or_the_smallest_lie() {
         let rules = Rules::new(3).unwrap();
-        let mut rng = game_rng(0, 0);
+        let mut rng = random::stream(0, 0);
         let view = |previous| CallView {
             hand: [30, 15, 5], // 6, 3, 1
             previous,

@@ -4,7 +4,7 @@ use super::{DiscardView, Discarder, DoubtView, Doubter};
 use crate::fabfib::calls::{call_digits, lowest_call_above};
 use crate::fabfib::cards::{mask_of, sorted_digits, TOP};
 use crate::fabfib::odds::{reach, Chance, Pool};
-use crate::fabfib::rng::GameRng;
+use crate::random;
 
 /// Doubts when the exact chance that the call is true, given what the player can know,
 /// is below a threshold.
@@ -51,7 +51,7 @@ impl OddsDoubter {
 }
 
 impl Doubter for OddsDoubter {
-    fn doubt(&self, view: &DoubtView, _rng: &mut GameRng) -> bool {
+    fn doubt(&self, view: &DoubtView, _rng: &mut random::Rng) -> bool {
         let c = OddsDoubter::chance(view);
         (c.favourable as f64) < self.threshold * c.total as f64
     }
@@ -64,7 +64,7 @@ impl Doubter for OddsDoubter {
 pub struct BestDiscarder;
 
 impl Discarder for BestDiscarder {
-    fn discard(&self, view: &DiscardView, _rng: &mut GameRng) -> u8 {
+    fn discard(&self, view: &DiscardView, _rng: &mut random::Rng) -> u8 {
         let target = lowest_call_above(Some(view.call)).unwrap_or(TOP);
         let pool = Pool::without_cards(view.seen | mask_of(&view.hand));
         let digits = view.hand.map(crate::fabfib::cards::digit);
@@ -101,7 +101,6 @@ impl Discarder for BestDiscarder {
 mod tests {
     use super::*;
     use crate::fabfib::odds::reach_by_cards;
-    use crate::fabfib::rng::game_rng;
     use crate::fabfib::rules::Rules;
 
     fn view(rules: &Rules, call: u16, previous: Option<u16>, replaced: u8) -> DoubtView<'_> {
@@ -135,7 +134,7 @@ mod tests {
                 total: 48
             }
         );
-        let mut rng = game_rng(0, 0);
+        let mut rng = random::stream(0, 0);
         assert!(OddsDoubter::new(0.5).doubt(&view(&rules, 887, Some(876), 1), &mut rng));
         assert!(!OddsDoubter::new(0.1).doubt(&view(&rules, 887, Some(876), 1), &mut rng));
     }
@@ -165,6 +164,6 @@ mod tests {
             seen: 0,
             rules: &rules,
         };
-        assert_eq!(BestDiscarder.discard(&v, &mut game_rng(0, 0)), 0b111);
+        assert_eq!(BestDiscarder.discard(&v, &mut random::stream(0, 0)), 0b111);
     }
 }

@@ -1,4 +1,4 @@
-//! Statistics gathered over many games, and the 95% interval of a rate.
+//! The tallies of a simulation: integer counts per seat and per call, summed over games.
 
 use super::calls::{call_index, call_of_index, NUMBER_OF_CALLS};
 use super::events::Observer;
@@ -6,7 +6,7 @@ use super::rules::MAX_PLAYERS;
 
 /// Counts for one seat.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct SeatStats {
+pub struct SeatTally {
     /// Games won.
     pub wins: u64,
     /// Calls made.
@@ -19,8 +19,8 @@ pub struct SeatStats {
     pub doubts_won: u64,
 }
 
-impl SeatStats {
-    fn add(&mut self, o: &SeatStats) {
+impl SeatTally {
+    fn add(&mut self, o: &SeatTally) {
         self.wins += o.wins;
         self.calls += o.calls;
         self.lies += o.lies;
@@ -32,13 +32,13 @@ impl SeatStats {
 /// Counts over many games. Sums of integers only, so merging in any order gives the same
 /// result: the simulation's output does not depend on how games are spread over threads.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Stats {
+pub struct Tally {
     /// Games played.
     pub games: u64,
     /// Rounds played.
     pub rounds: u64,
     /// Per seat.
-    pub seats: [SeatStats; MAX_PLAYERS],
+    pub seats: [SeatTally; MAX_PLAYERS],
     /// Doubts forced by a call of 1000.
     pub forced_doubts: u64,
     /// Forced doubts that caught a lie.
@@ -47,12 +47,12 @@ pub struct Stats {
     pub calls: [u64; NUMBER_OF_CALLS],
 }
 
-impl Default for Stats {
+impl Default for Tally {
     fn default() -> Self {
-        Stats {
+        Tally {
             games: 0,
             rounds: 0,
-            seats: [SeatStats::default(); MAX_PLAYERS],
+            seats: [SeatTally::default(); MAX_PLAYERS],
             forced_doubts: 0,
             forced_doubts_won: 0,
             calls: [0; NUMBER_OF_CALLS],
@@ -60,9 +60,9 @@ impl Default for Stats {
     }
 }
 
-impl Stats {
+impl Tally {
     /// Adds another set of counts.
-    pub fn merge(mut self, o: Stats) -> Stats {
+    pub fn merge(mut self, o: Tally) -> Tally {
         self.games += o.games;
         self.rounds += o.rounds;
         for (a, b) in self.seats.iter_mut().zip(&o.seats) {
@@ -77,8 +77,8 @@ impl Stats {
     }
 
     /// All seats' counts added up.
-    pub fn total(&self) -> SeatStats {
-        let mut t = SeatStats::default();
+    pub fn total(&self) -> SeatTally {
+        let mut t = SeatTally::default();
         for s in &self.seats {
             t.add(s);
         }
@@ -96,7 +96,7 @@ impl Stats {
     }
 }
 
-impl Observer for Stats {
+impl Observer for Tally {
     #[inline]
     fn on_call(&mut self, player: usize, call: u16, lie: bool) {
         let s = &mut self.seats[player];
@@ -138,18 +138,16 @@ pub fn rate(part: u64, whole: u64) -> f64 {
     }
 }
 
-pub use crate::stats::wilson95;
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn merging_is_order_independent() {
-        let mut a = Stats::default();
+        let mut a = Tally::default();
         a.on_call(0, 631, false);
         a.on_game_over(1);
-        let mut b = Stats::default();
+        let mut b = Tally::default();
         b.on_call(2, 1000, true);
         b.on_doubt(0, 2, false, true);
         b.on_round();

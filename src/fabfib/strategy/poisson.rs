@@ -1,23 +1,10 @@
-//! The per-game random number generator and the few distributions the strategies draw.
-//!
-//! Every game gets its own generator, seeded from the simulation's seed and the game's
-//! index alone, so a game's course never depends on which thread plays it.
+//! The one distribution the article's caller draws besides uniform numbers: a Poisson
+//! count capped at 9 (a digit), sampled from the run's [`random::Rng`].
 
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
+use crate::random;
+use rand::Rng;
 
-/// The generator every game and strategy uses.
-pub type GameRng = ChaCha8Rng;
-
-/// The generator of game number `game` of a run seeded with `seed`: ChaCha8 keyed by the
-/// seed, on the stream numbered by the game.
-pub fn game_rng(seed: u64, game: u64) -> GameRng {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    rng.set_stream(game);
-    rng
-}
-
-/// A Poisson distribution capped at 9 (every draw the strategies make is capped at 9),
+/// A Poisson distribution capped at 9 (every draw the article's caller makes is a digit),
 /// sampled by inversion with one uniform draw.
 #[derive(Debug, Clone)]
 pub struct CappedPoisson {
@@ -41,7 +28,7 @@ impl CappedPoisson {
 
     /// One draw, 0–9.
     #[inline]
-    pub fn sample(&self, rng: &mut GameRng) -> u8 {
+    pub fn sample(&self, rng: &mut random::Rng) -> u8 {
         let u: f64 = rng.gen();
         let mut k = 0;
         while k < 9 && u >= self.cdf[k] {
@@ -59,7 +46,7 @@ mod tests {
     fn capped_poisson_draws_follow_the_poisson_probabilities() {
         let lambda: f64 = 4.0;
         let p = CappedPoisson::new(lambda);
-        let mut rng = game_rng(11, 0);
+        let mut rng = random::stream(11, 0);
         let n = 200_000;
         let mut counts = [0u32; 10];
         for _ in 0..n {
@@ -79,15 +66,5 @@ mod tests {
         }
         let tail = f64::from(counts[9]) / n as f64;
         assert!((tail - (1.0 - below)).abs() < 0.005);
-    }
-
-    #[test]
-    fn a_game_generator_depends_only_on_seed_and_game() {
-        let mut r1 = game_rng(5, 9);
-        let mut r2 = game_rng(5, 9);
-        let mut r3 = game_rng(5, 10);
-        let x: u64 = r1.gen();
-        assert_eq!(x, r2.gen::<u64>());
-        assert_ne!(x, r3.gen::<u64>());
     }
 }
