@@ -2,12 +2,14 @@
 
 use super::{emit, emit_json};
 use clap::Subcommand;
-use serde_json::{json, Value};
-use std::cmp::Ordering;
-use tabula::poker::{
-    compare::compare_features, search, seed, table, verify, Features, Hand, Verdict,
-};
-use tabula::{Error, Result};
+use tabula::exact;
+use tabula::poker::compare::TieBreaks;
+use tabula::poker::frequency::{self, RankFrequencies};
+use tabula::poker::search::{self, SearchReport};
+use tabula::poker::verify::{self, Verification};
+use tabula::poker::{Comparison, Hand, Judgement, Stage, Winner};
+use tabula::Result;
+use unicode_width::UnicodeWidthStr;
 
 #[derive(Subcommand)]
 pub enum PokerCmd {
@@ -53,193 +55,161 @@ pub enum PokerCmd {
 
 pub fn run(cmd: PokerCmd) -> Result<()> {
     match cmd {
-        PokerCmd::Judge { hand, json } => judge(&Hand::parse(&hand)?, json),
-        PokerCmd::Compare { a, b, json } => compare(&Hand::parse(&a)?, &Hand::parse(&b)?, json),
-        PokerCmd::Table { json } => rank_table(json),
-        PokerCmd::Verify { examples, json } => run_verify(examples.into(), json),
-        PokerCmd::SearchRule { depth, top, json } => search_rule(depth.into(), top, json),
+        PokerCmd::Judge { hand, json } => {
+            let judgement = Judgement::of(&Hand::parse(&hand)?);
+            if json {
+                emit_json(&judgement)
+            } else {
+                emit(&render_judgement(&judgement))
+            }
+        }
+        PokerCmd::Compare { a, b, json } => {
+            let comparison = Comparison::of(&Hand::parse(&a)?, &Hand::parse(&b)?);
+            if json {
+                emit_json(&comparison)
+            } else {
+                emit(&render_comparison(&comparison))
+            }
+        }
+        PokerCmd::Table { json } => {
+            let frequencies = frequency::rank_frequencies();
+            if json {
+                emit_json(&frequencies)
+            } else {
+                emit(&render_frequencies(&frequencies))
+            }
+        }
+        PokerCmd::Verify { examples, json } => {
+            let v = verify::verify(examples.into());
+            if json {
+                emit_json(&v)?;
+            } else {
+                emit(&render_verification(&v))?;
+            }
+            Ok(v.check()?)
+        }
+        PokerCmd::SearchRule { depth, top, json } => {
+            let report = search::search(depth.into());
+            if json {
+                emit_json(&report)
+            } else {
+                emit(&render_search(&report, top))
+            }
+        }
     }
 }
 
-fn hand_json(h: &Hand) -> Value {
-    let f = Features::of(h);
-    json!({
-        "hand": h.to_string(),
-        "romaji": h.romaji(),
-        "index": h.index(),
-        "rank": f.rank.number(),
-        "rank_japanese": f.rank.japanese(),
-        "rank_english": f.rank.english(),
-        "tie_breaks": {
-            "suki_find": f.suki_find,
-            "right_places": f.right_places,
-            "right_strokes": f.right_strokes,
-            "wrong_strokes": f.wrong_strokes,
-        },
-        "key": f.key().0,
-    })
+/// A short description of a comparison stage, for people.
+fn describe(stage: Stage) -> &'static str {
+    match stage {
+        Stage::Rank => "the rank",
+        Stage::SukiPosition => "rule 1 (すき further right)",
+        Stage::RightPlaces => "rule 2 (more characters in their right place)",
+        Stage::RightStrokes => "rule 3 (more strokes in the right place)",
+        Stage::WrongStrokes => "rule 4 (fewer strokes out of place)",
+    }
 }
 
-fn judge(h: &Hand, json: bool) -> Result<()> {
-    if json {
-        return emit_json(&hand_json(h));
-    }
-    let f = Features::of(h);
-    let suki = match f.suki_find {
+fn render_judgement(j: &Judgement) -> String {
+    let t = &j.tie_breaks;
+    let suki = match t.suki_find {
         -1 => "no すき".to_string(),
         p => format!("すき at positions {}–{}", p + 1, p + 2),
     };
-    emit(&format!(
-        "hand     {h}  ({}, hand #{})\n\
+    format!(
+        "hand     {}  ({}, hand #{})\n\
          rank     {}  {} / {}\n\
          rule 1   suki_find     {:>2}   ({suki}; larger wins)\n\
          rule 2   right_places  {:>2}   (characters in their right place; more wins)\n\
          rule 3   right_strokes {:>2}   (their strokes; more wins)\n\
          rule 4   wrong_strokes {:>2}   (strokes out of place; fewer wins)",
-        h.romaji(),
-        h.index(),
-        f.rank.number(),
-        f.rank.japanese(),
-        f.rank.english(),
-        f.suki_find,
-        f.right_places,
-        f.right_strokes,
-        f.wrong_strokes,
-    ))
+        j.hand,
+        j.romaji,
+        j.index,
+        j.rank,
+        j.rank_japanese,
+        j.rank_english,
+        t.suki_find,
+        t.right_places,
+        t.right_strokes,
+        t.wrong_strokes,
+    )
 }
 
-fn compare(a: &Hand, b: &Hand, json: bool) -> Result<()> {
-    let (fa, fb) = (Features::of(a), Features::of(b));
-    let Verdict { order, stage } = compare_features(&fa, &fb);
-    let winner = match order {
-        Ordering::Greater => "a",
-        Ordering::Less => "b",
-        Ordering::Equal => "tie",
-    };
-    let (sa, sb) = (a.to_string(), b.to_string());
-    let seed_ab = seed::compare_hand(&sa, &sb);
-    if json {
-        return emit_json(&json!({
-            "a": hand_json(a),
-            "b": hand_json(b),
-            "winner": winner,
-            "stage": stage.map(|s| s.name()),
-            "stage_number": stage.map(|s| s as u8),
-            "seed_compare": seed_ab,
-        }));
-    }
-    let headline = match (order, stage) {
-        (Ordering::Greater, Some(s)) => format!("{sa} beats {sb}: decided by {}", s.describe()),
-        (Ordering::Less, Some(s)) => format!("{sb} beats {sa}: decided by {}", s.describe()),
-        _ if a == b => format!("{sa} and {sb} are the same hand: a tie"),
+fn render_comparison(c: &Comparison) -> String {
+    let (sa, sb) = (&c.a.hand, &c.b.hand);
+    let headline = match (c.winner, c.stage) {
+        (Winner::A, Some(s)) => format!("{sa} beats {sb}: decided by {}", describe(s)),
+        (Winner::B, Some(s)) => format!("{sb} beats {sa}: decided by {}", describe(s)),
+        _ if sa == sb => format!("{sa} and {sb} are the same hand: a tie"),
         _ => format!(
             "{sa} and {sb} tie: the rank and all four rules agree \
-             (the seed's own comparator answers {seed_ab} for a,b and {} for b,a)",
-            seed::compare_hand(&sb, &sa)
+             (the article's own comparator answers {} for a,b and {} for b,a)",
+            c.article_compare, c.article_compare_reversed
         ),
     };
-    let row = |name: &str, x: String, y: String| {
-        format!("{name:<15} {} {}", pad_left(&x, 22), pad_left(&y, 22))
+    let row = |name: &str, x: &str, y: &str| {
+        format!("{name:<15} {} {}", pad_left(x, 22), pad_left(y, 22))
     };
-    let rank = |f: &Features| format!("{} {}", f.rank.number(), f.rank.english());
-    let lines = [
+    let rank = |j: &Judgement| format!("{} {}", j.rank, j.rank_english);
+    let mut lines = vec![
         headline,
         String::new(),
-        row("", format!("a = {sa}"), format!("b = {sb}")),
-        row("rank", rank(&fa), rank(&fb)),
-        row(
-            "suki_find",
-            fa.suki_find.to_string(),
-            fb.suki_find.to_string(),
-        ),
-        row(
-            "right_places",
-            fa.right_places.to_string(),
-            fb.right_places.to_string(),
-        ),
-        row(
-            "right_strokes",
-            fa.right_strokes.to_string(),
-            fb.right_strokes.to_string(),
-        ),
-        row(
-            "wrong_strokes",
-            fa.wrong_strokes.to_string(),
-            fb.wrong_strokes.to_string(),
-        ),
+        row("", &format!("a = {sa}"), &format!("b = {sb}")),
+        row("rank", &rank(&c.a), &rank(&c.b)),
     ];
-    emit(&lines.join("\n"))
-}
-
-/// Terminal columns taken by `s`: the name's characters (kanji, kana) are full-width.
-fn display_width(s: &str) -> usize {
-    s.chars()
-        .map(|c| match u32::from(c) {
-            0x1100..=0x115F | 0x2E80..=0xA4CF | 0xAC00..=0xD7A3 | 0xF900..=0xFAFF => 2,
-            0xFF00..=0xFF60 | 0xFFE0..=0xFFE6 => 2,
-            _ => 1,
-        })
-        .sum()
-}
-
-fn pad_left(s: &str, width: usize) -> String {
-    format!("{}{s}", " ".repeat(width.saturating_sub(display_width(s))))
-}
-
-fn pad_right(s: &str, width: usize) -> String {
-    format!("{s}{}", " ".repeat(width.saturating_sub(display_width(s))))
-}
-
-fn rank_table(json: bool) -> Result<()> {
-    let rows = table::rank_table();
-    let total: u64 = rows.iter().map(|r| r.count).sum();
-    if json {
-        return emit_json(&json!({ "hands": total, "ranks": rows }));
+    let values = |t: &TieBreaks| {
+        [
+            i16::from(t.suki_find),
+            t.right_places.into(),
+            t.right_strokes.into(),
+            t.wrong_strokes.into(),
+        ]
+    };
+    let names = [
+        "suki_find",
+        "right_places",
+        "right_strokes",
+        "wrong_strokes",
+    ];
+    let (va, vb) = (values(&c.a.tie_breaks), values(&c.b.tie_breaks));
+    for (i, name) in names.iter().enumerate() {
+        lines.push(row(name, &va[i].to_string(), &vb[i].to_string()));
     }
+    lines.join("\n")
+}
+
+/// `s` right-aligned in `width` terminal columns (kanji and kana take two).
+fn pad_left(s: &str, width: usize) -> String {
+    format!("{}{s}", " ".repeat(width.saturating_sub(s.width())))
+}
+
+/// `s` left-aligned in `width` terminal columns (kanji and kana take two).
+fn pad_right(s: &str, width: usize) -> String {
+    format!("{s}{}", " ".repeat(width.saturating_sub(s.width())))
+}
+
+fn render_frequencies(f: &RankFrequencies) -> String {
     let mut out = vec![format!(
         "{:>4}  {:<20} {:<28} {:>5}  {:>9}  {:>10}",
         "rank", "english", "japanese", "count", "p_exact", "p"
     )];
-    for r in &rows {
+    for r in &f.ranks {
         out.push(format!(
             "{:>4}  {:<20} {} {:>5}  {:>9}  {:>10.8}",
             r.rank,
             r.english,
             pad_right(r.japanese, 28),
             r.count,
-            r.p_exact,
+            exact::fraction(&r.p_exact),
             r.p
         ));
     }
     out.push(format!(
         "{:>4}  {:<20} {:<28} {:>5}",
-        "", "all hands", "", total
+        "", "all hands", "", f.hands
     ));
-    emit(&out.join("\n"))
-}
-
-fn run_verify(examples: usize, json: bool) -> Result<()> {
-    let v = verify::verify(examples);
-    let proof = &v.strict_weak_order;
-    let ok = v.seed_figures.reproduced
-        && v.tied_pairs_by_stage == v.tied_pairs_by_grouping
-        && v.seed_agreement.agreeing == v.seed_agreement.hands
-        && proof.irreflexive
-        && proof.antisymmetric
-        && proof.transitive
-        && proof.equals_key_order;
-    if json {
-        emit_json(&v)?;
-    } else {
-        emit(&verify_text(&v, ok))?;
-    }
-    if ok {
-        Ok(())
-    } else {
-        Err(Error::failure(
-            "poker verification failed (see the report above)",
-        ))
-    }
+    out.join("\n")
 }
 
 fn tick(b: bool) -> &'static str {
@@ -250,7 +220,7 @@ fn tick(b: bool) -> &'static str {
     }
 }
 
-fn verify_text(v: &verify::Verification, ok: bool) -> String {
+fn render_verification(v: &Verification) -> String {
     let mut out = vec![
         format!("ordered pairs of different hands: {}", v.pairs),
         String::new(),
@@ -273,14 +243,14 @@ fn verify_text(v: &verify::Verification, ok: bool) -> String {
     out.extend([
         String::new(),
         format!(
-            "seed's figures reproduced: {} (after rule 3: {}, after rule 4: {})",
-            tick(v.seed_figures.reproduced),
-            v.seed_figures.after_rule_3,
-            v.seed_figures.after_rule_4
+            "the article's figures reproduced: {} (after rule 3: {}, after rule 4: {})",
+            tick(v.article_figures.reproduced),
+            v.article_figures.after_rule_3,
+            v.article_figures.after_rule_4
         ),
         format!(
-            "seed's functions agree on hands: {} of {}",
-            v.seed_agreement.agreeing, v.seed_agreement.hands
+            "the article's functions agree on hands: {} of {}",
+            v.article_agreement.agreeing, v.article_agreement.hands
         ),
         format!(
             "strict weak order: irreflexive {}, antisymmetric {}, transitive {}, \
@@ -308,19 +278,19 @@ fn verify_text(v: &verify::Verification, ok: bool) -> String {
             out.push(format!("  {a} / {b}"));
         }
     }
-    let d = &v.seed_defect;
+    let d = &v.article_defect;
     out.extend([
         String::new(),
         format!(
-            "seed's defect: compare_hand({}, {}) = {} and compare_hand({}, {}) = {}",
-            d.a, d.b, d.seed_compare_ab, d.b, d.a, d.seed_compare_ba
+            "the article's defect: compare_hand({}, {}) = {} and compare_hand({}, {}) = {}",
+            d.a, d.b, d.article_compare_ab, d.b, d.a, d.article_compare_ba
         ),
         format!(
             "  ({} ordered pairs answer 1 both ways round; reported here as ties)",
             d.pairs_answering_1_both_ways
         ),
         String::new(),
-        if ok {
+        if v.holds() {
             "verification: ok".to_string()
         } else {
             "verification: FAILED".to_string()
@@ -329,12 +299,8 @@ fn verify_text(v: &verify::Verification, ok: bool) -> String {
     out.join("\n")
 }
 
-fn search_rule(depth: usize, top: usize, json: bool) -> Result<()> {
-    let r = search::search(depth);
-    if json {
-        return emit_json(&r);
-    }
-    let mut out = vec!["family searched (applied after the seed's four rules):".to_string()];
+fn render_search(r: &SearchReport, top: usize) -> String {
+    let mut out = vec!["family searched (applied after the article's four rules):".to_string()];
     for g in &r.family {
         out.push(format!("  {}:", g.group));
         let mut line = String::from("   ");
@@ -412,5 +378,5 @@ fn search_rule(depth: usize, top: usize, json: bool) -> Result<()> {
             r.best.tied_pairs
         ));
     }
-    emit(&out.join("\n"))
+    out.join("\n")
 }

@@ -1,4 +1,4 @@
-//! The seed's open question: a further, natural tie-break rule that leaves no ties.
+//! The article's open question: a further, natural tie-break rule that leaves no ties.
 //!
 //! The family searched is stated here and printed by `tabula poker search-rule`: simple
 //! statistics of a hand, each a small integer, grouped as
@@ -9,7 +9,7 @@
 //!   the strokes of the character at each single position;
 //! - *the name's shape*: number of `すき` pairs, of the name's bigrams (大石, 石泉, 泉す,
 //!   すき), the longest run of the name, inversions against the name's order, the
-//!   displacement Σ|home − position| and its square sum (the seed's first "SSD" idea),
+//!   displacement Σ|home − position| and its square sum (the article's first "SSD" idea),
 //!   distinct characters;
 //! - *kickers*: highest stroke, lowest stroke, and the strokes sorted high to low compared
 //!   as in poker.
@@ -19,7 +19,7 @@
 //! kept, as natural readings of "stroke-weighted positions".)
 //!
 //! A candidate rule is one statistic, or a sequence of up to three of them, applied after
-//! the seed's four rules. Which side wins (higher or lower) does not change which pairs
+//! the article's four rules. Which side wins (higher or lower) does not change which pairs
 //! stay tied, so a rule is scored by its ties alone: the ordered pairs left tied, counted
 //! over the pairs the four rules leave tied, with one agreement bit mask per pair.
 
@@ -181,7 +181,7 @@ pub struct Group {
 pub struct SearchReport {
     /// The family searched.
     pub family: Vec<Group>,
-    /// Ordered pairs tied after the seed's four rules.
+    /// Ordered pairs tied after the article's four rules.
     pub tied_pairs_before: u64,
     /// Every single statistic, fewest ties first.
     pub singles: Vec<RuleScore>,

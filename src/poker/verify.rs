@@ -8,20 +8,21 @@
 //!   ordered pair is checked to compare exactly as its levels do. A relation equal to the
 //!   comparison of an integer function is irreflexive, antisymmetric and transitive, and so
 //!   is its tie relation: a strict weak order.
-//! - The seed's defect on a concrete pair, with its literal comparator ([`super::seed`]).
+//! - The article's defect on a concrete pair, with its literal comparator ([`super::article`]).
 
+use super::article;
 use super::compare::{compare_features, Stage};
 use super::hand::{Hand, HANDS};
-use super::seed;
 use super::tiebreak::{all_features, Features, Key};
+use super::Error;
 use rayon::prelude::*;
 use serde::Serialize;
 use std::cmp::Ordering;
 
-/// The two tie counts the seed prints: after rules 1–3 and after rules 1–4.
-pub const SEED_TIES_AFTER_RULE_3: u64 = 287_564;
-/// See [`SEED_TIES_AFTER_RULE_3`].
-pub const SEED_TIES_AFTER_RULE_4: u64 = 24_942;
+/// The two tie counts the article prints: after rules 1–3 and after rules 1–4.
+pub const ARTICLE_TIES_AFTER_RULE_3: u64 = 287_564;
+/// See [`ARTICLE_TIES_AFTER_RULE_3`].
+pub const ARTICLE_TIES_AFTER_RULE_4: u64 = 24_942;
 
 /// The full verification report.
 #[derive(Debug, Clone, Serialize)]
@@ -37,32 +38,84 @@ pub struct Verification {
     pub tied_pairs_by_grouping: [u64; 5],
     /// Ordered pairs decided at each stage (their sum plus the final ties is `pairs`).
     pub decided_pairs_by_stage: [u64; 5],
-    /// The seed's two printed counts and whether they are reproduced.
-    pub seed_figures: SeedFigures,
-    /// Whether the transliterated seed functions agree with the fast ones on every hand.
-    pub seed_agreement: SeedAgreement,
+    /// The article's two printed counts and whether they are reproduced.
+    #[serde(rename = "seed_figures")]
+    pub article_figures: ArticleFigures,
+    /// Whether the transliterated article functions agree with the fast ones on every hand.
+    #[serde(rename = "seed_agreement")]
+    pub article_agreement: ArticleAgreement,
     /// The strict weak order proof.
     pub strict_weak_order: OrderProof,
     /// The first tied pairs (in index order) after each stage.
     pub examples: Vec<StageExamples>,
-    /// The seed's invalid last line, shown on a concrete pair.
-    pub seed_defect: SeedDefect,
+    /// The article's invalid last line, shown on a concrete pair.
+    #[serde(rename = "seed_defect")]
+    pub article_defect: ArticleDefect,
 }
 
-/// The seed's printed counts against ours.
+impl Verification {
+    /// The checks that do not hold, in words (empty when all hold): the article's figures
+    /// reproduced, the two tie counts agreeing, the article's functions agreeing on every
+    /// hand, and the strict weak order.
+    pub fn failures(&self) -> Vec<&'static str> {
+        let p = &self.strict_weak_order;
+        [
+            (
+                self.article_figures.reproduced,
+                "the article's tie counts are not reproduced",
+            ),
+            (
+                self.tied_pairs_by_stage == self.tied_pairs_by_grouping,
+                "the pairwise and grouped tie counts differ",
+            ),
+            (
+                self.article_agreement.agreeing == self.article_agreement.hands,
+                "the article's functions disagree on some hands",
+            ),
+            (p.irreflexive, "some hand does not tie with itself"),
+            (p.antisymmetric, "the comparator is not antisymmetric"),
+            (p.transitive, "the comparator is not transitive"),
+            (
+                p.equals_key_order,
+                "the comparator differs from the key order",
+            ),
+        ]
+        .into_iter()
+        .filter(|(holds, _)| !holds)
+        .map(|(_, what)| what)
+        .collect()
+    }
+
+    /// Whether every check holds.
+    pub fn holds(&self) -> bool {
+        self.failures().is_empty()
+    }
+
+    /// `Ok` when every check holds, else the failed checks as an error.
+    pub fn check(&self) -> Result<(), Error> {
+        match self.failures() {
+            f if f.is_empty() => Ok(()),
+            f => Err(Error::VerificationFailed {
+                failed: f.join("; "),
+            }),
+        }
+    }
+}
+
+/// The article's printed counts against ours.
 #[derive(Debug, Clone, Serialize)]
-pub struct SeedFigures {
+pub struct ArticleFigures {
     pub after_rule_3: u64,
     pub after_rule_4: u64,
     pub reproduced: bool,
 }
 
-/// Per-hand agreement of the seed's transliterated functions with the fast code.
+/// Per-hand agreement of the article's transliterated functions with the fast code.
 #[derive(Debug, Clone, Serialize)]
-pub struct SeedAgreement {
+pub struct ArticleAgreement {
     /// Hands checked (all of them).
     pub hands: u64,
-    /// Hands whose rank, `すき` position, right-place count (the seed's `calc_pos_score`),
+    /// Hands whose rank, `すき` position, right-place count (the article's `calc_pos_score`),
     /// right-place strokes and out-of-place strokes all agree.
     pub agreeing: u64,
 }
@@ -93,16 +146,18 @@ pub struct StageExamples {
     pub pairs: Vec<[String; 2]>,
 }
 
-/// The seed's defect on a concrete pair.
+/// The article's defect on a concrete pair.
 #[derive(Debug, Clone, Serialize)]
-pub struct SeedDefect {
+pub struct ArticleDefect {
     pub a: String,
     pub b: String,
-    /// The seed's `compare_hand(a, b)`.
-    pub seed_compare_ab: i64,
-    /// The seed's `compare_hand(b, a)`.
-    pub seed_compare_ba: i64,
-    /// Ordered pairs on which the seed's comparator answers 1 both ways round.
+    /// The article's `compare_hand(a, b)`.
+    #[serde(rename = "seed_compare_ab")]
+    pub article_compare_ab: i64,
+    /// The article's `compare_hand(b, a)`.
+    #[serde(rename = "seed_compare_ba")]
+    pub article_compare_ba: i64,
+    /// Ordered pairs on which the article's comparator answers 1 both ways round.
     pub pairs_answering_1_both_ways: u64,
 }
 
@@ -121,13 +176,13 @@ pub fn verify(examples: usize) -> Verification {
         tied_pairs_by_stage: ties_pairwise,
         tied_pairs_by_grouping: ties_grouped,
         decided_pairs_by_stage: std::array::from_fn(|s| decided[s]),
-        seed_figures: SeedFigures {
-            after_rule_3: SEED_TIES_AFTER_RULE_3,
-            after_rule_4: SEED_TIES_AFTER_RULE_4,
-            reproduced: ties_pairwise[3] == SEED_TIES_AFTER_RULE_3
-                && ties_pairwise[4] == SEED_TIES_AFTER_RULE_4,
+        article_figures: ArticleFigures {
+            after_rule_3: ARTICLE_TIES_AFTER_RULE_3,
+            after_rule_4: ARTICLE_TIES_AFTER_RULE_4,
+            reproduced: ties_pairwise[3] == ARTICLE_TIES_AFTER_RULE_3
+                && ties_pairwise[4] == ARTICLE_TIES_AFTER_RULE_4,
         },
-        seed_agreement: seed_agreement(&feats),
+        article_agreement: article_agreement(&feats),
         strict_weak_order: prove_strict_weak_order(
             HANDS,
             &keys,
@@ -135,7 +190,7 @@ pub fn verify(examples: usize) -> Verification {
             true,
         ),
         examples: tied_examples(&feats, &ties_pairwise, examples),
-        seed_defect: seed_defect(&tied_after_all),
+        article_defect: article_defect(&tied_after_all),
     }
 }
 
@@ -191,19 +246,19 @@ pub fn tied_pairs_after_all_rules(keys: &[Key]) -> Vec<(u16, u16)> {
     out
 }
 
-fn seed_agreement(feats: &[Features]) -> SeedAgreement {
+fn article_agreement(feats: &[Features]) -> ArticleAgreement {
     let agreeing = Hand::all()
         .zip(feats)
         .filter(|(h, f)| {
             let s = h.to_string();
-            seed::judge_hand(&s) == i64::from(f.rank.number())
-                && seed::py_find(&s, "すき") == i64::from(f.suki_find)
-                && seed::calc_pos_score(&s) == i64::from(f.right_places)
-                && seed::calc_stroke_score(&s) == i64::from(f.right_strokes)
-                && seed::calc_stroke_not_score(&s) == i64::from(f.wrong_strokes)
+            article::judge_hand(&s) == i64::from(f.rank.number())
+                && article::py_find(&s, "すき") == i64::from(f.suki_find)
+                && article::calc_pos_score(&s) == i64::from(f.right_places)
+                && article::calc_stroke_score(&s) == i64::from(f.right_strokes)
+                && article::calc_stroke_not_score(&s) == i64::from(f.wrong_strokes)
         })
         .count() as u64;
-    SeedAgreement {
+    ArticleAgreement {
         hands: HANDS as u64,
         agreeing,
     }
@@ -303,13 +358,13 @@ fn hand_text(index: usize) -> String {
         .to_string()
 }
 
-fn seed_defect(tied: &[(u16, u16)]) -> SeedDefect {
+fn article_defect(tied: &[(u16, u16)]) -> ArticleDefect {
     let both_ways = tied
         .iter()
         .map(|&(a, b)| {
             let (a, b) = (hand_text(a.into()), hand_text(b.into()));
-            let ab = seed::compare_hand(&a, &b);
-            let ba = seed::compare_hand(&b, &a);
+            let ab = article::compare_hand(&a, &b);
+            let ba = article::compare_hand(&b, &a);
             if ab == 1 && ba == 1 {
                 2
             } else {
@@ -321,9 +376,9 @@ fn seed_defect(tied: &[(u16, u16)]) -> SeedDefect {
         .first()
         .map(|&(a, b)| (hand_text(a.into()), hand_text(b.into())))
         .unwrap_or_default();
-    SeedDefect {
-        seed_compare_ab: seed::compare_hand(&a, &b),
-        seed_compare_ba: seed::compare_hand(&b, &a),
+    ArticleDefect {
+        article_compare_ab: article::compare_hand(&a, &b),
+        article_compare_ba: article::compare_hand(&b, &a),
         a,
         b,
         pairs_answering_1_both_ways: both_ways,
