@@ -8,7 +8,8 @@ use tabula::exact;
 use tabula::poker::compare::compare_features;
 use tabula::poker::frequency::{rank_counts, rank_frequencies};
 use tabula::poker::hand::HANDS;
-use tabula::poker::search::{family, search};
+use tabula::poker::rule::Statistic;
+use tabula::poker::search::search;
 use tabula::poker::tiebreak::{all_features, Key};
 use tabula::poker::verify::{
     prove_strict_weak_order, tied_pairs_after_all_rules, ties_by_grouping, verify,
@@ -217,14 +218,19 @@ fn the_proof_catches_a_cycle_even_when_antisymmetric() {
 
 /// Ordered pairs tied after the four rules and the given statistics, by grouping the hands.
 fn ties_by_grouping_with(stats: &[&str]) -> u64 {
-    let fam = family();
-    let chosen: Vec<_> = stats
+    let fam = Statistic::family();
+    let chosen: Vec<Vec<i32>> = stats
         .iter()
-        .map(|name| fam.iter().find(|s| s.name == *name).expect("a statistic"))
+        .map(|name| {
+            fam.iter()
+                .find(|s| s.description() == *name)
+                .expect("a statistic")
+                .values()
+        })
         .collect();
     let feats = all_features();
     let mut rows: Vec<(Key, Vec<i32>)> = (0..HANDS)
-        .map(|h| (feats[h].key(), chosen.iter().map(|s| s.values[h]).collect()))
+        .map(|h| (feats[h].key(), chosen.iter().map(|v| v[h]).collect()))
         .collect();
     rows.sort();
     rows.chunk_by(|x, y| x == y)
@@ -236,7 +242,7 @@ fn ties_by_grouping_with(stats: &[&str]) -> u64 {
 fn the_rule_search_finds_a_three_statistic_rule_that_leaves_no_ties() {
     let r = search(3);
     assert_eq!(r.tied_pairs_before, 24_942);
-    assert_eq!(r.singles.len(), family().len());
+    assert_eq!(r.singles.len(), Statistic::family().len());
     // Each depth's best, recounted by grouping hands on (key, statistics).
     for d in &r.by_depth {
         let names: Vec<&str> = d.best.rules.iter().map(String::as_str).collect();

@@ -1,15 +1,21 @@
-//! `tabula poker judge|compare|table|verify|search-rule`: 大石泉すき poker.
+//! `tabula poker judge|compare|table|strength|verify|search-rule`: 大石泉すき poker.
 
 use super::{emit, emit_json};
 use clap::Subcommand;
 use tabula::exact;
 use tabula::poker::compare::TieBreaks;
 use tabula::poker::frequency::{self, RankFrequencies};
+use tabula::poker::rule::{Rule, Step};
 use tabula::poker::search::{self, SearchReport};
+use tabula::poker::strength::{self, Strength, StrengthTable};
 use tabula::poker::verify::{self, Verification};
 use tabula::poker::{Comparison, Hand, Judgement, Stage, Winner};
 use tabula::Result;
 use unicode_width::UnicodeWidthStr;
+
+/// The rule to compare by: `article` (the article's four rules, the default) or one to
+/// three statistic names joined by `+` (see `poker search-rule`).
+const RULE_HELP: &str = "Rule to compare by: `article` (default) or statistics joined by `+`, e.g. stroke-pos+ssd+possum-o";
 
 #[derive(Subcommand)]
 pub enum PokerCmd {
@@ -24,11 +30,30 @@ pub enum PokerCmd {
     Compare {
         a: String,
         b: String,
+        #[arg(long, default_value = "article", value_parser = Rule::parse, help = RULE_HELP)]
+        rule: Rule,
         #[arg(long)]
         json: bool,
     },
-    /// Exact count and probability of each rank over all 3,125 hands
+    /// Exact count and probability of each rank over all 3,125 hands; with --strength,
+    /// every hand's chances against a random hand
     Table {
+        /// List all 3,125 hands, strongest first, with their chances to beat, tie and
+        /// lose to a uniformly random hand
+        #[arg(long)]
+        strength: bool,
+        #[arg(long, default_value = "article", value_parser = Rule::parse, help = RULE_HELP,
+              requires = "strength")]
+        rule: Rule,
+        #[arg(long)]
+        json: bool,
+    },
+    /// The exact chance that a hand beats, ties and loses to a uniformly random hand
+    Strength {
+        /// Five of 大石泉すき, or of the letters o i z s k (e.g. oizsk)
+        hand: String,
+        #[arg(long, default_value = "article", value_parser = Rule::parse, help = RULE_HELP)]
+        rule: Rule,
         #[arg(long)]
         json: bool,
     },
@@ -37,6 +62,8 @@ pub enum PokerCmd {
         /// Example tied pairs to list per stage
         #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u16).range(0..=1000))]
         examples: u16,
+        #[arg(long, default_value = "article", value_parser = Rule::parse, help = RULE_HELP)]
+        rule: Rule,
         #[arg(long)]
         json: bool,
     },
@@ -53,60 +80,80 @@ pub enum PokerCmd {
     },
 }
 
+/// Emits `value` as JSON, or rendered for people.
+fn show<T: serde::Serialize>(value: &T, json: bool, render: impl Fn(&T) -> String) -> Result<()> {
+    if json {
+        emit_json(value)
+    } else {
+        emit(&render(value))
+    }
+}
+
 pub fn run(cmd: PokerCmd) -> Result<()> {
     match cmd {
         PokerCmd::Judge { hand, json } => {
-            let judgement = Judgement::of(&Hand::parse(&hand)?);
-            if json {
-                emit_json(&judgement)
-            } else {
-                emit(&render_judgement(&judgement))
-            }
+            show(&Judgement::of(&Hand::parse(&hand)?), json, render_judgement)
         }
-        PokerCmd::Compare { a, b, json } => {
-            let comparison = Comparison::of(&Hand::parse(&a)?, &Hand::parse(&b)?);
-            if json {
-                emit_json(&comparison)
-            } else {
-                emit(&render_comparison(&comparison))
-            }
+        PokerCmd::Compare { a, b, rule, json } => {
+            let comparison = Comparison::under(&Hand::parse(&a)?, &Hand::parse(&b)?, &rule);
+            show(&comparison, json, render_comparison)
         }
-        PokerCmd::Table { json } => {
-            let frequencies = frequency::rank_frequencies();
-            if json {
-                emit_json(&frequencies)
-            } else {
-                emit(&render_frequencies(&frequencies))
-            }
+        PokerCmd::Table {
+            strength: false,
+            json,
+            ..
+        } => show(&frequency::rank_frequencies(), json, render_frequencies),
+        PokerCmd::Table {
+            strength: true,
+            rule,
+            json,
+        } => show(
+            &strength::strength_table(&rule),
+            json,
+            render_strength_table,
+        ),
+        PokerCmd::Strength { hand, rule, json } => {
+            let s = strength::strength(&Hand::parse(&hand)?, &rule);
+            show(&s, json, |s| render_strength(s, &rule))
         }
-        PokerCmd::Verify { examples, json } => {
-            let v = verify::verify(examples.into());
-            if json {
-                emit_json(&v)?;
-            } else {
-                emit(&render_verification(&v))?;
-            }
+        PokerCmd::Verify {
+            examples,
+            rule,
+            json,
+        } => {
+            let v = verify::verify_rule(&rule, examples.into());
+            show(&v, json, render_verification)?;
             Ok(v.check()?)
         }
         PokerCmd::SearchRule { depth, top, json } => {
-            let report = search::search(depth.into());
-            if json {
-                emit_json(&report)
-            } else {
-                emit(&render_search(&report, top))
-            }
+            show(&search::search(depth.into()), json, |r| {
+                render_search(r, top)
+            })
         }
     }
 }
 
 /// A short description of a comparison stage, for people.
-fn describe(stage: Stage) -> &'static str {
-    match stage {
-        Stage::Rank => "the rank",
-        Stage::SukiPosition => "rule 1 (すき further right)",
-        Stage::RightPlaces => "rule 2 (more characters in their right place)",
-        Stage::RightStrokes => "rule 3 (more strokes in the right place)",
-        Stage::WrongStrokes => "rule 4 (fewer strokes out of place)",
+fn describe(step: Step) -> String {
+    match step {
+        Step::Article(stage) => match stage {
+            Stage::Rank => "the rank",
+            Stage::SukiPosition => "rule 1 (すき further right)",
+            Stage::RightPlaces => "rule 2 (more characters in their right place)",
+            Stage::RightStrokes => "rule 3 (more strokes in the right place)",
+            Stage::WrongStrokes => "rule 4 (fewer strokes out of place)",
+        }
+        .to_string(),
+        Step::Fifth(stat) => format!(
+            "the fifth rule's {} ({}; {} wins)",
+            stat.name(),
+            stat.description(),
+            if stat.larger_wins() {
+                "larger"
+            } else {
+                "smaller"
+            }
+        ),
     }
 }
 
@@ -142,6 +189,9 @@ fn render_comparison(c: &Comparison) -> String {
         (Winner::A, Some(s)) => format!("{sa} beats {sb}: decided by {}", describe(s)),
         (Winner::B, Some(s)) => format!("{sb} beats {sa}: decided by {}", describe(s)),
         _ if sa == sb => format!("{sa} and {sb} are the same hand: a tie"),
+        _ if c.rule.is_some() => {
+            format!("{sa} and {sb} tie: the rank, all four rules and the fifth rule agree")
+        }
         _ => format!(
             "{sa} and {sb} tie: the rank and all four rules agree \
              (the article's own comparator answers {} for a,b and {} for b,a)",
@@ -175,6 +225,17 @@ fn render_comparison(c: &Comparison) -> String {
     let (va, vb) = (values(&c.a.tie_breaks), values(&c.b.tie_breaks));
     for (i, name) in names.iter().enumerate() {
         lines.push(row(name, &va[i].to_string(), &vb[i].to_string()));
+    }
+    for p in &c.fifth_rule {
+        lines.push(row(&p.statistic.name(), &p.a.to_string(), &p.b.to_string()));
+    }
+    if let Some(rule) = &c.rule {
+        let fifth: Vec<String> = rule.fifth().iter().map(|s| s.name()).collect();
+        let text = format!(
+            "rule {rule}: the article's four rules, then {}",
+            fifth.join(" → ")
+        );
+        lines.insert(1, text);
     }
     lines.join("\n")
 }
@@ -218,6 +279,87 @@ fn tick(b: bool) -> &'static str {
     } else {
         "NO"
     }
+}
+
+fn render_strength(s: &Strength, rule: &Rule) -> String {
+    let line = |what: &str, n: u64, exact: &num_rational::Ratio<u64>, p: f64| {
+        format!(
+            "  {what:<9} {n:>5} hands   {:>10}  {p:.8}",
+            tabula::exact::fraction(exact)
+        )
+    };
+    [
+        format!(
+            "hand     {}  ({}, hand #{})  rank {} {}",
+            s.hand, s.romaji, s.index, s.rank, s.rank_english
+        ),
+        format!("rule     {rule}"),
+        "against a uniformly random hand (any of the 3,125, itself included):".to_string(),
+        line("beats", s.beats, &s.p_win_exact, s.p_win),
+        line("ties", s.ties, &s.p_tie_exact, s.p_tie),
+        line("loses to", s.loses_to, &s.p_loss_exact, s.p_loss),
+    ]
+    .join("\n")
+}
+
+fn render_strength_table(t: &StrengthTable) -> String {
+    let mut out = vec![
+        format!(
+            "every hand against a uniformly random one of the {} (itself included); rule {}",
+            t.opponents, t.rule
+        ),
+        String::new(),
+        format!(
+            "{:>5}  {}  {:<6} {:<24} {:>10} {:>10}  {:>10} {:>10}  {:>10} {:>10}",
+            "place",
+            pad_right("hand", 10),
+            "romaji",
+            "rank",
+            "win",
+            "p_win",
+            "tie",
+            "p_tie",
+            "loss",
+            "p_loss"
+        ),
+    ];
+    for (place, s) in t.hands.iter().enumerate() {
+        out.push(format!(
+            "{:>5}  {}  {:<6} {:<24} {:>10} {:>10.8}  {:>10} {:>10.8}  {:>10} {:>10.8}",
+            place + 1,
+            pad_right(&s.hand, 10),
+            s.romaji,
+            format!("{} {}", s.rank, s.rank_english),
+            exact::fraction(&s.p_win_exact),
+            s.p_win,
+            exact::fraction(&s.p_tie_exact),
+            s.p_tie,
+            exact::fraction(&s.p_loss_exact),
+            s.p_loss,
+        ));
+    }
+    out.join("\n")
+}
+
+/// What the verification says about a chosen fifth rule (nothing under the article's
+/// rule alone).
+fn fifth_rule_text(v: &Verification) -> Option<String> {
+    let f = v.fifth_rule.as_ref()?;
+    let mut out = vec![format!("rule {}: the article's four rules, then", f.rule)];
+    for s in &f.statistics {
+        let side = if s.larger_wins { "larger" } else { "smaller" };
+        out.push(format!("  {:<14} {} ({side} wins)", s.name, s.description));
+    }
+    out.push(if f.tie_free {
+        format!(
+            "tie-free: yes (all {} ordered pairs of different hands are decided, by both \
+             counts; {} tie classes, one per hand)\n",
+            v.pairs, v.strict_weak_order.levels
+        )
+    } else {
+        format!("tie-free: no ({} ordered pairs still tie)\n", f.tied_pairs)
+    });
+    Some(out.join("\n"))
 }
 
 fn render_verification(v: &Verification) -> String {
@@ -296,6 +438,9 @@ fn render_verification(v: &Verification) -> String {
             "verification: FAILED".to_string()
         },
     ]);
+    if let Some(text) = fifth_rule_text(v) {
+        out.insert(out.len() - 1, text);
+    }
     out.join("\n")
 }
 
@@ -367,10 +512,14 @@ fn render_search(r: &SearchReport, top: usize) -> String {
                 "    ({} rules of {} statistics leave none; the first ones:)",
                 d.zero_tie_rules, d.depth
             ));
-            for rules in &d.zero_tie_examples {
-                out.push(format!("      {}", rules.join(" → ")));
+            for (rules, name) in d.zero_tie_examples.iter().zip(&d.zero_tie_names) {
+                out.push(format!("      {name:<30} {}", rules.join(" → ")));
             }
         }
+        out.push(format!(
+            "    (use one with --rule NAME, e.g. `tabula poker verify --rule {}`)",
+            r.best.name
+        ));
     } else {
         out.push(format!(
             "no rule in the family leaves no ties; the best, {}, leaves {} ordered pairs tied",

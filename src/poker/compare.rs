@@ -4,6 +4,7 @@
 
 use super::article;
 use super::hand::Hand;
+use super::rule::{Decision, Rule, Statistic, Step};
 use super::tiebreak::{Features, Key};
 use serde::Serialize;
 use std::cmp::Ordering;
@@ -49,7 +50,9 @@ pub struct Verdict {
     pub stage: Option<Stage>,
 }
 
-/// Compares two hands' values stage by stage, exactly in the article's sequence (`docs/izumi-poker.md`).
+/// Compares two hands' values stage by stage, exactly in the article's sequence
+/// (`docs/izumi-poker.md`).
+#[inline]
 pub fn compare_features(a: &Features, b: &Features) -> Verdict {
     let steps = [
         // A smaller rank number is stronger.
@@ -154,13 +157,20 @@ impl From<Ordering> for Winner {
 pub struct Comparison {
     pub a: Judgement,
     pub b: Judgement,
+    /// The rule, when it is not the article's alone.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rule: Option<Rule>,
+    /// The fifth rule's statistics on both hands (empty under the article's rule).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub fifth_rule: Vec<StatisticPair>,
     /// The article's `compare_hand(a, b)`: -1 when `a` wins, 1 when `b` wins, and 1 again
     /// where all four rules tie.
     #[serde(rename = "seed_compare")]
     pub article_compare: i64,
     /// The stage that decided, `null` for a tie.
-    pub stage: Option<Stage>,
-    /// Its number (0 = the rank, 1 to 4 = the rules).
+    pub stage: Option<Step>,
+    /// Its number (0 = the rank, 1 to 4 = the article's rules, 5 on: the fifth rule's
+    /// statistics).
     pub stage_number: Option<u8>,
     pub winner: Winner,
     /// The article's `compare_hand(b, a)` (not in the JSON: it is the defect the text
@@ -169,17 +179,43 @@ pub struct Comparison {
     pub article_compare_reversed: i64,
 }
 
+/// One statistic of a fifth rule on both hands of a comparison.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct StatisticPair {
+    pub statistic: Statistic,
+    pub larger_wins: bool,
+    pub a: i32,
+    pub b: i32,
+}
+
 impl Comparison {
-    /// Compares `a` with `b`.
+    /// Compares `a` with `b` by the article's rules.
     pub fn of(a: &Hand, b: &Hand) -> Comparison {
-        let Verdict { order, stage } = compare(a, b);
+        Comparison::under(a, b, &Rule::article())
+    }
+
+    /// Compares `a` with `b` by `rule`.
+    pub fn under(a: &Hand, b: &Hand, rule: &Rule) -> Comparison {
+        let Decision { order, stage } = rule.compare(a, b);
         let (sa, sb) = (a.to_string(), b.to_string());
+        let steps = rule.steps();
         Comparison {
             a: Judgement::of(a),
             b: Judgement::of(b),
+            rule: (!rule.is_article()).then(|| rule.clone()),
+            fifth_rule: rule
+                .fifth()
+                .iter()
+                .map(|&s| StatisticPair {
+                    statistic: s,
+                    larger_wins: s.larger_wins(),
+                    a: s.value(&a.letters()),
+                    b: s.value(&b.letters()),
+                })
+                .collect(),
             article_compare: article::compare_hand(&sa, &sb),
-            stage,
-            stage_number: stage.map(|s| s as u8),
+            stage: stage.map(|i| steps[i]),
+            stage_number: stage.map(|i| i as u8),
             winner: order.into(),
             article_compare_reversed: article::compare_hand(&sb, &sa),
         }

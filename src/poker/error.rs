@@ -28,12 +28,12 @@ pub enum Error {
         /// Its length in characters.
         length: usize,
     },
-    /// A rule name that is neither `article` nor a sequence of known statistics.
+    /// A rule name that is neither `article` nor one to three known statistics.
     #[error(
-        "unknown rule {name:?}: {reason}; a rule is `article` or one to three statistics \
-         joined by `+`, e.g. `article+stroke-pos+ssd+sumpos-o`"
+        "bad rule {name:?}: {reason}; a rule is `article` or one to three statistic names \
+         joined by `+`, e.g. `stroke-pos+ssd+possum-o`"
     )]
-    UnknownRule {
+    BadRule {
         /// The name as given.
         name: String,
         /// What is wrong with it.
@@ -51,9 +51,9 @@ impl Error {
     /// What sort of failure this is (the command layer maps it to an exit status).
     pub fn kind(&self) -> ErrorKind {
         match self {
-            Error::UnknownCharacter { .. }
-            | Error::WrongLength { .. }
-            | Error::UnknownRule { .. } => ErrorKind::Input,
+            Error::UnknownCharacter { .. } | Error::WrongLength { .. } | Error::BadRule { .. } => {
+                ErrorKind::Input
+            }
             Error::VerificationFailed { .. } => ErrorKind::Failed,
         }
     }

@@ -36,7 +36,9 @@ mod error;
 pub mod frequency;
 pub mod hand;
 pub mod judge;
+pub mod rule;
 pub mod search;
+pub mod strength;
 pub mod tiebreak;
 pub mod verify;
 

@@ -13,7 +13,8 @@
 use super::article;
 use super::compare::{compare_features, Stage};
 use super::hand::{Hand, HANDS};
-use super::tiebreak::{all_features, Features, Key};
+use super::rule::{Rule, Step, Strengths, MAX_STATISTICS};
+use super::tiebreak::{Features, Key};
 use super::Error;
 use rayon::prelude::*;
 use serde::Serialize;
@@ -29,15 +30,16 @@ pub const ARTICLE_TIES_AFTER_RULE_4: u64 = 24_942;
 pub struct Verification {
     /// Ordered pairs of different hands: 3,125 × 3,124.
     pub pairs: u64,
-    /// Stage names, in the order of the counts below.
-    pub stages: Vec<&'static str>,
-    /// Ordered pairs still tied after the rank alone, then after rules 1, 2, 3, 4
+    /// Stage names, in the order of the counts below: the rank, the article's four rules,
+    /// then the fifth rule's statistics if one is chosen.
+    pub stages: Vec<String>,
+    /// Ordered pairs still tied after the rank alone, then after each rule in turn
     /// (pairwise comparator loop).
-    pub tied_pairs_by_stage: [u64; 5],
+    pub tied_pairs_by_stage: Vec<u64>,
     /// The same counts by the second method (grouping by key prefix).
-    pub tied_pairs_by_grouping: [u64; 5],
+    pub tied_pairs_by_grouping: Vec<u64>,
     /// Ordered pairs decided at each stage (their sum plus the final ties is `pairs`).
-    pub decided_pairs_by_stage: [u64; 5],
+    pub decided_pairs_by_stage: Vec<u64>,
     /// The article's two printed counts and whether they are reproduced.
     #[serde(rename = "seed_figures")]
     pub article_figures: ArticleFigures,
@@ -51,6 +53,31 @@ pub struct Verification {
     /// The article's invalid last line, shown on a concrete pair.
     #[serde(rename = "seed_defect")]
     pub article_defect: ArticleDefect,
+    /// The fifth rule, when one is chosen: whether it leaves any tie.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fifth_rule: Option<FifthRuleProof>,
+}
+
+/// What `verify` proves about a chosen fifth rule.
+#[derive(Debug, Clone, Serialize)]
+pub struct FifthRuleProof {
+    /// The whole rule's name.
+    pub rule: Rule,
+    /// Its statistics, in the order they are tried.
+    pub statistics: Vec<StatisticInfo>,
+    /// Ordered pairs of different hands the whole rule leaves tied (pairwise count).
+    pub tied_pairs: u64,
+    /// True when no pair ties: both tie counts are 0 and the proof finds 3,125 levels,
+    /// one per hand, so the rule is a strict total order on the hands.
+    pub tie_free: bool,
+}
+
+/// One statistic of a fifth rule, described.
+#[derive(Debug, Clone, Serialize)]
+pub struct StatisticInfo {
+    pub name: String,
+    pub description: String,
+    pub larger_wins: bool,
 }
 
 impl Verification {
@@ -141,7 +168,7 @@ pub struct OrderProof {
 /// Example pairs tied after one stage.
 #[derive(Debug, Clone, Serialize)]
 pub struct StageExamples {
-    pub stage: &'static str,
+    pub stage: String,
     pub tied_pairs: u64,
     pub pairs: Vec<[String; 2]>,
 }
@@ -161,62 +188,136 @@ pub struct ArticleDefect {
     pub pairs_answering_1_both_ways: u64,
 }
 
-/// Runs the whole verification; `examples` pairs are listed per stage.
+/// Runs the whole verification of the article's comparator; `examples` pairs are listed
+/// per stage.
 pub fn verify(examples: usize) -> Verification {
-    let feats = all_features();
+    verify_rule(&Rule::article(), examples)
+}
+
+/// Runs the whole verification of `rule`: the article's stages, then the fifth rule's.
+pub fn verify_rule(rule: &Rule, examples: usize) -> Verification {
+    let strengths = rule.strengths();
+    let feats = strengths.features();
     let keys: Vec<Key> = feats.iter().map(Features::key).collect();
-    let decided = decided_by_stage(&feats);
+    // The article's rules alone are compared through `compare_features` directly and
+    // proven against the 32-bit key: the loops below then run as fast as they did before
+    // rules could be chosen.
+    let by_article = |a: usize, b: usize| compare_features(&feats[a], &feats[b]);
+    let decided = if rule.is_article() {
+        decided_by_stage(HANDS, Stage::ALL.len(), |a, b| {
+            by_article(a, b).stage.map(|s| s as usize)
+        })
+    } else {
+        decided_by_stage(HANDS, strengths.stages(), |a, b| {
+            strengths.compare(a, b).stage
+        })
+    };
     let ties_pairwise = ties_after_each_stage(&decided);
-    let ties_grouped: [u64; 5] = std::array::from_fn(|s| ties_by_grouping(&keys, s));
+    let ties_grouped: Vec<u64> = (0..strengths.stages())
+        .map(|s| ties_by_grouping_rule(&strengths, s))
+        .collect();
     let pairs = (HANDS * (HANDS - 1)) as u64;
     let tied_after_all = tied_pairs_after_all_rules(&keys);
+    let proof = if rule.is_article() {
+        prove_strict_weak_order(HANDS, &keys, |a, b| by_article(a, b).order, true)
+    } else {
+        let full_keys: Vec<u128> = (0..HANDS).map(|h| strengths.key(h)).collect();
+        prove_strict_weak_order(
+            HANDS,
+            &full_keys,
+            |a, b| strengths.compare(a, b).order,
+            true,
+        )
+    };
+    let steps = rule.steps();
+    let fifth_rule = (!rule.is_article()).then(|| {
+        let tied = *ties_pairwise.last().expect("five stages at least");
+        FifthRuleProof {
+            rule: rule.clone(),
+            statistics: rule
+                .fifth()
+                .iter()
+                .map(|s| StatisticInfo {
+                    name: s.name(),
+                    description: s.description(),
+                    larger_wins: s.larger_wins(),
+                })
+                .collect(),
+            tied_pairs: tied,
+            tie_free: tied == 0
+                && ties_grouped.last() == Some(&0)
+                && proof.levels == HANDS as u64
+                && proof.transitive,
+        }
+    });
     Verification {
         pairs,
-        stages: Stage::ALL.iter().map(|s| s.name()).collect(),
-        tied_pairs_by_stage: ties_pairwise,
-        tied_pairs_by_grouping: ties_grouped,
-        decided_pairs_by_stage: std::array::from_fn(|s| decided[s]),
+        stages: steps.iter().map(|s| s.name()).collect(),
         article_figures: ArticleFigures {
             after_rule_3: ARTICLE_TIES_AFTER_RULE_3,
             after_rule_4: ARTICLE_TIES_AFTER_RULE_4,
             reproduced: ties_pairwise[3] == ARTICLE_TIES_AFTER_RULE_3
                 && ties_pairwise[4] == ARTICLE_TIES_AFTER_RULE_4,
         },
-        article_agreement: article_agreement(&feats),
-        strict_weak_order: prove_strict_weak_order(
-            HANDS,
-            &keys,
-            |a, b| compare_features(&feats[a], &feats[b]).order,
-            true,
-        ),
-        examples: tied_examples(&feats, &ties_pairwise, examples),
+        article_agreement: article_agreement(feats),
+        strict_weak_order: proof,
+        examples: tied_examples(&strengths, &steps, &ties_pairwise, examples),
         article_defect: article_defect(&tied_after_all),
+        decided_pairs_by_stage: decided[..strengths.stages()].to_vec(),
+        tied_pairs_by_stage: ties_pairwise,
+        tied_pairs_by_grouping: ties_grouped,
+        fifth_rule,
     }
 }
 
-/// `decided[s]`: ordered pairs of different hands decided at stage `s`; `decided[5]`: the
-/// pairs tied after all four rules. One pass of the comparator over all pairs.
-pub fn decided_by_stage(feats: &[Features]) -> [u64; 6] {
-    (0..feats.len())
+/// `decided[s]`: ordered pairs of different hands decided at stage `s` (of `stages`); the
+/// last entry: the pairs tied after every stage. One pass of the comparator `stage_of`
+/// (the deciding stage of hands `a` and `b`, `None` for a tie) over all pairs of `0..n`.
+pub fn decided_by_stage(
+    n: usize,
+    stages: usize,
+    stage_of: impl Fn(usize, usize) -> Option<usize> + Sync,
+) -> Vec<u64> {
+    assert!(stages <= MAX_STAGES, "at most {MAX_STAGES} stages");
+    (0..n)
         .into_par_iter()
         .map(|a| {
-            let mut d = [0u64; 6];
-            for b in 0..feats.len() {
+            let mut d = [0u64; MAX_STAGES + 1];
+            for b in 0..n {
                 if a != b {
-                    match compare_features(&feats[a], &feats[b]).stage {
-                        Some(s) => d[s as usize] += 1,
-                        None => d[5] += 1,
-                    }
+                    d[stage_of(a, b).unwrap_or(stages)] += 1;
                 }
             }
             d
         })
-        .reduce(|| [0; 6], |x, y| std::array::from_fn(|i| x[i] + y[i]))
+        .reduce(
+            || [0; MAX_STAGES + 1],
+            |x, y| std::array::from_fn(|i| x[i] + y[i]),
+        )[..=stages]
+        .to_vec()
 }
 
+/// Most stages a rule has: the rank, four rules, three statistics.
+const MAX_STAGES: usize = 5 + MAX_STATISTICS;
+
 /// Ties left after stage `k` = pairs decided later, plus the final ties.
-pub fn ties_after_each_stage(decided: &[u64; 6]) -> [u64; 5] {
-    std::array::from_fn(|k| decided[k + 1..].iter().sum())
+pub fn ties_after_each_stage(decided: &[u64]) -> Vec<u64> {
+    (0..decided.len() - 1)
+        .map(|k| decided[k + 1..].iter().sum())
+        .collect()
+}
+
+/// Second method for any rule: ordered pairs agreeing on every value the stages up to
+/// `stage` see, Σ n(n−1) over the groups of equal values.
+pub fn ties_by_grouping_rule(strengths: &Strengths, stage: usize) -> u64 {
+    let mut prefixes: Vec<_> = (0..strengths.len())
+        .map(|h| strengths.prefix(h, stage))
+        .collect();
+    prefixes.sort_unstable();
+    prefixes
+        .chunk_by(|x, y| x == y)
+        .map(|g| (g.len() * (g.len() - 1)) as u64)
+        .sum()
 }
 
 /// Second method: ordered pairs agreeing on the key prefix of `stage`, Σ n(n−1) over the
@@ -321,16 +422,20 @@ pub fn prove_strict_weak_order<K: Ord + Sync>(
 }
 
 /// The first `per_stage` ordered pairs (index order) tied after each stage.
-fn tied_examples(feats: &[Features], ties: &[u64; 5], per_stage: usize) -> Vec<StageExamples> {
-    let mut lists: Vec<Vec<[String; 2]>> = vec![Vec::new(); 5];
-    'scan: for a in 0..feats.len() {
-        for b in 0..feats.len() {
+fn tied_examples(
+    strengths: &Strengths,
+    steps: &[Step],
+    ties: &[u64],
+    per_stage: usize,
+) -> Vec<StageExamples> {
+    let stages = steps.len();
+    let mut lists: Vec<Vec<[String; 2]>> = vec![Vec::new(); stages];
+    'scan: for a in 0..strengths.len() {
+        for b in 0..strengths.len() {
             if a == b {
                 continue;
             }
-            let decided_at = compare_features(&feats[a], &feats[b])
-                .stage
-                .map_or(5, |s| s as usize);
+            let decided_at = strengths.compare(a, b).stage.unwrap_or(stages);
             for list in lists.iter_mut().take(decided_at) {
                 if list.len() < per_stage {
                     list.push([hand_text(a), hand_text(b)]);
@@ -341,12 +446,13 @@ fn tied_examples(feats: &[Features], ties: &[u64; 5], per_stage: usize) -> Vec<S
             }
         }
     }
-    Stage::ALL
+    steps
         .iter()
         .zip(lists)
-        .map(|(s, pairs)| StageExamples {
+        .zip(ties)
+        .map(|((s, pairs), &tied_pairs)| StageExamples {
             stage: s.name(),
-            tied_pairs: ties[*s as usize],
+            tied_pairs,
             pairs,
         })
         .collect()
