@@ -11,7 +11,10 @@
 //!   `judge` and `compare`;
 //! - [`frequency`]: how often each rank is dealt;
 //! - [`verify`]: tie counts, the strict-weak-order proof, the article's defect;
+//! - [`rule`]: rules a user can name (`article`, or a fifth rule of statistics) and the
+//!   statistics themselves;
 //! - [`search`]: the search for a fifth rule that breaks the remaining ties;
+//! - [`strength`]: the chance that a hand beats, ties and loses to a random hand;
 //! - [`article`]: the article's Python transliterated, the independent second method.
 
 /// Declares a field-less enum whose variants are numbered `0, 1, …` in the order written,
