@@ -35,3 +35,6 @@ report "poker verify (1 thread)" "$(RAYON_NUM_THREADS=1 time_best 3 "$BIN" poker
 report "poker table" "$(time_best 5 "$BIN" poker table --json)" -
 report "poker search-rule --depth 3" "$(time_best 3 "$BIN" poker search-rule --json)" -
 report "poker compare" "$(time_best 5 "$BIN" poker compare oizsk sksks --json)" -
+report "poker verify --rule (3 stats)" "$(time_best 3 "$BIN" poker verify --json --rule stroke-pos+stroke-at-4+stroke-at-3)" 1
+report "poker strength" "$(time_best 5 "$BIN" poker strength oizsk --json)" -
+report "poker table --strength" "$(time_best 3 "$BIN" poker table --strength --json)" -

@@ -1,37 +1,44 @@
 //! Library tests for 大石泉すき poker: every number is checked against a second method
-//! (the seed's Python transliterated on strings, closed-form counts, grouping instead of
-//! pairwise loops) or against the figures the seed prints.
+//! (the article's Python transliterated on strings, closed-form counts, grouping instead of
+//! pairwise loops) or against the figures the article prints.
 
 use rayon::prelude::*;
 use std::cmp::Ordering;
+use tabula::exact;
 use tabula::poker::compare::compare_features;
+use tabula::poker::frequency::{rank_counts, rank_frequencies};
 use tabula::poker::hand::HANDS;
-use tabula::poker::search::{family, search};
+use tabula::poker::rule::Statistic;
+use tabula::poker::search::search;
 use tabula::poker::tiebreak::{all_features, Key};
 use tabula::poker::verify::{
     prove_strict_weak_order, tied_pairs_after_all_rules, ties_by_grouping, verify,
-    SEED_TIES_AFTER_RULE_3, SEED_TIES_AFTER_RULE_4,
+    ARTICLE_TIES_AFTER_RULE_3, ARTICLE_TIES_AFTER_RULE_4,
 };
-use tabula::poker::{seed, table, Features, Hand, HandRank};
+use tabula::poker::{article, Features, Hand, HandRank};
 
 fn all_strings() -> Vec<String> {
     Hand::all().map(|h| h.to_string()).collect()
 }
 
 #[test]
-fn the_seeds_judge_and_scores_agree_with_the_fast_code_on_all_3125_hands() {
+fn the_articles_judge_and_scores_agree_with_the_fast_code_on_all_3125_hands() {
     for (h, s) in Hand::all().zip(all_strings()) {
         let f = Features::of(&h);
-        assert_eq!(seed::judge_hand(&s), i64::from(f.rank.number()), "{s}");
-        assert_eq!(seed::py_find(&s, "すき"), i64::from(f.suki_find), "{s}");
-        assert_eq!(seed::calc_pos_score(&s), i64::from(f.right_places), "{s}");
+        assert_eq!(article::judge_hand(&s), i64::from(f.rank.number()), "{s}");
+        assert_eq!(article::py_find(&s, "すき"), i64::from(f.suki_find), "{s}");
         assert_eq!(
-            seed::calc_stroke_score(&s),
+            article::calc_pos_score(&s),
+            i64::from(f.right_places),
+            "{s}"
+        );
+        assert_eq!(
+            article::calc_stroke_score(&s),
             i64::from(f.right_strokes),
             "{s}"
         );
         assert_eq!(
-            seed::calc_stroke_not_score(&s),
+            article::calc_stroke_not_score(&s),
             i64::from(f.wrong_strokes),
             "{s}"
         );
@@ -40,7 +47,7 @@ fn the_seeds_judge_and_scores_agree_with_the_fast_code_on_all_3125_hands() {
 
 #[test]
 fn the_rank_table_matches_closed_form_counts() {
-    let counts = table::rank_counts();
+    let counts = rank_counts();
     // Closed forms over 5-letter words on 5 letters, by pattern of letter counts.
     let straight = 120 - 1; // 5! orders, less the name itself
     let four = 5 * 4 * 5; // letter, kicker, kicker's place
@@ -65,37 +72,37 @@ fn the_rank_table_matches_closed_form_counts() {
     );
     assert_eq!(counts.iter().sum::<u64>(), 3125);
     assert_eq!(counts, [1, 5, 100, 119, 200, 435, 516, 765, 984]);
-    let rows = table::rank_table();
-    assert_eq!(rows[0].p_exact, "1/3125");
-    assert_eq!(rows[5].p_exact, "87/625");
+    let rows = rank_frequencies().ranks;
+    assert_eq!(exact::fraction(&rows[0].p_exact), "1/3125");
+    assert_eq!(exact::fraction(&rows[5].p_exact), "87/625");
     assert_eq!(rows[8].english, HandRank::Buta.english());
 }
 
 #[test]
-fn the_seeds_two_tie_counts_are_reproduced_and_agree_with_grouping() {
+fn the_articles_two_tie_counts_are_reproduced_and_agree_with_grouping() {
     let v = verify(5);
     assert_eq!(v.pairs, 3125 * 3124);
-    assert_eq!(v.tied_pairs_by_stage[3], SEED_TIES_AFTER_RULE_3);
-    assert_eq!(v.tied_pairs_by_stage[4], SEED_TIES_AFTER_RULE_4);
-    assert_eq!(SEED_TIES_AFTER_RULE_3, 287_564);
-    assert_eq!(SEED_TIES_AFTER_RULE_4, 24_942);
+    assert_eq!(v.tied_pairs_by_stage[3], ARTICLE_TIES_AFTER_RULE_3);
+    assert_eq!(v.tied_pairs_by_stage[4], ARTICLE_TIES_AFTER_RULE_4);
+    assert_eq!(ARTICLE_TIES_AFTER_RULE_3, 287_564);
+    assert_eq!(ARTICLE_TIES_AFTER_RULE_4, 24_942);
     assert_eq!(v.tied_pairs_by_stage, v.tied_pairs_by_grouping);
     assert_eq!(
         v.tied_pairs_by_stage,
         [2_070_024, 1_915_014, 630_220, 287_564, 24_942]
     );
     // After the rank alone, the ties are the ordered pairs inside each rank of the table.
-    let within_ranks: u64 = table::rank_counts().iter().map(|c| c * (c - 1)).sum();
+    let within_ranks: u64 = rank_counts().iter().map(|c| c * (c - 1)).sum();
     assert_eq!(v.tied_pairs_by_stage[0], within_ranks);
     let decided: u64 = v.decided_pairs_by_stage.iter().sum();
     assert_eq!(decided + v.tied_pairs_by_stage[4], v.pairs);
-    assert!(v.seed_figures.reproduced);
-    assert_eq!(v.seed_agreement.agreeing, 3125);
+    assert!(v.article_figures.reproduced);
+    assert_eq!(v.article_agreement.agreeing, 3125);
 }
 
 #[test]
-fn the_literal_seed_comparator_agrees_with_ours_on_every_ordered_pair() {
-    // The seed's own algorithm on strings, through rule 4 (0 for a tie), against the
+fn the_literal_article_comparator_agrees_with_ours_on_every_ordered_pair() {
+    // The article's own algorithm on strings, through rule 4 (0 for a tie), against the
     // fast comparator, over all 3,125 × 3,125 ordered pairs; and its tie counts after rules
     // 3 and 4 (the two it prints).
     let strings = all_strings();
@@ -105,7 +112,7 @@ fn the_literal_seed_comparator_agrees_with_ours_on_every_ordered_pair() {
         .map(|a| {
             let mut m = (0u64, 0u64, 0u64);
             for b in 0..HANDS {
-                let (literal, stage) = seed::compare_stage(&strings[a], &strings[b]);
+                let (literal, stage) = article::compare_stage(&strings[a], &strings[b]);
                 let ours = match compare_features(&feats[a], &feats[b]).order {
                     Ordering::Greater => -1,
                     Ordering::Equal => 0,
@@ -126,7 +133,7 @@ fn the_literal_seed_comparator_agrees_with_ours_on_every_ordered_pair() {
 }
 
 #[test]
-fn the_tied_examples_begin_with_the_seeds_own_listing() {
+fn the_tied_examples_begin_with_the_articles_own_listing() {
     let v = verify(5);
     let pairs = |stage: usize| -> Vec<String> {
         v.examples[stage]
@@ -135,7 +142,7 @@ fn the_tied_examples_begin_with_the_seeds_own_listing() {
             .map(|[a, b]| format!("{a}/{b}"))
             .collect()
     };
-    // The seed prints these after rules 1–3 …
+    // The article prints these after rules 1–3 …
     assert_eq!(
         pairs(3)[..4],
         [
@@ -167,24 +174,24 @@ fn the_comparator_is_proven_a_strict_weak_order_with_948_tie_classes() {
 }
 
 #[test]
-fn the_seeds_last_line_fails_the_proof_and_answers_1_both_ways() {
+fn the_articles_last_line_fails_the_proof_and_answers_1_both_ways() {
     let feats = all_features();
     let keys: Vec<Key> = feats.iter().map(Features::key).collect();
-    // The seed's final comparator: a tie after rule 4 is "b wins" (Less), both ways round.
-    let seed_like = |a: usize, b: usize| match compare_features(&feats[a], &feats[b]).order {
+    // The article's final comparator: a tie after rule 4 is "b wins" (Less), both ways round.
+    let article_like = |a: usize, b: usize| match compare_features(&feats[a], &feats[b]).order {
         Ordering::Equal if a != b => Ordering::Less,
         o => o,
     };
-    let p = prove_strict_weak_order(HANDS, &keys, seed_like, false);
+    let p = prove_strict_weak_order(HANDS, &keys, article_like, false);
     assert!(p.irreflexive);
     assert!(!p.antisymmetric);
     assert!(!p.transitive);
     let v = verify(1);
-    let d = &v.seed_defect;
-    assert_eq!((d.seed_compare_ab, d.seed_compare_ba), (1, 1));
-    assert_eq!(seed::compare_hand(&d.a, &d.b), 1);
-    assert_eq!(seed::compare_hand(&d.b, &d.a), 1);
-    assert_eq!(d.pairs_answering_1_both_ways, SEED_TIES_AFTER_RULE_4);
+    let d = &v.article_defect;
+    assert_eq!((d.article_compare_ab, d.article_compare_ba), (1, 1));
+    assert_eq!(article::compare_hand(&d.a, &d.b), 1);
+    assert_eq!(article::compare_hand(&d.b, &d.a), 1);
+    assert_eq!(d.pairs_answering_1_both_ways, ARTICLE_TIES_AFTER_RULE_4);
 }
 
 #[test]
@@ -211,14 +218,19 @@ fn the_proof_catches_a_cycle_even_when_antisymmetric() {
 
 /// Ordered pairs tied after the four rules and the given statistics, by grouping the hands.
 fn ties_by_grouping_with(stats: &[&str]) -> u64 {
-    let fam = family();
-    let chosen: Vec<_> = stats
+    let fam = Statistic::family();
+    let chosen: Vec<Vec<i32>> = stats
         .iter()
-        .map(|name| fam.iter().find(|s| s.name == *name).expect("a statistic"))
+        .map(|name| {
+            fam.iter()
+                .find(|s| s.description() == *name)
+                .expect("a statistic")
+                .values()
+        })
         .collect();
     let feats = all_features();
     let mut rows: Vec<(Key, Vec<i32>)> = (0..HANDS)
-        .map(|h| (feats[h].key(), chosen.iter().map(|s| s.values[h]).collect()))
+        .map(|h| (feats[h].key(), chosen.iter().map(|v| v[h]).collect()))
         .collect();
     rows.sort();
     rows.chunk_by(|x, y| x == y)
@@ -230,7 +242,7 @@ fn ties_by_grouping_with(stats: &[&str]) -> u64 {
 fn the_rule_search_finds_a_three_statistic_rule_that_leaves_no_ties() {
     let r = search(3);
     assert_eq!(r.tied_pairs_before, 24_942);
-    assert_eq!(r.singles.len(), family().len());
+    assert_eq!(r.singles.len(), Statistic::family().len());
     // Each depth's best, recounted by grouping hands on (key, statistics).
     for d in &r.by_depth {
         let names: Vec<&str> = d.best.rules.iter().map(String::as_str).collect();

@@ -1,13 +1,21 @@
-//! `tabula poker judge|compare|table|verify|search-rule`: 大石泉すき poker.
+//! `tabula poker judge|compare|table|strength|verify|search-rule`: 大石泉すき poker.
 
 use super::{emit, emit_json};
 use clap::Subcommand;
-use serde_json::{json, Value};
-use std::cmp::Ordering;
-use tabula::poker::{
-    compare::compare_features, search, seed, table, verify, Features, Hand, Verdict,
-};
-use tabula::{Error, Result};
+use tabula::exact;
+use tabula::poker::compare::TieBreaks;
+use tabula::poker::frequency::{self, RankFrequencies};
+use tabula::poker::rule::{Rule, Step};
+use tabula::poker::search::{self, SearchReport};
+use tabula::poker::strength::{self, Strength, StrengthTable};
+use tabula::poker::verify::{self, Verification};
+use tabula::poker::{Comparison, Hand, Judgement, Stage, Winner};
+use tabula::Result;
+use unicode_width::UnicodeWidthStr;
+
+/// The rule to compare by: `article` (the article's four rules, the default) or one to
+/// three statistic names joined by `+` (see `poker search-rule`).
+const RULE_HELP: &str = "Rule to compare by: `article` (default) or statistics joined by `+`, e.g. stroke-pos+ssd+possum-o";
 
 #[derive(Subcommand)]
 pub enum PokerCmd {
@@ -22,11 +30,30 @@ pub enum PokerCmd {
     Compare {
         a: String,
         b: String,
+        #[arg(long, default_value = "article", value_parser = Rule::parse, help = RULE_HELP)]
+        rule: Rule,
         #[arg(long)]
         json: bool,
     },
-    /// Exact count and probability of each rank over all 3,125 hands
+    /// Exact count and probability of each rank over all 3,125 hands; with --strength,
+    /// every hand's chances against a random hand
     Table {
+        /// List all 3,125 hands, strongest first, with their chances to beat, tie and
+        /// lose to a uniformly random hand
+        #[arg(long)]
+        strength: bool,
+        #[arg(long, default_value = "article", value_parser = Rule::parse, help = RULE_HELP,
+              requires = "strength")]
+        rule: Rule,
+        #[arg(long)]
+        json: bool,
+    },
+    /// The exact chance that a hand beats, ties and loses to a uniformly random hand
+    Strength {
+        /// Five of 大石泉すき, or of the letters o i z s k (e.g. oizsk)
+        hand: String,
+        #[arg(long, default_value = "article", value_parser = Rule::parse, help = RULE_HELP)]
+        rule: Rule,
         #[arg(long)]
         json: bool,
     },
@@ -35,6 +62,8 @@ pub enum PokerCmd {
         /// Example tied pairs to list per stage
         #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u16).range(0..=1000))]
         examples: u16,
+        #[arg(long, default_value = "article", value_parser = Rule::parse, help = RULE_HELP)]
+        rule: Rule,
         #[arg(long)]
         json: bool,
     },
@@ -51,195 +80,197 @@ pub enum PokerCmd {
     },
 }
 
+/// Emits `value` as JSON, or rendered for people.
+fn show<T: serde::Serialize>(value: &T, json: bool, render: impl Fn(&T) -> String) -> Result<()> {
+    if json {
+        emit_json(value)
+    } else {
+        emit(&render(value))
+    }
+}
+
 pub fn run(cmd: PokerCmd) -> Result<()> {
     match cmd {
-        PokerCmd::Judge { hand, json } => judge(&Hand::parse(&hand)?, json),
-        PokerCmd::Compare { a, b, json } => compare(&Hand::parse(&a)?, &Hand::parse(&b)?, json),
-        PokerCmd::Table { json } => rank_table(json),
-        PokerCmd::Verify { examples, json } => run_verify(examples.into(), json),
-        PokerCmd::SearchRule { depth, top, json } => search_rule(depth.into(), top, json),
+        PokerCmd::Judge { hand, json } => {
+            show(&Judgement::of(&Hand::parse(&hand)?), json, render_judgement)
+        }
+        PokerCmd::Compare { a, b, rule, json } => {
+            let comparison = Comparison::under(&Hand::parse(&a)?, &Hand::parse(&b)?, &rule);
+            show(&comparison, json, render_comparison)
+        }
+        PokerCmd::Table {
+            strength: false,
+            json,
+            ..
+        } => show(&frequency::rank_frequencies(), json, render_frequencies),
+        PokerCmd::Table {
+            strength: true,
+            rule,
+            json,
+        } => show(
+            &strength::strength_table(&rule),
+            json,
+            render_strength_table,
+        ),
+        PokerCmd::Strength { hand, rule, json } => {
+            let s = strength::strength(&Hand::parse(&hand)?, &rule);
+            show(&s, json, |s| render_strength(s, &rule))
+        }
+        PokerCmd::Verify {
+            examples,
+            rule,
+            json,
+        } => {
+            let v = verify::verify_rule(&rule, examples.into());
+            show(&v, json, render_verification)?;
+            Ok(v.check()?)
+        }
+        PokerCmd::SearchRule { depth, top, json } => {
+            show(&search::search(depth.into()), json, |r| {
+                render_search(r, top)
+            })
+        }
     }
 }
 
-fn hand_json(h: &Hand) -> Value {
-    let f = Features::of(h);
-    json!({
-        "hand": h.to_string(),
-        "romaji": h.romaji(),
-        "index": h.index(),
-        "rank": f.rank.number(),
-        "rank_japanese": f.rank.japanese(),
-        "rank_english": f.rank.english(),
-        "tie_breaks": {
-            "suki_find": f.suki_find,
-            "right_places": f.right_places,
-            "right_strokes": f.right_strokes,
-            "wrong_strokes": f.wrong_strokes,
-        },
-        "key": f.key().0,
-    })
+/// A short description of a comparison stage, for people.
+fn describe(step: Step) -> String {
+    match step {
+        Step::Article(stage) => match stage {
+            Stage::Rank => "the rank",
+            Stage::SukiPosition => "rule 1 (すき further right)",
+            Stage::RightPlaces => "rule 2 (more characters in their right place)",
+            Stage::RightStrokes => "rule 3 (more strokes in the right place)",
+            Stage::WrongStrokes => "rule 4 (fewer strokes out of place)",
+        }
+        .to_string(),
+        Step::Fifth(stat) => format!(
+            "the fifth rule's {} ({}; {} wins)",
+            stat.name(),
+            stat.description(),
+            if stat.larger_wins() {
+                "larger"
+            } else {
+                "smaller"
+            }
+        ),
+    }
 }
 
-fn judge(h: &Hand, json: bool) -> Result<()> {
-    if json {
-        return emit_json(&hand_json(h));
-    }
-    let f = Features::of(h);
-    let suki = match f.suki_find {
+fn render_judgement(j: &Judgement) -> String {
+    let t = &j.tie_breaks;
+    let suki = match t.suki_find {
         -1 => "no すき".to_string(),
         p => format!("すき at positions {}–{}", p + 1, p + 2),
     };
-    emit(&format!(
-        "hand     {h}  ({}, hand #{})\n\
+    format!(
+        "hand     {}  ({}, hand #{})\n\
          rank     {}  {} / {}\n\
          rule 1   suki_find     {:>2}   ({suki}; larger wins)\n\
          rule 2   right_places  {:>2}   (characters in their right place; more wins)\n\
          rule 3   right_strokes {:>2}   (their strokes; more wins)\n\
          rule 4   wrong_strokes {:>2}   (strokes out of place; fewer wins)",
-        h.romaji(),
-        h.index(),
-        f.rank.number(),
-        f.rank.japanese(),
-        f.rank.english(),
-        f.suki_find,
-        f.right_places,
-        f.right_strokes,
-        f.wrong_strokes,
-    ))
+        j.hand,
+        j.romaji,
+        j.index,
+        j.rank,
+        j.rank_japanese,
+        j.rank_english,
+        t.suki_find,
+        t.right_places,
+        t.right_strokes,
+        t.wrong_strokes,
+    )
 }
 
-fn compare(a: &Hand, b: &Hand, json: bool) -> Result<()> {
-    let (fa, fb) = (Features::of(a), Features::of(b));
-    let Verdict { order, stage } = compare_features(&fa, &fb);
-    let winner = match order {
-        Ordering::Greater => "a",
-        Ordering::Less => "b",
-        Ordering::Equal => "tie",
-    };
-    let (sa, sb) = (a.to_string(), b.to_string());
-    let seed_ab = seed::compare_hand(&sa, &sb);
-    if json {
-        return emit_json(&json!({
-            "a": hand_json(a),
-            "b": hand_json(b),
-            "winner": winner,
-            "stage": stage.map(|s| s.name()),
-            "stage_number": stage.map(|s| s as u8),
-            "seed_compare": seed_ab,
-        }));
-    }
-    let headline = match (order, stage) {
-        (Ordering::Greater, Some(s)) => format!("{sa} beats {sb}: decided by {}", s.describe()),
-        (Ordering::Less, Some(s)) => format!("{sb} beats {sa}: decided by {}", s.describe()),
-        _ if a == b => format!("{sa} and {sb} are the same hand: a tie"),
+fn render_comparison(c: &Comparison) -> String {
+    let (sa, sb) = (&c.a.hand, &c.b.hand);
+    let headline = match (c.winner, c.stage) {
+        (Winner::A, Some(s)) => format!("{sa} beats {sb}: decided by {}", describe(s)),
+        (Winner::B, Some(s)) => format!("{sb} beats {sa}: decided by {}", describe(s)),
+        _ if sa == sb => format!("{sa} and {sb} are the same hand: a tie"),
+        _ if c.rule.is_some() => {
+            format!("{sa} and {sb} tie: the rank, all four rules and the fifth rule agree")
+        }
         _ => format!(
             "{sa} and {sb} tie: the rank and all four rules agree \
-             (the seed's own comparator answers {seed_ab} for a,b and {} for b,a)",
-            seed::compare_hand(&sb, &sa)
+             (the article's own comparator answers {} for a,b and {} for b,a)",
+            c.article_compare, c.article_compare_reversed
         ),
     };
-    let row = |name: &str, x: String, y: String| {
-        format!("{name:<15} {} {}", pad_left(&x, 22), pad_left(&y, 22))
+    let row = |name: &str, x: &str, y: &str| {
+        format!("{name:<15} {} {}", pad_left(x, 22), pad_left(y, 22))
     };
-    let rank = |f: &Features| format!("{} {}", f.rank.number(), f.rank.english());
-    let lines = [
+    let rank = |j: &Judgement| format!("{} {}", j.rank, j.rank_english);
+    let mut lines = vec![
         headline,
         String::new(),
-        row("", format!("a = {sa}"), format!("b = {sb}")),
-        row("rank", rank(&fa), rank(&fb)),
-        row(
-            "suki_find",
-            fa.suki_find.to_string(),
-            fb.suki_find.to_string(),
-        ),
-        row(
-            "right_places",
-            fa.right_places.to_string(),
-            fb.right_places.to_string(),
-        ),
-        row(
-            "right_strokes",
-            fa.right_strokes.to_string(),
-            fb.right_strokes.to_string(),
-        ),
-        row(
-            "wrong_strokes",
-            fa.wrong_strokes.to_string(),
-            fb.wrong_strokes.to_string(),
-        ),
+        row("", &format!("a = {sa}"), &format!("b = {sb}")),
+        row("rank", &rank(&c.a), &rank(&c.b)),
     ];
-    emit(&lines.join("\n"))
-}
-
-/// Terminal columns taken by `s`: the name's characters (kanji, kana) are full-width.
-fn display_width(s: &str) -> usize {
-    s.chars()
-        .map(|c| match u32::from(c) {
-            0x1100..=0x115F | 0x2E80..=0xA4CF | 0xAC00..=0xD7A3 | 0xF900..=0xFAFF => 2,
-            0xFF00..=0xFF60 | 0xFFE0..=0xFFE6 => 2,
-            _ => 1,
-        })
-        .sum()
-}
-
-fn pad_left(s: &str, width: usize) -> String {
-    format!("{}{s}", " ".repeat(width.saturating_sub(display_width(s))))
-}
-
-fn pad_right(s: &str, width: usize) -> String {
-    format!("{s}{}", " ".repeat(width.saturating_sub(display_width(s))))
-}
-
-fn rank_table(json: bool) -> Result<()> {
-    let rows = table::rank_table();
-    let total: u64 = rows.iter().map(|r| r.count).sum();
-    if json {
-        return emit_json(&json!({ "hands": total, "ranks": rows }));
+    let values = |t: &TieBreaks| {
+        [
+            i16::from(t.suki_find),
+            t.right_places.into(),
+            t.right_strokes.into(),
+            t.wrong_strokes.into(),
+        ]
+    };
+    let names = [
+        "suki_find",
+        "right_places",
+        "right_strokes",
+        "wrong_strokes",
+    ];
+    let (va, vb) = (values(&c.a.tie_breaks), values(&c.b.tie_breaks));
+    for (i, name) in names.iter().enumerate() {
+        lines.push(row(name, &va[i].to_string(), &vb[i].to_string()));
     }
+    for p in &c.fifth_rule {
+        lines.push(row(&p.statistic.name(), &p.a.to_string(), &p.b.to_string()));
+    }
+    if let Some(rule) = &c.rule {
+        let fifth: Vec<String> = rule.fifth().iter().map(|s| s.name()).collect();
+        let text = format!(
+            "rule {rule}: the article's four rules, then {}",
+            fifth.join(" → ")
+        );
+        lines.insert(1, text);
+    }
+    lines.join("\n")
+}
+
+/// `s` right-aligned in `width` terminal columns (kanji and kana take two).
+fn pad_left(s: &str, width: usize) -> String {
+    format!("{}{s}", " ".repeat(width.saturating_sub(s.width())))
+}
+
+/// `s` left-aligned in `width` terminal columns (kanji and kana take two).
+fn pad_right(s: &str, width: usize) -> String {
+    format!("{s}{}", " ".repeat(width.saturating_sub(s.width())))
+}
+
+fn render_frequencies(f: &RankFrequencies) -> String {
     let mut out = vec![format!(
         "{:>4}  {:<20} {:<28} {:>5}  {:>9}  {:>10}",
         "rank", "english", "japanese", "count", "p_exact", "p"
     )];
-    for r in &rows {
+    for r in &f.ranks {
         out.push(format!(
             "{:>4}  {:<20} {} {:>5}  {:>9}  {:>10.8}",
             r.rank,
             r.english,
             pad_right(r.japanese, 28),
             r.count,
-            r.p_exact,
+            exact::fraction(&r.p_exact),
             r.p
         ));
     }
     out.push(format!(
         "{:>4}  {:<20} {:<28} {:>5}",
-        "", "all hands", "", total
+        "", "all hands", "", f.hands
     ));
-    emit(&out.join("\n"))
-}
-
-fn run_verify(examples: usize, json: bool) -> Result<()> {
-    let v = verify::verify(examples);
-    let proof = &v.strict_weak_order;
-    let ok = v.seed_figures.reproduced
-        && v.tied_pairs_by_stage == v.tied_pairs_by_grouping
-        && v.seed_agreement.agreeing == v.seed_agreement.hands
-        && proof.irreflexive
-        && proof.antisymmetric
-        && proof.transitive
-        && proof.equals_key_order;
-    if json {
-        emit_json(&v)?;
-    } else {
-        emit(&verify_text(&v, ok))?;
-    }
-    if ok {
-        Ok(())
-    } else {
-        Err(Error::failure(
-            "poker verification failed (see the report above)",
-        ))
-    }
+    out.join("\n")
 }
 
 fn tick(b: bool) -> &'static str {
@@ -250,7 +281,88 @@ fn tick(b: bool) -> &'static str {
     }
 }
 
-fn verify_text(v: &verify::Verification, ok: bool) -> String {
+fn render_strength(s: &Strength, rule: &Rule) -> String {
+    let line = |what: &str, n: u64, exact: &num_rational::Ratio<u64>, p: f64| {
+        format!(
+            "  {what:<9} {n:>5} hands   {:>10}  {p:.8}",
+            tabula::exact::fraction(exact)
+        )
+    };
+    [
+        format!(
+            "hand     {}  ({}, hand #{})  rank {} {}",
+            s.hand, s.romaji, s.index, s.rank, s.rank_english
+        ),
+        format!("rule     {rule}"),
+        "against a uniformly random hand (any of the 3,125, itself included):".to_string(),
+        line("beats", s.beats, &s.p_win_exact, s.p_win),
+        line("ties", s.ties, &s.p_tie_exact, s.p_tie),
+        line("loses to", s.loses_to, &s.p_loss_exact, s.p_loss),
+    ]
+    .join("\n")
+}
+
+fn render_strength_table(t: &StrengthTable) -> String {
+    let mut out = vec![
+        format!(
+            "every hand against a uniformly random one of the {} (itself included); rule {}",
+            t.opponents, t.rule
+        ),
+        String::new(),
+        format!(
+            "{:>5}  {}  {:<6} {:<24} {:>10} {:>10}  {:>10} {:>10}  {:>10} {:>10}",
+            "place",
+            pad_right("hand", 10),
+            "romaji",
+            "rank",
+            "win",
+            "p_win",
+            "tie",
+            "p_tie",
+            "loss",
+            "p_loss"
+        ),
+    ];
+    for (place, s) in t.hands.iter().enumerate() {
+        out.push(format!(
+            "{:>5}  {}  {:<6} {:<24} {:>10} {:>10.8}  {:>10} {:>10.8}  {:>10} {:>10.8}",
+            place + 1,
+            pad_right(&s.hand, 10),
+            s.romaji,
+            format!("{} {}", s.rank, s.rank_english),
+            exact::fraction(&s.p_win_exact),
+            s.p_win,
+            exact::fraction(&s.p_tie_exact),
+            s.p_tie,
+            exact::fraction(&s.p_loss_exact),
+            s.p_loss,
+        ));
+    }
+    out.join("\n")
+}
+
+/// What the verification says about a chosen fifth rule (nothing under the article's
+/// rule alone).
+fn fifth_rule_text(v: &Verification) -> Option<String> {
+    let f = v.fifth_rule.as_ref()?;
+    let mut out = vec![format!("rule {}: the article's four rules, then", f.rule)];
+    for s in &f.statistics {
+        let side = if s.larger_wins { "larger" } else { "smaller" };
+        out.push(format!("  {:<14} {} ({side} wins)", s.name, s.description));
+    }
+    out.push(if f.tie_free {
+        format!(
+            "tie-free: yes (all {} ordered pairs of different hands are decided, by both \
+             counts; {} tie classes, one per hand)\n",
+            v.pairs, v.strict_weak_order.levels
+        )
+    } else {
+        format!("tie-free: no ({} ordered pairs still tie)\n", f.tied_pairs)
+    });
+    Some(out.join("\n"))
+}
+
+fn render_verification(v: &Verification) -> String {
     let mut out = vec![
         format!("ordered pairs of different hands: {}", v.pairs),
         String::new(),
@@ -273,14 +385,14 @@ fn verify_text(v: &verify::Verification, ok: bool) -> String {
     out.extend([
         String::new(),
         format!(
-            "seed's figures reproduced: {} (after rule 3: {}, after rule 4: {})",
-            tick(v.seed_figures.reproduced),
-            v.seed_figures.after_rule_3,
-            v.seed_figures.after_rule_4
+            "the article's figures reproduced: {} (after rule 3: {}, after rule 4: {})",
+            tick(v.article_figures.reproduced),
+            v.article_figures.after_rule_3,
+            v.article_figures.after_rule_4
         ),
         format!(
-            "seed's functions agree on hands: {} of {}",
-            v.seed_agreement.agreeing, v.seed_agreement.hands
+            "the article's functions agree on hands: {} of {}",
+            v.article_agreement.agreeing, v.article_agreement.hands
         ),
         format!(
             "strict weak order: irreflexive {}, antisymmetric {}, transitive {}, \
@@ -308,33 +420,32 @@ fn verify_text(v: &verify::Verification, ok: bool) -> String {
             out.push(format!("  {a} / {b}"));
         }
     }
-    let d = &v.seed_defect;
+    let d = &v.article_defect;
     out.extend([
         String::new(),
         format!(
-            "seed's defect: compare_hand({}, {}) = {} and compare_hand({}, {}) = {}",
-            d.a, d.b, d.seed_compare_ab, d.b, d.a, d.seed_compare_ba
+            "the article's defect: compare_hand({}, {}) = {} and compare_hand({}, {}) = {}",
+            d.a, d.b, d.article_compare_ab, d.b, d.a, d.article_compare_ba
         ),
         format!(
             "  ({} ordered pairs answer 1 both ways round; reported here as ties)",
             d.pairs_answering_1_both_ways
         ),
         String::new(),
-        if ok {
+        if v.holds() {
             "verification: ok".to_string()
         } else {
             "verification: FAILED".to_string()
         },
     ]);
+    if let Some(text) = fifth_rule_text(v) {
+        out.insert(out.len() - 1, text);
+    }
     out.join("\n")
 }
 
-fn search_rule(depth: usize, top: usize, json: bool) -> Result<()> {
-    let r = search::search(depth);
-    if json {
-        return emit_json(&r);
-    }
-    let mut out = vec!["family searched (applied after the seed's four rules):".to_string()];
+fn render_search(r: &SearchReport, top: usize) -> String {
+    let mut out = vec!["family searched (applied after the article's four rules):".to_string()];
     for g in &r.family {
         out.push(format!("  {}:", g.group));
         let mut line = String::from("   ");
@@ -401,10 +512,14 @@ fn search_rule(depth: usize, top: usize, json: bool) -> Result<()> {
                 "    ({} rules of {} statistics leave none; the first ones:)",
                 d.zero_tie_rules, d.depth
             ));
-            for rules in &d.zero_tie_examples {
-                out.push(format!("      {}", rules.join(" → ")));
+            for (rules, name) in d.zero_tie_examples.iter().zip(&d.zero_tie_names) {
+                out.push(format!("      {name:<30} {}", rules.join(" → ")));
             }
         }
+        out.push(format!(
+            "    (use one with --rule NAME, e.g. `tabula poker verify --rule {}`)",
+            r.best.name
+        ));
     } else {
         out.push(format!(
             "no rule in the family leaves no ties; the best, {}, leaves {} ordered pairs tied",
@@ -412,5 +527,5 @@ fn search_rule(depth: usize, top: usize, json: bool) -> Result<()> {
             r.best.tied_pairs
         ));
     }
-    emit(&out.join("\n"))
+    out.join("\n")
 }

@@ -1,38 +1,34 @@
-//! The comparator: rank first, then the seed's four rules in order, reporting the stage
-//! that decides. Where all four rules tie, the project reports a tie (the seed's last line
-//! would answer "b wins" both ways round; see [`super::seed::compare_hand`]).
+//! The comparator: rank first, then the article's four rules in order, reporting the stage
+//! that decides. Where all four rules tie, the project reports a tie (the article's last line
+//! would answer "b wins" both ways round; see [`super::article::compare_hand`]).
 
+use super::article;
 use super::hand::Hand;
-use super::tiebreak::Features;
+use super::rule::{Decision, Rule, Statistic, Step};
+use super::tiebreak::{Features, Key};
 use serde::Serialize;
 use std::cmp::Ordering;
 
-/// The comparison stages, in the order they are tried.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Stage {
-    /// The ranks differ.
-    Rank = 0,
-    /// Rule 1: the `すき` standing further right (or present against absent).
-    SukiPosition = 1,
-    /// Rule 2: more characters in their right place.
-    RightPlaces = 2,
-    /// Rule 3: more strokes among the characters in their right place.
-    RightStrokes = 3,
-    /// Rule 4: fewer strokes among the characters out of place.
-    WrongStrokes = 4,
+numbered_enum! {
+    /// The comparison stages, in the order they are tried; the JSON names them in
+    /// snake case (`suki_position`).
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum Stage {
+        /// The ranks differ.
+        Rank,
+        /// Rule 1: the `すき` standing further right (or present against absent).
+        SukiPosition,
+        /// Rule 2: more characters in their right place.
+        RightPlaces,
+        /// Rule 3: more strokes among the characters in their right place.
+        RightStrokes,
+        /// Rule 4: fewer strokes among the characters out of place.
+        WrongStrokes,
+    }
 }
 
 impl Stage {
-    /// All stages in order.
-    pub const ALL: [Stage; 5] = [
-        Stage::Rank,
-        Stage::SukiPosition,
-        Stage::RightPlaces,
-        Stage::RightStrokes,
-        Stage::WrongStrokes,
-    ];
-
     /// Machine name, as in the JSON output.
     pub fn name(self) -> &'static str {
         match self {
@@ -41,17 +37,6 @@ impl Stage {
             Stage::RightPlaces => "right_places",
             Stage::RightStrokes => "right_strokes",
             Stage::WrongStrokes => "wrong_strokes",
-        }
-    }
-
-    /// A short human description.
-    pub fn describe(self) -> &'static str {
-        match self {
-            Stage::Rank => "the rank",
-            Stage::SukiPosition => "rule 1 (すき further right)",
-            Stage::RightPlaces => "rule 2 (more characters in their right place)",
-            Stage::RightStrokes => "rule 3 (more strokes in the right place)",
-            Stage::WrongStrokes => "rule 4 (fewer strokes out of place)",
         }
     }
 }
@@ -65,7 +50,9 @@ pub struct Verdict {
     pub stage: Option<Stage>,
 }
 
-/// Compares two hands' values stage by stage, exactly in the seed's sequence.
+/// Compares two hands' values stage by stage, exactly in the article's sequence
+/// (`docs/izumi-poker.md`).
+#[inline]
 pub fn compare_features(a: &Features, b: &Features) -> Verdict {
     let steps = [
         // A smaller rank number is stronger.
@@ -94,6 +81,147 @@ pub fn compare(a: &Hand, b: &Hand) -> Verdict {
     compare_features(&Features::of(a), &Features::of(b))
 }
 
+/// A hand judged: its spellings, number, rank and the four tie-break values (the report
+/// of `tabula poker judge`). Fields are in the order the JSON has always listed them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Judgement {
+    /// The hand in characters, e.g. `大石泉すき`.
+    pub hand: String,
+    /// The hand's number, `0..3125`.
+    pub index: usize,
+    /// The strength key (a larger key is a stronger hand).
+    pub key: Key,
+    /// The rank's number (0 strongest).
+    pub rank: u8,
+    pub rank_english: &'static str,
+    pub rank_japanese: &'static str,
+    /// The hand in romanised letters, e.g. `oizsk`.
+    pub romaji: String,
+    /// The values of the four rules.
+    pub tie_breaks: TieBreaks,
+}
+
+/// The values of the four tie-break rules for one hand (see [`Features`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct TieBreaks {
+    pub right_places: u8,
+    pub right_strokes: u8,
+    pub suki_find: i8,
+    pub wrong_strokes: u8,
+}
+
+impl Judgement {
+    /// Judges `hand`.
+    pub fn of(hand: &Hand) -> Judgement {
+        let f = Features::of(hand);
+        Judgement {
+            hand: hand.to_string(),
+            index: hand.index(),
+            key: f.key(),
+            rank: f.rank.number(),
+            rank_english: f.rank.english(),
+            rank_japanese: f.rank.japanese(),
+            romaji: hand.romaji(),
+            tie_breaks: TieBreaks {
+                right_places: f.right_places,
+                right_strokes: f.right_strokes,
+                suki_find: f.suki_find,
+                wrong_strokes: f.wrong_strokes,
+            },
+        }
+    }
+}
+
+/// Which hand of a comparison wins.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Winner {
+    A,
+    B,
+    Tie,
+}
+
+impl From<Ordering> for Winner {
+    fn from(order: Ordering) -> Winner {
+        match order {
+            Ordering::Greater => Winner::A,
+            Ordering::Less => Winner::B,
+            Ordering::Equal => Winner::Tie,
+        }
+    }
+}
+
+/// Two hands compared (the report of `tabula poker compare`), with the answer of the
+/// article's own comparator beside ours.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Comparison {
+    pub a: Judgement,
+    pub b: Judgement,
+    /// The rule, when it is not the article's alone.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rule: Option<Rule>,
+    /// The fifth rule's statistics on both hands (empty under the article's rule).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub fifth_rule: Vec<StatisticPair>,
+    /// The article's `compare_hand(a, b)`: -1 when `a` wins, 1 when `b` wins, and 1 again
+    /// where all four rules tie.
+    #[serde(rename = "seed_compare")]
+    pub article_compare: i64,
+    /// The stage that decided, `null` for a tie.
+    pub stage: Option<Step>,
+    /// Its number (0 = the rank, 1 to 4 = the article's rules, 5 on: the fifth rule's
+    /// statistics).
+    pub stage_number: Option<u8>,
+    pub winner: Winner,
+    /// The article's `compare_hand(b, a)` (not in the JSON: it is the defect the text
+    /// shows beside a tie).
+    #[serde(skip)]
+    pub article_compare_reversed: i64,
+}
+
+/// One statistic of a fifth rule on both hands of a comparison.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct StatisticPair {
+    pub statistic: Statistic,
+    pub larger_wins: bool,
+    pub a: i32,
+    pub b: i32,
+}
+
+impl Comparison {
+    /// Compares `a` with `b` by the article's rules.
+    pub fn of(a: &Hand, b: &Hand) -> Comparison {
+        Comparison::under(a, b, &Rule::article())
+    }
+
+    /// Compares `a` with `b` by `rule`.
+    pub fn under(a: &Hand, b: &Hand, rule: &Rule) -> Comparison {
+        let Decision { order, stage } = rule.compare(a, b);
+        let (sa, sb) = (a.to_string(), b.to_string());
+        let steps = rule.steps();
+        Comparison {
+            a: Judgement::of(a),
+            b: Judgement::of(b),
+            rule: (!rule.is_article()).then(|| rule.clone()),
+            fifth_rule: rule
+                .fifth()
+                .iter()
+                .map(|&s| StatisticPair {
+                    statistic: s,
+                    larger_wins: s.larger_wins(),
+                    a: s.value(&a.letters()),
+                    b: s.value(&b.letters()),
+                })
+                .collect(),
+            article_compare: article::compare_hand(&sa, &sb),
+            stage: stage.map(|i| steps[i]),
+            stage_number: stage.map(|i| i as u8),
+            winner: order.into(),
+            article_compare_reversed: article::compare_hand(&sb, &sa),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -103,8 +231,8 @@ mod tests {
     }
 
     #[test]
-    fn the_seeds_test_pairs_are_won_by_the_first_hand_at_the_expected_stage() {
-        // The seed's third pair, 'す泉太すき', has a typo (太 is not a card): skipped.
+    fn the_articles_test_pairs_are_won_by_the_first_hand_at_the_expected_stage() {
+        // The article's third pair, 'す泉太すき', has a typo (太 is not a card): skipped.
         for (a, b, stage) in [
             ("大石泉きす", "大石大石泉", Stage::Rank),
             ("泉す泉すき", "大大泉石石", Stage::Rank),
@@ -120,7 +248,7 @@ mod tests {
     }
 
     #[test]
-    fn the_seeds_first_rule_4_tie_is_reported_as_a_tie() {
+    fn the_articles_first_rule_4_tie_is_reported_as_a_tie() {
         let v = verdict("大大大大石", "大大大石大");
         assert_eq!(
             v,

@@ -1,9 +1,10 @@
 //! A hand: five letters of 大石泉すき, with repetition, in order. Hands are numbered
 //! `0..3125` by the ranking engine ([`Words`] over the five letters, lexicographic in the
-//! name's order), which is also the order of the seed's `itertools.product`.
+//! name's order), which is also the order of the article's `itertools.product`
+//! (`docs/izumi-poker.md`).
 
+use super::Error;
 use crate::rank::{Ranker, Words};
-use crate::{Error, Result};
 use std::fmt;
 use std::sync::OnceLock;
 
@@ -13,7 +14,7 @@ pub const CHARS: [char; 5] = ['大', '石', '泉', 'す', 'き'];
 /// The romanised letters accepted for each character (大=o, 石=i, 泉=z, す=s, き=k).
 pub const ROMAJI: [char; 5] = ['o', 'i', 'z', 's', 'k'];
 
-/// Stroke counts as the seed takes them: 大 3, 石 5, 泉 9, す 2, き 4.
+/// Stroke counts as the article takes them: 大 3, 石 5, 泉 9, す 2, き 4.
 pub const STROKES: [u8; 5] = [3, 5, 9, 2, 4];
 
 /// Letter of す and of き, the two halves of the `すき` pair.
@@ -71,28 +72,26 @@ impl Hand {
 
     /// Parses a hand written with the characters 大石泉すき or the letters `oizsk` (the two
     /// may be mixed). Anything else is refused with a message naming the fault.
-    pub fn parse(text: &str) -> Result<Hand> {
+    pub fn parse(text: &str) -> Result<Hand, Error> {
         let mut letters = Vec::with_capacity(WIDTH);
         for (i, c) in text.chars().enumerate() {
             let letter = CHARS
                 .iter()
                 .position(|&k| k == c)
                 .or_else(|| ROMAJI.iter().position(|&r| r == c))
-                .ok_or_else(|| {
-                    Error::input(format!(
-                        "hand {text:?}: unknown character {c:?} at position {}; a hand uses \
-                         only 大 石 泉 す き (or the letters o i z s k)",
-                        i + 1
-                    ))
+                .ok_or_else(|| Error::UnknownCharacter {
+                    text: text.to_string(),
+                    character: c,
+                    position: i + 1,
                 })?;
             letters.push(letter as u8);
         }
-        let letters: [u8; WIDTH] = letters.try_into().map_err(|v: Vec<u8>| {
-            Error::input(format!(
-                "hand {text:?} has {} characters; a hand has exactly {WIDTH}",
-                v.len()
-            ))
-        })?;
+        let letters: [u8; WIDTH] = letters
+            .try_into()
+            .map_err(|v: Vec<u8>| Error::WrongLength {
+                text: text.to_string(),
+                length: v.len(),
+            })?;
         Ok(Hand { letters })
     }
 
@@ -117,7 +116,7 @@ impl fmt::Display for Hand {
 impl std::str::FromStr for Hand {
     type Err = Error;
 
-    fn from_str(s: &str) -> Result<Hand> {
+    fn from_str(s: &str) -> Result<Hand, Error> {
         Hand::parse(s)
     }
 }

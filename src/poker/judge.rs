@@ -3,35 +3,24 @@
 use super::hand::{Hand, KI, SU};
 use serde::Serialize;
 
-/// A hand's rank; the discriminant is the seed's number (0 strongest, 8 weakest).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
-pub enum HandRank {
-    RoyalStraightFlush = 0,
-    FiveOfAKind = 1,
-    FourOfAKind = 2,
-    StraightFlush = 3,
-    FullHouse = 4,
-    Suki = 5,
-    ThreeOfAKind = 6,
-    TwoPair = 7,
-    Buta = 8,
+numbered_enum! {
+    /// A hand's rank; the discriminant is the article's number (0 strongest, 8 weakest).
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+    pub enum HandRank {
+        RoyalStraightFlush,
+        FiveOfAKind,
+        FourOfAKind,
+        StraightFlush,
+        FullHouse,
+        Suki,
+        ThreeOfAKind,
+        TwoPair,
+        Buta,
+    }
 }
 
 impl HandRank {
-    /// All ranks, strongest first.
-    pub const ALL: [HandRank; 9] = [
-        HandRank::RoyalStraightFlush,
-        HandRank::FiveOfAKind,
-        HandRank::FourOfAKind,
-        HandRank::StraightFlush,
-        HandRank::FullHouse,
-        HandRank::Suki,
-        HandRank::ThreeOfAKind,
-        HandRank::TwoPair,
-        HandRank::Buta,
-    ];
-
-    /// The seed's number: 0 strongest … 8 weakest.
+    /// The article's number: 0 strongest … 8 weakest.
     pub fn number(self) -> u8 {
         self as u8
     }

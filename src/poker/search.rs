@@ -1,4 +1,4 @@
-//! The seed's open question: a further, natural tie-break rule that leaves no ties.
+//! The article's open question: a further, natural tie-break rule that leaves no ties.
 //!
 //! The family searched is stated here and printed by `tabula poker search-rule`: simple
 //! statistics of a hand, each a small integer, grouped as
@@ -9,7 +9,7 @@
 //!   the strokes of the character at each single position;
 //! - *the name's shape*: number of `すき` pairs, of the name's bigrams (大石, 石泉, 泉す,
 //!   すき), the longest run of the name, inversions against the name's order, the
-//!   displacement Σ|home − position| and its square sum (the seed's first "SSD" idea),
+//!   displacement Σ|home − position| and its square sum (the article's first "SSD" idea),
 //!   distinct characters;
 //! - *kickers*: highest stroke, lowest stroke, and the strokes sorted high to low compared
 //!   as in poker.
@@ -19,135 +19,23 @@
 //! kept, as natural readings of "stroke-weighted positions".)
 //!
 //! A candidate rule is one statistic, or a sequence of up to three of them, applied after
-//! the seed's four rules. Which side wins (higher or lower) does not change which pairs
+//! the article's four rules. Which side wins (higher or lower) does not change which pairs
 //! stay tied, so a rule is scored by its ties alone: the ordered pairs left tied, counted
 //! over the pairs the four rules leave tied, with one agreement bit mask per pair.
 
-use super::hand::{Hand, CHARS, STROKES};
+use super::hand::Hand;
+use super::rule::Statistic;
 use super::tiebreak::{all_features, Features, Key};
 use super::verify::tied_pairs_after_all_rules;
 use serde::Serialize;
 
-/// One candidate statistic: its name, its group, and its value on every hand.
-#[derive(Debug, Clone)]
-pub struct Statistic {
-    pub name: String,
-    pub group: &'static str,
-    pub values: Vec<i32>,
-}
-
-type Letters = [u8; 5];
-
-fn statistic(name: String, group: &'static str, f: impl Fn(&Letters) -> i32) -> Statistic {
-    Statistic {
-        name,
-        group,
-        values: Hand::all().map(|h| f(&h.letters())).collect(),
-    }
-}
-
-fn strokes(l: u8) -> i32 {
-    i32::from(STROKES[l as usize])
-}
-
-/// The family of candidate statistics, in a fixed order.
-pub fn family() -> Vec<Statistic> {
-    let mut out = Vec::new();
-    const POS: &str = "positions of each character";
-    for c in 0..5u8 {
-        let ch = CHARS[c as usize];
-        out.push(statistic(
-            format!("first position of {ch}"),
-            POS,
-            move |x| x.iter().position(|&l| l == c).map_or(-1, |p| p as i32),
-        ));
-        out.push(statistic(format!("last position of {ch}"), POS, move |x| {
-            x.iter().rposition(|&l| l == c).map_or(-1, |p| p as i32)
-        }));
-        out.push(statistic(
-            format!("sum of positions of {ch}"),
-            POS,
-            move |x| (0..5).filter(|&i| x[i] == c).map(|i| i as i32 + 1).sum(),
-        ));
-        out.push(statistic(format!("count of {ch}"), POS, move |x| {
-            x.iter().filter(|&&l| l == c).count() as i32
-        }));
-    }
-    const WEIGHTED: &str = "stroke-weighted positions";
-    out.push(statistic("Σ strokes × position".into(), WEIGHTED, |x| {
-        (0..5).map(|i| strokes(x[i]) * (i as i32 + 1)).sum()
-    }));
-    out.push(statistic(
-        "Σ strokes × (6 − position)".into(),
-        WEIGHTED,
-        |x| (0..5).map(|i| strokes(x[i]) * (5 - i as i32)).sum(),
-    ));
-    for p in 0..5 {
-        out.push(statistic(
-            format!("strokes at position {}", p + 1),
-            WEIGHTED,
-            move |x| strokes(x[p]),
-        ));
-    }
-    const SHAPE: &str = "the name's shape";
-    out.push(statistic("すき pairs".into(), SHAPE, |x| {
-        x.windows(2).filter(|w| w == &[3, 4]).count() as i32
-    }));
-    out.push(statistic("name bigrams".into(), SHAPE, |x| {
-        x.windows(2).filter(|w| w[1] == w[0] + 1).count() as i32
-    }));
-    out.push(statistic("longest run of the name".into(), SHAPE, |x| {
-        let (mut best, mut run) = (1, 1);
-        for w in x.windows(2) {
-            run = if w[1] == w[0] + 1 { run + 1 } else { 1 };
-            best = best.max(run);
-        }
-        best
-    }));
-    out.push(statistic(
-        "inversions against the name".into(),
-        SHAPE,
-        |x| {
-            (0..5)
-                .flat_map(|i| (i + 1..5).map(move |j| (i, j)))
-                .filter(|&(i, j)| x[i] > x[j])
-                .count() as i32
-        },
-    ));
-    out.push(statistic(
-        "displacement Σ|home − position|".into(),
-        SHAPE,
-        |x| (0..5).map(|i| (i32::from(x[i]) - i as i32).abs()).sum(),
-    ));
-    out.push(statistic("squared displacement (SSD)".into(), SHAPE, |x| {
-        (0..5).map(|i| (i32::from(x[i]) - i as i32).pow(2)).sum()
-    }));
-    out.push(statistic("distinct characters".into(), SHAPE, |x| {
-        (0..5u8).filter(|c| x.contains(c)).count() as i32
-    }));
-    const KICKERS: &str = "kickers";
-    out.push(statistic("highest stroke".into(), KICKERS, |x| {
-        x.iter().map(|&l| strokes(l)).max().unwrap_or(0)
-    }));
-    out.push(statistic("lowest stroke".into(), KICKERS, |x| {
-        x.iter().map(|&l| strokes(l)).min().unwrap_or(0)
-    }));
-    out.push(statistic(
-        "strokes high to low (kicker)".into(),
-        KICKERS,
-        |x| {
-            let mut s: Vec<i32> = x.iter().map(|&l| strokes(l)).collect();
-            s.sort_unstable_by(|a, b| b.cmp(a));
-            s.iter().fold(0, |acc, &v| acc * 10 + v)
-        },
-    ));
-    out
-}
-
 /// A rule (a sequence of statistics) and the ordered pairs it leaves tied.
 #[derive(Debug, Clone, Serialize)]
 pub struct RuleScore {
+    /// The statistics, described for people, in the order they are tried.
     pub rules: Vec<String>,
+    /// The rule's name as `--rule` takes it (`stroke-pos+ssd+possum-o`).
+    pub name: String,
     pub tied_pairs: u64,
 }
 
@@ -167,6 +55,8 @@ pub struct DepthResult {
     pub zero_tie_rules: u64,
     /// The first few of those, best first.
     pub zero_tie_examples: Vec<Vec<String>>,
+    /// The names (as `--rule` takes them) of all of those, best first.
+    pub zero_tie_names: Vec<String>,
 }
 
 /// One group of the family, for the report.
@@ -181,7 +71,7 @@ pub struct Group {
 pub struct SearchReport {
     /// The family searched.
     pub family: Vec<Group>,
-    /// Ordered pairs tied after the seed's four rules.
+    /// Ordered pairs tied after the article's four rules.
     pub tied_pairs_before: u64,
     /// Every single statistic, fewest ties first.
     pub singles: Vec<RuleScore>,
@@ -195,13 +85,13 @@ pub struct SearchReport {
 
 /// Agreement masks: bit `s` of entry `p` is set when both hands of tied pair `p` have the
 /// same value of statistic `s`.
-fn agreement_masks(stats: &[Statistic], tied: &[(u16, u16)]) -> Vec<u64> {
+fn agreement_masks(values: &[Vec<i32>], tied: &[(u16, u16)]) -> Vec<u64> {
     tied.iter()
         .map(|&(a, b)| {
-            stats
+            values
                 .iter()
                 .enumerate()
-                .filter(|(_, s)| s.values[a as usize] == s.values[b as usize])
+                .filter(|(_, v)| v[a as usize] == v[b as usize])
                 .fold(0u64, |m, (i, _)| m | 1 << i)
         })
         .collect()
@@ -227,15 +117,17 @@ fn hand_text(index: u16) -> String {
 
 /// Searches sequences of 1 up to `depth` (at most 3) statistics.
 pub fn search(depth: usize) -> SearchReport {
-    let stats = family();
+    let stats = Statistic::family();
     assert!(stats.len() <= 64, "the masks hold 64 statistics");
+    let values: Vec<Vec<i32>> = stats.iter().map(|s| s.values()).collect();
     let keys: Vec<Key> = all_features().iter().map(Features::key).collect();
     let tied = tied_pairs_after_all_rules(&keys);
-    let masks = agreement_masks(&stats, &tied);
+    let masks = agreement_masks(&values, &tied);
     let single_ties: Vec<u64> = (0..stats.len()).map(|i| ties_of(&masks, 1 << i)).collect();
     let mut singles: Vec<RuleScore> = (0..stats.len())
         .map(|i| RuleScore {
-            rules: vec![stats[i].name.clone()],
+            rules: vec![stats[i].description()],
+            name: stats[i].name(),
             tied_pairs: single_ties[i],
         })
         .collect();
@@ -249,8 +141,12 @@ pub fn search(depth: usize) -> SearchReport {
     let names = |set: u64| -> Vec<String> {
         ordered(set)
             .iter()
-            .map(|&i| stats[i].name.clone())
+            .map(|&i| stats[i].description())
             .collect()
+    };
+    let rule_name = |set: u64| -> String {
+        let names: Vec<String> = ordered(set).iter().map(|&i| stats[i].name()).collect();
+        names.join("+")
     };
     let by_depth: Vec<DepthResult> = (1..=depth.clamp(1, 3))
         .map(|d| {
@@ -279,11 +175,13 @@ pub fn search(depth: usize) -> SearchReport {
                 candidates: sets.len() as u64,
                 best: RuleScore {
                     rules: names(best_set),
+                    name: rule_name(best_set),
                     tied_pairs: best_ties,
                 },
                 remaining_examples: remaining,
                 zero_tie_rules: zeros.len() as u64,
                 zero_tie_examples: zeros.iter().take(10).map(|&s| names(s)).collect(),
+                zero_tie_names: zeros.iter().map(|&s| rule_name(s)).collect(),
             }
         })
         .collect();
@@ -295,10 +193,10 @@ pub fn search(depth: usize) -> SearchReport {
     let mut family_groups: Vec<Group> = Vec::new();
     for s in &stats {
         match family_groups.last_mut() {
-            Some(g) if g.group == s.group => g.statistics.push(s.name.clone()),
+            Some(g) if g.group == s.group() => g.statistics.push(s.description()),
             _ => family_groups.push(Group {
-                group: s.group,
-                statistics: vec![s.name.clone()],
+                group: s.group(),
+                statistics: vec![s.description()],
             }),
         }
     }

@@ -1,7 +1,7 @@
-//! The seed's four tie-break rules, as per-hand values, and the lexicographic key they form.
+//! The article's four tie-break rules, as per-hand values, and the lexicographic key they form.
 //!
 //! "Right place": position `i + 1` is right for the name's `i`-th character (大 first, き
-//! last). The seed reaches this through lookup strings (`calc_pos_score`); [`super::seed`]
+//! last). The article reaches this through lookup strings (`calc_pos_score`); [`super::article`]
 //! transliterates those, and the tests prove the two agree on all 3,125 hands.
 
 use super::hand::{Hand, STROKES};

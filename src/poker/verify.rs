@@ -8,61 +8,141 @@
 //!   ordered pair is checked to compare exactly as its levels do. A relation equal to the
 //!   comparison of an integer function is irreflexive, antisymmetric and transitive, and so
 //!   is its tie relation: a strict weak order.
-//! - The seed's defect on a concrete pair, with its literal comparator ([`super::seed`]).
+//! - The article's defect on a concrete pair, with its literal comparator ([`super::article`]).
 
+use super::article;
 use super::compare::{compare_features, Stage};
 use super::hand::{Hand, HANDS};
-use super::seed;
-use super::tiebreak::{all_features, Features, Key};
+use super::rule::{Rule, Step, Strengths, MAX_STATISTICS};
+use super::tiebreak::{Features, Key};
+use super::Error;
 use rayon::prelude::*;
 use serde::Serialize;
 use std::cmp::Ordering;
 
-/// The two tie counts the seed prints: after rules 1–3 and after rules 1–4.
-pub const SEED_TIES_AFTER_RULE_3: u64 = 287_564;
-/// See [`SEED_TIES_AFTER_RULE_3`].
-pub const SEED_TIES_AFTER_RULE_4: u64 = 24_942;
+/// The two tie counts the article prints: after rules 1–3 and after rules 1–4.
+pub const ARTICLE_TIES_AFTER_RULE_3: u64 = 287_564;
+/// See [`ARTICLE_TIES_AFTER_RULE_3`].
+pub const ARTICLE_TIES_AFTER_RULE_4: u64 = 24_942;
 
 /// The full verification report.
 #[derive(Debug, Clone, Serialize)]
 pub struct Verification {
     /// Ordered pairs of different hands: 3,125 × 3,124.
     pub pairs: u64,
-    /// Stage names, in the order of the counts below.
-    pub stages: Vec<&'static str>,
-    /// Ordered pairs still tied after the rank alone, then after rules 1, 2, 3, 4
+    /// Stage names, in the order of the counts below: the rank, the article's four rules,
+    /// then the fifth rule's statistics if one is chosen.
+    pub stages: Vec<String>,
+    /// Ordered pairs still tied after the rank alone, then after each rule in turn
     /// (pairwise comparator loop).
-    pub tied_pairs_by_stage: [u64; 5],
+    pub tied_pairs_by_stage: Vec<u64>,
     /// The same counts by the second method (grouping by key prefix).
-    pub tied_pairs_by_grouping: [u64; 5],
+    pub tied_pairs_by_grouping: Vec<u64>,
     /// Ordered pairs decided at each stage (their sum plus the final ties is `pairs`).
-    pub decided_pairs_by_stage: [u64; 5],
-    /// The seed's two printed counts and whether they are reproduced.
-    pub seed_figures: SeedFigures,
-    /// Whether the transliterated seed functions agree with the fast ones on every hand.
-    pub seed_agreement: SeedAgreement,
+    pub decided_pairs_by_stage: Vec<u64>,
+    /// The article's two printed counts and whether they are reproduced.
+    #[serde(rename = "seed_figures")]
+    pub article_figures: ArticleFigures,
+    /// Whether the transliterated article functions agree with the fast ones on every hand.
+    #[serde(rename = "seed_agreement")]
+    pub article_agreement: ArticleAgreement,
     /// The strict weak order proof.
     pub strict_weak_order: OrderProof,
     /// The first tied pairs (in index order) after each stage.
     pub examples: Vec<StageExamples>,
-    /// The seed's invalid last line, shown on a concrete pair.
-    pub seed_defect: SeedDefect,
+    /// The article's invalid last line, shown on a concrete pair.
+    #[serde(rename = "seed_defect")]
+    pub article_defect: ArticleDefect,
+    /// The fifth rule, when one is chosen: whether it leaves any tie.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fifth_rule: Option<FifthRuleProof>,
 }
 
-/// The seed's printed counts against ours.
+/// What `verify` proves about a chosen fifth rule.
 #[derive(Debug, Clone, Serialize)]
-pub struct SeedFigures {
+pub struct FifthRuleProof {
+    /// The whole rule's name.
+    pub rule: Rule,
+    /// Its statistics, in the order they are tried.
+    pub statistics: Vec<StatisticInfo>,
+    /// Ordered pairs of different hands the whole rule leaves tied (pairwise count).
+    pub tied_pairs: u64,
+    /// True when no pair ties: both tie counts are 0 and the proof finds 3,125 levels,
+    /// one per hand, so the rule is a strict total order on the hands.
+    pub tie_free: bool,
+}
+
+/// One statistic of a fifth rule, described.
+#[derive(Debug, Clone, Serialize)]
+pub struct StatisticInfo {
+    pub name: String,
+    pub description: String,
+    pub larger_wins: bool,
+}
+
+impl Verification {
+    /// The checks that do not hold, in words (empty when all hold): the article's figures
+    /// reproduced, the two tie counts agreeing, the article's functions agreeing on every
+    /// hand, and the strict weak order.
+    pub fn failures(&self) -> Vec<&'static str> {
+        let p = &self.strict_weak_order;
+        [
+            (
+                self.article_figures.reproduced,
+                "the article's tie counts are not reproduced",
+            ),
+            (
+                self.tied_pairs_by_stage == self.tied_pairs_by_grouping,
+                "the pairwise and grouped tie counts differ",
+            ),
+            (
+                self.article_agreement.agreeing == self.article_agreement.hands,
+                "the article's functions disagree on some hands",
+            ),
+            (p.irreflexive, "some hand does not tie with itself"),
+            (p.antisymmetric, "the comparator is not antisymmetric"),
+            (p.transitive, "the comparator is not transitive"),
+            (
+                p.equals_key_order,
+                "the comparator differs from the key order",
+            ),
+        ]
+        .into_iter()
+        .filter(|(holds, _)| !holds)
+        .map(|(_, what)| what)
+        .collect()
+    }
+
+    /// Whether every check holds.
+    pub fn holds(&self) -> bool {
+        self.failures().is_empty()
+    }
+
+    /// `Ok` when every check holds, else the failed checks as an error.
+    pub fn check(&self) -> Result<(), Error> {
+        match self.failures() {
+            f if f.is_empty() => Ok(()),
+            f => Err(Error::VerificationFailed {
+                failed: f.join("; "),
+            }),
+        }
+    }
+}
+
+/// The article's printed counts against ours.
+#[derive(Debug, Clone, Serialize)]
+pub struct ArticleFigures {
     pub after_rule_3: u64,
     pub after_rule_4: u64,
     pub reproduced: bool,
 }
 
-/// Per-hand agreement of the seed's transliterated functions with the fast code.
+/// Per-hand agreement of the article's transliterated functions with the fast code.
 #[derive(Debug, Clone, Serialize)]
-pub struct SeedAgreement {
+pub struct ArticleAgreement {
     /// Hands checked (all of them).
     pub hands: u64,
-    /// Hands whose rank, `すき` position, right-place count (the seed's `calc_pos_score`),
+    /// Hands whose rank, `すき` position, right-place count (the article's `calc_pos_score`),
     /// right-place strokes and out-of-place strokes all agree.
     pub agreeing: u64,
 }
@@ -88,80 +168,156 @@ pub struct OrderProof {
 /// Example pairs tied after one stage.
 #[derive(Debug, Clone, Serialize)]
 pub struct StageExamples {
-    pub stage: &'static str,
+    pub stage: String,
     pub tied_pairs: u64,
     pub pairs: Vec<[String; 2]>,
 }
 
-/// The seed's defect on a concrete pair.
+/// The article's defect on a concrete pair.
 #[derive(Debug, Clone, Serialize)]
-pub struct SeedDefect {
+pub struct ArticleDefect {
     pub a: String,
     pub b: String,
-    /// The seed's `compare_hand(a, b)`.
-    pub seed_compare_ab: i64,
-    /// The seed's `compare_hand(b, a)`.
-    pub seed_compare_ba: i64,
-    /// Ordered pairs on which the seed's comparator answers 1 both ways round.
+    /// The article's `compare_hand(a, b)`.
+    #[serde(rename = "seed_compare_ab")]
+    pub article_compare_ab: i64,
+    /// The article's `compare_hand(b, a)`.
+    #[serde(rename = "seed_compare_ba")]
+    pub article_compare_ba: i64,
+    /// Ordered pairs on which the article's comparator answers 1 both ways round.
     pub pairs_answering_1_both_ways: u64,
 }
 
-/// Runs the whole verification; `examples` pairs are listed per stage.
+/// Runs the whole verification of the article's comparator; `examples` pairs are listed
+/// per stage.
 pub fn verify(examples: usize) -> Verification {
-    let feats = all_features();
+    verify_rule(&Rule::article(), examples)
+}
+
+/// Runs the whole verification of `rule`: the article's stages, then the fifth rule's.
+pub fn verify_rule(rule: &Rule, examples: usize) -> Verification {
+    let strengths = rule.strengths();
+    let feats = strengths.features();
     let keys: Vec<Key> = feats.iter().map(Features::key).collect();
-    let decided = decided_by_stage(&feats);
+    // The article's rules alone are compared through `compare_features` directly and
+    // proven against the 32-bit key: the loops below then run as fast as they did before
+    // rules could be chosen.
+    let by_article = |a: usize, b: usize| compare_features(&feats[a], &feats[b]);
+    let decided = if rule.is_article() {
+        decided_by_stage(HANDS, Stage::ALL.len(), |a, b| {
+            by_article(a, b).stage.map(|s| s as usize)
+        })
+    } else {
+        decided_by_stage(HANDS, strengths.stages(), |a, b| {
+            strengths.compare(a, b).stage
+        })
+    };
     let ties_pairwise = ties_after_each_stage(&decided);
-    let ties_grouped: [u64; 5] = std::array::from_fn(|s| ties_by_grouping(&keys, s));
+    let ties_grouped: Vec<u64> = (0..strengths.stages())
+        .map(|s| ties_by_grouping_rule(&strengths, s))
+        .collect();
     let pairs = (HANDS * (HANDS - 1)) as u64;
     let tied_after_all = tied_pairs_after_all_rules(&keys);
+    let proof = if rule.is_article() {
+        prove_strict_weak_order(HANDS, &keys, |a, b| by_article(a, b).order, true)
+    } else {
+        let full_keys: Vec<u128> = (0..HANDS).map(|h| strengths.key(h)).collect();
+        prove_strict_weak_order(
+            HANDS,
+            &full_keys,
+            |a, b| strengths.compare(a, b).order,
+            true,
+        )
+    };
+    let steps = rule.steps();
+    let fifth_rule = (!rule.is_article()).then(|| {
+        let tied = *ties_pairwise.last().expect("five stages at least");
+        FifthRuleProof {
+            rule: rule.clone(),
+            statistics: rule
+                .fifth()
+                .iter()
+                .map(|s| StatisticInfo {
+                    name: s.name(),
+                    description: s.description(),
+                    larger_wins: s.larger_wins(),
+                })
+                .collect(),
+            tied_pairs: tied,
+            tie_free: tied == 0
+                && ties_grouped.last() == Some(&0)
+                && proof.levels == HANDS as u64
+                && proof.transitive,
+        }
+    });
     Verification {
         pairs,
-        stages: Stage::ALL.iter().map(|s| s.name()).collect(),
+        stages: steps.iter().map(|s| s.name()).collect(),
+        article_figures: ArticleFigures {
+            after_rule_3: ARTICLE_TIES_AFTER_RULE_3,
+            after_rule_4: ARTICLE_TIES_AFTER_RULE_4,
+            reproduced: ties_pairwise[3] == ARTICLE_TIES_AFTER_RULE_3
+                && ties_pairwise[4] == ARTICLE_TIES_AFTER_RULE_4,
+        },
+        article_agreement: article_agreement(feats),
+        strict_weak_order: proof,
+        examples: tied_examples(&strengths, &steps, &ties_pairwise, examples),
+        article_defect: article_defect(&tied_after_all),
+        decided_pairs_by_stage: decided[..strengths.stages()].to_vec(),
         tied_pairs_by_stage: ties_pairwise,
         tied_pairs_by_grouping: ties_grouped,
-        decided_pairs_by_stage: std::array::from_fn(|s| decided[s]),
-        seed_figures: SeedFigures {
-            after_rule_3: SEED_TIES_AFTER_RULE_3,
-            after_rule_4: SEED_TIES_AFTER_RULE_4,
-            reproduced: ties_pairwise[3] == SEED_TIES_AFTER_RULE_3
-                && ties_pairwise[4] == SEED_TIES_AFTER_RULE_4,
-        },
-        seed_agreement: seed_agreement(&feats),
-        strict_weak_order: prove_strict_weak_order(
-            HANDS,
-            &keys,
-            |a, b| compare_features(&feats[a], &feats[b]).order,
-            true,
-        ),
-        examples: tied_examples(&feats, &ties_pairwise, examples),
-        seed_defect: seed_defect(&tied_after_all),
+        fifth_rule,
     }
 }
 
-/// `decided[s]`: ordered pairs of different hands decided at stage `s`; `decided[5]`: the
-/// pairs tied after all four rules. One pass of the comparator over all pairs.
-pub fn decided_by_stage(feats: &[Features]) -> [u64; 6] {
-    (0..feats.len())
+/// `decided[s]`: ordered pairs of different hands decided at stage `s` (of `stages`); the
+/// last entry: the pairs tied after every stage. One pass of the comparator `stage_of`
+/// (the deciding stage of hands `a` and `b`, `None` for a tie) over all pairs of `0..n`.
+pub fn decided_by_stage(
+    n: usize,
+    stages: usize,
+    stage_of: impl Fn(usize, usize) -> Option<usize> + Sync,
+) -> Vec<u64> {
+    assert!(stages <= MAX_STAGES, "at most {MAX_STAGES} stages");
+    (0..n)
         .into_par_iter()
         .map(|a| {
-            let mut d = [0u64; 6];
-            for b in 0..feats.len() {
+            let mut d = [0u64; MAX_STAGES + 1];
+            for b in 0..n {
                 if a != b {
-                    match compare_features(&feats[a], &feats[b]).stage {
-                        Some(s) => d[s as usize] += 1,
-                        None => d[5] += 1,
-                    }
+                    d[stage_of(a, b).unwrap_or(stages)] += 1;
                 }
             }
             d
         })
-        .reduce(|| [0; 6], |x, y| std::array::from_fn(|i| x[i] + y[i]))
+        .reduce(
+            || [0; MAX_STAGES + 1],
+            |x, y| std::array::from_fn(|i| x[i] + y[i]),
+        )[..=stages]
+        .to_vec()
 }
 
+/// Most stages a rule has: the rank, four rules, three statistics.
+const MAX_STAGES: usize = 5 + MAX_STATISTICS;
+
 /// Ties left after stage `k` = pairs decided later, plus the final ties.
-pub fn ties_after_each_stage(decided: &[u64; 6]) -> [u64; 5] {
-    std::array::from_fn(|k| decided[k + 1..].iter().sum())
+pub fn ties_after_each_stage(decided: &[u64]) -> Vec<u64> {
+    (0..decided.len() - 1)
+        .map(|k| decided[k + 1..].iter().sum())
+        .collect()
+}
+
+/// Second method for any rule: ordered pairs agreeing on every value the stages up to
+/// `stage` see, Σ n(n−1) over the groups of equal values.
+pub fn ties_by_grouping_rule(strengths: &Strengths, stage: usize) -> u64 {
+    let mut prefixes: Vec<_> = (0..strengths.len())
+        .map(|h| strengths.prefix(h, stage))
+        .collect();
+    prefixes.sort_unstable();
+    prefixes
+        .chunk_by(|x, y| x == y)
+        .map(|g| (g.len() * (g.len() - 1)) as u64)
+        .sum()
 }
 
 /// Second method: ordered pairs agreeing on the key prefix of `stage`, Σ n(n−1) over the
@@ -191,19 +347,19 @@ pub fn tied_pairs_after_all_rules(keys: &[Key]) -> Vec<(u16, u16)> {
     out
 }
 
-fn seed_agreement(feats: &[Features]) -> SeedAgreement {
+fn article_agreement(feats: &[Features]) -> ArticleAgreement {
     let agreeing = Hand::all()
         .zip(feats)
         .filter(|(h, f)| {
             let s = h.to_string();
-            seed::judge_hand(&s) == i64::from(f.rank.number())
-                && seed::py_find(&s, "すき") == i64::from(f.suki_find)
-                && seed::calc_pos_score(&s) == i64::from(f.right_places)
-                && seed::calc_stroke_score(&s) == i64::from(f.right_strokes)
-                && seed::calc_stroke_not_score(&s) == i64::from(f.wrong_strokes)
+            article::judge_hand(&s) == i64::from(f.rank.number())
+                && article::py_find(&s, "すき") == i64::from(f.suki_find)
+                && article::calc_pos_score(&s) == i64::from(f.right_places)
+                && article::calc_stroke_score(&s) == i64::from(f.right_strokes)
+                && article::calc_stroke_not_score(&s) == i64::from(f.wrong_strokes)
         })
         .count() as u64;
-    SeedAgreement {
+    ArticleAgreement {
         hands: HANDS as u64,
         agreeing,
     }
@@ -266,16 +422,20 @@ pub fn prove_strict_weak_order<K: Ord + Sync>(
 }
 
 /// The first `per_stage` ordered pairs (index order) tied after each stage.
-fn tied_examples(feats: &[Features], ties: &[u64; 5], per_stage: usize) -> Vec<StageExamples> {
-    let mut lists: Vec<Vec<[String; 2]>> = vec![Vec::new(); 5];
-    'scan: for a in 0..feats.len() {
-        for b in 0..feats.len() {
+fn tied_examples(
+    strengths: &Strengths,
+    steps: &[Step],
+    ties: &[u64],
+    per_stage: usize,
+) -> Vec<StageExamples> {
+    let stages = steps.len();
+    let mut lists: Vec<Vec<[String; 2]>> = vec![Vec::new(); stages];
+    'scan: for a in 0..strengths.len() {
+        for b in 0..strengths.len() {
             if a == b {
                 continue;
             }
-            let decided_at = compare_features(&feats[a], &feats[b])
-                .stage
-                .map_or(5, |s| s as usize);
+            let decided_at = strengths.compare(a, b).stage.unwrap_or(stages);
             for list in lists.iter_mut().take(decided_at) {
                 if list.len() < per_stage {
                     list.push([hand_text(a), hand_text(b)]);
@@ -286,12 +446,13 @@ fn tied_examples(feats: &[Features], ties: &[u64; 5], per_stage: usize) -> Vec<S
             }
         }
     }
-    Stage::ALL
+    steps
         .iter()
         .zip(lists)
-        .map(|(s, pairs)| StageExamples {
+        .zip(ties)
+        .map(|((s, pairs), &tied_pairs)| StageExamples {
             stage: s.name(),
-            tied_pairs: ties[*s as usize],
+            tied_pairs,
             pairs,
         })
         .collect()
@@ -303,13 +464,13 @@ fn hand_text(index: usize) -> String {
         .to_string()
 }
 
-fn seed_defect(tied: &[(u16, u16)]) -> SeedDefect {
+fn article_defect(tied: &[(u16, u16)]) -> ArticleDefect {
     let both_ways = tied
         .iter()
         .map(|&(a, b)| {
             let (a, b) = (hand_text(a.into()), hand_text(b.into()));
-            let ab = seed::compare_hand(&a, &b);
-            let ba = seed::compare_hand(&b, &a);
+            let ab = article::compare_hand(&a, &b);
+            let ba = article::compare_hand(&b, &a);
             if ab == 1 && ba == 1 {
                 2
             } else {
@@ -321,9 +482,9 @@ fn seed_defect(tied: &[(u16, u16)]) -> SeedDefect {
         .first()
         .map(|&(a, b)| (hand_text(a.into()), hand_text(b.into())))
         .unwrap_or_default();
-    SeedDefect {
-        seed_compare_ab: seed::compare_hand(&a, &b),
-        seed_compare_ba: seed::compare_hand(&b, &a),
+    ArticleDefect {
+        article_compare_ab: article::compare_hand(&a, &b),
+        article_compare_ba: article::compare_hand(&b, &a),
         a,
         b,
         pairs_answering_1_both_ways: both_ways,

@@ -1,9 +1,9 @@
-//! A literal transliteration of the seed's Python, on strings, kept as the second,
+//! A literal transliteration of the article's Python, on strings, kept as the second,
 //! independent method the tests and `poker verify` check the fast code against.
 //!
 //! It works on `&str` with Python's semantics: `str.find` returns a *character* index or
 //! -1, slices `x[i:i+1]` are one character (or empty past the end), and the right-place
-//! tests go through the seed's lookup strings rather than `letter == position`.
+//! tests go through the article's lookup strings rather than `letter == position`.
 
 use std::collections::HashMap;
 
@@ -24,7 +24,7 @@ fn py_char(x: &str, i: usize) -> &str {
     }
 }
 
-/// The seed's five lookups: `p[i] == 0` means position `i + 1` holds its right character.
+/// The article's five lookups: `p[i] == 0` means position `i + 1` holds its right character.
 fn lookups(x: &str) -> [i64; 5] {
     let c: [&str; 5] = std::array::from_fn(|i| py_char(x, i));
     [
@@ -36,12 +36,12 @@ fn lookups(x: &str) -> [i64; 5] {
     ]
 }
 
-/// The seed's `calc_pos_score`.
+/// The article's `calc_pos_score`.
 pub fn calc_pos_score(x: &str) -> i64 {
     lookups(x).iter().filter(|&&p| p == 0).count() as i64
 }
 
-/// The seed's `calc_stroke_score`.
+/// The article's `calc_stroke_score`.
 pub fn calc_stroke_score(x: &str) -> i64 {
     let weights = [3, 5, 9, 2, 4];
     lookups(x)
@@ -51,10 +51,10 @@ pub fn calc_stroke_score(x: &str) -> i64 {
         .sum()
 }
 
-/// The seed's `calc_stroke_not_score`. (A character outside the name, on which Python
+/// The article's `calc_stroke_not_score`. (A character outside the name, on which Python
 /// would raise `KeyError`, counts 0 here.)
 pub fn calc_stroke_not_score(x: &str) -> i64 {
-    // The seed's `stroke_dict`.
+    // The article's `stroke_dict`.
     const STROKE_DICT: [(&str, i64); 5] = [("大", 3), ("石", 5), ("泉", 9), ("す", 2), ("き", 4)];
     let strokes = |c: &str| STROKE_DICT.iter().find(|e| e.0 == c).map_or(0, |e| e.1);
     lookups(x)
@@ -64,7 +64,7 @@ pub fn calc_stroke_not_score(x: &str) -> i64 {
         .sum()
 }
 
-/// The seed's `judge_hand`, with a counter of characters as in `collections.Counter`.
+/// The article's `judge_hand`, with a counter of characters as in `collections.Counter`.
 pub fn judge_hand(name: &str) -> i64 {
     let mut counter: HashMap<char, i64> = HashMap::new();
     for c in name.chars() {
@@ -92,14 +92,14 @@ pub fn judge_hand(name: &str) -> i64 {
     }
 }
 
-/// The seed's comparator run through the rank and all four rules, reporting where it
+/// The article's comparator run through the rank and all four rules, reporting where it
 /// stopped: `(-1 or 1, stage)` when stage `0..=4` (0 = rank) decides, `(0, 5)` when
 /// everything ties, `(0, 0)` for identical hands.
 pub fn compare_stage(a: &str, b: &str) -> (i64, usize) {
     if a == b {
         return (0, 0);
     }
-    // Each stage is evaluated only when the ones before it tie, as in the seed.
+    // Each stage is evaluated only when the ones before it tie, as in the article.
     let steps: [&dyn Fn() -> (i64, i64); 5] = [
         &|| (judge_hand(b), judge_hand(a)),
         &|| (py_find(a, "すき"), py_find(b, "すき")),
@@ -116,8 +116,8 @@ pub fn compare_stage(a: &str, b: &str) -> (i64, usize) {
     (0, 5)
 }
 
-/// The seed's comparator with only the rank and its first `rules` rules (0 to 4): -1 when
-/// `a` is stronger, 1 when `b` is, 0 when they tie (this is the version the seed counted
+/// The article's comparator with only the rank and its first `rules` rules (0 to 4): -1 when
+/// `a` is stronger, 1 when `b` is, 0 when they tie (this is the version the article counted
 /// its tied pairs with: `rules = 3` gave 287,564 and `rules = 4` gave 24,942).
 pub fn compare_until(a: &str, b: &str, rules: usize) -> i64 {
     match compare_stage(a, b) {
@@ -126,7 +126,7 @@ pub fn compare_until(a: &str, b: &str, rules: usize) -> i64 {
     }
 }
 
-/// The seed's final `compare_hand`, last line included: when all four rules tie it
+/// The article's final `compare_hand`, last line included: when all four rules tie it
 /// returns `-1 if stroke1 < stroke2 else 1` with equal strokes, that is 1, so
 /// `compare_hand(a, b) = compare_hand(b, a) = 1`: not a valid comparator.
 pub fn compare_hand(a: &str, b: &str) -> i64 {
@@ -149,9 +149,9 @@ mod tests {
     }
 
     #[test]
-    fn the_seeds_printed_tests_all_answer_minus_one() {
-        // As in the seed, including its third pair with the typo 太, which is no card:
-        // both strings judge as すき and the seed decides it by rule 1 (3 against 2).
+    fn the_articles_printed_tests_all_answer_minus_one() {
+        // As in the article, including its third pair with the typo 太, which is no card:
+        // both strings judge as すき and the article decides it by rule 1 (3 against 2).
         for (a, b) in [
             ("大石泉きす", "大石大石泉"),
             ("泉す泉すき", "大大泉石石"),
