@@ -3,9 +3,11 @@
 //!
 //! A 40-byte header `gnubg-H<C>` + 31 `x` + a newline, then one 28-byte record for each
 //! record of [`HyperIndex::hypergammon`], in record order: five probabilities and four
-//! equities as 24-bit little-endian integers, and a zero byte. Illegal records are all
-//! zero. [`HyperFile`] reads a file through a memory map after checking its header and
-//! length; [`HyperWriter`] writes one.
+//! equities as 24-bit little-endian integers, and a zero byte. An illegal record holds
+//! zero values: its probabilities are 0 but its equities are 0.0, stored as `0x7FFFFF`
+//! (that is what `makehyper` writes; an all-zero record is read as illegal too).
+//! [`HyperFile`] reads a file through a memory map after checking its header and length;
+//! [`HyperWriter`] writes one, byte for byte as `makehyper` would.
 
 use super::{Error, HyperIndex, Position};
 use crate::error::shorten;
@@ -184,9 +186,18 @@ impl Stored {
         out
     }
 
-    /// Whether every byte is zero, as an illegal record is.
-    pub fn is_zero(&self) -> bool {
-        *self == Stored::default()
+    /// What `makehyper` stores for an illegal record: zero probabilities and equities of
+    /// 0.0, i.e. `trunc(0.5 · 0xFFFFFF) = 0x7FFFFF` each.
+    pub const ILLEGAL: Stored = Stored {
+        probabilities: [0; 5],
+        equities: [SCALE / 2; 4],
+    };
+
+    /// Whether this is an illegal record's marker: [`Stored::ILLEGAL`], or all zeros. No
+    /// legal position stores either (zero probabilities are a certain single loss, whose
+    /// equities are -1).
+    pub fn is_illegal(&self) -> bool {
+        *self == Stored::ILLEGAL || *self == Stored::default()
     }
 
     /// The values: `u / 0xFFFFFF` for a probability, `(u / 0xFFFFFF − 0.5) · 6` for an
@@ -297,13 +308,13 @@ impl HyperFile {
         Stored::from_bytes(bytes, record)
     }
 
-    /// The values of a record, `None` for an all-zero (illegal) one.
+    /// The values of a record, `None` for an illegal one (see [`Stored::is_illegal`]).
     pub fn record(&self, record: u64) -> Result<Option<Record>, Error> {
         let stored = self.stored(record)?;
-        Ok((!stored.is_zero()).then(|| stored.record()))
+        Ok((!stored.is_illegal()).then(|| stored.record()))
     }
 
-    /// The values of a position, `None` for an all-zero record.
+    /// The values of a position, `None` for an illegal record.
     pub fn lookup(&self, position: &Position) -> Result<Option<Record>, Error> {
         self.record(self.index.record(position)?)
     }
@@ -361,7 +372,7 @@ impl<W: Write> HyperWriter<W> {
     }
 
     /// Writes the next record: values for a legal position, `None` for an illegal one
-    /// (stored as zeros).
+    /// (stored as [`Stored::ILLEGAL`]).
     pub fn push(&mut self, values: Option<&Record>) -> Result<(), Error> {
         let record = self.next;
         if record >= self.index.records() {
@@ -372,7 +383,7 @@ impl<W: Write> HyperWriter<W> {
         }
         let bytes = match (self.next_is_legal(), values) {
             (true, Some(values)) => values.stored()?.to_bytes(),
-            (false, None) => [0; RECORD_LEN],
+            (false, None) => Stored::ILLEGAL.to_bytes(),
             (true, None) => {
                 return Err(Error::Records {
                     record,
@@ -382,7 +393,7 @@ impl<W: Write> HyperWriter<W> {
             (false, Some(_)) => {
                 return Err(Error::Records {
                     record,
-                    reason: "an illegal record (both sides on one point) is stored as zeros",
+                    reason: "an illegal record (both sides on one point) takes no values",
                 })
             }
         };
@@ -482,6 +493,28 @@ mod tests {
         ] {
             assert!(matches!(bad.stored(), Err(Error::Value { .. })));
         }
+    }
+
+    #[test]
+    fn an_illegal_record_is_stored_as_makehyper_stores_it() {
+        // makehyper's hyper1.bd, record 50 (side on roll on its 1 point, the other on its
+        // 24): zero probabilities, four equities of 0.0.
+        let bytes = Stored::ILLEGAL.to_bytes();
+        assert_eq!(&bytes[..15], &[0; 15]);
+        assert_eq!(&bytes[15..27], &[0xFF, 0xFF, 0x7F].repeat(4)[..]);
+        // 0.0 truncated: half a step of the equity scale below zero when read back.
+        let zero = Stored::ILLEGAL.record();
+        assert_eq!(zero.win, 0.0);
+        let half_step = 3.0 / f64::from(SCALE);
+        for e in [
+            zero.owned,
+            zero.centred,
+            zero.centred_jacoby,
+            zero.opponent_owns,
+        ] {
+            assert!((e + half_step).abs() < 1e-12, "{e}");
+        }
+        assert_eq!(zero.stored().unwrap(), Stored::ILLEGAL);
     }
 
     #[test]
