@@ -39,7 +39,7 @@ trap 'rm -f "$LOG"' EXIT
 for c in "${CHECKERS[@]}"; do
     case "$c" in 1|2|3) ;; *) echo "makehyper builds 1, 2 or 3 checkers, not $c" >&2; exit 2 ;; esac
     out="$FOLDER/hyper$c.bd"
-    # -n: no checkpoint file per iteration; -f: the output (required by gnubg 1.07).
+    # -n: no checkpoint file per iteration; -f: the output (else hyper<C>.bd here).
     /usr/bin/time -f '%e %U %S' -o "$LOG" "$MAKEHYPER" -c "$c" -n -f "$out" >"$FOLDER/makehyper$c.log"
     read -r wall user sys <"$LOG"
     cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f", u + s }')
