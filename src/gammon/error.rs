@@ -41,6 +41,12 @@ pub enum Error {
         /// What is wrong with it.
         reason: String,
     },
+    /// Two sides that do not make a position (different or too few slots).
+    #[error("not a position: {reason}")]
+    Position {
+        /// What is wrong with it.
+        reason: String,
+    },
     /// A position whose two sides stand on the same point.
     #[error("both sides hold point {point} (counted from the side on roll)")]
     Clash {
@@ -148,6 +154,7 @@ impl Error {
             Error::Size { .. }
             | Error::TooLarge { .. }
             | Error::Side { .. }
+            | Error::Position { .. }
             | Error::Clash { .. }
             | Error::OutOfRange { .. }
             | Error::PositionId { .. }

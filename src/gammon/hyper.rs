@@ -218,6 +218,15 @@ impl HyperIndex {
         Ok(us * self.sides + them)
     }
 
+    /// The record of a legal position; refuses one whose sides share a point.
+    pub fn legal_record(&self, position: &Position) -> Result<u64, Error> {
+        let record = self.record(position)?;
+        match position.clash() {
+            Some(point) => Err(Error::Clash { point }),
+            None => Ok(record),
+        }
+    }
+
     /// The side numbers of a record, the side on roll first.
     pub fn split(&self, record: u64) -> Result<(u64, u64), Error> {
         if record >= self.records {
@@ -237,10 +246,11 @@ impl HyperIndex {
     }
 
     /// The points a side holds as a mask, bit `p - 1` for its point `p` (the bar is not a
-    /// point). `mirrored` numbers them from the other side instead: bit `P - p`.
+    /// point, nor is any slot beyond the board's). `mirrored` numbers them from the other
+    /// side instead: bit `P - p`.
     pub fn occupied(&self, side: &[u8], mirrored: bool) -> u64 {
-        side[..self.points]
-            .iter()
+        side.iter()
+            .take(self.points)
             .enumerate()
             .filter(|&(_, &c)| c > 0)
             .fold(0, |mask, (i, _)| {
@@ -412,6 +422,11 @@ mod tests {
         let clash = Position::new(us, them).unwrap();
         assert_eq!(clash.clash(), Some(24));
         assert!(!index.is_legal(index.record(&clash).unwrap()).unwrap());
+        assert!(matches!(
+            index.legal_record(&clash),
+            Err(Error::Clash { point: 24 })
+        ));
+        assert_eq!(index.legal_record(&position).unwrap(), record);
     }
 
     #[test]

@@ -22,9 +22,7 @@ impl Position {
     /// checker counts or at clashes (see [`Position::clash`]).
     pub fn new(us: Vec<u8>, them: Vec<u8>) -> Result<Self, Error> {
         if us.len() != them.len() || us.len() < 2 {
-            return Err(Error::Side {
-                points: us.len().saturating_sub(1),
-                checkers: 0,
+            return Err(Error::Position {
                 reason: format!(
                     "the sides have {} and {} slots; both need the same number, at least 2 \
                      (the points, then the bar)",

@@ -57,7 +57,14 @@ pub fn key(position: &Position) -> Result<u128, Error> {
 
 /// The position of an 80-bit key, refusing keys with fewer than 50 slot ends or with
 /// bits set after the last one (gnubg never writes those).
-pub fn from_key(key: u128) -> Result<Position, String> {
+pub fn from_key(key: u128) -> Result<Position, Error> {
+    parse_key(key).map_err(|reason| Error::PositionId {
+        input: format!("key {key:#x}"),
+        reason,
+    })
+}
+
+fn parse_key(key: u128) -> Result<Position, String> {
     if key >> KEY_BITS != 0 {
         return Err("the key has more than 80 bits".into());
     }
@@ -132,7 +139,7 @@ pub fn decode(id: &str) -> Result<Position, Error> {
     for (i, byte) in bytes[..10].iter_mut().enumerate() {
         *byte = (stream >> (8 * (9 - i))) as u8;
     }
-    from_key(u128::from_le_bytes(bytes)).map_err(fail)
+    parse_key(u128::from_le_bytes(bytes)).map_err(fail)
 }
 
 #[cfg(test)]
