@@ -46,6 +46,9 @@ pub enum Error {
     /// Fabfib.
     #[error(transparent)]
     Fabfib(#[from] crate::fabfib::Error),
+    /// The backgammon family's gnubg interchange.
+    #[error(transparent)]
+    Gammon(#[from] crate::gammon::Error),
     /// Reading or writing something other than a table.
     #[error("{what}: {source}")]
     Io {
@@ -96,6 +99,7 @@ impl Error {
             Error::Poker(e) => e.kind(),
             Error::Numeron(e) => e.kind(),
             Error::Fabfib(e) => e.kind(),
+            Error::Gammon(e) => e.kind(),
             Error::Io { .. } => ErrorKind::Io,
             Error::BadInput(_) => ErrorKind::Input,
             Error::Failure(_) => ErrorKind::Failed,

@@ -10,6 +10,7 @@ pub mod bingo;
 pub mod error;
 pub mod exact;
 pub mod fabfib;
+pub mod gammon;
 pub mod lines;
 pub mod nikoniko;
 pub mod numeron;

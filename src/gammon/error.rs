@@ -1,0 +1,179 @@
+//! Everything that can go wrong in the backgammon family's gnubg layer, each fault its own
+//! variant.
+
+use crate::error::ErrorKind;
+use crate::rank::RankError;
+use std::path::PathBuf;
+use thiserror::Error;
+
+/// An error of the gammon module.
+#[derive(Debug, Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// A board or checker count that describes no game: no points, no checkers.
+    #[error("a board of {points} points with {checkers} checkers a side: {reason}")]
+    Size {
+        /// Points on the board.
+        points: usize,
+        /// Checkers per side.
+        checkers: usize,
+        /// What is wrong with it.
+        reason: &'static str,
+    },
+    /// A variant whose index or table would not fit 64-bit counts or this machine's
+    /// address space; refused before anything is allocated.
+    #[error("a board of {points} points with {checkers} checkers a side is too large: {reason}")]
+    TooLarge {
+        /// Points on the board.
+        points: usize,
+        /// Checkers per side.
+        checkers: usize,
+        /// Which count does not fit.
+        reason: String,
+    },
+    /// One side's checkers do not fit the board or the checker count.
+    #[error("not a side of {checkers} checkers on {points} points: {reason}")]
+    Side {
+        /// Points on the board.
+        points: usize,
+        /// Checkers per side.
+        checkers: usize,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// Two sides that do not make a position (different or too few slots).
+    #[error("not a position: {reason}")]
+    Position {
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// A position whose two sides stand on the same point.
+    #[error("both sides hold point {point} (counted from the side on roll)")]
+    Clash {
+        /// The point, in the numbering of the side on roll.
+        point: usize,
+    },
+    /// A side or record number beyond the index.
+    #[error("{what} {number} is out of range (there are {len})")]
+    OutOfRange {
+        /// "side" or "record".
+        what: &'static str,
+        /// The number asked for.
+        number: u64,
+        /// How many there are.
+        len: u64,
+    },
+    /// A gnubg Position ID that could not be read.
+    #[error("Position ID {input}: {reason}")]
+    PositionId {
+        /// The text given (shortened when long).
+        input: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// A position a Position ID cannot hold (not on 24 points, or over 30 checkers).
+    #[error("no Position ID for this position: {0}")]
+    NoPositionId(String),
+    /// A probability or equity outside the range the file format can store.
+    #[error("{what} = {value} cannot be stored: it must lie in {low}..={high}")]
+    Value {
+        /// Which value.
+        what: &'static str,
+        /// The value given.
+        value: f64,
+        /// The lowest storable value.
+        low: f64,
+        /// The highest storable value.
+        high: f64,
+    },
+    /// A database file's first 40 bytes are not gnubg's Hypergammon header.
+    #[error("{path}: not a gnubg Hypergammon database (header {found})")]
+    Header {
+        /// The file.
+        path: PathBuf,
+        /// The header as read, shortened and escaped.
+        found: String,
+    },
+    /// A database file for another checker count than the one asked for.
+    #[error("{path}: a database for {found} checkers, expected {expected}")]
+    WrongCheckers {
+        /// The file.
+        path: PathBuf,
+        /// The checker count the caller asked for.
+        expected: usize,
+        /// The checker count in the header.
+        found: usize,
+    },
+    /// A database file shorter or longer than its header says it must be.
+    #[error("{path}: {found} bytes, expected {expected} (the file is {state})")]
+    Length {
+        /// The file.
+        path: PathBuf,
+        /// The length its header implies.
+        expected: u64,
+        /// The length found.
+        found: u64,
+        /// "truncated" or "too long".
+        state: &'static str,
+    },
+    /// A stored record that breaks the format (a nonzero padding byte).
+    #[error("record {record}: {reason}")]
+    Corrupt {
+        /// The record number.
+        record: u64,
+        /// What is wrong with it.
+        reason: &'static str,
+    },
+    /// Records given to a database writer that do not fit the index: a value for an
+    /// illegal record, none for a legal one, or the wrong number of records.
+    #[error("record {record}: {reason}")]
+    Records {
+        /// The record number.
+        record: u64,
+        /// What is wrong.
+        reason: &'static str,
+    },
+    /// The ranking engine refused a family (kept as the source).
+    #[error("the side index cannot be built")]
+    Rank(#[from] RankError),
+    /// Reading or writing a database file failed.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The operating system's error.
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+impl Error {
+    /// What sort of failure this is (the command layer maps it to an exit status).
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            Error::Size { .. }
+            | Error::TooLarge { .. }
+            | Error::Side { .. }
+            | Error::Position { .. }
+            | Error::Clash { .. }
+            | Error::OutOfRange { .. }
+            | Error::PositionId { .. }
+            | Error::NoPositionId(_)
+            | Error::Value { .. }
+            | Error::Records { .. }
+            | Error::Rank(_) => ErrorKind::Input,
+            Error::Header { .. }
+            | Error::WrongCheckers { .. }
+            | Error::Length { .. }
+            | Error::Corrupt { .. } => ErrorKind::Table,
+            Error::Io { .. } => ErrorKind::Io,
+        }
+    }
+
+    pub(crate) fn io(path: &std::path::Path) -> impl FnOnce(std::io::Error) -> Error + '_ {
+        move |source| Error::Io {
+            path: path.to_path_buf(),
+            source,
+        }
+    }
+}
