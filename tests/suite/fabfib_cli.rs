@@ -1,7 +1,6 @@
 //! The `tabula fabfib` commands: JSON keys, real values, and clean refusals of bad input.
 
-mod common;
-use common::{json, tabula};
+use crate::common::{json, tabula};
 
 use predicates::prelude::*;
 

@@ -2,8 +2,7 @@
 //! or non-text stdin, a reader that closes the pipe. Each ends with a message and an exit
 //! status, never a panic.
 
-mod common;
-use common::{json, tabula};
+use crate::common::{json, tabula};
 
 use predicates::prelude::*;
 use std::io::Read;

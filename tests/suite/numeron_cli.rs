@@ -1,8 +1,7 @@
 //! The `tabula numeron` commands as scripts see them: JSON keys, exit statuses, messages,
 //! the interactive helpers fed through stdin, and byte-identical output across thread counts.
 
-mod common;
-use common::{json, tabula};
+use crate::common::{json, tabula};
 
 use predicates::prelude::*;
 use serde_json::Value;

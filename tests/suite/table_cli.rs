@@ -1,7 +1,6 @@
 //! Table faults through the CLI: each is refused with exit status 1 and its own message.
 
-mod common;
-use common::tabula;
+use crate::common::tabula;
 
 use predicates::str::contains;
 use std::path::{Path, PathBuf};
@@ -171,17 +170,6 @@ fn mode_of(path: &Path) -> u32 {
     std::fs::metadata(path).unwrap().permissions().mode() & 0o777
 }
 
-/// `tabula ARGS` run by `sh` under `umask`.
-#[cfg(unix)]
-fn tabula_with_umask(umask: &str, args: &[&std::ffi::OsStr]) -> std::process::Output {
-    let mut cmd = std::process::Command::new("sh");
-    cmd.arg("-c")
-        .arg(format!("umask {umask} && exec \"$0\" \"$@\""))
-        .arg(assert_cmd::cargo::cargo_bin("tabula"))
-        .args(args);
-    cmd.output().unwrap()
-}
-
 #[cfg(unix)]
 #[test]
 fn a_named_pipe_a_folder_and_dev_null_are_refused_at_once() {
@@ -293,7 +281,7 @@ fn a_written_table_has_the_mode_the_umask_allows() {
     let path = good_table(dir.path());
     for (umask, mode) in [("022", 0o644), ("077", 0o600), ("002", 0o664)] {
         let packed = dir.path().join(format!("{umask}.zst"));
-        let out = tabula_with_umask(
+        let out = crate::common::tabula_with_umask(
             umask,
             &[
                 "table".as_ref(),
@@ -311,50 +299,10 @@ fn a_written_table_has_the_mode_the_umask_allows() {
     }
 }
 
-/// NikoNiko's tables, built once by the command line into a folder that held the
-/// temporary files of a killed build (a dead PID) and of a running one (this process).
-/// Returns the folder, the equity table and the two temporary files.
-fn nikoniko_built() -> &'static (PathBuf, PathBuf, PathBuf, PathBuf) {
-    static BUILT: std::sync::OnceLock<(PathBuf, PathBuf, PathBuf, PathBuf)> =
-        std::sync::OnceLock::new();
-    BUILT.get_or_init(|| {
-        let dir = tempfile::tempdir().unwrap().keep();
-        let mut child = std::process::Command::new("true").spawn().unwrap();
-        let dead = child.id();
-        child.wait().unwrap();
-        let killed = dir.join(format!(".nikoniko.tbl.{dead}.Xy12Ab.tmp"));
-        let running = dir.join(format!(
-            ".nikoniko.outcomes.{}.Zz98Qq.tmp",
-            std::process::id()
-        ));
-        std::fs::write(&killed, vec![7u8; 1000]).unwrap();
-        std::fs::write(&running, vec![7u8; 1000]).unwrap();
-        let table = dir.join("nikoniko.tbl");
-        let args: [&std::ffi::OsStr; 6] = [
-            "nikoniko".as_ref(),
-            "build".as_ref(),
-            "--quiet".as_ref(),
-            "--json".as_ref(),
-            "--table".as_ref(),
-            table.as_ref(),
-        ];
-        #[cfg(unix)]
-        let out = tabula_with_umask("022", &args);
-        #[cfg(not(unix))]
-        let out = tabula().args(args).output().unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        (dir, table, killed, running)
-    })
-}
-
 /// A copy of the built pair in a fresh folder, with `edit` applied to the bytes of
 /// the file with extension `ext` (`tbl` or `outcomes`).
 fn nikoniko_copy(dir: &Path, ext: &str, mut edit: impl FnMut(&mut Vec<u8>)) -> PathBuf {
-    let (_, table, _, _) = nikoniko_built();
+    let (_, table, _, _) = crate::common::nikoniko_built();
     let copy = dir.join("nikoniko.tbl");
     for e in ["tbl", "outcomes"] {
         let mut bytes = std::fs::read(table.with_extension(e)).unwrap();
@@ -370,7 +318,7 @@ const STATE: u64 = 553_472;
 
 #[test]
 fn a_build_removes_the_temporaries_of_a_killed_build_and_keeps_a_running_ones() {
-    let (dir, _, killed, running) = nikoniko_built();
+    let (dir, _, killed, running) = crate::common::nikoniko_built();
     assert!(!killed.exists());
     assert!(running.exists());
     let mut names: Vec<String> = std::fs::read_dir(dir)
@@ -388,14 +336,14 @@ fn a_build_removes_the_temporaries_of_a_killed_build_and_keeps_a_running_ones() 
 #[cfg(unix)]
 #[test]
 fn built_tables_have_the_mode_the_umask_allows() {
-    let (_, table, _, _) = nikoniko_built();
+    let (_, table, _, _) = crate::common::nikoniko_built();
     assert_eq!(mode_of(table), 0o644);
     assert_eq!(mode_of(&table.with_extension("outcomes")), 0o644);
 }
 
 #[test]
 fn a_sound_nikoniko_table_answers() {
-    let (_, table, _, _) = nikoniko_built();
+    let (_, table, _, _) = crate::common::nikoniko_built();
     tabula()
         .args(["nikoniko", "equity", &STATE.to_string(), "--table"])
         .arg(table)

@@ -1,7 +1,6 @@
 //! The `tabula nikoniko` commands that need no table: their JSON keys and their refusals.
 
-mod common;
-use common::json;
+use crate::common::json;
 
 use assert_cmd::Command;
 use predicates::str::contains;

@@ -1,0 +1,87 @@
+//! Helpers shared by the command-line tests.
+#![allow(dead_code)]
+
+use assert_cmd::Command;
+use serde_json::Value;
+use std::path::PathBuf;
+
+/// The `tabula` binary built for the tests.
+pub fn tabula() -> Command {
+    Command::cargo_bin("tabula").unwrap()
+}
+
+/// Runs `tabula ARGS`, which must succeed, and parses its stdout as one JSON document.
+pub fn json(args: &[&str]) -> Value {
+    let out = tabula().args(args).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("stdout is exactly one JSON document")
+}
+
+/// NikoNiko's tables, built once for the whole suite by the command line (umask 022) into a folder that held the
+/// temporary files of a killed build (a dead PID) and of a running one (this process).
+/// Returns the folder, the equity table and the two temporary files.
+pub fn nikoniko_built() -> &'static (PathBuf, PathBuf, PathBuf, PathBuf) {
+    &nikoniko_build().files
+}
+
+/// The one NikoNiko build of the suite: its files (see [`nikoniko_built`]) and the
+/// report the build printed with `--json`.
+pub struct Build {
+    pub files: (PathBuf, PathBuf, PathBuf, PathBuf),
+    pub report: Value,
+}
+
+/// The one NikoNiko build of the suite (see [`nikoniko_built`]).
+pub fn nikoniko_build() -> &'static Build {
+    static BUILT: std::sync::OnceLock<Build> = std::sync::OnceLock::new();
+    BUILT.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap().keep();
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        let dead = child.id();
+        child.wait().unwrap();
+        let killed = dir.join(format!(".nikoniko.tbl.{dead}.Xy12Ab.tmp"));
+        let running = dir.join(format!(
+            ".nikoniko.outcomes.{}.Zz98Qq.tmp",
+            std::process::id()
+        ));
+        std::fs::write(&killed, vec![7u8; 1000]).unwrap();
+        std::fs::write(&running, vec![7u8; 1000]).unwrap();
+        let table = dir.join("nikoniko.tbl");
+        let args: [&std::ffi::OsStr; 6] = [
+            "nikoniko".as_ref(),
+            "build".as_ref(),
+            "--quiet".as_ref(),
+            "--json".as_ref(),
+            "--table".as_ref(),
+            table.as_ref(),
+        ];
+        #[cfg(unix)]
+        let out = tabula_with_umask("022", &args);
+        #[cfg(not(unix))]
+        let out = tabula().args(args).output().unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        Build {
+            files: (dir, table, killed, running),
+            report: serde_json::from_slice(&out.stdout).expect("the build's JSON report"),
+        }
+    })
+}
+
+/// `tabula ARGS` run under the given umask.
+#[cfg(unix)]
+pub fn tabula_with_umask(umask: &str, args: &[&std::ffi::OsStr]) -> std::process::Output {
+    let mut cmd = std::process::Command::new("sh");
+    cmd.arg("-c")
+        .arg(format!("umask {umask} && exec \"$0\" \"$@\""))
+        .arg(assert_cmd::cargo::cargo_bin("tabula"))
+        .args(args);
+    cmd.output().unwrap()
+}

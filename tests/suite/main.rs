@@ -1,0 +1,21 @@
+//! The integration tests, one binary (one link, one shared NikoNiko build): each module is
+//! the tests of one area, named for it.
+
+mod common;
+
+mod fabfib_cli;
+mod fabfib_engine;
+mod fabfib_odds;
+mod gammon_gnubg;
+mod nikoniko_cli;
+mod nikoniko_rules;
+mod nikoniko_table;
+mod numeron_cli;
+mod numeron_exact;
+mod numeron_inputs;
+mod poker;
+mod poker_cli;
+mod poker_parser;
+mod poker_rules;
+mod rank_props;
+mod table_cli;
