@@ -3,8 +3,9 @@
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use tabula::bingo::simulate::simulate;
-use tabula::bingo::stats::chi_square;
 use tabula::bingo::{exact_law, Card, Law, Method, Pattern};
+use tabula::progress::Progress;
+use tabula::stats::chi_square;
 
 fn frac(n: i64, d: i64) -> BigRational {
     BigRational::new(BigInt::from(n), BigInt::from(d))
@@ -55,7 +56,7 @@ fn simulated_reach_games_fit_the_enumerated_reach_law() {
     // Reach has no inclusion–exclusion: enumeration is checked against games instead.
     let card = Card::new(5, true).unwrap();
     let law = exact_law(&card, Pattern::Reach, 75, Method::Enumerate).unwrap();
-    let sample = simulate(&card, Pattern::Reach, 75, 400_000, 3, &|_| {}).unwrap();
+    let sample = simulate(&card, Pattern::Reach, 75, 400_000, 3, Progress::SILENT).unwrap();
     let chi = chi_square(&sample.counts, &probs(&law));
     assert!(chi.p_value > 1e-4, "{chi:?}");
     assert!(chi.df > 20);
@@ -65,7 +66,7 @@ fn simulated_reach_games_fit_the_enumerated_reach_law() {
 fn a_wrong_law_is_rejected_by_the_same_test() {
     // The test has power: the seed's formula is rejected by a large sample.
     let card = Card::new(5, true).unwrap();
-    let sample = simulate(&card, Pattern::Line, 75, 2_000_000, 4, &|_| {}).unwrap();
+    let sample = simulate(&card, Pattern::Line, 75, 2_000_000, 4, Progress::SILENT).unwrap();
     let f = tabula::bingo::formula::formula_cdf(&card, 75);
     let formula_p: Vec<f64> = (0..f.len())
         .map(|n| f[n] - if n == 0 { 0.0 } else { f[n - 1] })
@@ -86,7 +87,7 @@ fn every_pattern_on_four_by_four_agrees_across_exact_methods_and_games() {
                 exact_law(&card, p, 60, Method::InclusionExclusion).unwrap()
             );
         }
-        let sample = simulate(&card, p, 60, 100_000, 11, &|_| {}).unwrap();
+        let sample = simulate(&card, p, 60, 100_000, 11, Progress::SILENT).unwrap();
         let chi = chi_square(&sample.counts, &probs(&law));
         assert!(chi.p_value > 1e-5, "{p}: {chi:?}");
     }

@@ -3,9 +3,12 @@
 //! percentiles).
 
 use super::card::Card;
+use crate::exact::big_float;
 use num_bigint::{BigInt, BigUint};
 use num_rational::BigRational;
-use num_traits::{One, ToPrimitive, Zero};
+use num_traits::{One, Zero};
+use serde::Serialize;
+use std::collections::BTreeMap;
 
 /// The distribution of `T`, the call on which something first happens, over `0..=max`.
 #[derive(Debug, Clone, PartialEq)]
@@ -29,24 +32,24 @@ pub fn big_binomial(n: u64, k: u64) -> BigUint {
     c
 }
 
-/// Converts a big fraction to the nearest float (even when numerator and denominator
-/// overflow `f64` separately).
-pub fn to_f64(q: &BigRational) -> f64 {
-    if let Some(x) = q.to_f64() {
-        if x.is_finite() {
-            return x;
-        }
-    }
-    let (n, d) = (q.numer(), q.denom());
-    let shift = n.bits().max(d.bits()).saturating_sub(900);
-    let n = (n >> shift).to_f64().unwrap_or(f64::NAN);
-    let d = (d >> shift).to_f64().unwrap_or(f64::NAN);
-    n / d
+/// The percentiles every summary lists.
+pub const PERCENTILES: [u32; 9] = [1, 5, 10, 25, 50, 75, 90, 95, 99];
+
+/// The summaries of a law: mean (exact when the law is), median, mode, percentiles.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Summary {
+    pub mean: f64,
+    #[serde(serialize_with = "super::serde_opt_fraction::serialize")]
+    pub mean_exact: Option<BigRational>,
+    pub median: usize,
+    pub mode: usize,
+    /// Percentile (of [`PERCENTILES`]) → the smallest `n` with P(T ≤ n) ≥ it.
+    pub percentiles: BTreeMap<u32, usize>,
 }
 
 impl Law {
     /// The exact law of `T` for one card, calls from `1..=max`, from the winning-subset
-    /// counts `w[k]` (`spec/bingo.md`, method 1):
+    /// counts `w[k]` (`docs/bingo.md`, method 1):
     /// `P(T ≤ n) = Σ_k W_k · C(M − c, n − k) / C(M, n)`.
     pub fn from_counts(card: &Card, max: u64, w: &[u64]) -> Law {
         let c = card.numbered() as u64;
@@ -69,7 +72,7 @@ impl Law {
     /// A law from its exact cumulative distribution.
     pub fn from_exact(cdf_exact: Vec<BigRational>) -> Law {
         Law {
-            cdf: cdf_exact.iter().map(to_f64).collect(),
+            cdf: cdf_exact.iter().map(big_float).collect(),
             cdf_exact: Some(cdf_exact),
         }
     }
@@ -98,7 +101,7 @@ impl Law {
     /// The mean, `E[T] = Σ_{n < max} P(T > n)` (a proper law has P(T > max) = 0).
     pub fn mean(&self) -> f64 {
         match self.mean_exact() {
-            Some(m) => to_f64(&m),
+            Some(m) => big_float(&m),
             None => self.cdf.iter().map(|f| 1.0 - f).sum(),
         }
     }
@@ -119,6 +122,20 @@ impl Law {
         }
         let q = f64::from(percent) / 100.0;
         self.cdf.iter().position(|&f| f >= q).unwrap_or(self.max())
+    }
+
+    /// The summaries of the law.
+    pub fn summary(&self) -> Summary {
+        Summary {
+            mean: self.mean(),
+            mean_exact: self.mean_exact(),
+            median: self.median(),
+            mode: self.mode(),
+            percentiles: PERCENTILES
+                .iter()
+                .map(|&q| (q, self.percentile(q)))
+                .collect(),
+        }
     }
 
     /// The median (the 50th percentile as defined by [`Law::percentile`]).
@@ -187,12 +204,5 @@ mod tests {
         assert_eq!(law.mean_exact().unwrap(), frac(88, 9));
         assert_eq!(law.mode(), 10);
         assert_eq!(law.median(), 10);
-    }
-
-    #[test]
-    fn big_fractions_convert_to_floats_without_overflow() {
-        let huge = BigUint::from(3u32).pow(2000);
-        let q = BigRational::new(huge.clone().into(), (huge * 4u32 + 1u32).into());
-        assert!((to_f64(&q) - 0.25).abs() < 1e-15);
     }
 }

@@ -1,17 +1,20 @@
-//! `tabula bingo exact|verify|simulate|plot`: parse, call [`tabula::bingo`], print.
+//! `tabula bingo exact|verify|simulate|plot`: parse, call [`tabula::bingo`], render the
+//! typed results as text ([`render`]) or JSON, draw the figure ([`plot`]).
 
+mod plot;
+mod render;
+
+use super::progress::Bars;
 use super::{emit, emit_json};
 use clap::{Args, Subcommand, ValueEnum};
 use std::path::PathBuf;
 use tabula::bingo::players::Cards;
-use tabula::bingo::report::{self, Report, Run, Setup};
-use tabula::bingo::report_sim;
-use tabula::bingo::{Method, Pattern};
-use tabula::{Error, Result};
+use tabula::bingo::{analysis, sampled, Error, Method, Pattern, Run, Setup};
+use tabula::Result;
 
 #[derive(Subcommand)]
 pub enum GameCmd {
-    /// The exact law of T (calls until the card wins), beside the seed's formula; or, with
+    /// The exact law of T (calls until the card wins), beside the article's formula; or, with
     /// --players, the law of the first winning call among K cards
     Exact {
         #[command(flatten)]
@@ -27,7 +30,7 @@ pub enum GameCmd {
         #[arg(long)]
         json: bool,
     },
-    /// The seed's check: every call order of the 3×3 card (8! = 40,320 with M = 8) against
+    /// The article's check: every call order of the 3×3 card (8! = 40,320 with M = 8) against
     /// the exact law
     Verify {
         #[command(flatten)]
@@ -46,7 +49,7 @@ pub enum GameCmd {
         #[arg(long)]
         json: bool,
     },
-    /// Draw the exact law, the seed's formula and a simulation as an SVG (the seed's figure)
+    /// Draw the exact law, the article's formula and a simulation as an SVG (the article's figure)
     Plot {
         #[command(flatten)]
         card: CardArgs,
@@ -98,7 +101,7 @@ pub struct PlayerArgs {
     #[arg(long)]
     players: Option<u32>,
     /// us (column ranges; default on 5×5 with 75) or uniform
-    #[arg(long)]
+    #[arg(long, requires = "players")]
     cards: Option<Cards>,
 }
 
@@ -138,7 +141,10 @@ impl From<MethodArg> for Method {
 
 impl CardArgs {
     fn setup(&self) -> Result<Setup> {
-        Setup::new(self.size, !self.no_free, self.max, self.pattern)
+        Setup::new(self.size, !self.no_free, self.max, self.pattern).map_err(|e| match e {
+            e @ Error::Drum { .. } => e.named("--max").into(),
+            e => e.into(),
+        })
     }
 }
 
@@ -147,16 +153,25 @@ impl RunArgs {
         Run {
             games: self.games,
             seed: self.seed,
-            quiet: self.quiet,
         }
     }
 }
 
-fn print(report: Report) -> Result<()> {
-    match report {
-        Report::Text(text) => emit(&text),
-        Report::Json(doc) => emit_json(&doc),
+/// Names the option a bad count of games or players came from.
+fn flag_context(e: Error) -> tabula::Error {
+    match e {
+        e @ Error::Games { .. } => e.named("--games").into(),
+        e @ Error::Players { .. } => e.named("--players").into(),
+        e => e.into(),
     }
+}
+
+/// Writes a result as its JSON document. The keys come out sorted (through a
+/// `serde_json::Value`), as bingo's documents have always listed them.
+fn json_document<T: serde::Serialize>(value: &T) -> Result<()> {
+    let doc = serde_json::to_value(value)
+        .map_err(|e| tabula::Error::io("the JSON document", std::io::Error::other(e)))?;
+    emit_json(&doc)
 }
 
 pub fn run(cmd: GameCmd) -> Result<()> {
@@ -169,29 +184,40 @@ pub fn run(cmd: GameCmd) -> Result<()> {
             json,
         } => {
             let setup = card.setup()?;
-            let spinner = tabula::progress::spinner("computing the exact law", quiet || json);
-            if let Ok(style) = indicatif::ProgressStyle::with_template("{spinner} {msg} {elapsed}")
-            {
-                spinner.set_style(style);
+            let bars = Bars::new(quiet || json);
+            match players.players {
+                Some(k) => {
+                    let out = analysis::several_players(&setup, k, players.cards, bars.progress())
+                        .map_err(flag_context)?;
+                    drop(bars);
+                    if json {
+                        json_document(&out)
+                    } else {
+                        emit(&render::several_players(&out))
+                    }
+                }
+                None => {
+                    let out = analysis::single_card(&setup, method.into(), bars.progress())?;
+                    drop(bars);
+                    if json {
+                        json_document(&out)
+                    } else {
+                        emit(&render::single_card(&out))
+                    }
+                }
             }
-            spinner.enable_steady_tick(std::time::Duration::from_millis(120));
-            let out = match (players.players, players.cards) {
-                (Some(k), cards) => report::exact_players(&setup, k, cards, json),
-                (None, Some(_)) => Err(Error::input("--cards needs --players K")),
-                (None, None) => report::exact(&setup, method.into(), json),
-            };
-            spinner.finish_and_clear();
-            print(out?)
         }
         GameCmd::Verify { card, json } => {
-            let (out, agrees) = report::verify(card.size, !card.no_free, card.pattern, json)?;
-            print(out)?;
-            if agrees {
+            let out = analysis::verify(card.size, !card.no_free, card.pattern)?;
+            if json {
+                json_document(&out)?;
+            } else {
+                emit(&render::verification(&out))?;
+            }
+            if out.agrees {
                 Ok(())
             } else {
-                Err(Error::failure(
-                    "the call orders disagree with the exact law",
-                ))
+                Err(Error::OrdersDisagree.into())
             }
         }
         GameCmd::Simulate {
@@ -202,12 +228,32 @@ pub fn run(cmd: GameCmd) -> Result<()> {
         } => with_threads(run.threads, || {
             let setup = card.setup()?;
             let started = std::time::Instant::now();
-            let out = match players.players {
+            let bars = Bars::new(run.quiet || json);
+            let print: Box<dyn FnOnce() -> Result<()>> = match players.players {
                 Some(k) => {
-                    report_sim::simulate_players_report(&setup, &run.run(), k, players.cards, json)
+                    let out = sampled::simulated_players(
+                        &setup,
+                        &run.run(),
+                        k,
+                        players.cards,
+                        bars.progress(),
+                    )
+                    .map_err(flag_context)?;
+                    Box::new(move || match json {
+                        true => json_document(&out),
+                        false => emit(&render::simulated_players(&out)),
+                    })
                 }
-                None => report_sim::simulate_report(&setup, &run.run(), json),
-            }?;
+                None => {
+                    let out = sampled::simulated_card(&setup, &run.run(), bars.progress())
+                        .map_err(flag_context)?;
+                    Box::new(move || match json {
+                        true => json_document(&out),
+                        false => emit(&render::simulated_card(&out)),
+                    })
+                }
+            };
+            drop(bars);
             let seconds = started.elapsed().as_secs_f64();
             if !run.quiet {
                 eprintln!(
@@ -216,7 +262,7 @@ pub fn run(cmd: GameCmd) -> Result<()> {
                     run.games as f64 / seconds
                 );
             }
-            print(out)
+            print()
         }),
         GameCmd::Plot {
             card,
@@ -224,21 +270,41 @@ pub fn run(cmd: GameCmd) -> Result<()> {
             output,
             json,
         } => with_threads(run.threads, || {
-            print(report_sim::plot(&card.setup()?, &run.run(), &output, json)?)
+            let setup = card.setup()?;
+            let bars = Bars::new(run.quiet || json);
+            let series =
+                sampled::figure(&setup, &run.run(), bars.progress()).map_err(flag_context)?;
+            drop(bars);
+            plot::write_svg(&output, &render::figure_title(&setup), &series)?;
+            if json {
+                json_document(&serde_json::json!({ "path": output, "series": series }))
+            } else {
+                emit(&format!(
+                    "wrote {} ({} curves)",
+                    output.display(),
+                    series.len()
+                ))
+            }
         }),
     }
 }
 
+/// The largest number of worker threads accepted.
+const MAX_THREADS: usize = 1024;
+
 fn with_threads(threads: Option<usize>, f: impl FnOnce() -> Result<()> + Send) -> Result<()> {
     match threads {
         None => f(),
-        Some(t) if t == 0 || t > 1024 => Err(Error::input(format!(
-            "--threads must be between 1 and 1024, got {t}"
-        ))),
+        Some(t) if t == 0 || t > MAX_THREADS => Err(Error::Threads {
+            got: t,
+            largest: MAX_THREADS,
+        }
+        .named("--threads")
+        .into()),
         Some(t) => rayon::ThreadPoolBuilder::new()
             .num_threads(t)
             .build()
-            .map_err(|e| Error::failure(format!("could not start {t} threads: {e}")))?
+            .map_err(|source| Error::ThreadPool { threads: t, source })?
             .install(f),
     }
 }

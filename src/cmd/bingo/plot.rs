@@ -1,20 +1,18 @@
-//! The seed's figure: P(T = n) against `n`, for the exact law, the seed's formula and a
-//! simulation, drawn as an SVG with plotters.
+//! The article's figure: P(T = n) against `n`, for the exact law, the article's formula
+//! and simulations, drawn with plotters.
 
-use crate::{Error, Result};
 use plotters::prelude::*;
 use std::path::Path;
-
-/// One curve: a label and the points `(n, probability)`.
-pub struct Series {
-    pub label: String,
-    pub points: Vec<(f64, f64)>,
-}
+use tabula::bingo::sampled::Series;
+use tabula::{Error, Result};
 
 /// Writes an SVG of `series` to `path`, `title` on top.
 pub fn write_svg(path: &Path, title: &str, series: &[Series]) -> Result<()> {
     let fail = |e: &dyn std::fmt::Display| {
-        Error::failure(format!("could not draw {}: {e}", path.display()))
+        Error::io(
+            path.display().to_string(),
+            std::io::Error::other(format!("could not draw: {e}")),
+        )
     };
     let x_max = series
         .iter()
@@ -96,6 +94,6 @@ mod tests {
             points: vec![(0.0, 0.1)],
         }];
         let e = write_svg(Path::new("/nonexistent/dir/x.svg"), "t", &series).unwrap_err();
-        assert_eq!(e.exit_code(), 1);
+        assert_eq!(crate::cmd::exit_code(&e), 1);
     }
 }
