@@ -236,3 +236,72 @@ fn an_unwritable_plot_is_a_failure_with_status_one() {
         .code(1)
         .stderr(predicate::str::contains("/nonexistent/x.svg"));
 }
+
+/// `"n/d"` → n/d.
+fn parse_fraction(s: &str) -> num_rational::BigRational {
+    let (n, d) = s.split_once('/').expect("a fraction n/d");
+    num_rational::BigRational::new(n.parse().unwrap(), d.parse().unwrap())
+}
+
+#[test]
+fn the_variance_of_the_three_by_three_card_is_the_one_its_call_orders_give() {
+    // Straight from the counts of the 40,320 orders: Σ n² k_n / 8! − (Σ n k_n / 8!)².
+    let doc = json(&["bingo", "verify", "--json"]);
+    let (mut s1, mut s2, mut total) = (0i128, 0i128, 0i128);
+    for row in doc["distribution"].as_array().unwrap() {
+        let (n, k) = (
+            row["n"].as_i64().unwrap() as i128,
+            row["orders"].as_i64().unwrap() as i128,
+        );
+        s1 += n * k;
+        s2 += n * n * k;
+        total += k;
+    }
+    let expected =
+        num_rational::BigRational::new((s2 * total - s1 * s1).into(), (total * total).into());
+    let variance = parse_fraction(doc["variance_exact"].as_str().unwrap());
+    assert_eq!(variance, expected);
+    let sd = doc["sd"].as_f64().unwrap();
+    assert!((sd * sd - tabula::exact::big_float(&variance)).abs() < 1e-12);
+}
+
+#[test]
+fn every_pattern_and_size_has_an_exact_variance_beside_the_mean() {
+    for size in ["3", "4", "5", "7"] {
+        for pattern in ["line", "double", "triple", "blackout", "corners", "hardway"] {
+            let doc = json(&[
+                "bingo",
+                "exact",
+                "--size",
+                size,
+                "--pattern",
+                pattern,
+                "--json",
+            ]);
+            let v = doc["variance"].as_f64().unwrap();
+            let exact = parse_fraction(doc["variance_exact"].as_str().unwrap());
+            // The float is the fraction's value, and the fraction is reduced.
+            assert!(v > 0.0 && (v - tabula::exact::big_float(&exact)).abs() <= 1e-12 * v);
+            assert_eq!(
+                exact.to_string(),
+                doc["variance_exact"].as_str().unwrap(),
+                "{size} {pattern}"
+            );
+            let sd = doc["sd"].as_f64().unwrap();
+            assert!((sd * sd - v).abs() < 1e-9 * v, "{size} {pattern}");
+        }
+    }
+    // Reach (enumeration only) on the cards that can be enumerated.
+    let doc = json(&["bingo", "exact", "--pattern", "reach", "--json"]);
+    assert!(doc["variance_exact"].is_string());
+}
+
+#[test]
+fn the_variance_is_printed_beside_the_mean() {
+    tabula()
+        .args(["bingo", "exact"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("variance "))
+        .stdout(predicate::str::contains("standard deviation "));
+}

@@ -113,3 +113,29 @@ fn patterns_are_ordered_as_they_should_be() {
         assert!(chain[1].cdf[n] >= hardway.cdf[n]);
     }
 }
+
+#[test]
+fn the_sample_variance_of_many_games_meets_the_exact_variance() {
+    let card = Card::new(5, true).unwrap();
+    let law = exact_law(&card, Pattern::Line, 75, Method::Auto).unwrap();
+    let sample = simulate(&card, Pattern::Line, 75, 400_000, 12, Progress::SILENT).unwrap();
+    let g = sample.games as f64;
+    let mean = tabula::stats::sample_mean(&sample.counts);
+    let var: f64 = sample
+        .counts
+        .iter()
+        .enumerate()
+        .map(|(n, &k)| k as f64 * (n as f64 - mean).powi(2))
+        .sum::<f64>()
+        / (g - 1.0);
+    // The sampling error of a variance is about √((μ₄ − σ⁴)/g); μ₄ from the exact law.
+    let m4: f64 = (0..=law.max())
+        .map(|n| law.p(n) * (n as f64 - law.mean()).powi(4))
+        .sum();
+    let se = ((m4 - law.variance().powi(2)) / g).sqrt();
+    assert!(
+        (var - law.variance()).abs() < 5.0 * se,
+        "{var} vs {}",
+        law.variance()
+    );
+}

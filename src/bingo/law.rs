@@ -35,12 +35,18 @@ pub fn big_binomial(n: u64, k: u64) -> BigUint {
 /// The percentiles every summary lists.
 pub const PERCENTILES: [u32; 9] = [1, 5, 10, 25, 50, 75, 90, 95, 99];
 
-/// The summaries of a law: mean (exact when the law is), median, mode, percentiles.
+/// The summaries of a law: mean and variance (exact when the law is), standard deviation,
+/// median, mode, percentiles.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Summary {
     pub mean: f64,
     #[serde(serialize_with = "super::serde_opt_fraction::serialize")]
     pub mean_exact: Option<BigRational>,
+    pub variance: f64,
+    #[serde(serialize_with = "super::serde_opt_fraction::serialize")]
+    pub variance_exact: Option<BigRational>,
+    /// The standard deviation (the square root of the variance; irrational in general).
+    pub sd: f64,
     pub median: usize,
     pub mode: usize,
     /// Percentile (of [`PERCENTILES`]) → the smallest `n` with P(T ≤ n) ≥ it.
@@ -113,6 +119,42 @@ impl Law {
         Some(cdf.iter().fold(BigRational::zero(), |s, f| s + (&one - f)))
     }
 
+    /// The variance, `Var T = E[T²] − E[T]²` with `E[T²] = Σ_n (2n + 1) P(T > n)`.
+    pub fn variance(&self) -> f64 {
+        match self.variance_exact() {
+            Some(v) => big_float(&v),
+            None => {
+                let square: f64 = self
+                    .cdf
+                    .iter()
+                    .enumerate()
+                    .map(|(n, f)| (2 * n + 1) as f64 * (1.0 - f))
+                    .sum();
+                let mean = self.mean();
+                (square - mean * mean).max(0.0)
+            }
+        }
+    }
+
+    /// The variance, exactly.
+    pub fn variance_exact(&self) -> Option<BigRational> {
+        let cdf = self.cdf_exact.as_ref()?;
+        let one = BigRational::one();
+        let square = cdf
+            .iter()
+            .enumerate()
+            .fold(BigRational::zero(), |s, (n, f)| {
+                s + (&one - f) * BigInt::from(2 * n + 1)
+            });
+        let mean = self.mean_exact()?;
+        Some(square - &mean * &mean)
+    }
+
+    /// The standard deviation, `√Var T`.
+    pub fn sd(&self) -> f64 {
+        self.variance().sqrt()
+    }
+
     /// The `percent`-th percentile: the smallest `n` with P(T ≤ n) ≥ percent/100, compared
     /// exactly when the law is exact (`percent` in 0..=100).
     pub fn percentile(&self, percent: u32) -> usize {
@@ -129,6 +171,9 @@ impl Law {
         Summary {
             mean: self.mean(),
             mean_exact: self.mean_exact(),
+            variance: self.variance(),
+            variance_exact: self.variance_exact(),
+            sd: self.sd(),
             median: self.median(),
             mode: self.mode(),
             percentiles: PERCENTILES
@@ -204,5 +249,42 @@ mod tests {
         assert_eq!(law.mean_exact().unwrap(), frac(88, 9));
         assert_eq!(law.mode(), 10);
         assert_eq!(law.median(), 10);
+    }
+
+    #[test]
+    fn the_last_of_k_numbers_has_the_order_statistic_variance() {
+        // The largest of a uniform k-subset of 1..=M has variance
+        // k (M + 1) (M − k) / ((k + 1)² (k + 2)) (a closed form, not the tail sums used here).
+        let card = Card::new(5, true).unwrap();
+        for (pattern, k) in [(Pattern::Blackout, 24i64), (Pattern::Corners, 4)] {
+            let m = 75i64;
+            let law = Law::from_counts(&card, 75, &winning_subsets(&card, pattern).unwrap());
+            let closed = frac(k * (m + 1) * (m - k), (k + 1) * (k + 1) * (k + 2));
+            assert_eq!(law.variance_exact().unwrap(), closed, "{pattern}");
+            assert!((law.sd() - big_float(&closed).sqrt()).abs() < 1e-12);
+        }
+    }
+
+    #[test]
+    fn the_variance_from_tail_sums_is_the_variance_from_the_probabilities() {
+        // Σ n² P(T = n) − (Σ n P(T = n))², straight from the definition, on the 3×3 card.
+        let card = Card::new(3, true).unwrap();
+        for p in Pattern::ALL {
+            let law = Law::from_counts(&card, 12, &winning_subsets(&card, p).unwrap());
+            let (mut m1, mut m2) = (BigRational::zero(), BigRational::zero());
+            for n in 0..=law.max() {
+                let q = law.p_exact(n).unwrap();
+                let n = BigRational::from_integer(BigInt::from(n));
+                m1 += &q * &n;
+                m2 += q * &n * &n;
+            }
+            assert_eq!(law.variance_exact().unwrap(), &m2 - &m1 * &m1, "{p}");
+            // The float path (no fractions kept) agrees.
+            let floats = Law {
+                cdf: law.cdf.clone(),
+                cdf_exact: None,
+            };
+            assert!((floats.variance() - law.variance()).abs() < 1e-9, "{p}");
+        }
     }
 }

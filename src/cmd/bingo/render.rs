@@ -76,9 +76,16 @@ fn summary(s: &Summary) -> String {
         .iter()
         .map(|q| format!("{q}%: {}", s.percentiles[q]))
         .collect();
+    let variance_exact = s
+        .variance_exact
+        .as_ref()
+        .map(|v| format!(" = {}", frac(v)))
+        .unwrap_or_default();
     format!(
-        "mean {:.6}{exact}\nmedian {}, mode {}; percentiles {}",
+        "mean {:.6}{exact}\nvariance {:.6}{variance_exact}, standard deviation {:.6}\nmedian {}, mode {}; percentiles {}",
         s.mean,
+        s.variance,
+        s.sd,
         s.median,
         s.mode,
         pct.join(", ")
