@@ -305,3 +305,70 @@ fn the_variance_is_printed_beside_the_mean() {
         .stdout(predicate::str::contains("variance "))
         .stdout(predicate::str::contains("standard deviation "));
 }
+
+#[test]
+fn plot_draws_any_number_of_sample_sizes_beside_the_exact_law_and_the_formula() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bingo.svg");
+    let out = tabula()
+        .args(["bingo", "plot", "--games", "2000,30000", "--games", "500"])
+        .args(["--seed", "4", "--quiet", "--json", "--output"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let labels: Vec<&str> = doc["series"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["label"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        labels,
+        [
+            "exact",
+            "seed's formula",
+            "simulation, 2000 games",
+            "simulation, 30000 games",
+            "simulation, 500 games"
+        ]
+    );
+    // The first simulation is the one `simulate` plays with the same seed.
+    let sim = json(&[
+        "bingo", "simulate", "--games", "2000", "--seed", "4", "--quiet", "--json",
+    ]);
+    for point in doc["series"][2]["points"].as_array().unwrap() {
+        let n = point[0].as_f64().unwrap() as usize;
+        assert_eq!(point[1], sim["distribution"][n]["p"]);
+    }
+    // One legend with every label (an apostrophe is escaped in SVG).
+    let svg = std::fs::read_to_string(&path).unwrap();
+    for label in &labels {
+        assert!(
+            label.split('\'').all(|part| svg.contains(part)),
+            "{label}"
+        );
+    }
+}
+
+#[test]
+fn plot_writes_a_png_when_asked_for_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bingo.png");
+    tabula()
+        .args([
+            "bingo",
+            "plot",
+            "--games",
+            "10000,100000",
+            "--quiet",
+            "--output",
+        ])
+        .arg(&path)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("4 curves"));
+    let png = std::fs::read(&path).unwrap();
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+}

@@ -192,37 +192,108 @@ pub fn simulated_players(
     })
 }
 
-/// One curve of the figure: a label and the points `(n, P(T = n))`.
+/// What a curve of the figure shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Curve {
+    /// The exact law.
+    Exact,
+    /// The article's approximate formula.
+    Formula,
+    /// A simulation of this many games.
+    Simulation(u64),
+}
+
+/// One curve of the figure: what it is, its label and the points `(n, P(T = n))`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Series {
+    #[serde(skip)]
+    pub curve: Curve,
     pub label: String,
     pub points: Vec<(f64, f64)>,
 }
 
 /// The data of the article's figure: P(T = n) by the exact law, by the formula (line
-/// pattern only) and by a simulation, over the calls where the exact law is not zero.
-pub fn figure(setup: &Setup, run: &Run, progress: Progress<'_>) -> Result<Vec<Series>> {
+/// pattern only) and by one simulation per entry of `games`, over the calls where the exact
+/// law is not zero. The `i`-th simulation is seeded `seed + i`, so the samples are
+/// independent and the first is the one `simulate` plays with `seed`.
+pub fn figure(
+    setup: &Setup,
+    games: &[u64],
+    seed: u64,
+    progress: Progress<'_>,
+) -> Result<Vec<Series>> {
     let (card, max, pattern) = (&setup.card, setup.max, setup.pattern);
-    run.check()?;
+    let runs: Vec<Run> = (0u64..)
+        .zip(games)
+        .map(|(i, &games)| Run {
+            games,
+            seed: seed.wrapping_add(i),
+        })
+        .collect();
+    runs.iter().try_for_each(Run::check)?;
     let exact = exact_law(card, pattern, max, Method::Auto)?;
     let range = support(&exact);
     let mut series = vec![Series {
+        curve: Curve::Exact,
         label: "exact".into(),
         points: range.clone().map(|n| (n as f64, exact.p(n))).collect(),
     }];
     if pattern == Pattern::Line {
         let f = formula_pmf(&formula_cdf(card, max));
         series.push(Series {
+            curve: Curve::Formula,
             label: "seed's formula".into(),
             points: range.clone().map(|n| (n as f64, f[n])).collect(),
         });
     }
-    let sample = simulate(card, pattern, max, run.games, run.seed, progress)?;
-    series.push(Series {
-        label: format!("simulation, {} games", run.games),
-        points: range
-            .map(|n| (n as f64, sample.counts[n] as f64 / run.games as f64))
-            .collect(),
-    });
+    for run in &runs {
+        let sample = simulate(card, pattern, max, run.games, run.seed, progress)?;
+        series.push(Series {
+            curve: Curve::Simulation(run.games),
+            label: format!("simulation, {} games", run.games),
+            points: range
+                .clone()
+                .map(|n| (n as f64, sample.counts[n] as f64 / run.games as f64))
+                .collect(),
+        });
+    }
     Ok(series)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_figure_has_the_exact_law_the_formula_and_one_curve_per_sample_size() {
+        let setup = Setup::new(3, true, Some(12), Pattern::Line).unwrap();
+        let series = figure(&setup, &[1_000, 50_000, 2_000], 5, Progress::SILENT).unwrap();
+        let curves: Vec<Curve> = series.iter().map(|s| s.curve).collect();
+        assert_eq!(
+            curves,
+            [
+                Curve::Exact,
+                Curve::Formula,
+                Curve::Simulation(1_000),
+                Curve::Simulation(50_000),
+                Curve::Simulation(2_000)
+            ]
+        );
+        // Each simulated curve is a law over the same calls as the exact one, and the large
+        // sample is close to it (within 5 standard errors at every call).
+        let exact = &series[0].points;
+        for s in &series[2..] {
+            let total: f64 = s.points.iter().map(|p| p.1).sum();
+            assert!((total - 1.0).abs() < 1e-12);
+            assert_eq!(s.points.len(), exact.len());
+        }
+        for (e, s) in exact.iter().zip(&series[3].points) {
+            let se = (e.1 * (1.0 - e.1) / 50_000.0).sqrt();
+            assert!((e.1 - s.1).abs() < 5.0 * se + 1e-12, "n = {}", e.0);
+        }
+        // The samples are independent: the two small ones differ.
+        assert_ne!(series[2].points, series[4].points);
+        assert!(figure(&setup, &[10, 0], 5, Progress::SILENT).is_err());
+    }
 }

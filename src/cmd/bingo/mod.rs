@@ -49,13 +49,25 @@ pub enum GameCmd {
         #[arg(long)]
         json: bool,
     },
-    /// Draw the exact law, the article's formula and a simulation as an SVG (the article's figure)
+    /// Draw the exact law, the article's formula and simulations of one or more sizes (the
+    /// article's figure), as an SVG, or a PNG when the file name ends in .png
     Plot {
         #[command(flatten)]
         card: CardArgs,
-        #[command(flatten)]
-        run: RunArgs,
-        /// Where to write the SVG
+        /// Games of each simulation drawn; several sizes separated by commas
+        /// (10000,1000000 as in the article) or by repeating the option
+        #[arg(long, value_delimiter = ',', num_args = 1.., default_value = "1000000")]
+        games: Vec<u64>,
+        /// Seed of the first simulation; the i-th is seeded seed + i
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Worker threads (default: all cores)
+        #[arg(long)]
+        threads: Option<usize>,
+        /// No progress bar
+        #[arg(long)]
+        quiet: bool,
+        /// Where to write the figure: SVG, or PNG when the name ends in .png
         #[arg(long, short, default_value = "bingo.svg")]
         output: PathBuf,
         #[arg(long)]
@@ -266,16 +278,19 @@ pub fn run(cmd: GameCmd) -> Result<()> {
         }),
         GameCmd::Plot {
             card,
-            run,
+            games,
+            seed,
+            threads,
+            quiet,
             output,
             json,
-        } => with_threads(run.threads, || {
+        } => with_threads(threads, || {
             let setup = card.setup()?;
-            let bars = Bars::new(run.quiet || json);
+            let bars = Bars::new(quiet || json);
             let series =
-                sampled::figure(&setup, &run.run(), bars.progress()).map_err(flag_context)?;
+                sampled::figure(&setup, &games, seed, bars.progress()).map_err(flag_context)?;
             drop(bars);
-            plot::write_svg(&output, &render::figure_title(&setup), &series)?;
+            plot::write(&output, &render::figure_title(&setup), &series)?;
             if json {
                 json_document(&serde_json::json!({ "path": output, "series": series }))
             } else {
