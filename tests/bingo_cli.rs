@@ -345,10 +345,7 @@ fn plot_draws_any_number_of_sample_sizes_beside_the_exact_law_and_the_formula() 
     // One legend with every label (an apostrophe is escaped in SVG).
     let svg = std::fs::read_to_string(&path).unwrap();
     for label in &labels {
-        assert!(
-            label.split('\'').all(|part| svg.contains(part)),
-            "{label}"
-        );
+        assert!(label.split('\'').all(|part| svg.contains(part)), "{label}");
     }
 }
 
@@ -371,4 +368,37 @@ fn plot_writes_a_png_when_asked_for_one() {
         .stdout(predicate::str::contains("4 curves"));
     let png = std::fs::read(&path).unwrap();
     assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+}
+
+#[test]
+fn each_player_s_chance_of_a_prize_is_at_least_the_share_of_prizes_and_grows_with_them() {
+    let chance = |prizes: &str| {
+        let doc = json(&[
+            "bingo",
+            "exact",
+            "--players",
+            "10",
+            "--prizes",
+            prizes,
+            "--json",
+        ]);
+        assert_eq!(doc["cards"], "us");
+        assert_eq!(doc["expected_share"], format!("{prizes}/10"));
+        doc["chance"].as_f64().unwrap()
+    };
+    let (one, three) = (chance("1"), chance("3"));
+    // Ties make a share of a prize a little likelier than k/K.
+    assert!(one > 0.1 && one < 0.12, "{one}");
+    assert!(three > 0.3 && three > one, "{three}");
+    for args in [
+        &["bingo", "exact", "--players", "3", "--prizes", "4"][..],
+        &["bingo", "exact", "--players", "3", "--prizes", "0"][..],
+        &["bingo", "exact", "--prizes", "2"][..],
+    ] {
+        tabula()
+            .args(args)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("--p"));
+    }
 }

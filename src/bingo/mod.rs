@@ -21,6 +21,7 @@ pub mod law;
 pub mod orders;
 pub mod players;
 pub mod players_sim;
+pub mod prizes;
 pub mod sampled;
 pub mod simulate;
 

@@ -360,6 +360,59 @@ impl UsModel {
         self.floats(k, &self.layers())
     }
 
+    /// For each call `n`: `Σ_c P(c | n) · Σ_j (c_j / n) · g(s(c − e_j), s(c))`, the sum over
+    /// the count vectors `c` after `n` calls and the column `j` of the `n`-th call, where
+    /// `s` is a card's chance not to have won yet (floats from the exact integers).
+    pub(crate) fn per_call(&self, g: impl Fn(f64, f64) -> f64 + Sync) -> Vec<f64> {
+        let layers = self.layers();
+        layers
+            .par_iter()
+            .enumerate()
+            .map(|(n, layer)| {
+                if n == 0 {
+                    return 0.0;
+                }
+                let all = big_float(&BigRational::from_integer(
+                    big_binomial(self.max, n as u64).into(),
+                ));
+                let mut sum = 0.0;
+                for (idx, c) in layer {
+                    let pc = self.totals[*idx] as f64 / all;
+                    let s = self.survivors[*idx] as f64 / self.totals[*idx] as f64;
+                    for (j, &cj) in c.iter().enumerate() {
+                        if cj > 0 {
+                            let b = idx - self.stride(j);
+                            let before = self.survivors[b] as f64 / self.totals[b] as f64;
+                            sum += pc * cj as f64 / n as f64 * g(before, s);
+                        }
+                    }
+                }
+                sum
+            })
+            .collect()
+    }
+
+    /// For each call `n`: `Σ_c P(c | n) · h(s(c))` over the count vectors after `n` calls.
+    pub(crate) fn per_state(&self, h: impl Fn(f64) -> f64 + Sync) -> Vec<f64> {
+        let layers = self.layers();
+        layers
+            .par_iter()
+            .enumerate()
+            .map(|(n, layer)| {
+                let all = big_float(&BigRational::from_integer(
+                    big_binomial(self.max, n as u64).into(),
+                ));
+                layer
+                    .iter()
+                    .map(|(idx, _)| {
+                        let pc = self.totals[*idx] as f64 / all;
+                        pc * h(self.survivors[*idx] as f64 / self.totals[*idx] as f64)
+                    })
+                    .sum()
+            })
+            .collect()
+    }
+
     /// P(T_K ≤ n) and the shared-win chances, in floats from the exact integers.
     fn floats(&self, k: u32, layers: &[Vec<(usize, Vec<u64>)>]) -> (Vec<f64>, Vec<f64>) {
         let kf = k as i32;

@@ -24,6 +24,10 @@ pub enum GameCmd {
         method: MethodArg,
         #[command(flatten)]
         players: PlayerArgs,
+        /// With --players K: k prizes for the first cards to complete (ties share), and
+        /// each player's chance of one
+        #[arg(long, requires = "players")]
+        prizes: Option<u32>,
         /// No progress spinner
         #[arg(long)]
         quiet: bool,
@@ -192,12 +196,32 @@ pub fn run(cmd: GameCmd) -> Result<()> {
             card,
             method,
             players,
+            prizes,
             quiet,
             json,
         } => {
             let setup = card.setup()?;
             let bars = Bars::new(quiet || json);
             match players.players {
+                Some(k) if prizes.is_some() => {
+                    let out = tabula::bingo::prizes::prizes(
+                        &setup,
+                        k,
+                        prizes.unwrap_or(1),
+                        players.cards,
+                        bars.progress(),
+                    )
+                    .map_err(|e| match e {
+                        e @ Error::Prizes { .. } => e.named("--prizes").into(),
+                        e => flag_context(e),
+                    })?;
+                    drop(bars);
+                    if json {
+                        json_document(&out)
+                    } else {
+                        emit(&render::prizes(&out))
+                    }
+                }
                 Some(k) => {
                     let out = analysis::several_players(&setup, k, players.cards, bars.progress())
                         .map_err(flag_context)?;

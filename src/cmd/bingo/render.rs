@@ -5,6 +5,7 @@ use num_rational::BigRational;
 use tabula::bingo::analysis::{support, SeveralPlayers, SingleCard, Verification};
 use tabula::bingo::law::Summary;
 use tabula::bingo::players::EXACT_PLAYERS;
+use tabula::bingo::prizes::Prizes;
 use tabula::bingo::sampled::{SimulatedCard, SimulatedPlayers};
 use tabula::bingo::Setup;
 use tabula::exact::fraction;
@@ -183,6 +184,55 @@ pub fn several_players(out: &SeveralPlayers) -> String {
         );
     }
     text
+}
+
+/// `tabula bingo exact --players K --prizes k`.
+pub fn prizes(out: &Prizes) -> String {
+    let (k, prizes) = (out.players, out.prizes);
+    let exactness = if out.exact {
+        "exact fractions"
+    } else {
+        "floats from the exact formula"
+    };
+    let exact = |q: &Option<BigRational>| {
+        q.as_ref()
+            .map(|q| format!(" = {}", frac(q)))
+            .unwrap_or_default()
+    };
+    let header = [
+        "n",
+        "P(a prize on call n)",
+        "P(last prize on n)",
+        "P(last prize by n)",
+        "P(split on n)",
+    ];
+    let rows: Vec<Vec<String>> = support(&out.last_law)
+        .map(|n| {
+            let r = &out.distribution[n];
+            vec![
+                n.to_string(),
+                prob(r.chance),
+                prob(r.last_p),
+                prob(r.last_cdf),
+                prob(r.split),
+            ]
+        })
+        .collect();
+    format!(
+        "bingo exact: {k} players, {prizes} prizes, {} cards; {} ({exactness})\n\
+         each player's chance of a prize (or a share of one) {:.9}{}; expected prizes per player {}\n\
+         P(the last prize is split) {:.9}{}\n\
+         the call of the last prize: {}\n\n{}",
+        out.cards,
+        describe(&out.setup),
+        out.chance,
+        exact(&out.chance_exact),
+        fraction(&out.expected_share),
+        out.split,
+        exact(&out.split_exact),
+        summary(&out.last).replace('\n', "; "),
+        align(&header, &rows)
+    )
 }
 
 /// `tabula bingo verify`.
