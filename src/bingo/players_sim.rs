@@ -14,6 +14,12 @@ pub struct PlayersSample {
     pub games: u64,
     pub first: Vec<u64>,
     pub shared: Vec<u64>,
+    /// With `k` prizes: `prize[n]`, games where card 0 won a prize (or a share) on call n;
+    /// `last[n]`, games whose last prize went on call n; `split[n]`, of those, the games
+    /// where it was split.
+    pub prize: Vec<u64>,
+    pub last: Vec<u64>,
+    pub split: Vec<u64>,
 }
 
 /// Simulates `run.games` games of `k` cards drawn by `cards` on the card, drum and
@@ -22,6 +28,7 @@ pub fn simulate_players(
     setup: &Setup,
     cards: Cards,
     k: u32,
+    prizes: u32,
     run: &Run,
     progress: Progress<'_>,
 ) -> Result<PlayersSample> {
@@ -33,6 +40,7 @@ pub fn simulate_players(
         check_us_drum(card, max)?;
     }
     check_players(k)?;
+    super::prizes::check_prizes(k, prizes)?;
     let game = Game::new(card, pattern);
     // The numbered squares of each column, in bit order.
     let columns: Vec<Vec<u8>> = (0..card.size())
@@ -47,7 +55,9 @@ pub fn simulate_players(
         })
         .collect();
     let width = max as usize + 1;
-    let [first, shared] = in_chunks(games, width, progress, |chunk, n| {
+    let [first, shared, prize, last, split] = in_chunks(games, width, progress, |chunk, n| {
+        let [mut prize, mut last, mut split] = [(); 3].map(|()| vec![0u64; width]);
+        let mut by_call = vec![0u32; width];
         let mut rng = random::stream(seed, chunk);
         let mut first = vec![0u64; width];
         let mut shared = vec![0u64; width];
@@ -64,7 +74,8 @@ pub fn simulate_players(
                 call_time[num as usize] = t as u8 + 1;
             }
             let (mut best, mut winners) = (u8::MAX, 0u32);
-            for _ in 0..k {
+            let mut own = 0u8;
+            for player in 0..k {
                 let mut used = 0u128;
                 match cards {
                     Cards::Uniform => {
@@ -84,6 +95,12 @@ pub fn simulate_players(
                     }
                 }
                 let t = game.first_win_fast(&time);
+                if player == 0 {
+                    own = t;
+                }
+                if prizes > 1 {
+                    by_call[usize::from(t)] += 1;
+                }
                 if t < best {
                     best = t;
                     winners = 1;
@@ -95,13 +112,38 @@ pub fn simulate_players(
             if winners >= 2 {
                 shared[best as usize] += 1;
             }
+            if prizes == 1 {
+                prize[usize::from(own)] += u64::from(own == best);
+                last[usize::from(best)] += 1;
+                split[usize::from(best)] += u64::from(winners >= 2);
+            } else {
+                // The hall's rule, call by call.
+                let mut left = prizes;
+                for (call, j) in by_call.iter_mut().enumerate() {
+                    if *j == 0 {
+                        continue;
+                    }
+                    if usize::from(own) == call && left > 0 {
+                        prize[call] += 1;
+                    }
+                    if *j >= left && left > 0 {
+                        last[call] += 1;
+                        split[call] += u64::from(*j > left);
+                    }
+                    left = left.saturating_sub(*j);
+                    *j = 0;
+                }
+            }
         }
-        [first, shared]
+        [first, shared, prize, last, split]
     });
     Ok(PlayersSample {
         games,
         first,
         shared,
+        prize,
+        last,
+        split,
     })
 }
 
@@ -143,7 +185,7 @@ mod tests {
     fn play(size: usize, max: u64, cards: Cards, k: u32, games: u64, seed: u64) -> PlayersSample {
         let setup = Setup::new(size, true, Some(max), Pattern::Line).unwrap();
         let run = Run { games, seed };
-        simulate_players(&setup, cards, k, &run, Progress::SILENT).unwrap()
+        simulate_players(&setup, cards, k, 1, &run, Progress::SILENT).unwrap()
     }
 
     #[test]

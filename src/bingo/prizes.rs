@@ -31,6 +31,17 @@ use std::ops::{Add, Mul, Sub};
 /// Most prizes one game hands out.
 pub const MAX_PRIZES: u32 = 10;
 
+/// Checks `1 ≤ prizes ≤ min(players,` [`MAX_PRIZES`]`)`.
+pub(crate) fn check_prizes(players: u32, prizes: u32) -> Result<()> {
+    if prizes == 0 || prizes > players.min(MAX_PRIZES) {
+        return Err(Error::Prizes {
+            got: prizes,
+            players: players.min(MAX_PRIZES),
+        });
+    }
+    Ok(())
+}
+
 /// The numbers the formulas are evaluated in: floats, or exact fractions.
 trait Number: Clone + Add<Output = Self> + Sub<Output = Self> + Mul<Output = Self> {
     fn int(n: u64) -> Self;
@@ -163,12 +174,7 @@ fn prizes_quietly(
     cards: Option<Cards>,
 ) -> Result<Prizes> {
     check_players(k_players)?;
-    if prizes == 0 || prizes > k_players.min(MAX_PRIZES) {
-        return Err(Error::Prizes {
-            got: prizes,
-            players: k_players.min(MAX_PRIZES),
-        });
-    }
+    check_prizes(k_players, prizes)?;
     let (card, max, pattern) = (&setup.card, setup.max, setup.pattern);
     let cards = cards.unwrap_or_else(|| default_cards(card, max));
     let (chance, split, last_cdf): (Vec<f64>, Vec<f64>, Vec<f64>);
@@ -290,5 +296,54 @@ mod tests {
         }
         assert!(prizes(&setup, 3, 4, None, Progress::SILENT).is_err());
         assert!(prizes(&setup, 3, 0, None, Progress::SILENT).is_err());
+    }
+
+    #[test]
+    fn dealt_cards_win_prizes_as_often_as_the_formulas_say() {
+        use crate::bingo::players_sim::simulate_players;
+        use crate::bingo::Run;
+        use crate::stats::chi_square;
+        let cases = [
+            (
+                Setup::new(5, true, Some(75), Pattern::Line).unwrap(),
+                Cards::Us,
+                6,
+                2,
+            ),
+            (
+                Setup::new(3, true, Some(12), Pattern::Line).unwrap(),
+                Cards::Uniform,
+                4,
+                3,
+            ),
+            (
+                Setup::new(3, true, Some(12), Pattern::Line).unwrap(),
+                Cards::Us,
+                5,
+                2,
+            ),
+        ];
+        for (setup, cards, k, prizes_) in cases {
+            let exact = prizes(&setup, k, prizes_, Some(cards), Progress::SILENT).unwrap();
+            let run = Run {
+                games: 60_000,
+                seed: 21,
+            };
+            let sample =
+                simulate_players(&setup, cards, k, prizes_, &run, Progress::SILENT).unwrap();
+            let g = run.games as f64;
+            let near = |hits: u64, p: f64, what: &str| {
+                let se = (p * (1.0 - p) / g).sqrt();
+                let got = hits as f64 / g;
+                assert!((got - p).abs() < 5.0 * se + 1e-9, "{what}: {got} vs {p}");
+            };
+            near(sample.prize.iter().sum(), exact.chance, "chance");
+            near(sample.split.iter().sum(), exact.split, "split");
+            let probs: Vec<f64> = (0..=setup.max as usize)
+                .map(|n| exact.last_law.p(n))
+                .collect();
+            let chi = chi_square(&sample.last, &probs);
+            assert!(chi.p_value > 1e-4, "last prize law rejected: {chi:?}");
+        }
     }
 }

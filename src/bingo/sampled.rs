@@ -151,7 +151,7 @@ pub fn simulated_players(
     let (card, max) = (&setup.card, setup.max);
     run.check()?;
     let cards = cards.unwrap_or_else(|| players::default_cards(card, max));
-    let sample = simulate_players(setup, cards, k, run, progress)?;
+    let sample = simulate_players(setup, cards, k, 1, run, progress)?;
     let exact = players_law(setup, k, cards).ok();
     let g = run.games as f64;
     let chi = exact.as_ref().map(|e| {
