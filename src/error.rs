@@ -58,29 +58,9 @@ pub enum Error {
         #[source]
         source: std::io::Error,
     },
-    /// Transitional: malformed input, not yet given a typed variant in its module.
-    #[doc(hidden)]
-    #[error("{0}")]
-    BadInput(String),
-    /// Transitional: a run-time failure, not yet given a typed variant in its module.
-    #[doc(hidden)]
-    #[error("{0}")]
-    Failure(String),
 }
 
 impl Error {
-    /// Transitional shorthand for [`Error::BadInput`].
-    #[doc(hidden)]
-    pub fn input(message: impl Into<String>) -> Self {
-        Error::BadInput(message.into())
-    }
-
-    /// Transitional shorthand for [`Error::Failure`].
-    #[doc(hidden)]
-    pub fn failure(message: impl Into<String>) -> Self {
-        Error::Failure(message.into())
-    }
-
     /// An I/O error while reading or writing `what`.
     pub fn io(what: impl Into<String>, source: std::io::Error) -> Self {
         Error::Io {
@@ -101,8 +81,6 @@ impl Error {
             Error::Fabfib(e) => e.kind(),
             Error::Gammon(e) => e.kind(),
             Error::Io { .. } => ErrorKind::Io,
-            Error::BadInput(_) => ErrorKind::Input,
-            Error::Failure(_) => ErrorKind::Failed,
         }
     }
 

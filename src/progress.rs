@@ -106,39 +106,3 @@ impl<'a> Progress<'a> {
         self.report(Event::Finish);
     }
 }
-
-// ---------------------------------------------------------------------------------------
-// Transitional: the indicatif bars below move to the command layer as each game reports
-// through `Progress`; nothing new may call them.
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use std::io::IsTerminal;
-
-#[doc(hidden)]
-pub fn bar(len: u64, message: &str, quiet: bool) -> ProgressBar {
-    let bar = ProgressBar::with_draw_target(Some(len), target(quiet));
-    bar.set_style(
-        ProgressStyle::with_template("{msg:>12} [{bar:40}] {pos}/{len} ({eta}) {prefix}")
-            .expect("the template is valid")
-            .progress_chars("=> "),
-    );
-    bar.set_message(message.to_string());
-    bar
-}
-
-#[doc(hidden)]
-pub fn spinner(message: &str, quiet: bool) -> ProgressBar {
-    let bar = ProgressBar::with_draw_target(None, target(quiet));
-    bar.set_style(
-        ProgressStyle::with_template("{spinner} {msg} [{elapsed}]").expect("the template is valid"),
-    );
-    bar.set_message(message.to_string());
-    bar
-}
-
-fn target(quiet: bool) -> ProgressDrawTarget {
-    if quiet || !std::io::stderr().is_terminal() {
-        ProgressDrawTarget::hidden()
-    } else {
-        ProgressDrawTarget::stderr()
-    }
-}

@@ -5,14 +5,14 @@
 //! centre) are renumbered `0..c` in the same order; a set of marked squares is then a `u64`
 //! mask over those `c` bits, which is what every method in this module works on.
 
-use crate::{Error, Result};
+use super::error::{Error, Result};
 use std::fmt;
 use std::str::FromStr;
 
 /// The card sizes the project supports.
 pub const SIZES: [usize; 4] = [3, 4, 5, 7];
 
-/// What "has won" means (`spec/bingo.md`, Patterns).
+/// What "has won" means (`docs/bingo.md`, Patterns).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Pattern {
     /// At least one full line (bingo).
@@ -63,6 +63,12 @@ impl fmt::Display for Pattern {
     }
 }
 
+impl serde::Serialize for Pattern {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
 impl FromStr for Pattern {
     type Err = Error;
 
@@ -72,10 +78,10 @@ impl FromStr for Pattern {
             .find(|p| p.name() == s)
             .ok_or_else(|| {
                 let names: Vec<_> = Pattern::ALL.iter().map(|p| p.name()).collect();
-                Error::input(format!(
-                    "unknown pattern {s:?}: expected one of {}",
-                    names.join(", ")
-                ))
+                Error::UnknownPattern {
+                    name: s.to_string(),
+                    expected: names.join(", "),
+                }
             })
     }
 }
@@ -103,9 +109,7 @@ impl Card {
     /// ignored on even sizes). Sizes 3, 4, 5 and 7.
     pub fn new(size: usize, free: bool) -> Result<Card> {
         if !SIZES.contains(&size) {
-            return Err(Error::input(format!(
-                "card size {size} is not supported: expected 3, 4, 5 or 7"
-            )));
+            return Err(Error::CardSize { size });
         }
         let free = free && size % 2 == 1;
         let centre = (size * size) / 2;

@@ -6,8 +6,8 @@
 //! in rank order with Gosper's step, and the chunks are counted in parallel.
 
 use super::card::{Card, Pattern};
+use super::{Error, Result};
 use crate::rank::{Combinations, Ranker};
-use crate::{Error, Result};
 use rayon::prelude::*;
 
 /// Largest number of numbered squares enumerated (2^26 subsets, the 5×5 card without a
@@ -22,15 +22,16 @@ pub fn winning_subsets(card: &Card, pattern: Pattern) -> Result<Vec<u64>> {
     let c = card.numbered();
     if c > MAX_ENUMERATED {
         let hint = if card.groups(pattern).is_some() {
-            "use --method inclusion-exclusion"
+            "inclusion-exclusion counts this pattern"
         } else {
-            "this pattern has no inclusion-exclusion form: use `tabula bingo simulate`"
+            "this pattern has no inclusion-exclusion form: only simulation reaches it"
         };
-        return Err(Error::input(format!(
-            "a {s}×{s} card has {c} numbered squares: 2^{c} subsets are too many to enumerate \
-             (at most {MAX_ENUMERATED}); {hint}",
-            s = card.size()
-        )));
+        return Err(Error::TooManySubsets {
+            size: card.size(),
+            numbered: c,
+            largest: MAX_ENUMERATED,
+            hint,
+        });
     }
     let judge = card.judge(pattern);
     let rankers: Vec<Combinations> = (0..=c)

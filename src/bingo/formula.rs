@@ -1,9 +1,9 @@
-//! Method 5: the seed's approximate formula, `1 − (1 − a)^8 (1 − b)^4` on 5×5 with
+//! Method 5: the article's approximate formula (`docs/bingo.md`), `1 − (1 − a)^8 (1 − b)^4` on 5×5 with
 //! `a = P(n,5)/P(M,5)` and `b = P(n,4)/P(M,4)` (falling factorials).
 //!
 //! It treats the 12 lines as independent events: a line of `ℓ` numbered squares is full
 //! after `n` calls with chance `P(n,ℓ)/P(M,ℓ)`. Generalised here to any card as
-//! `1 − Π_lines (1 − P(n,ℓ)/P(M,ℓ))`, which is the seed's formula on 5×5. The lines share
+//! `1 − Π_lines (1 − P(n,ℓ)/P(M,ℓ))`, which is the article's formula on 5×5 (`docs/bingo.md`). The lines share
 //! squares, so it is only an approximation; [`compare`] measures how far off it is.
 
 use super::card::Card;
@@ -15,6 +15,13 @@ fn all_called(n: u64, l: u64, m: u64) -> f64 {
         return 0.0;
     }
     (0..l).map(|i| (n - i) as f64 / (m - i) as f64).product()
+}
+
+/// The formula's P(T = n) from its cumulative distribution.
+pub fn formula_pmf(cdf: &[f64]) -> Vec<f64> {
+    (0..cdf.len())
+        .map(|n| cdf[n] - if n == 0 { 0.0 } else { cdf[n - 1] })
+        .collect()
 }
 
 /// The formula's P(T ≤ n) for `n = 0..=max`.
@@ -31,13 +38,17 @@ pub fn formula_cdf(card: &Card, max: u64) -> Vec<f64> {
 }
 
 /// How far the formula is from a law: the largest absolute errors, and where.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
 pub struct Gap {
     /// max |P_formula(T = n) − P(T = n)| and its `n`.
+    #[serde(rename = "max_p_error")]
     pub pmf_error: f64,
+    #[serde(rename = "max_p_error_at")]
     pub pmf_at: usize,
     /// max |F_formula(n) − F(n)| and its `n`.
+    #[serde(rename = "max_cdf_error")]
     pub cdf_error: f64,
+    #[serde(rename = "max_cdf_error_at")]
     pub cdf_at: usize,
     /// The formula's mean, Σ_n (1 − F_formula(n)).
     pub mean: f64,

@@ -7,14 +7,12 @@
 //! `(|J|, |∪J|)` over the `2^L` sets of lines is needed, so a 7×7 card (16 lines) is cheap.
 
 use super::card::{Card, Pattern};
-use crate::{Error, Result};
+use super::{Error, Result};
 
 /// `W_k` for `k = 0..=c` by inclusion–exclusion; refused for `reach`.
 pub fn winning_subsets(card: &Card, pattern: Pattern) -> Result<Vec<u64>> {
-    let (groups, need) = card.groups(pattern).ok_or_else(|| {
-        Error::input(format!(
-            "pattern {pattern} is not a union of full lines: use --method enumerate"
-        ))
+    let (groups, need) = card.groups(pattern).ok_or(Error::NoInclusionExclusion {
+        pattern: pattern.name(),
     })?;
     let c = card.numbered();
     let g = groups.len();
@@ -40,11 +38,7 @@ pub fn winning_subsets(card: &Card, pattern: Pattern) -> Result<Vec<u64>> {
                 total += weight * i128::from(sets) * i128::from(binom[c - u][k - u]);
             }
         }
-        *slot = u64::try_from(total).map_err(|_| {
-            Error::failure(format!(
-                "inclusion–exclusion gave {total} subsets of size {k}"
-            ))
-        })?;
+        *slot = u64::try_from(total).map_err(|_| Error::BadCount { total, k })?;
     }
     Ok(w)
 }

@@ -3,9 +3,12 @@
 //! percentiles).
 
 use super::card::Card;
+use crate::exact::big_float;
 use num_bigint::{BigInt, BigUint};
 use num_rational::BigRational;
-use num_traits::{One, ToPrimitive, Zero};
+use num_traits::{One, Zero};
+use serde::Serialize;
+use std::collections::BTreeMap;
 
 /// The distribution of `T`, the call on which something first happens, over `0..=max`.
 #[derive(Debug, Clone, PartialEq)]
@@ -29,24 +32,30 @@ pub fn big_binomial(n: u64, k: u64) -> BigUint {
     c
 }
 
-/// Converts a big fraction to the nearest float (even when numerator and denominator
-/// overflow `f64` separately).
-pub fn to_f64(q: &BigRational) -> f64 {
-    if let Some(x) = q.to_f64() {
-        if x.is_finite() {
-            return x;
-        }
-    }
-    let (n, d) = (q.numer(), q.denom());
-    let shift = n.bits().max(d.bits()).saturating_sub(900);
-    let n = (n >> shift).to_f64().unwrap_or(f64::NAN);
-    let d = (d >> shift).to_f64().unwrap_or(f64::NAN);
-    n / d
+/// The percentiles every summary lists.
+pub const PERCENTILES: [u32; 9] = [1, 5, 10, 25, 50, 75, 90, 95, 99];
+
+/// The summaries of a law: mean and variance (exact when the law is), standard deviation,
+/// median, mode, percentiles.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Summary {
+    pub mean: f64,
+    #[serde(serialize_with = "super::serde_opt_fraction::serialize")]
+    pub mean_exact: Option<BigRational>,
+    pub variance: f64,
+    #[serde(serialize_with = "super::serde_opt_fraction::serialize")]
+    pub variance_exact: Option<BigRational>,
+    /// The standard deviation (the square root of the variance; irrational in general).
+    pub sd: f64,
+    pub median: usize,
+    pub mode: usize,
+    /// Percentile (of [`PERCENTILES`]) → the smallest `n` with P(T ≤ n) ≥ it.
+    pub percentiles: BTreeMap<u32, usize>,
 }
 
 impl Law {
     /// The exact law of `T` for one card, calls from `1..=max`, from the winning-subset
-    /// counts `w[k]` (`spec/bingo.md`, method 1):
+    /// counts `w[k]` (`docs/bingo.md`, method 1):
     /// `P(T ≤ n) = Σ_k W_k · C(M − c, n − k) / C(M, n)`.
     pub fn from_counts(card: &Card, max: u64, w: &[u64]) -> Law {
         let c = card.numbered() as u64;
@@ -69,7 +78,7 @@ impl Law {
     /// A law from its exact cumulative distribution.
     pub fn from_exact(cdf_exact: Vec<BigRational>) -> Law {
         Law {
-            cdf: cdf_exact.iter().map(to_f64).collect(),
+            cdf: cdf_exact.iter().map(big_float).collect(),
             cdf_exact: Some(cdf_exact),
         }
     }
@@ -98,7 +107,7 @@ impl Law {
     /// The mean, `E[T] = Σ_{n < max} P(T > n)` (a proper law has P(T > max) = 0).
     pub fn mean(&self) -> f64 {
         match self.mean_exact() {
-            Some(m) => to_f64(&m),
+            Some(m) => big_float(&m),
             None => self.cdf.iter().map(|f| 1.0 - f).sum(),
         }
     }
@@ -110,6 +119,42 @@ impl Law {
         Some(cdf.iter().fold(BigRational::zero(), |s, f| s + (&one - f)))
     }
 
+    /// The variance, `Var T = E[T²] − E[T]²` with `E[T²] = Σ_n (2n + 1) P(T > n)`.
+    pub fn variance(&self) -> f64 {
+        match self.variance_exact() {
+            Some(v) => big_float(&v),
+            None => {
+                let square: f64 = self
+                    .cdf
+                    .iter()
+                    .enumerate()
+                    .map(|(n, f)| (2 * n + 1) as f64 * (1.0 - f))
+                    .sum();
+                let mean = self.mean();
+                (square - mean * mean).max(0.0)
+            }
+        }
+    }
+
+    /// The variance, exactly.
+    pub fn variance_exact(&self) -> Option<BigRational> {
+        let cdf = self.cdf_exact.as_ref()?;
+        let one = BigRational::one();
+        let square = cdf
+            .iter()
+            .enumerate()
+            .fold(BigRational::zero(), |s, (n, f)| {
+                s + (&one - f) * BigInt::from(2 * n + 1)
+            });
+        let mean = self.mean_exact()?;
+        Some(square - &mean * &mean)
+    }
+
+    /// The standard deviation, `√Var T`.
+    pub fn sd(&self) -> f64 {
+        self.variance().sqrt()
+    }
+
     /// The `percent`-th percentile: the smallest `n` with P(T ≤ n) ≥ percent/100, compared
     /// exactly when the law is exact (`percent` in 0..=100).
     pub fn percentile(&self, percent: u32) -> usize {
@@ -119,6 +164,23 @@ impl Law {
         }
         let q = f64::from(percent) / 100.0;
         self.cdf.iter().position(|&f| f >= q).unwrap_or(self.max())
+    }
+
+    /// The summaries of the law.
+    pub fn summary(&self) -> Summary {
+        Summary {
+            mean: self.mean(),
+            mean_exact: self.mean_exact(),
+            variance: self.variance(),
+            variance_exact: self.variance_exact(),
+            sd: self.sd(),
+            median: self.median(),
+            mode: self.mode(),
+            percentiles: PERCENTILES
+                .iter()
+                .map(|&q| (q, self.percentile(q)))
+                .collect(),
+        }
     }
 
     /// The median (the 50th percentile as defined by [`Law::percentile`]).
@@ -190,9 +252,39 @@ mod tests {
     }
 
     #[test]
-    fn big_fractions_convert_to_floats_without_overflow() {
-        let huge = BigUint::from(3u32).pow(2000);
-        let q = BigRational::new(huge.clone().into(), (huge * 4u32 + 1u32).into());
-        assert!((to_f64(&q) - 0.25).abs() < 1e-15);
+    fn the_last_of_k_numbers_has_the_order_statistic_variance() {
+        // The largest of a uniform k-subset of 1..=M has variance
+        // k (M + 1) (M − k) / ((k + 1)² (k + 2)) (a closed form, not the tail sums used here).
+        let card = Card::new(5, true).unwrap();
+        for (pattern, k) in [(Pattern::Blackout, 24i64), (Pattern::Corners, 4)] {
+            let m = 75i64;
+            let law = Law::from_counts(&card, 75, &winning_subsets(&card, pattern).unwrap());
+            let closed = frac(k * (m + 1) * (m - k), (k + 1) * (k + 1) * (k + 2));
+            assert_eq!(law.variance_exact().unwrap(), closed, "{pattern}");
+            assert!((law.sd() - big_float(&closed).sqrt()).abs() < 1e-12);
+        }
+    }
+
+    #[test]
+    fn the_variance_from_tail_sums_is_the_variance_from_the_probabilities() {
+        // Σ n² P(T = n) − (Σ n P(T = n))², straight from the definition, on the 3×3 card.
+        let card = Card::new(3, true).unwrap();
+        for p in Pattern::ALL {
+            let law = Law::from_counts(&card, 12, &winning_subsets(&card, p).unwrap());
+            let (mut m1, mut m2) = (BigRational::zero(), BigRational::zero());
+            for n in 0..=law.max() {
+                let q = law.p_exact(n).unwrap();
+                let n = BigRational::from_integer(BigInt::from(n));
+                m1 += &q * &n;
+                m2 += q * &n * &n;
+            }
+            assert_eq!(law.variance_exact().unwrap(), &m2 - &m1 * &m1, "{p}");
+            // The float path (no fractions kept) agrees.
+            let floats = Law {
+                cdf: law.cdf.clone(),
+                cdf_exact: None,
+            };
+            assert!((floats.variance() - law.variance()).abs() < 1e-9, "{p}");
+        }
     }
 }

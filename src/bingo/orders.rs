@@ -1,4 +1,5 @@
-//! Method 3: every call order of a tiny card, as the seed checked its 3×3 card.
+//! Method 3 (`docs/bingo.md`): every call order of a tiny card, as the article checked
+//! its 3×3 card.
 //!
 //! With `M = c` (the drum holds exactly the card's numbers), each of the `c!` call orders
 //! is equally likely. They are numbered by [`KPermutations`] (lexicographic ranks), walked
@@ -6,8 +7,8 @@
 
 use super::card::{Card, Pattern};
 use super::law::Law;
+use super::{Error, Result};
 use crate::rank::{KPermutations, Ranker};
-use crate::{Error, Result};
 use num_bigint::BigInt;
 use num_rational::BigRational;
 
@@ -43,18 +44,16 @@ impl Orders {
 pub fn all_orders(card: &Card, pattern: Pattern) -> Result<Orders> {
     let c = card.numbered();
     if c > MAX_ORDERS {
-        return Err(Error::input(format!(
-            "a {s}×{s} card has {c} numbers: {c}! call orders are too many to enumerate \
-             (at most {MAX_ORDERS} numbers, i.e. the 3×3 card)",
-            s = card.size()
-        )));
+        return Err(Error::TooManyOrders {
+            size: card.size(),
+            numbered: c,
+            largest: MAX_ORDERS,
+        });
     }
     let judge = card.judge(pattern);
-    let ranker = KPermutations::new(c, c).map_err(|e| Error::failure(e.to_string()))?;
+    let ranker = KPermutations::new(c, c).map_err(Error::Orders)?;
     let mut counts = vec![0u64; c + 1];
-    let mut order = ranker
-        .unrank(0)
-        .map_err(|e| Error::failure(e.to_string()))?;
+    let mut order = ranker.unrank(0).map_err(Error::Orders)?;
     let mut seen = 0u64;
     loop {
         let mut mask = 0u64;
@@ -86,7 +85,7 @@ mod tests {
         let card = Card::new(3, true).unwrap();
         let orders = all_orders(&card, Pattern::Line).unwrap();
         assert_eq!(orders.orders, 40_320);
-        // 1/7 of orders win on call 2 (the seed's hand count): 5,760 of them.
+        // 1/7 of orders win on call 2 (the article's hand count): 5,760 of them.
         assert_eq!(orders.counts[2], 5_760);
         let exact = Law::from_counts(&card, 8, &winning_subsets(&card, Pattern::Line).unwrap());
         assert_eq!(orders.law(), exact);

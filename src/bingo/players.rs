@@ -1,4 +1,4 @@
-//! Several players: `K` cards, one shared sequence of calls. The law of the first winning
+//! Several players (`docs/bingo.md`): `K` cards, one shared sequence of calls. The law of the first winning
 //! call, and the chance that two or more cards win on that same call (a shared prize).
 //!
 //! **Uniform cards** (each card's numbers uniform from `1..=M`): given the calls, the cards
@@ -20,9 +20,10 @@
 //! `K ≤` [`EXACT_PLAYERS`] (beyond that they run to thousands of digits).
 
 use super::card::{Card, Pattern};
-use super::law::{big_binomial, to_f64, Law};
+use super::law::{big_binomial, Law};
+use super::{Error, Result};
+use crate::exact::big_float;
 use crate::rank::{Ranker, Words};
-use crate::{Error, Result};
 use num_bigint::{BigInt, BigUint};
 use num_integer::Integer;
 use num_rational::BigRational;
@@ -38,7 +39,8 @@ pub const EXACT_PLAYERS: u32 = 3;
 pub const MAX_PLAYERS: u32 = 1_000_000;
 
 /// How the cards' numbers are drawn.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Cards {
     /// Each card: `c` distinct numbers uniform from `1..=M`.
     Uniform,
@@ -53,9 +55,9 @@ impl FromStr for Cards {
         match s {
             "uniform" => Ok(Cards::Uniform),
             "us" => Ok(Cards::Us),
-            _ => Err(Error::input(format!(
-                "unknown card model {s:?}: expected us or uniform"
-            ))),
+            _ => Err(Error::UnknownCards {
+                name: s.to_string(),
+            }),
         }
     }
 }
@@ -85,7 +87,7 @@ impl Players {
     /// P(the first win is shared), summed over calls.
     pub fn shared_total(&self) -> f64 {
         match self.shared_total_exact() {
-            Some(q) => to_f64(&q),
+            Some(q) => big_float(&q),
             None => self.shared.iter().sum(),
         }
     }
@@ -97,11 +99,25 @@ impl Players {
     }
 }
 
-fn check_players(k: u32) -> Result<()> {
+/// Checks `1 ≤ k ≤` [`MAX_PLAYERS`].
+pub(crate) fn check_players(k: u32) -> Result<()> {
     if k == 0 || k > MAX_PLAYERS {
-        return Err(Error::input(format!(
-            "--players must be between 1 and {MAX_PLAYERS}, got {k}"
-        )));
+        return Err(Error::Players {
+            got: k,
+            largest: MAX_PLAYERS,
+        });
+    }
+    Ok(())
+}
+
+/// Checks that `max` cuts into one range per column, each at least a column long.
+pub(crate) fn check_us_drum(card: &Card, max: u64) -> Result<()> {
+    let s = card.size() as u64;
+    if !max.is_multiple_of(s) || max / s < s {
+        return Err(Error::UsDrum {
+            size: card.size(),
+            got: max,
+        });
     }
     Ok(())
 }
@@ -153,7 +169,7 @@ pub fn uniform(single: &Law, k: u32) -> Result<Players> {
         ),
     };
     let shared = match &shared_exact {
-        Some(e) => e.iter().map(to_f64).collect(),
+        Some(e) => e.iter().map(big_float).collect(),
         None => shared,
     };
     Ok(Players {
@@ -189,16 +205,9 @@ impl UsModel {
     pub fn new(card: &Card, pattern: Pattern, max: u64) -> Result<UsModel> {
         let s = card.size() as u64;
         let c = card.numbered();
-        if !max.is_multiple_of(s) || max / s < s {
-            return Err(Error::input(format!(
-                "US cards need M to be a multiple of the size {s} with at least {s} numbers per \
-                 column, got M = {max}"
-            )));
-        }
+        check_us_drum(card, max)?;
         if c > super::enumerate::MAX_ENUMERATED {
-            return Err(Error::input(format!(
-                "US cards on a {s}×{s} card are not supported (too many squares to enumerate)"
-            )));
+            return Err(Error::UsCardTooLarge { size: card.size() });
         }
         let range = max / s;
         let cols = card.size();
@@ -232,7 +241,7 @@ impl UsModel {
                 },
             );
         // Contract column by column: m_j → c_j with kernel C(R − s_j, c_j − m_j).
-        let overflow = || Error::input("US-card counts overflow 128 bits: M is too large");
+        let overflow = || Error::UsOverflow;
         let mut tensor = g;
         let mut dims = g_dims.clone();
         for j in 0..cols {
@@ -339,7 +348,7 @@ impl UsModel {
             return Ok(result);
         }
         if let Some((cdf, shared)) = self.exact(k, &layers) {
-            result.shared = shared.iter().map(to_f64).collect();
+            result.shared = shared.iter().map(big_float).collect();
             result.first = Law::from_exact(cdf);
             result.shared_exact = Some(shared);
         }
@@ -349,6 +358,59 @@ impl UsModel {
     #[cfg(test)]
     fn players_float_for_test(&self, k: u32) -> (Vec<f64>, Vec<f64>) {
         self.floats(k, &self.layers())
+    }
+
+    /// For each call `n`: `Σ_c P(c | n) · Σ_j (c_j / n) · g(s(c − e_j), s(c))`, the sum over
+    /// the count vectors `c` after `n` calls and the column `j` of the `n`-th call, where
+    /// `s` is a card's chance not to have won yet (floats from the exact integers).
+    pub(crate) fn per_call(&self, g: impl Fn(f64, f64) -> f64 + Sync) -> Vec<f64> {
+        let layers = self.layers();
+        layers
+            .par_iter()
+            .enumerate()
+            .map(|(n, layer)| {
+                if n == 0 {
+                    return 0.0;
+                }
+                let all = big_float(&BigRational::from_integer(
+                    big_binomial(self.max, n as u64).into(),
+                ));
+                let mut sum = 0.0;
+                for (idx, c) in layer {
+                    let pc = self.totals[*idx] as f64 / all;
+                    let s = self.survivors[*idx] as f64 / self.totals[*idx] as f64;
+                    for (j, &cj) in c.iter().enumerate() {
+                        if cj > 0 {
+                            let b = idx - self.stride(j);
+                            let before = self.survivors[b] as f64 / self.totals[b] as f64;
+                            sum += pc * cj as f64 / n as f64 * g(before, s);
+                        }
+                    }
+                }
+                sum
+            })
+            .collect()
+    }
+
+    /// For each call `n`: `Σ_c P(c | n) · h(s(c))` over the count vectors after `n` calls.
+    pub(crate) fn per_state(&self, h: impl Fn(f64) -> f64 + Sync) -> Vec<f64> {
+        let layers = self.layers();
+        layers
+            .par_iter()
+            .enumerate()
+            .map(|(n, layer)| {
+                let all = big_float(&BigRational::from_integer(
+                    big_binomial(self.max, n as u64).into(),
+                ));
+                layer
+                    .iter()
+                    .map(|(idx, _)| {
+                        let pc = self.totals[*idx] as f64 / all;
+                        pc * h(self.survivors[*idx] as f64 / self.totals[*idx] as f64)
+                    })
+                    .sum()
+            })
+            .collect()
     }
 
     /// P(T_K ≤ n) and the shared-win chances, in floats from the exact integers.
@@ -365,7 +427,7 @@ impl UsModel {
             .enumerate()
             .map(|(n, layer)| {
                 let all = big_binomial(self.max, n as u64);
-                let all = to_f64(&BigRational::new(all.into(), BigInt::one()));
+                let all = big_float(&BigRational::new(all.into(), BigInt::one()));
                 let (mut won, mut first, mut single) = (0.0, 0.0, 0.0);
                 for (idx, c) in layer {
                     let pc = self.totals[*idx] as f64 / all;
@@ -501,7 +563,7 @@ mod tests {
         let (cdf, shared) = model.exact(3, &layers).unwrap();
         assert_eq!(Some(cdf), exact.first.cdf_exact);
         for (e, f) in shared.iter().zip(&exact.shared) {
-            assert!((to_f64(e) - f).abs() < 1e-15);
+            assert!((big_float(e) - f).abs() < 1e-15);
         }
         let float_only = UsModel::players_float_for_test(&model, 3);
         for n in 0..=75 {

@@ -6,9 +6,9 @@
 //! `m`-th smallest of some group completion times": a line is complete at the latest call
 //! time of its squares (reach: the second latest), and `T` is the `m`-th smallest of those.
 //!
-//! Games are cut into chunks of [`CHUNK`]; chunk `i` draws from its own generator seeded by
-//! `(seed, i)`, and the chunk histograms are summed, so the result does not depend on the
-//! number of threads.
+//! Games are cut into chunks of [`CHUNK`]; chunk `i` draws from
+//! `tabula::random::stream(seed, i)` alone (`docs/bingo.md`, Randomness), and the chunk
+//! histograms are summed, so the result does not depend on the number of threads.
 //!
 //! The call times are the first `c` entries of a partial Fisher–Yates shuffle of `0..M`
 //! (the array need not be reset between games: any permutation, partially shuffled, gives
@@ -16,15 +16,14 @@
 //! line length, where the compiler unrolls the inner loop.
 
 use super::card::{Card, Pattern};
-use super::rng::Xoshiro256pp;
-use crate::{Error, Result};
+use super::{check_drum, Result};
+use crate::progress::Progress;
+use crate::random::{self, Rng};
+use rand::RngCore;
 use rayon::prelude::*;
 
 /// Games per chunk (per seeded generator).
 pub const CHUNK: u64 = 1 << 16;
-
-/// Largest drum the simulation handles (the `u128` mask).
-pub const MAX_NUMBERS: u64 = 128;
 
 /// A finished simulation: `counts[n]` games first won on call `n`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -209,40 +208,22 @@ impl Game {
     }
 }
 
-/// Simulates `games` games of one card with calls from `1..=max`; `on_chunk` is called
-/// after each chunk with its number of games (for a progress bar).
+/// Simulates `games` games of one card with calls from `1..=max`, reporting the games
+/// played to `progress` (stage `"games"`).
 pub fn simulate(
     card: &Card,
     pattern: Pattern,
     max: u64,
     games: u64,
     seed: u64,
-    on_chunk: &(dyn Fn(u64) + Sync),
+    progress: Progress<'_>,
 ) -> Result<Sample> {
-    let c = card.numbered() as u64;
-    if max > MAX_NUMBERS || max < c {
-        return Err(Error::input(format!(
-            "the simulation needs {c} ≤ M ≤ {MAX_NUMBERS} numbers, got M = {max}"
-        )));
-    }
+    check_drum(card, max)?;
     let game = Game::new(card, pattern);
-    let chunks = games.div_ceil(CHUNK);
     let width = max as usize + 1;
-    let counts = (0..chunks)
-        .into_par_iter()
-        .map(|chunk| {
-            let n = CHUNK.min(games - chunk * CHUNK);
-            let hist = run_chunk(&game, max, seed, chunk, n, width);
-            on_chunk(n);
-            hist
-        })
-        .reduce(
-            || vec![0u64; width],
-            |mut a, b| {
-                a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
-                a
-            },
-        );
+    let [counts] = in_chunks(games, width, progress, |chunk, n| {
+        [run_chunk(&game, max, seed, chunk, n, width)]
+    });
     Ok(Sample {
         games,
         seed,
@@ -250,8 +231,39 @@ pub fn simulate(
     })
 }
 
+/// Plays `games` games cut into chunks of [`CHUNK`], in parallel: `play(chunk, n)` plays
+/// the `n` games of chunk `chunk` into `H` histograms of `width` bins, which are summed.
+/// Reports the games to `progress` (stage `"games"`).
+pub(crate) fn in_chunks<const H: usize>(
+    games: u64,
+    width: usize,
+    progress: Progress<'_>,
+    play: impl Fn(u64, u64) -> [Vec<u64>; H] + Sync,
+) -> [Vec<u64>; H] {
+    progress.start("games", Some(games));
+    let sums = (0..games.div_ceil(CHUNK))
+        .into_par_iter()
+        .map(|chunk| {
+            let n = CHUNK.min(games - chunk * CHUNK);
+            let hists = play(chunk, n);
+            progress.advance(n);
+            hists
+        })
+        .reduce(
+            || std::array::from_fn(|_| vec![0u64; width]),
+            |mut a, b| {
+                for (x, y) in a.iter_mut().zip(b) {
+                    x.iter_mut().zip(y).for_each(|(x, y)| *x += y);
+                }
+                a
+            },
+        );
+    progress.finish();
+    sums
+}
+
 fn run_chunk(game: &Game, max: u64, seed: u64, chunk: u64, n: u64, width: usize) -> Vec<u64> {
-    let mut rng = Xoshiro256pp::for_chunk(seed, chunk);
+    let mut rng: Rng = random::stream(seed, chunk);
     let mut hist = vec![0u64; width];
     // Call times 1..=M in slots 0..M, partially shuffled in place game after game: after
     // the shuffle, slot q holds the call time of square q.
@@ -300,7 +312,7 @@ mod tests {
             .num_threads(threads)
             .build()
             .unwrap()
-            .install(|| simulate(card, Pattern::Line, 75, games, 42, &|_| {}).unwrap())
+            .install(|| simulate(card, Pattern::Line, 75, games, 42, Progress::SILENT).unwrap())
     }
 
     #[test]
@@ -315,8 +327,8 @@ mod tests {
     #[test]
     fn different_seeds_give_different_samples() {
         let card = Card::new(5, true).unwrap();
-        let a = simulate(&card, Pattern::Line, 75, 10_000, 1, &|_| {}).unwrap();
-        let b = simulate(&card, Pattern::Line, 75, 10_000, 2, &|_| {}).unwrap();
+        let a = simulate(&card, Pattern::Line, 75, 10_000, 1, Progress::SILENT).unwrap();
+        let b = simulate(&card, Pattern::Line, 75, 10_000, 2, Progress::SILENT).unwrap();
         assert_ne!(a.counts, b.counts);
     }
 
@@ -325,7 +337,7 @@ mod tests {
         for (size, free) in [(3, true), (4, false), (5, true), (7, true)] {
             let card = Card::new(size, free).unwrap();
             let c = card.numbered();
-            let mut draw = Xoshiro256pp::for_chunk(9, 0);
+            let mut draw = random::stream(9, 0);
             for p in Pattern::ALL {
                 let game = Game::new(&card, p);
                 for _ in 0..200 {
@@ -333,7 +345,7 @@ mod tests {
                     let mut used = 0u128;
                     for slot in time.iter_mut().take(c) {
                         let v = loop {
-                            let v = draw.below(100);
+                            let v = random::below(&mut draw, 100);
                             if used >> v & 1 == 0 {
                                 break v;
                             }
@@ -377,7 +389,7 @@ mod tests {
     #[test]
     fn a_drum_too_small_or_too_large_is_refused() {
         let card = Card::new(5, true).unwrap();
-        assert!(simulate(&card, Pattern::Line, 20, 10, 1, &|_| {}).is_err());
-        assert!(simulate(&card, Pattern::Line, 200, 10, 1, &|_| {}).is_err());
+        assert!(simulate(&card, Pattern::Line, 20, 10, 1, Progress::SILENT).is_err());
+        assert!(simulate(&card, Pattern::Line, 200, 10, 1, Progress::SILENT).is_err());
     }
 }

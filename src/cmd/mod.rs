@@ -32,7 +32,7 @@ pub fn emit(text: &str) -> Result<()> {
 /// Prints one JSON document on stdout (pretty, with a trailing newline).
 pub fn emit_json<T: serde::Serialize>(value: &T) -> Result<()> {
     let text = serde_json::to_string_pretty(value)
-        .map_err(|e| tabula::Error::failure(format!("could not write JSON: {e}")))?;
+        .map_err(|e| tabula::Error::io("writing JSON", std::io::Error::other(e)))?;
     emit(&text)
 }
 

@@ -18,11 +18,13 @@
 //!   and rename it into place, so readers see the old table or the new one, never a mix.
 
 mod header;
+#[cfg(feature = "pack")]
 mod pack;
 mod read;
 mod write;
 
 pub use header::{Header, BLOCK_SIZE, HEADER_LEN, MAGIC, SUM_LEN, VERSION};
+#[cfg(feature = "pack")]
 pub use pack::{pack, unpack};
 pub use read::Table;
 pub use write::{clean_stale_temporaries, file_len, prepare, publish, stage, write, Staged};

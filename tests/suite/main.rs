@@ -3,6 +3,9 @@
 
 mod common;
 
+mod bingo_cli;
+mod bingo_law;
+mod bingo_players;
 mod fabfib_cli;
 mod fabfib_engine;
 mod fabfib_odds;

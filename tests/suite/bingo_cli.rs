@@ -1,8 +1,7 @@
 //! The `tabula bingo` command line: the contract of `spec/cli.md`, real values, and clear
 //! refusals of bad input.
 
-mod common;
-use common::{json, tabula};
+use crate::common::{json, tabula};
 
 use predicates::prelude::*;
 use serde_json::Value;
@@ -15,7 +14,8 @@ fn exact_five_by_five_gives_the_published_four_call_chance_and_the_mean() {
     assert_eq!(dist.len(), 76);
     assert_eq!(dist[4]["n"], 4);
     assert_eq!(dist[4]["p_exact"], "2/607725");
-    assert_eq!(dist[3]["p_exact"], "0");
+    // Fractions are always written "n/d" (`tabula::exact::fraction`).
+    assert_eq!(dist[3]["p_exact"], "0/1");
     assert_eq!(dist[75]["cdf"], 1.0);
     assert_eq!(doc["mean_exact"], "8491934/205275");
     assert!((doc["mean"].as_f64().unwrap() - 41.368_574).abs() < 1e-6);
@@ -96,7 +96,7 @@ fn several_us_players_have_a_mean_first_win_and_shared_prizes() {
 fn one_player_is_the_single_card_law() {
     let one = json(&["bingo", "exact", "--players", "1", "--json"]);
     assert_eq!(one["mean_exact"], "8491934/205275");
-    assert_eq!(one["shared_exact"], "0");
+    assert_eq!(one["shared_exact"], "0/1");
 }
 
 #[test]
@@ -234,4 +234,170 @@ fn an_unwritable_plot_is_a_failure_with_status_one() {
         .assert()
         .code(1)
         .stderr(predicate::str::contains("/nonexistent/x.svg"));
+}
+
+/// `"n/d"` → n/d.
+fn parse_fraction(s: &str) -> num_rational::BigRational {
+    let (n, d) = s.split_once('/').expect("a fraction n/d");
+    num_rational::BigRational::new(n.parse().unwrap(), d.parse().unwrap())
+}
+
+#[test]
+fn the_variance_of_the_three_by_three_card_is_the_one_its_call_orders_give() {
+    // Straight from the counts of the 40,320 orders: Σ n² k_n / 8! − (Σ n k_n / 8!)².
+    let doc = json(&["bingo", "verify", "--json"]);
+    let (mut s1, mut s2, mut total) = (0i128, 0i128, 0i128);
+    for row in doc["distribution"].as_array().unwrap() {
+        let (n, k) = (
+            row["n"].as_i64().unwrap() as i128,
+            row["orders"].as_i64().unwrap() as i128,
+        );
+        s1 += n * k;
+        s2 += n * n * k;
+        total += k;
+    }
+    let expected =
+        num_rational::BigRational::new((s2 * total - s1 * s1).into(), (total * total).into());
+    let variance = parse_fraction(doc["variance_exact"].as_str().unwrap());
+    assert_eq!(variance, expected);
+    let sd = doc["sd"].as_f64().unwrap();
+    assert!((sd * sd - tabula::exact::big_float(&variance)).abs() < 1e-12);
+}
+
+#[test]
+fn every_pattern_and_size_has_an_exact_variance_beside_the_mean() {
+    for size in ["3", "4", "5", "7"] {
+        for pattern in ["line", "double", "triple", "blackout", "corners", "hardway"] {
+            let doc = json(&[
+                "bingo",
+                "exact",
+                "--size",
+                size,
+                "--pattern",
+                pattern,
+                "--json",
+            ]);
+            let v = doc["variance"].as_f64().unwrap();
+            let exact = parse_fraction(doc["variance_exact"].as_str().unwrap());
+            // The float is the fraction's value, and the fraction is reduced.
+            assert!(v > 0.0 && (v - tabula::exact::big_float(&exact)).abs() <= 1e-12 * v);
+            assert_eq!(
+                exact.to_string(),
+                doc["variance_exact"].as_str().unwrap(),
+                "{size} {pattern}"
+            );
+            let sd = doc["sd"].as_f64().unwrap();
+            assert!((sd * sd - v).abs() < 1e-9 * v, "{size} {pattern}");
+        }
+    }
+    // Reach (enumeration only) on the cards that can be enumerated.
+    let doc = json(&["bingo", "exact", "--pattern", "reach", "--json"]);
+    assert!(doc["variance_exact"].is_string());
+}
+
+#[test]
+fn the_variance_is_printed_beside_the_mean() {
+    tabula()
+        .args(["bingo", "exact"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("variance "))
+        .stdout(predicate::str::contains("standard deviation "));
+}
+
+#[test]
+fn plot_draws_any_number_of_sample_sizes_beside_the_exact_law_and_the_formula() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bingo.svg");
+    let out = tabula()
+        .args(["bingo", "plot", "--games", "2000,30000", "--games", "500"])
+        .args(["--seed", "4", "--quiet", "--json", "--output"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let labels: Vec<&str> = doc["series"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["label"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        labels,
+        [
+            "exact",
+            "seed's formula",
+            "simulation, 2000 games",
+            "simulation, 30000 games",
+            "simulation, 500 games"
+        ]
+    );
+    // The first simulation is the one `simulate` plays with the same seed.
+    let sim = json(&[
+        "bingo", "simulate", "--games", "2000", "--seed", "4", "--quiet", "--json",
+    ]);
+    for point in doc["series"][2]["points"].as_array().unwrap() {
+        let n = point[0].as_f64().unwrap() as usize;
+        assert_eq!(point[1], sim["distribution"][n]["p"]);
+    }
+    // One legend with every label (an apostrophe is escaped in SVG).
+    let svg = std::fs::read_to_string(&path).unwrap();
+    for label in &labels {
+        assert!(label.split('\'').all(|part| svg.contains(part)), "{label}");
+    }
+}
+
+#[test]
+fn plot_writes_a_png_when_asked_for_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bingo.png");
+    tabula()
+        .args([
+            "bingo",
+            "plot",
+            "--games",
+            "10000,100000",
+            "--quiet",
+            "--output",
+        ])
+        .arg(&path)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("4 curves"));
+    let png = std::fs::read(&path).unwrap();
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+}
+
+#[test]
+fn each_player_s_chance_of_a_prize_is_at_least_the_share_of_prizes_and_grows_with_them() {
+    let chance = |prizes: &str| {
+        let doc = json(&[
+            "bingo",
+            "exact",
+            "--players",
+            "10",
+            "--prizes",
+            prizes,
+            "--json",
+        ]);
+        assert_eq!(doc["cards"], "us");
+        assert_eq!(doc["expected_share"], format!("{prizes}/10"));
+        doc["chance"].as_f64().unwrap()
+    };
+    let (one, three) = (chance("1"), chance("3"));
+    // Ties make a share of a prize a little likelier than k/K.
+    assert!(one > 0.1 && one < 0.12, "{one}");
+    assert!(three > 0.3 && three > one, "{three}");
+    for args in [
+        &["bingo", "exact", "--players", "3", "--prizes", "4"][..],
+        &["bingo", "exact", "--players", "3", "--prizes", "0"][..],
+        &["bingo", "exact", "--prizes", "2"][..],
+    ] {
+        tabula()
+            .args(args)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("--p"));
+    }
 }

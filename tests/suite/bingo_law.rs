@@ -3,8 +3,9 @@
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use tabula::bingo::simulate::simulate;
-use tabula::bingo::stats::chi_square;
 use tabula::bingo::{exact_law, Card, Law, Method, Pattern};
+use tabula::progress::Progress;
+use tabula::stats::chi_square;
 
 fn frac(n: i64, d: i64) -> BigRational {
     BigRational::new(BigInt::from(n), BigInt::from(d))
@@ -55,7 +56,7 @@ fn simulated_reach_games_fit_the_enumerated_reach_law() {
     // Reach has no inclusion–exclusion: enumeration is checked against games instead.
     let card = Card::new(5, true).unwrap();
     let law = exact_law(&card, Pattern::Reach, 75, Method::Enumerate).unwrap();
-    let sample = simulate(&card, Pattern::Reach, 75, 400_000, 3, &|_| {}).unwrap();
+    let sample = simulate(&card, Pattern::Reach, 75, 400_000, 3, Progress::SILENT).unwrap();
     let chi = chi_square(&sample.counts, &probs(&law));
     assert!(chi.p_value > 1e-4, "{chi:?}");
     assert!(chi.df > 20);
@@ -65,7 +66,7 @@ fn simulated_reach_games_fit_the_enumerated_reach_law() {
 fn a_wrong_law_is_rejected_by_the_same_test() {
     // The test has power: the seed's formula is rejected by a large sample.
     let card = Card::new(5, true).unwrap();
-    let sample = simulate(&card, Pattern::Line, 75, 2_000_000, 4, &|_| {}).unwrap();
+    let sample = simulate(&card, Pattern::Line, 75, 2_000_000, 4, Progress::SILENT).unwrap();
     let f = tabula::bingo::formula::formula_cdf(&card, 75);
     let formula_p: Vec<f64> = (0..f.len())
         .map(|n| f[n] - if n == 0 { 0.0 } else { f[n - 1] })
@@ -86,7 +87,7 @@ fn every_pattern_on_four_by_four_agrees_across_exact_methods_and_games() {
                 exact_law(&card, p, 60, Method::InclusionExclusion).unwrap()
             );
         }
-        let sample = simulate(&card, p, 60, 100_000, 11, &|_| {}).unwrap();
+        let sample = simulate(&card, p, 60, 100_000, 11, Progress::SILENT).unwrap();
         let chi = chi_square(&sample.counts, &probs(&law));
         assert!(chi.p_value > 1e-5, "{p}: {chi:?}");
     }
@@ -111,4 +112,30 @@ fn patterns_are_ordered_as_they_should_be() {
         }
         assert!(chain[1].cdf[n] >= hardway.cdf[n]);
     }
+}
+
+#[test]
+fn the_sample_variance_of_many_games_meets_the_exact_variance() {
+    let card = Card::new(5, true).unwrap();
+    let law = exact_law(&card, Pattern::Line, 75, Method::Auto).unwrap();
+    let sample = simulate(&card, Pattern::Line, 75, 400_000, 12, Progress::SILENT).unwrap();
+    let g = sample.games as f64;
+    let mean = tabula::stats::sample_mean(&sample.counts);
+    let var: f64 = sample
+        .counts
+        .iter()
+        .enumerate()
+        .map(|(n, &k)| k as f64 * (n as f64 - mean).powi(2))
+        .sum::<f64>()
+        / (g - 1.0);
+    // The sampling error of a variance is about √((μ₄ − σ⁴)/g); μ₄ from the exact law.
+    let m4: f64 = (0..=law.max())
+        .map(|n| law.p(n) * (n as f64 - law.mean()).powi(4))
+        .sum();
+    let se = ((m4 - law.variance().powi(2)) / g).sqrt();
+    assert!(
+        (var - law.variance()).abs() < 5.0 * se,
+        "{var} vs {}",
+        law.variance()
+    );
 }
