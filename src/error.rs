@@ -144,6 +144,9 @@ impl From<std::io::Error> for Error {
     }
 }
 
+/// Result with the crate's [`enum@Error`].
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -157,6 +160,3 @@ mod tests {
         assert!(shown.ends_with("(100000 characters)"), "{shown}");
     }
 }
-
-/// Result with the crate's [`enum@Error`].
-pub type Result<T, E = Error> = std::result::Result<T, E>;
