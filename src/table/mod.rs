@@ -14,8 +14,9 @@
 //! - [`Table::verify`] checks every block and the payload-wide SHA-256;
 //! - [`Table::load`] copies the file into memory for long-running readers, which then
 //!   cannot be hurt by a file truncated under them;
-//! - writers ([`write`], [`stage`] + [`publish`]) write a temporary file beside the target
-//!   and rename it into place, so readers see the old table or the new one, never a mix.
+//! - writers ([`write()`], [`stage`] + [`publish`]) write a temporary file beside the
+//!   target and rename it into place, so readers see the old table or the new one, never
+//!   a mix.
 
 mod header;
 mod pack;
