@@ -16,7 +16,8 @@ use std::io::{BufRead, Write};
 pub enum GameEnd {
     /// Points won by the human (negative: lost).
     Finished {
-        /// Points won by the human: 1 a single game, 2 a gammon, 3 a backgammon; negative: lost.
+        /// Points won by the human: 1 a single game, 2 a gammon, 3 a backgammon;
+        /// negative when the human lost.
         human_points: i32,
     },
     /// The human quit or the input ended.
