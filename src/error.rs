@@ -1,8 +1,8 @@
 //! The crate's error: one variant per module, each module's own typed error inside.
 //!
 //! Every module that can fail has its own `Error` enum (thiserror) whose variants name
-//! the fault and keep their sources; [`Error`] wraps them, and [`Error::kind`] says what
-//! sort of failure it is. Only the command layer turns a kind into an exit status
+//! the fault and keep their sources; [`enum@Error`] wraps them, and [`Error::kind`] says
+//! what sort of failure it is. Only the command layer turns a kind into an exit status
 //! (`docs/cli.md`: 2 for bad input, 1 for anything else). Messages never name a
 //! command-line flag: the library does not know how its caller spells its options.
 
@@ -122,6 +122,9 @@ impl From<std::io::Error> for Error {
     }
 }
 
+/// Result with the crate's [`enum@Error`].
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -135,6 +138,3 @@ mod tests {
         assert!(shown.ends_with("(100000 characters)"), "{shown}");
     }
 }
-
-/// Result with the crate's [`enum@Error`].
-pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -9,35 +9,63 @@ use serde::Serialize;
 pub enum Event {
     /// A round begins.
     RoundStart {
+        /// The round's number in the game, from 1.
         round: u32,
+        /// The player who draws the first hand and calls first.
         starter: usize,
+        /// Every player's life at the start of the round, by player.
         life: Vec<i16>,
     },
     /// The discard pile was shuffled into a new deck.
-    Reshuffle { cards: usize },
+    Reshuffle {
+        /// Cards shuffled back from the discard pile.
+        cards: usize,
+    },
     /// A player accepted the hand and replaced some cards.
     Replace {
+        /// The player who accepted.
         player: usize,
+        /// The hand as received, before replacing.
         received: [Card; 3],
+        /// The cards thrown away.
         discarded: Vec<Card>,
+        /// The cards drawn in their place, in the same slots.
         drawn: Vec<Card>,
     },
     /// A player announced a call for the hand it passes on.
     Call {
+        /// The player who called.
         player: usize,
+        /// The hand passed on with the call.
         hand: [Card; 3],
+        /// The hand's actual value.
         value: u16,
+        /// The value announced.
         call: u16,
+        /// Whether the call is false under the rules (the hand does not make it).
         lie: bool,
     },
     /// The receiver accepted the call.
-    Accept { player: usize, call: u16 },
+    Accept {
+        /// The player who accepted.
+        player: usize,
+        /// The call accepted.
+        call: u16,
+    },
     /// The receiver doubted (or had to); the hand was shown.
     Doubt(Showdown),
     /// A player reached 0 life and left the game.
-    Out { player: usize },
+    Out {
+        /// The player who left.
+        player: usize,
+    },
     /// The game ended.
-    GameOver { winner: usize, rounds: u32 },
+    GameOver {
+        /// The last player with life left.
+        winner: usize,
+        /// Rounds played in the game.
+        rounds: u32,
+    },
 }
 
 /// A doubt and what showing the hand settled.

@@ -177,21 +177,37 @@ pub struct CallCount {
 /// What a simulation reports (the JSON document of `tabula fabfib simulate --json`).
 #[derive(Debug, Clone, Serialize)]
 pub struct Report {
+    /// Games played.
     pub games: u64,
+    /// The seed of the random number generator.
     pub seed: u64,
+    /// The rules played under.
     pub rules: RulesReport,
+    /// Each seat's results, in seat order.
     pub players: Vec<SeatReport>,
+    /// Rounds played over all games.
     pub rounds: u64,
+    /// Rounds / games.
     pub mean_rounds: f64,
+    /// Calls made by all seats.
     pub calls: u64,
+    /// Calls / games.
     pub mean_calls: f64,
+    /// Lies among the calls.
     pub lies: u64,
+    /// Lies / calls.
     pub lie_rate: f64,
+    /// Doubts by choice, by all seats.
     pub doubts: u64,
+    /// Doubts by choice that caught a lie.
     pub doubts_won: u64,
+    /// Doubts won / doubts.
     pub doubt_success_rate: f64,
+    /// Doubts forced by a call of 1000.
     pub forced_doubts: u64,
+    /// Forced doubts that caught a lie.
     pub forced_doubts_won: u64,
+    /// How often each call was made, lowest call first; calls never made are left out.
     pub call_distribution: Vec<CallCount>,
     /// The article's parameters, written only when they are not the article's own.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -201,9 +217,13 @@ pub struct Report {
 /// The rules as reported.
 #[derive(Debug, Clone, Serialize)]
 pub struct RulesReport {
+    /// Players at the table, 2–10.
     pub players: usize,
+    /// Life each player starts with.
     pub life: i16,
+    /// Whether a call is true only if the hand is worth exactly the call.
     pub exact: bool,
+    /// Whether a player who accepts may discard no card at all.
     pub zero_discard: bool,
 }
 

@@ -15,7 +15,11 @@ use std::io::{BufRead, Write};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum GameEnd {
     /// Points won by the human (negative: lost).
-    Finished { human_points: i32 },
+    Finished {
+        /// Points won by the human: 1 a single game, 2 a gammon, 3 a backgammon;
+        /// negative when the human lost.
+        human_points: i32,
+    },
     /// The human quit or the input ended.
     Abandoned,
 }

@@ -38,7 +38,9 @@ pub use position::Position;
 /// A roll of two dice with faces 0, 1, 2, kept with the smaller die first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Roll {
+    /// The smaller die, 0–2.
     pub low: u8,
+    /// The larger die, 0–2.
     pub high: u8,
 }
 

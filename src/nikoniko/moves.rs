@@ -7,8 +7,11 @@ use std::fmt;
 /// One checker moved by one die: from a location to a location (0 = off), hitting or not.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Step {
+    /// The location moved from, in the mover's numbering: 1–8 a point, 9 the bar.
     pub from: u8,
+    /// The location moved to, in the mover's numbering: 0 borne off, 1–8 a point.
     pub to: u8,
+    /// Whether the step hit an opposing blot on `to`, sending it to the bar.
     pub hit: bool,
 }
 
@@ -152,6 +155,7 @@ struct Leaf {
 }
 
 impl Generator {
+    /// A generator with the pruned search (the same as [`Generator::default`]).
     pub fn new() -> Self {
         Self::default()
     }

@@ -19,16 +19,32 @@ pub type Side = [u8; LOCATIONS];
 /// numbering. A side's point `p` is the other side's point `9 - p`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Position {
+    /// The side on roll, in its own numbering.
     pub me: Side,
+    /// The opponent, in its own numbering.
     pub opp: Side,
 }
 
 /// Why a pair of sides is not a position.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Fault {
-    Count { side: &'static str, found: u32 },
-    NothingInPlay { side: &'static str },
-    SharedPoint { point: usize },
+    /// A side does not have exactly [`CHECKERS`] checkers.
+    Count {
+        /// Which side: "the side on roll" or "the opponent".
+        side: &'static str,
+        /// The checkers it has, on the board, on the bar and borne off.
+        found: u32,
+    },
+    /// A side has borne off every checker, so the game is already over.
+    NothingInPlay {
+        /// Which side: "the side on roll" or "the opponent".
+        side: &'static str,
+    },
+    /// Both sides have checkers on the same point.
+    SharedPoint {
+        /// The point, 1–8, in the numbering of the side on roll.
+        point: usize,
+    },
 }
 
 impl fmt::Display for Fault {

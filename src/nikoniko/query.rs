@@ -8,6 +8,7 @@ use crate::table::TableError;
 /// A legal play with what the tables say of it, for the side that moves.
 #[derive(Debug, Clone)]
 pub struct RatedPlay {
+    /// The play: its steps and the position after it.
     pub play: Play,
     /// Equity after the play, for the side that moved.
     pub equity: f64,

@@ -47,20 +47,33 @@ fn outcome_variant(equity_checksum: &str) -> String {
 /// What a build did.
 #[derive(Debug, Clone)]
 pub struct BuildReport {
+    /// Where the equity table was published.
     pub equity_path: PathBuf,
+    /// Where the outcome table was published.
     pub outcomes_path: PathBuf,
+    /// Sweeps of the equity iteration (full and policy sweeps alike).
     pub sweeps: u32,
+    /// The largest change in an equity in the last (full) sweep.
     pub residual: f64,
+    /// Sweeps of the outcome iteration.
     pub outcome_sweeps: u32,
+    /// The largest change in an outcome probability in the last outcome sweep.
     pub outcome_residual: f64,
+    /// Wall time, in seconds, spent generating every play of every state.
     pub graph_seconds: f64,
+    /// Wall time, in seconds, spent solving (equities and outcome probabilities).
     pub solve_seconds: f64,
     /// The part of `solve_seconds` spent on the outcome probabilities.
     pub outcome_seconds: f64,
+    /// Wall time, in seconds, of the whole build, writing the tables included.
     pub seconds: f64,
+    /// Successor links in the graph: every play of every roll of every state.
     pub successors: usize,
+    /// The equity table's payload SHA-256, in hex.
     pub equity_checksum: String,
+    /// The outcome table's payload SHA-256, in hex.
     pub outcome_checksum: String,
+    /// The solved (unquantised) equity of the opening position for the side on roll.
     pub opening_equity: f64,
 }
 

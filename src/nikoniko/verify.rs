@@ -11,15 +11,19 @@ use rayon::prelude::*;
 pub struct VerifyReport {
     /// Largest |Bellman(stored)(s) - stored(s)| over all states, and where.
     pub max_bellman_gap: f64,
+    /// The dense index of the state with the largest Bellman gap.
     pub worst_index: u64,
     /// Largest |stored equity - Σ points × stored outcome probabilities|.
     pub max_outcome_gap: f64,
     /// Largest |Σ stored probabilities - 1| (a game that never ends has 0: counted apart).
     pub max_total_gap: f64,
-    /// What rounding alone allows for each gap.
+    /// What rounding alone allows for `max_bellman_gap`.
     pub bellman_bound: f64,
+    /// What rounding alone allows for `max_outcome_gap`.
     pub outcome_bound: f64,
+    /// What rounding alone allows for `max_total_gap`.
     pub total_bound: f64,
+    /// Whether every gap is within its bound.
     pub ok: bool,
 }
 

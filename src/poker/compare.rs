@@ -93,7 +93,9 @@ pub struct Judgement {
     pub key: Key,
     /// The rank's number (0 strongest).
     pub rank: u8,
+    /// The rank's English name, e.g. `Full house`.
     pub rank_english: &'static str,
+    /// The rank's Japanese name, e.g. `フルハウス`.
     pub rank_japanese: &'static str,
     /// The hand in romanised letters, e.g. `oizsk`.
     pub romaji: String,
@@ -104,9 +106,13 @@ pub struct Judgement {
 /// The values of the four tie-break rules for one hand (see [`Features`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct TieBreaks {
+    /// Rule 2: number of characters in their right place (0–5); more wins.
     pub right_places: u8,
+    /// Rule 3: strokes of the characters in their right place; more wins.
     pub right_strokes: u8,
+    /// Rule 1: position of the first `すき`, 0–3, or -1 when absent; larger wins.
     pub suki_find: i8,
+    /// Rule 4: strokes of the characters not in their right place; fewer wins.
     pub wrong_strokes: u8,
 }
 
@@ -136,8 +142,11 @@ impl Judgement {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Winner {
+    /// The first hand, `a`, is stronger.
     A,
+    /// The second hand, `b`, is stronger.
     B,
+    /// Neither: every stage of the rule ties.
     Tie,
 }
 
@@ -155,7 +164,9 @@ impl From<Ordering> for Winner {
 /// article's own comparator beside ours.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Comparison {
+    /// The first hand, judged.
     pub a: Judgement,
+    /// The second hand, judged.
     pub b: Judgement,
     /// The rule, when it is not the article's alone.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -172,6 +183,7 @@ pub struct Comparison {
     /// Its number (0 = the rank, 1 to 4 = the article's rules, 5 on: the fifth rule's
     /// statistics).
     pub stage_number: Option<u8>,
+    /// Which hand wins under the rule.
     pub winner: Winner,
     /// The article's `compare_hand(b, a)` (not in the JSON: it is the defect the text
     /// shows beside a tie).
@@ -182,9 +194,13 @@ pub struct Comparison {
 /// One statistic of a fifth rule on both hands of a comparison.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct StatisticPair {
+    /// The statistic.
     pub statistic: Statistic,
+    /// Whether the hand with the larger value wins on it (else the smaller).
     pub larger_wins: bool,
+    /// Its value on the first hand.
     pub a: i32,
+    /// Its value on the second hand.
     pub b: i32,
 }
 

@@ -11,7 +11,9 @@ use serde::Serialize;
 pub struct RankFrequency {
     /// Number of hands of this rank.
     pub count: u64,
+    /// The rank's English name, e.g. `Full house`.
     pub english: &'static str,
+    /// The rank's Japanese name, e.g. `フルハウス`.
     pub japanese: &'static str,
     /// Probability as a float.
     pub p: f64,

@@ -7,14 +7,23 @@ numbered_enum! {
     /// A hand's rank; the discriminant is the article's number (0 strongest, 8 weakest).
     #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
     pub enum HandRank {
+        /// 0: the name itself, `大石泉すき`.
         RoyalStraightFlush,
+        /// 1: one character five times.
         FiveOfAKind,
+        /// 2: one character four times.
         FourOfAKind,
+        /// 3: all five characters, in an order other than the name's.
         StraightFlush,
+        /// 4: one character three times and another twice.
         FullHouse,
+        /// 5: `す` immediately followed by `き` somewhere in the hand.
         Suki,
+        /// 6: one character three times.
         ThreeOfAKind,
+        /// 7: two characters twice each.
         TwoPair,
+        /// 8: none of the above.
         Buta,
     }
 }

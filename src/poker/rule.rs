@@ -372,7 +372,9 @@ impl Serialize for Rule {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(untagged)]
 pub enum Step {
+    /// The rank or one of the article's four rules.
     Article(Stage),
+    /// A statistic of the fifth rule.
     Fifth(Statistic),
 }
 

@@ -36,6 +36,8 @@ pub struct RuleScore {
     pub rules: Vec<String>,
     /// The rule's name as `--rule` takes it (`stroke-pos+ssd+possum-o`).
     pub name: String,
+    /// Ordered pairs of distinct hands still tied after the article's four rules and these
+    /// statistics.
     pub tied_pairs: u64,
 }
 
@@ -62,7 +64,9 @@ pub struct DepthResult {
 /// One group of the family, for the report.
 #[derive(Debug, Clone, Serialize)]
 pub struct Group {
+    /// The group's name, as [`Statistic::group`] gives it.
     pub group: &'static str,
+    /// Its statistics, described for people, in search order.
     pub statistics: Vec<String>,
 }
 

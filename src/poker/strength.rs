@@ -27,20 +27,27 @@ pub struct Strength {
     pub index: usize,
     /// The rank's number (0 strongest).
     pub rank: u8,
+    /// The rank's English name, e.g. `Full house`.
     pub rank_english: &'static str,
-    /// Hands it beats, ties (itself included) and loses to; they add up to 3,125.
+    /// Hands it beats; with `ties` and `loses_to` they add up to 3,125.
     pub beats: u64,
+    /// Hands it ties with, itself included.
     pub ties: u64,
+    /// Hands it loses to.
     pub loses_to: u64,
-    /// The three chances as floats.
+    /// The chance it beats a random hand: `beats` / 3,125.
     pub p_win: f64,
+    /// The chance it ties with a random hand: `ties` / 3,125.
     pub p_tie: f64,
+    /// The chance it loses to a random hand: `loses_to` / 3,125.
     pub p_loss: f64,
-    /// The three chances as reduced fractions, `"num/den"`.
+    /// `p_win` as a reduced fraction, written `"num/den"`.
     #[serde(serialize_with = "exact::serde_fraction::serialize")]
     pub p_win_exact: Ratio<u64>,
+    /// `p_tie` as a reduced fraction, written `"num/den"`.
     #[serde(serialize_with = "exact::serde_fraction::serialize")]
     pub p_tie_exact: Ratio<u64>,
+    /// `p_loss` as a reduced fraction, written `"num/den"`.
     #[serde(serialize_with = "exact::serde_fraction::serialize")]
     pub p_loss_exact: Ratio<u64>,
 }

@@ -75,8 +75,11 @@ pub struct FifthRuleProof {
 /// One statistic of a fifth rule, described.
 #[derive(Debug, Clone, Serialize)]
 pub struct StatisticInfo {
+    /// The statistic's name, as `--rule` takes it.
     pub name: String,
+    /// A description for people, e.g. `first position of 大`.
     pub description: String,
+    /// Whether the hand with the larger value wins on it (else the smaller).
     pub larger_wins: bool,
 }
 
@@ -132,8 +135,11 @@ impl Verification {
 /// The article's printed counts against ours.
 #[derive(Debug, Clone, Serialize)]
 pub struct ArticleFigures {
+    /// Ordered pairs the article counts as tied after rules 1–3.
     pub after_rule_3: u64,
+    /// Ordered pairs the article counts as tied after rules 1–4.
     pub after_rule_4: u64,
+    /// Whether our pairwise tie counts after rules 3 and 4 equal the article's.
     pub reproduced: bool,
 }
 
@@ -168,15 +174,21 @@ pub struct OrderProof {
 /// Example pairs tied after one stage.
 #[derive(Debug, Clone, Serialize)]
 pub struct StageExamples {
+    /// The stage's machine name, e.g. `right_strokes`.
     pub stage: String,
+    /// Ordered pairs of distinct hands still tied after this stage.
     pub tied_pairs: u64,
+    /// The first few of those pairs in index order, each hand in characters.
     pub pairs: Vec<[String; 2]>,
 }
 
 /// The article's defect on a concrete pair.
 #[derive(Debug, Clone, Serialize)]
 pub struct ArticleDefect {
+    /// The first hand of the first pair tied after all four rules, in characters (empty
+    /// when no pair ties).
     pub a: String,
+    /// The second hand of that pair, in characters.
     pub b: String,
     /// The article's `compare_hand(a, b)`.
     #[serde(rename = "seed_compare_ab")]

@@ -42,12 +42,27 @@ use thiserror::Error;
 /// What can go wrong when ranking or unranking.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum RankError {
+    /// The family cannot be numbered in 64 bits (too many objects, or parameters beyond
+    /// what the ranker supports); the text names the family, such as `C(n, k)`.
     #[error("the family is too large to number in 64 bits ({0})")]
     Overflow(String),
+    /// A rank at or past the family's size was unranked.
     #[error("rank {rank} is out of range (the family has {len} objects)")]
-    RankOutOfRange { rank: u64, len: u64 },
+    RankOutOfRange {
+        /// The rank asked for.
+        rank: u64,
+        /// The number of objects in the family.
+        len: u64,
+    },
+    /// The object's slice is not [`Ranker::width`] long.
     #[error("object has length {found}, expected {expected}")]
-    WrongLength { found: usize, expected: usize },
+    WrongLength {
+        /// The slice's length.
+        found: usize,
+        /// The family's width.
+        expected: usize,
+    },
+    /// The object is not in the family; the text says why.
     #[error("not a member of the family: {0}")]
     NotMember(String),
 }

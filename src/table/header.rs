@@ -33,11 +33,17 @@ const HEADER_SUM: (usize, usize) = (248, 256);
 /// What the header says about a table.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Header {
+    /// The table format version the file was written with.
     pub version: u32,
+    /// What the table holds, such as `nikoniko-equity`; at most 32 bytes of ASCII.
     pub kind: String,
+    /// The record layout, such as `i16` or `u16x6`; at most 16 bytes of ASCII.
     pub layout: String,
+    /// The rules the table was built for; at most 128 bytes of UTF-8.
     pub variant: String,
+    /// Bytes in each record of the payload.
     pub record_size: u32,
+    /// Number of records in the payload.
     pub record_count: u64,
     /// SHA-256 of the whole payload.
     pub checksum: [u8; 32],

@@ -14,8 +14,9 @@
 //! - [`Table::verify`] checks every block and the payload-wide SHA-256;
 //! - [`Table::load`] copies the file into memory for long-running readers, which then
 //!   cannot be hurt by a file truncated under them;
-//! - writers ([`write`], [`stage`] + [`publish`]) write a temporary file beside the target
-//!   and rename it into place, so readers see the old table or the new one, never a mix.
+//! - writers ([`write()`], [`stage`] + [`publish`]) write a temporary file beside the
+//!   target and rename it into place, so readers see the old table or the new one, never
+//!   a mix.
 
 mod header;
 #[cfg(feature = "pack")]
@@ -36,111 +37,195 @@ use thiserror::Error;
 /// message.
 #[derive(Debug, Error)]
 pub enum TableError {
+    /// The table file does not exist.
     #[error("table {} not found{}", shown(path), hint_text(hint))]
-    Missing { path: PathBuf, hint: Option<String> },
-    #[error("cannot read or write {}: {source}", shown(path))]
-    Io {
+    Missing {
+        /// The path that was looked for.
         path: PathBuf,
-        source: std::io::Error,
-    },
-    #[error("{} is {what}, not a table file", shown(path))]
-    NotAFile { path: PathBuf, what: &'static str },
-    #[error("{} is not a tabula table (bad magic number)", shown(path))]
-    NotATable { path: PathBuf },
-    #[error("{}", version_text(path, *found, *supported, hint))]
-    Version {
-        path: PathBuf,
-        found: u32,
-        supported: u32,
+        /// Advice appended to the message, such as the command that builds the table.
         hint: Option<String>,
     },
+    /// An I/O operation on the file failed.
+    #[error("cannot read or write {}: {source}", shown(path))]
+    Io {
+        /// The file being read or written.
+        path: PathBuf,
+        /// The underlying I/O error.
+        source: std::io::Error,
+    },
+    /// The path exists but is not a regular file.
+    #[error("{} is {what}, not a table file", shown(path))]
+    NotAFile {
+        /// The path that was opened.
+        path: PathBuf,
+        /// What the path is instead, such as "a directory".
+        what: &'static str,
+    },
+    /// The file does not start with [`MAGIC`].
+    #[error("{} is not a tabula table (bad magic number)", shown(path))]
+    NotATable {
+        /// The file that was opened.
+        path: PathBuf,
+    },
+    /// The file has a format version this build does not read.
+    #[error("{}", version_text(path, *found, *supported, hint))]
+    Version {
+        /// The file that was opened.
+        path: PathBuf,
+        /// The version recorded in the file's header.
+        found: u32,
+        /// The version this build reads ([`VERSION`]).
+        supported: u32,
+        /// Advice on rebuilding an older table, such as the command that builds it.
+        hint: Option<String>,
+    },
+    /// The header's own checksum does not match its bytes.
     #[error("{} has a corrupt header (header checksum mismatch)", shown(path))]
-    HeaderCorrupt { path: PathBuf },
+    HeaderCorrupt {
+        /// The file that was opened.
+        path: PathBuf,
+    },
+    /// The file is shorter than its header says it should be.
     #[error(
         "{} is truncated: {actual} bytes, the header promises {expected}",
         shown(path)
     )]
     Truncated {
+        /// The file that was opened.
         path: PathBuf,
+        /// The file length in bytes the header implies.
         expected: u64,
+        /// The file's actual length in bytes.
         actual: u64,
     },
+    /// The file is longer than its header says it should be.
     #[error("{} has {} stray bytes after its block sums ({actual} bytes, expected {expected})", shown(path), actual - expected)]
     TrailingBytes {
+        /// The file that was opened.
         path: PathBuf,
+        /// The file length in bytes the header implies.
         expected: u64,
+        /// The file's actual length in bytes.
         actual: u64,
     },
+    /// The SHA-256 of the whole payload does not match the one in the header.
     #[error(
         "{} is corrupt: payload checksum {actual}, the header records {expected}{}",
         shown(path),
         hint_text(hint)
     )]
     Checksum {
+        /// The file that was checked.
         path: PathBuf,
+        /// The payload SHA-256 recorded in the header, in hex.
         expected: String,
+        /// The SHA-256 of the payload as read, in hex.
         actual: String,
+        /// Advice appended to the message, such as the command that rebuilds the table.
         hint: Option<String>,
     },
+    /// The table of block sums does not match the digest of it in the header.
     #[error(
         "{} is corrupt: its table of block sums does not match the header{}",
         shown(path),
         hint_text(hint)
     )]
-    SumsCorrupt { path: PathBuf, hint: Option<String> },
+    SumsCorrupt {
+        /// The file that was opened.
+        path: PathBuf,
+        /// Advice appended to the message, such as the command that rebuilds the table.
+        hint: Option<String>,
+    },
+    /// One block of the payload does not match its stored sum.
     #[error(
         "{} is corrupt: payload bytes {start}..{end} (block {block}) do not match their checksum{}",
         shown(path),
         hint_text(hint)
     )]
     BlockCorrupt {
+        /// The file that was read.
         path: PathBuf,
+        /// The index of the corrupt block, from 0.
         block: u64,
+        /// The block's first byte, as an offset into the payload.
         start: u64,
+        /// One past the block's last byte, as an offset into the payload.
         end: u64,
+        /// Advice appended to the message, such as the command that rebuilds the table.
         hint: Option<String>,
     },
+    /// The header names a different kind of table than the reader wants.
     #[error("{} is a `{found}` table, expected a `{expected}` table", shown(path))]
     WrongKind {
+        /// The file that was opened.
         path: PathBuf,
+        /// The kind the reader asked for.
         expected: String,
+        /// The kind recorded in the header.
         found: String,
     },
+    /// The header's record size differs from the size of the record type being read.
     #[error(
         "{} has records of {found} bytes ({layout}), expected {expected}",
         shown(path)
     )]
     Layout {
+        /// The file that was opened.
         path: PathBuf,
+        /// The record layout recorded in the header, such as `i16`.
         layout: String,
+        /// The record size in bytes the reader expects.
         expected: usize,
+        /// The record size in bytes recorded in the header.
         found: u32,
     },
+    /// The table was built for different rules than the reader wants.
     #[error("{} was built for `{found}`, expected `{expected}`", shown(path))]
     Variant {
+        /// The file that was opened.
         path: PathBuf,
+        /// The variant the reader asked for.
         expected: String,
+        /// The variant recorded in the header.
         found: String,
     },
+    /// A record index at or past the end of the table.
     #[error("{} holds {count} records: there is no record {index}", shown(path))]
     OutOfRange {
+        /// The file that was read.
         path: PathBuf,
+        /// The record index asked for, from 0.
         index: u64,
+        /// The number of records in the table.
         count: u64,
     },
+    /// The folder to write into does not exist.
     #[error("cannot write into folder {}: it does not exist", shown(path))]
-    NoFolder { path: PathBuf },
+    NoFolder {
+        /// The missing folder.
+        path: PathBuf,
+    },
+    /// Writing tables into a folder failed, typically for lack of space or permission.
     #[error(
         "cannot write {bytes} bytes of tables into folder {}: {source}",
         shown(path)
     )]
     Unwritable {
+        /// The folder being written into.
         path: PathBuf,
+        /// The number of bytes that were to be written.
         bytes: u64,
+        /// The underlying I/O error.
         source: std::io::Error,
     },
+    /// The file breaks the format in some other way, described by the message.
     #[error("{}: {message}", shown(path))]
-    Malformed { path: PathBuf, message: String },
+    Malformed {
+        /// The file that was read.
+        path: PathBuf,
+        /// What is wrong with it.
+        message: String,
+    },
 }
 
 fn hint_text(hint: &Option<String>) -> String {
