@@ -635,38 +635,8 @@ fn one_off_sweep(
     a: &[Duo],
     keep: Option<&Keep<Duo>>,
 ) -> f64 {
-    let moving = |x: &[Duo], k: usize, _| {
-        let i = k - policy.first;
-        let mut sum = policy.constant[i];
-        for (&code, w) in policy.codes[i].iter().zip(WEIGHTS) {
-            let v = x[code as usize].get();
-            sum[0] += w * v[0];
-            sum[1] += w * v[1];
-        }
-        sum
-    };
-    level_sweep(
-        g,
-        g.class_segments(ONE_OFF),
-        x,
-        a,
-        keep,
-        moving,
-        |a_s, a_t, p_s, p_t, x| {
-            // x_s = a_s + p_s x_t, x_t = a_t + p_t x_s: a pass changes who is on roll, not
-            // who is at risk.
-            let den = 1.0 - p_s * p_t;
-            let mut new = [0.0; 2];
-            let mut d = 0.0f64;
-            if den != 0.0 {
-                for j in 0..2 {
-                    new[j] = (a_s[j] + p_s * a_t[j]) / den;
-                    d = d.max((new[j] - x[j]).abs());
-                }
-            }
-            (new, d)
-        },
-    )
+    let policy = (policy.first, policy.codes.as_slice(), policy.constant.as_slice());
+    duo_sweep::<false>(g, ONE_OFF, policy, x, a, keep)
 }
 
 /// A sweep of one pair of chances — won, lost — of a gammon or of a backgammon, over
@@ -681,35 +651,50 @@ fn none_off_sweep(
     a: &[Duo],
     keep: Option<&Keep<Duo>>,
 ) -> f64 {
+    duo_sweep::<true>(g, NONE_OFF, policy, x, a, keep)
+}
+
+/// A sweep of two values a state over `class` under `policy` (the first state's position,
+/// then each state's plays and constant). With `SWAP`, every play and every pass swaps
+/// the pair (what one side wins the other loses); without, a pass changes who is on roll,
+/// not who is at risk. A state and its pass partner solve exactly:
+/// `x_s = a_s + p_s x_t`, `x_t = a_t + p_t x_s` (with the swap where it applies)
+/// ⇒ `x_s = (a_s + p_s a_t) / (1 - p_s p_t)`.
+fn duo_sweep<const SWAP: bool>(
+    g: &Graph,
+    class: usize,
+    policy: (usize, &[[u32; 5]], &[[f64; 2]]),
+    x: &[Duo],
+    a: &[Duo],
+    keep: Option<&Keep<Duo>>,
+) -> f64 {
     let (first, codes, constant) = policy;
     let moving = |x: &[Duo], k: usize, _| {
         let i = k - first;
         let mut sum = constant[i];
         for (&code, w) in codes[i].iter().zip(WEIGHTS) {
-            let [won, lost] = x[code as usize].get();
-            sum[0] += w * lost;
-            sum[1] += w * won;
+            let [p, q] = x[code as usize].get();
+            let [u, v] = if SWAP { [q, p] } else { [p, q] };
+            sum[0] += w * u;
+            sum[1] += w * v;
         }
         sum
     };
     level_sweep(
         g,
-        g.class_segments(NONE_OFF),
+        g.class_segments(class),
         x,
         a,
         keep,
         moving,
         |a_s, a_t, p_s, p_t, x| {
-            // x_s = a_s + p_s swap(x_t), x_t = a_t + p_t swap(x_s)
-            //  ⇒ x_s = (a_s + p_s swap(a_t)) / (1 - p_s p_t).
             let den = 1.0 - p_s * p_t;
-            let mut new = [0.0; 2];
-            let mut d = 0.0f64;
-            if den != 0.0 {
-                new = [(a_s[0] + p_s * a_t[1]) / den, (a_s[1] + p_s * a_t[0]) / den];
-                d = (new[0] - x[0]).abs().max((new[1] - x[1]).abs());
+            if den == 0.0 {
+                return ([0.0; 2], 0.0);
             }
-            (new, d)
+            let t = if SWAP { [a_t[1], a_t[0]] } else { a_t };
+            let new = [(a_s[0] + p_s * t[0]) / den, (a_s[1] + p_s * t[1]) / den];
+            (new, (new[0] - x[0]).abs().max((new[1] - x[1]).abs()))
         },
     )
 }
