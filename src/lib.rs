@@ -6,6 +6,8 @@
 //! - [`table`]: the persistent, checked, memory-mapped table format.
 //! - one module per game.
 
+#![warn(missing_docs)]
+
 pub mod bingo;
 pub mod error;
 pub mod exact;

@@ -30,6 +30,7 @@ pub fn sample_mean(counts: &[u64]) -> f64 {
 /// A chi-square goodness-of-fit test of observed counts against expected probabilities.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
 pub struct ChiSquare {
+    /// The statistic Σ (observed − expected)² / expected over the pooled bins.
     pub statistic: f64,
     /// Degrees of freedom: pooled bins − 1.
     pub df: usize,

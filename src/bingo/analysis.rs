@@ -15,15 +15,22 @@ use serde::Serialize;
 /// One call `n` of an exact law, with the article's formula beside it when it applies.
 #[derive(Debug, Clone, Serialize)]
 pub struct LawRow {
+    /// The call `n`, from 0 to `M`.
     pub n: usize,
+    /// P(T = n), as a float.
     pub p: f64,
+    /// P(T = n) as a reduced fraction, when the law keeps its fractions.
     #[serde(serialize_with = "serde_opt_fraction::serialize")]
     pub p_exact: Option<BigRational>,
+    /// P(T ≤ n), as a float.
     pub cdf: f64,
+    /// P(T ≤ n) as a reduced fraction, when the law keeps its fractions.
     #[serde(serialize_with = "serde_opt_fraction::serialize")]
     pub cdf_exact: Option<BigRational>,
+    /// P(T = n) by the article's formula (line pattern only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub formula_p: Option<f64>,
+    /// P(T ≤ n) by the article's formula (line pattern only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub formula_cdf: Option<f64>,
 }
@@ -31,18 +38,22 @@ pub struct LawRow {
 /// `tabula bingo exact`: the exact law of `T` for one card, beside the article's formula.
 #[derive(Debug, Clone, Serialize)]
 pub struct SingleCard {
+    /// The card, the drum and the pattern (written flat as `size`, `free`, `max`, `pattern`).
     #[serde(flatten)]
     pub setup: Setup,
     /// The method that counted the winning subsets (never `auto`).
     pub method: &'static str,
     /// `W_k`, the winning `k`-subsets of the numbered squares.
     pub winning_subsets: Vec<u64>,
+    /// The summaries of the law (written flat: `mean`, `variance`, `median`, …).
     #[serde(flatten)]
     pub summary: Summary,
+    /// One row per call `n = 0..=M`.
     pub distribution: Vec<LawRow>,
     /// How far the formula is from the law (line pattern only: the formula is about lines).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub formula: Option<Gap>,
+    /// The exact law itself (not serialized).
     #[serde(skip)]
     pub law: Law,
 }
@@ -92,13 +103,18 @@ pub fn support(law: &Law) -> std::ops::RangeInclusive<usize> {
 /// One call `n` of the law of the first win among `K` cards.
 #[derive(Debug, Clone, Serialize)]
 pub struct PlayersRow {
+    /// The call `n`, from 0 to `M`.
     pub n: usize,
+    /// P(the first win comes on call n), as a float.
     pub p: f64,
+    /// The same as a reduced fraction, when the fractions are kept (`K ≤ 3`).
     #[serde(serialize_with = "serde_opt_fraction::serialize")]
     pub p_exact: Option<BigRational>,
+    /// P(the first win comes by call n), as a float.
     pub cdf: f64,
     /// P(first win on call n and two or more cards win on it).
     pub shared: f64,
+    /// `shared` as a reduced fraction, when the fractions are kept.
     #[serde(serialize_with = "serde_opt_fraction::serialize")]
     pub shared_exact: Option<BigRational>,
     /// For US cards: the uniform-card shortcut's P(first win ≤ n).
@@ -109,29 +125,40 @@ pub struct PlayersRow {
 /// How far the uniform-card shortcut `1 − (1 − F)^K` is from the US-card law.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct Shortcut {
+    /// The mean first winning call by the shortcut (the US-card mean is in the summary).
     pub mean: f64,
+    /// max_n |F_shortcut(n) − F_US(n)|: the largest error of P(first win ≤ n).
     pub max_cdf_error: f64,
+    /// The call `n` where that largest error is reached.
     pub max_cdf_error_at: usize,
 }
 
 /// `tabula bingo exact --players K`: the law of the first winning call among `K` cards.
 #[derive(Debug, Clone, Serialize)]
 pub struct SeveralPlayers {
+    /// The card, the drum and the pattern (written flat as `size`, `free`, `max`, `pattern`).
     #[serde(flatten)]
     pub setup: Setup,
+    /// `K`, the number of cards in play.
     pub players: u32,
+    /// How the cards are dealt: US cards or uniform ones.
     pub cards: Cards,
     /// Whether the fractions are kept.
     pub exact: bool,
+    /// The summaries of the law of the first winning call (written flat).
     #[serde(flatten)]
     pub summary: Summary,
     /// P(the first win is shared).
     pub shared: f64,
+    /// `shared` as a reduced fraction, when the fractions are kept.
     #[serde(serialize_with = "serde_opt_fraction::serialize")]
     pub shared_exact: Option<BigRational>,
+    /// One row per call `n = 0..=M`.
     pub distribution: Vec<PlayersRow>,
+    /// For US cards, how far the uniform-card shortcut is off (`None` for uniform cards).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub shortcut: Option<Shortcut>,
+    /// The full result the rows are read from (not serialized).
     #[serde(skip)]
     pub result: Players,
 }
@@ -208,12 +235,16 @@ fn several_players_quietly(setup: &Setup, k: u32, cards: Option<Cards>) -> Resul
 /// One call `n` of the exhaustive check.
 #[derive(Debug, Clone, Serialize)]
 pub struct OrdersRow {
+    /// The call `n`, from 0 to `c` (the drum holds exactly the card's `c` numbers).
     pub n: usize,
     /// Call orders whose first win is on call `n`.
     pub orders: u64,
+    /// P(T = n) by the call orders (`orders / c!`), as a float.
     pub p: f64,
+    /// The same as a reduced fraction.
     #[serde(serialize_with = "serde_opt_fraction::serialize")]
     pub p_exact: Option<BigRational>,
+    /// P(T ≤ n) by the call orders, as a float.
     pub cdf: f64,
     /// The same probability from the winning-subset enumeration.
     #[serde(serialize_with = "serde_opt_fraction::serialize")]
@@ -223,15 +254,19 @@ pub struct OrdersRow {
 /// `tabula bingo verify`: every call order of a tiny card against the exact law.
 #[derive(Debug, Clone, Serialize)]
 pub struct Verification {
+    /// The card, a drum of exactly its `c` numbers, and the pattern (written flat).
     #[serde(flatten)]
     pub setup: Setup,
     /// Number of call orders walked (`c!`).
     pub orders: u64,
     /// Whether the orders give exactly the law of the subset enumeration.
     pub agrees: bool,
+    /// The summaries of the law given by the call orders (written flat).
     #[serde(flatten)]
     pub summary: Summary,
+    /// One row per call `n = 0..=c`.
     pub distribution: Vec<OrdersRow>,
+    /// The law given by the call orders (not serialized).
     #[serde(skip)]
     pub law: Law,
 }

@@ -90,7 +90,9 @@ impl FromStr for Pattern {
 /// centre.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Line {
+    /// The line's numbered squares, bit `i` for the `i`-th numbered square.
     pub mask: u64,
+    /// Whether the line crosses the free centre (such lines do not count for `hardway`).
     pub through_free: bool,
 }
 

@@ -13,21 +13,35 @@ use thiserror::Error;
 pub enum Error {
     /// A card side the module does not handle.
     #[error("card size {size} is not supported: expected 3, 4, 5 or 7")]
-    CardSize { size: usize },
+    CardSize {
+        /// The side asked for, in squares.
+        size: usize,
+    },
     /// A pattern name that is none of the known patterns.
     #[error("unknown pattern {name:?}: expected one of {expected}")]
-    UnknownPattern { name: String, expected: String },
+    UnknownPattern {
+        /// The name given.
+        name: String,
+        /// The known pattern names, comma-separated.
+        expected: String,
+    },
     /// A card model name that is neither `us` nor `uniform`.
     #[error("unknown card model {name:?}: expected us or uniform")]
-    UnknownCards { name: String },
+    UnknownCards {
+        /// The name given.
+        name: String,
+    },
     /// The drum holds fewer numbers than the card has squares, or more than the module handles.
     #[error(
         "the drum must hold between {numbered} (the card's numbered squares) and {largest} \
          numbers, got {got}"
     )]
     Drum {
+        /// The card's numbered squares `c`, the smallest drum accepted.
         numbered: u64,
+        /// The largest drum accepted ([`super::MAX_NUMBERS`]).
         largest: u64,
+        /// The drum size `M` asked for.
         got: u64,
     },
     /// Too many subsets to count one by one.
@@ -36,9 +50,13 @@ pub enum Error {
          to enumerate (at most {largest}); {hint}"
     )]
     TooManySubsets {
+        /// The card's side, in squares.
         size: usize,
+        /// The card's numbered squares `c` (there are `2^c` subsets).
         numbered: usize,
+        /// The most numbered squares enumeration accepts ([`super::enumerate::MAX_ENUMERATED`]).
         largest: usize,
+        /// Which other method reaches this pattern, as a phrase ending the message.
         hint: &'static str,
     },
     /// The pattern is not "at least m of these sets fully marked" (only `reach`).
@@ -46,18 +64,29 @@ pub enum Error {
         "pattern {pattern} is not a union of full lines, so inclusion-exclusion cannot count it; \
          enumeration can"
     )]
-    NoInclusionExclusion { pattern: &'static str },
+    NoInclusionExclusion {
+        /// The pattern's name.
+        pattern: &'static str,
+    },
     /// Inclusion–exclusion produced an impossible count (a bug, never expected).
     #[error("inclusion-exclusion gave {total} subsets of size {k}")]
-    BadCount { total: i128, k: usize },
+    BadCount {
+        /// The count found, negative or beyond `u64`.
+        total: i128,
+        /// The subset size it was counted for.
+        k: usize,
+    },
     /// Too many call orders to walk through.
     #[error(
         "a {size}×{size} card has {numbered} numbers: {numbered}! call orders are too many to \
          enumerate (at most {largest} numbers, i.e. the 3×3 card)"
     )]
     TooManyOrders {
+        /// The card's side, in squares.
         size: usize,
+        /// The card's numbered squares `c` (there are `c!` call orders).
         numbered: usize,
+        /// The most numbered squares the walk accepts ([`super::orders::MAX_ORDERS`]).
         largest: usize,
     },
     /// The call orders could not be numbered.
@@ -68,41 +97,74 @@ pub enum Error {
     OrdersDisagree,
     /// A number of players out of range.
     #[error("the number of players must be between 1 and {largest}, got {got}")]
-    Players { got: u32, largest: u32 },
+    Players {
+        /// The number of players asked for.
+        got: u32,
+        /// The most players accepted ([`super::players::MAX_PLAYERS`]).
+        largest: u32,
+    },
     /// The number of prizes is out of range for the number of players.
     #[error(
         "the number of prizes must be between 1 and the number of players ({players}), got {got}"
     )]
-    Prizes { got: u32, players: u32 },
+    Prizes {
+        /// The number of prizes asked for.
+        got: u32,
+        /// The most prizes accepted: the number of players, at most
+        /// [`super::prizes::MAX_PRIZES`].
+        players: u32,
+    },
     /// US cards need the drum cut into equal column ranges, each at least a column long.
     #[error(
         "US cards need M to be a multiple of the size {size} with at least {size} numbers per \
          column, got M = {got}"
     )]
-    UsDrum { size: usize, got: u64 },
+    UsDrum {
+        /// The card's side, in squares (and its number of columns).
+        size: usize,
+        /// The drum size `M` asked for.
+        got: u64,
+    },
     /// US cards on a card too large for the one pass over its marked sets.
     #[error("US cards on a {size}×{size} card are not supported (too many squares to enumerate)")]
-    UsCardTooLarge { size: usize },
+    UsCardTooLarge {
+        /// The card's side, in squares.
+        size: usize,
+    },
     /// The US-card counts do not fit 128 bits.
     #[error("US-card counts overflow 128 bits: M is too large")]
     UsOverflow,
     /// A number of games out of range.
     #[error("the number of games must be between 1 and {largest}, got {got}")]
-    Games { got: u64, largest: u64 },
+    Games {
+        /// The number of games asked for.
+        got: u64,
+        /// The most games one run accepts ([`super::MAX_GAMES`]).
+        largest: u64,
+    },
     /// A number of worker threads out of range.
     #[error("the number of worker threads must be between 1 and {largest}, got {got}")]
-    Threads { got: usize, largest: usize },
+    Threads {
+        /// The number of threads asked for.
+        got: usize,
+        /// The most threads accepted.
+        largest: usize,
+    },
     /// The worker threads could not be started.
     #[error("could not start {threads} threads: {source}")]
     ThreadPool {
+        /// The number of threads asked for.
         threads: usize,
+        /// Why rayon could not build the pool.
         #[source]
         source: rayon::ThreadPoolBuildError,
     },
     /// An error in a value the caller names `name` (e.g. the option it came from).
     #[error("{name}: {source}")]
     Named {
+        /// The caller's name for the value at fault (e.g. `--games`).
         name: String,
+        /// The error itself.
         #[source]
         source: Box<Error>,
     },

@@ -43,11 +43,13 @@ pub struct Gap {
     /// max |P_formula(T = n) − P(T = n)| and its `n`.
     #[serde(rename = "max_p_error")]
     pub pmf_error: f64,
+    /// The call `n` where the largest P(T = n) error is reached.
     #[serde(rename = "max_p_error_at")]
     pub pmf_at: usize,
     /// max |F_formula(n) − F(n)| and its `n`.
     #[serde(rename = "max_cdf_error")]
     pub cdf_error: f64,
+    /// The call `n` where the largest P(T ≤ n) error is reached.
     #[serde(rename = "max_cdf_error_at")]
     pub cdf_at: usize,
     /// The formula's mean, Σ_n (1 − F_formula(n)).

@@ -39,15 +39,21 @@ pub const PERCENTILES: [u32; 9] = [1, 5, 10, 25, 50, 75, 90, 95, 99];
 /// median, mode, percentiles.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Summary {
+    /// `E[T]`, as a float.
     pub mean: f64,
+    /// `E[T]` as a reduced fraction, when the law keeps its fractions.
     #[serde(serialize_with = "super::serde_opt_fraction::serialize")]
     pub mean_exact: Option<BigRational>,
+    /// `Var T = E[T²] − E[T]²`, as a float.
     pub variance: f64,
+    /// Var T as a reduced fraction, when the law keeps its fractions.
     #[serde(serialize_with = "super::serde_opt_fraction::serialize")]
     pub variance_exact: Option<BigRational>,
     /// The standard deviation (the square root of the variance; irrational in general).
     pub sd: f64,
+    /// The median call (the 50th percentile, as [`Law::percentile`] defines it).
     pub median: usize,
+    /// The most likely call `n` (the first, on ties).
     pub mode: usize,
     /// Percentile (of [`PERCENTILES`]) → the smallest `n` with P(T ≤ n) ≥ it.
     pub percentiles: BTreeMap<u32, usize>,

@@ -35,7 +35,9 @@ pub use law::Law;
 pub enum Method {
     /// Inclusion–exclusion where the pattern allows it, enumeration otherwise.
     Auto,
+    /// Method 1: enumerate all `2^c` subsets of the numbered squares (at most 26 squares).
     Enumerate,
+    /// Method 2: inclusion–exclusion over the pattern's sets (every pattern but `reach`).
     InclusionExclusion,
 }
 
@@ -96,8 +98,11 @@ pub fn check_drum(card: &Card, max: u64) -> Result<()> {
 /// The card, the drum and the pattern a command is about.
 #[derive(Debug, Clone)]
 pub struct Setup {
+    /// The card's geometry (size, free centre, lines).
     pub card: Card,
+    /// `M`: the drum holds the numbers `1..=M` (`c ≤ M ≤` [`MAX_NUMBERS`]).
     pub max: u64,
+    /// What a card must mark to win.
     pub pattern: Pattern,
 }
 
@@ -128,7 +133,9 @@ impl serde::Serialize for Setup {
 /// A simulation run: how many games, from which seed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 pub struct Run {
+    /// How many games to play (`1..=`[`MAX_GAMES`]).
     pub games: u64,
+    /// The seed: chunk `i` draws from [`crate::random::stream`]`(seed, i)`.
     pub seed: u64,
 }
 

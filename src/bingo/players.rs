@@ -74,12 +74,15 @@ impl fmt::Display for Cards {
 /// The result for `K` players.
 #[derive(Debug, Clone)]
 pub struct Players {
+    /// `K`, the number of cards in play.
     pub players: u32,
+    /// How the cards are dealt: US cards or uniform ones.
     pub cards: Cards,
     /// The law of the first winning call.
     pub first: Law,
     /// `shared[n]` = P(first win on call n and two or more cards win on it).
     pub shared: Vec<f64>,
+    /// `shared` as reduced fractions, when they are kept (`K ≤ 3`).
     pub shared_exact: Option<Vec<BigRational>>,
 }
 

@@ -11,14 +11,18 @@ use crate::random::{self, Rng};
 /// where two or more cards won on that call.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PlayersSample {
+    /// How many games were played.
     pub games: u64,
+    /// `first[n]`: games whose first win came on call `n`, for `n = 0..=M`.
     pub first: Vec<u64>,
+    /// `shared[n]`: of the games in `first[n]`, those where two or more cards won on that call.
     pub shared: Vec<u64>,
-    /// With `k` prizes: `prize[n]`, games where card 0 won a prize (or a share) on call n;
-    /// `last[n]`, games whose last prize went on call n; `split[n]`, of those, the games
-    /// where it was split.
+    /// With `k` prizes: `prize[n]`, games where card 0 won a prize (or a share) on call n.
     pub prize: Vec<u64>,
+    /// With `k` prizes: `last[n]`, games whose last prize went on call n.
     pub last: Vec<u64>,
+    /// With `k` prizes: `split[n]`, of the games counted in `last[n]`, those where the last
+    /// prize was split.
     pub split: Vec<u64>,
 }
 

@@ -112,9 +112,11 @@ fn gone<T: Number>(s: &T, players: u32, prizes: u32) -> T {
 /// Prizes for `K` players, per call and in total.
 #[derive(Debug, Clone, Serialize)]
 pub struct PrizeRow {
+    /// The call `n`, from 0 to `M`.
     pub n: usize,
     /// P(a given player wins a prize, or a share of one, on call n).
     pub chance: f64,
+    /// `chance` as a reduced fraction, when the fractions are kept.
     #[serde(serialize_with = "serde_opt_fraction::serialize")]
     pub chance_exact: Option<BigRational>,
     /// P(the last prize goes on call n).
@@ -128,15 +130,20 @@ pub struct PrizeRow {
 /// `tabula bingo exact --players K --prizes k`.
 #[derive(Debug, Clone, Serialize)]
 pub struct Prizes {
+    /// The card, the drum and the pattern (written flat as `size`, `free`, `max`, `pattern`).
     #[serde(flatten)]
     pub setup: Setup,
+    /// `K`, the number of cards in play.
     pub players: u32,
+    /// `k`, the number of prizes (1 to min(`K`, 10)).
     pub prizes: u32,
+    /// How the cards are dealt: US cards or uniform ones.
     pub cards: Cards,
     /// Whether the fractions are kept.
     pub exact: bool,
     /// Each player's chance of a prize (or of a share of one).
     pub chance: f64,
+    /// `chance` as a reduced fraction, when the fractions are kept.
     #[serde(serialize_with = "serde_opt_fraction::serialize")]
     pub chance_exact: Option<BigRational>,
     /// Each player's expected number of prizes, `k/K` (shares counted as fractions).
@@ -144,11 +151,14 @@ pub struct Prizes {
     pub expected_share: num_rational::Ratio<u64>,
     /// P(the last prize is split between cards completing on the same call).
     pub split: f64,
+    /// `split` as a reduced fraction, when the fractions are kept.
     #[serde(serialize_with = "serde_opt_fraction::serialize")]
     pub split_exact: Option<BigRational>,
     /// The call at which the last (`k`-th) prize goes: its summaries.
     pub last: super::law::Summary,
+    /// One row per call `n = 0..=M`.
     pub distribution: Vec<PrizeRow>,
+    /// The law of the call on which the last prize goes (not serialized).
     #[serde(skip)]
     pub last_law: Law,
 }

@@ -15,15 +15,21 @@ use serde::Serialize;
 /// One call `n` of a simulated law of one card.
 #[derive(Debug, Clone, Serialize)]
 pub struct SampleRow {
+    /// The call `n`, from 0 to `M`.
     pub n: usize,
     /// Games first won on call `n`.
     pub count: u64,
+    /// The share of games first won on call `n` (`count / games`).
     pub p: f64,
-    /// The 95% Wilson interval of `p`.
+    /// The low end of the 95% Wilson interval of `p`.
     pub low: f64,
+    /// The high end of the 95% Wilson interval of `p`.
     pub high: f64,
+    /// P(T = n) by the exact law, when one of the exact methods reaches it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub exact_p: Option<f64>,
+    /// The same as a fraction: outer `None` without an exact law, inner `None` when it keeps
+    /// no fractions.
     #[serde(
         skip_serializing_if = "Option::is_none",
         serialize_with = "exact_fraction"
@@ -42,19 +48,26 @@ fn exact_fraction<S: serde::Serializer>(
 /// the exact methods reaches it.
 #[derive(Debug, Clone, Serialize)]
 pub struct SimulatedCard {
+    /// The card, the drum and the pattern (written flat as `size`, `free`, `max`, `pattern`).
     #[serde(flatten)]
     pub setup: Setup,
+    /// How many games, from which seed (written flat as `games`, `seed`).
     #[serde(flatten)]
     pub run: Run,
     /// The sample mean of `T`.
     pub mean: f64,
+    /// One row per call `n = 0..=M`.
     pub distribution: Vec<SampleRow>,
+    /// `E[T]` by the exact law, when there is one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub exact_mean: Option<f64>,
+    /// The chi-square test of the counts against the exact law, when there is one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub chi_square: Option<ChiSquare>,
+    /// The exact law, when one of the exact methods reaches it (not serialized).
     #[serde(skip)]
     pub exact: Option<Law>,
+    /// The raw counts of the simulation (not serialized).
     #[serde(skip)]
     pub sample: Sample,
 }
@@ -100,14 +113,19 @@ pub fn simulated_card(setup: &Setup, run: &Run, progress: Progress<'_>) -> Resul
 /// One call `n` of a simulated game of several players.
 #[derive(Debug, Clone, Serialize)]
 pub struct PlayersSampleRow {
+    /// The call `n`, from 0 to `M`.
     pub n: usize,
     /// Games whose first win came on call `n`.
     pub count: u64,
+    /// The share of games whose first win came on call `n` (`count / games`).
     pub p: f64,
+    /// The low end of the 95% Wilson interval of `p`.
     pub low: f64,
+    /// The high end of the 95% Wilson interval of `p`.
     pub high: f64,
     /// Of those, games where two or more cards won on that call.
     pub shared_count: u64,
+    /// P(the first win comes on call n) by the exact law, when there is one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub exact_p: Option<f64>,
 }
@@ -115,27 +133,39 @@ pub struct PlayersSampleRow {
 /// `tabula bingo simulate --players K`: dealt cards, tested against the exact law.
 #[derive(Debug, Clone, Serialize)]
 pub struct SimulatedPlayers {
+    /// The card, the drum and the pattern (written flat as `size`, `free`, `max`, `pattern`).
     #[serde(flatten)]
     pub setup: Setup,
+    /// How many games, from which seed (written flat as `games`, `seed`).
     #[serde(flatten)]
     pub run: Run,
+    /// `K`, the number of cards in play.
     pub players: u32,
+    /// How the cards are dealt: US cards or uniform ones.
     pub cards: Cards,
     /// The sample mean of the first winning call.
     pub mean: f64,
-    /// The share of games whose first win was shared, and its 95% Wilson interval.
+    /// The share of games whose first win was shared.
     pub shared: f64,
+    /// The low end of the 95% Wilson interval of `shared`.
     pub shared_low: f64,
+    /// The high end of the 95% Wilson interval of `shared`.
     pub shared_high: f64,
+    /// One row per call `n = 0..=M`.
     pub distribution: Vec<PlayersSampleRow>,
+    /// The mean first winning call by the exact law, when there is one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub exact_mean: Option<f64>,
+    /// P(the first win is shared) by the exact law, when there is one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub exact_shared: Option<f64>,
+    /// The chi-square test of the first-win counts against the exact law, when there is one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub chi_square: Option<ChiSquare>,
+    /// The exact law of the `K` cards, when there is one (not serialized).
     #[serde(skip)]
     pub exact: Option<Players>,
+    /// The raw counts of the simulation (not serialized).
     #[serde(skip)]
     pub sample: PlayersSample,
 }
@@ -207,9 +237,12 @@ pub enum Curve {
 /// One curve of the figure: what it is, its label and the points `(n, P(T = n))`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Series {
+    /// What the curve shows (not serialized).
     #[serde(skip)]
     pub curve: Curve,
+    /// The curve's label in the legend.
     pub label: String,
+    /// The points `(n, P(T = n))`, over the calls where the exact law is not zero.
     pub points: Vec<(f64, f64)>,
 }
 

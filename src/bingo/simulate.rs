@@ -28,8 +28,11 @@ pub const CHUNK: u64 = 1 << 16;
 /// A finished simulation: `counts[n]` games first won on call `n`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Sample {
+    /// How many games were played.
     pub games: u64,
+    /// The seed the run was played from.
     pub seed: u64,
+    /// `counts[n]`: games first won on call `n`, for `n = 0..=M`.
     pub counts: Vec<u64>,
 }
 
