@@ -5,7 +5,7 @@
 //! pile becomes the new draw pile. Nothing is allocated while a game runs unless the
 //! observer asks for full events.
 //!
-//! Who decides is a [`Seats`]: strategies for a simulation ([`Table`]), or a person among
+//! Who decides is a [`Seats`]: strategies for a simulation ([`Game`]), or a person among
 //! strategies for a session at the table.
 //!
 //! Choices where the rules (`docs/fabfib.md`) are silent: a player who accepts draws its replacements before
@@ -83,18 +83,19 @@ pub trait Seats {
     fn doubt(&mut self, seat: usize, view: &DoubtView, rng: &mut Rng) -> Result<bool, Self::Stop>;
 }
 
-/// One game's table: the rules and one strategy per seat.
-pub struct Table<'a> {
+/// A game of strategies: the rules and one strategy per seat (a person's seat is
+/// [`super::session`]'s).
+pub struct Game<'a> {
     rules: &'a Rules,
     seats: Vec<&'a Strategy>,
 }
 
-impl<'a> Table<'a> {
+impl<'a> Game<'a> {
     /// Seats `strategies` (one per player, `rules.players` of them).
-    pub fn new(rules: &'a Rules, strategies: &[&'a Strategy]) -> Table<'a> {
+    pub fn new(rules: &'a Rules, strategies: &[&'a Strategy]) -> Game<'a> {
         assert_eq!(strategies.len(), rules.players, "one strategy per player");
         assert!(rules.players <= MAX_PLAYERS);
-        Table {
+        Game {
             rules,
             seats: strategies.to_vec(),
         }

@@ -1,6 +1,6 @@
 //! One game of a run, event by event, exactly as the simulator plays it.
 
-use super::engine::Table;
+use super::engine::Game;
 use super::events::{Event, Recorder};
 use super::simulate::Simulation;
 use crate::random;
@@ -23,7 +23,7 @@ pub struct Replay {
 /// returns its events.
 pub fn record(sim: &Simulation, game: u64) -> Vec<Event> {
     let seats: Vec<_> = sim.strategies.iter().collect();
-    let table = Table::new(&sim.rules, &seats);
+    let table = Game::new(&sim.rules, &seats);
     let mut rec = Recorder::default();
     let mut rng = random::stream(sim.seed, game);
     table.play(

@@ -1,7 +1,7 @@
 //! Many games in parallel, reproducibly: game `g` draws from `random::stream(seed, g)`
 //! and is started by seat `g mod players`, whichever thread plays it.
 
-use super::engine::Table;
+use super::engine::Game;
 use super::rules::Rules;
 use super::strategy::{parse_strategy_with, uses_article, ArticleParams, Strategy};
 use super::tally::{rate, Tally};
@@ -118,7 +118,7 @@ pub fn play_games(
     progress: Progress<'_>,
 ) -> Tally {
     let seats: Vec<&Strategy> = strategies.iter().collect();
-    let table = Table::new(rules, &seats);
+    let table = Game::new(rules, &seats);
     let chunks = games.div_ceil(CHUNK);
     (0..chunks)
         .into_par_iter()

@@ -635,7 +635,11 @@ fn one_off_sweep(
     a: &[Duo],
     keep: Option<&Keep<Duo>>,
 ) -> f64 {
-    let policy = (policy.first, policy.codes.as_slice(), policy.constant.as_slice());
+    let policy = (
+        policy.first,
+        policy.codes.as_slice(),
+        policy.constant.as_slice(),
+    );
     duo_sweep::<false>(g, ONE_OFF, policy, x, a, keep)
 }
 

@@ -5,8 +5,6 @@ use super::answer::{answer, Answer, Oracle};
 use super::rules::Space;
 use super::set::CandidateSet;
 use super::{Error, Result};
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
 
 /// Guesses and answers so far, and the candidates consistent with all of them.
 #[derive(Debug, Clone)]
@@ -116,10 +114,11 @@ pub fn trace(
     Ok(steps)
 }
 
-/// The secret the program hides for `seed`: uniform over the candidates, by ChaCha8.
+/// The secret the program hides for `seed`: uniform over the candidates, drawn from the
+/// crate's one generator ([`crate::random`]).
 pub fn hidden_secret(space: &Space, seed: u64) -> u32 {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    rng.gen_range(0..space.len() as u32)
+    let mut rng = crate::random::stream(seed, 0);
+    crate::random::below(&mut rng, space.len() as u64) as u32
 }
 
 #[cfg(test)]

@@ -298,12 +298,12 @@ impl tabula::fabfib::events::Observer for FirstCalls {
 
 #[test]
 fn the_first_hand_of_a_game_follows_the_exact_fresh_hand_odds() {
-    use tabula::fabfib::engine::Table;
+    use tabula::fabfib::engine::Game;
     use tabula::fabfib::odds::{reach, Pool};
     let rules = Rules::new(3).unwrap();
     let strategies = parse_strategies("honest,honest,honest").unwrap();
     let seats: Vec<_> = strategies.iter().collect();
-    let table = Table::new(&rules, &seats);
+    let table = Game::new(&rules, &seats);
     let mut obs = FirstCalls::default();
     let n = 20_000u64;
     for g in 0..n {
