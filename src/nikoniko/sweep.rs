@@ -158,19 +158,25 @@ impl Barrier {
 }
 
 /// Whether other programs are taking the cores: when too many of a sweep's barrier waits
-/// had to sleep, the next sweeps run on one thread (no barrier at all), and a few sweeps
-/// later try their threads again. The thread count changes no bit of a sweep's result,
-/// so this changes only the time a solve takes on a busy machine.
+/// had to sleep, the next sweeps run on one thread (no barrier at all), then try their
+/// threads again; each contended try in a row doubles the solo stretch (16, 32, … 256
+/// sweeps), an uncontended one resets it. The thread count changes no bit of a sweep's
+/// result, so this changes only the time a solve takes on a busy machine.
 struct Contention {
     /// Sweeps still to run on one thread.
     solo: AtomicUsize,
+    /// Contended multi-thread sweeps in a row.
+    streak: AtomicUsize,
 }
 
-/// Sweeps run on one thread after a contended one.
+/// Sweeps run on one thread after a first contended one.
 const SOLO_SWEEPS: usize = 16;
+/// The longest solo stretch: `SOLO_SWEEPS << MAX_DOUBLINGS`.
+const MAX_DOUBLINGS: usize = 4;
 
 static CONTENTION: Contention = Contention {
     solo: AtomicUsize::new(0),
+    streak: AtomicUsize::new(0),
 };
 
 impl Contention {
@@ -181,7 +187,7 @@ impl Contention {
             .is_ok()
     }
 
-    /// Records how a sweep's barrier waits went.
+    /// Records how a multi-thread sweep's barrier waits went.
     fn record(&self, barrier: &Barrier) {
         let (waits, slept) = (
             barrier.waits.load(Ordering::Relaxed),
@@ -189,7 +195,11 @@ impl Contention {
         );
         // More than one wait in eight slept: the other thread was not running.
         if waits > 0 && slept * 8 > waits {
-            self.solo.store(SOLO_SWEEPS, Ordering::Relaxed);
+            let streak = self.streak.fetch_add(1, Ordering::Relaxed);
+            self.solo
+                .store(SOLO_SWEEPS << streak.min(MAX_DOUBLINGS), Ordering::Relaxed);
+        } else {
+            self.streak.store(0, Ordering::Relaxed);
         }
     }
 }
