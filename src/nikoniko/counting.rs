@@ -77,6 +77,20 @@ pub fn pnc_table(places: u32, checkers: u32) -> Result<PncTable, Error> {
 
 /// Every vector of `checkers` checkers on `places` places, in the article's order.
 pub fn listing(places: u32, checkers: u32) -> Result<Listing, Error> {
+    // Sized before anything is built: the ranker's tables grow with the places.
+    match pnc(places, checkers) {
+        Some(count) if count <= MAX_LISTING => {}
+        Some(count) => {
+            return Err(Error::Counting(format!(
+                "{count} vectors are too many to list (at most {MAX_LISTING})"
+            )))
+        }
+        None => {
+            return Err(Error::Counting(format!(
+                "PNC({places}, {checkers}) vectors are too many to list (at most {MAX_LISTING})"
+            )))
+        }
+    }
     let family =
         Multisets::new(places as usize, checkers).map_err(|e| Error::Counting(e.to_string()))?;
     let count = family.len();
@@ -175,5 +189,8 @@ mod tests {
         assert!(pnc_table(200, 200).is_err());
         assert!(pnc_table(2_424_242_424, 0).is_err());
         assert!(listing(30, 30).is_err());
+        // Found by the fuzz script: refused before the ranker allocates its tables.
+        assert!(listing(1_212_121_212, 5).is_err());
+        assert!(listing(2_000_000, 1).is_err());
     }
 }

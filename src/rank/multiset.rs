@@ -46,6 +46,10 @@ impl Multisets {
             )));
         }
         let too_big = || RankError::Overflow(format!("{items} items on {places} places"));
+        // The size first: the tables below grow with the places.
+        if places > u32::MAX as usize || pnc(places as u32, items).is_none() {
+            return Err(too_big());
+        }
         let mut table = Vec::with_capacity(places + 1);
         for ix in 0..=places {
             let row = (0..=items)
@@ -179,6 +183,12 @@ mod tests {
     /// Seed order: compare as numbers whose most significant digit is the last place.
     fn seed_less(a: &[u8], b: &[u8]) -> bool {
         a.iter().rev().lt(b.iter().rev())
+    }
+
+    #[test]
+    fn a_family_too_large_to_number_is_refused_before_its_tables_are_built() {
+        assert!(Multisets::new(1_212_121_212, 5).is_err());
+        assert!(Multisets::new(10, 5).is_ok());
     }
 
     #[test]
