@@ -73,6 +73,17 @@ def number(rng, lo, hi):
     return mutate(rng, str(rng.randint(lo, hi)))
 
 
+def workload(rng, lo, hi):
+    """A count of work (games): in range, malformed, or far above any maximum (which must
+    be refused at once), never a large legal count that would simply take long."""
+    r = rng.random()
+    if r < 0.7:
+        return str(rng.randint(lo, hi))
+    if r < 0.85:
+        return rng.choice(["", "-1", "x", "1e9", "0x10", "NaN", "1,000"])
+    return rng.choice(["18446744073709551615", "18446744073709551616", "99999999999999999999999"])
+
+
 def cases(rng, table):
     """One command line (and its stdin) at a time, for ever."""
     makers = [
@@ -99,10 +110,10 @@ def cases(rng, table):
         lambda: (["fabfib", "odds", "--json"], b""),
         lambda: (["fabfib", "replay", "--seed", number(rng, 0, 99), "--players", number(rng, 0, 12),
                   "--strategies", mutate(rng, rng.choice(["seed", "article", "honest", "odds", "odds:700"]))], b""),
-        lambda: (["fabfib", "simulate", "--games", number(rng, 0, 300), "--seed", number(rng, 0, 9), "--quiet"], b""),
+        lambda: (["fabfib", "simulate", "--games", workload(rng, 0, 300), "--seed", number(rng, 0, 9), "--quiet"], b""),
         lambda: (["bingo", "exact", "--size", number(rng, 0, 8), "--max", number(rng, 0, 100),
                   "--pattern", mutate(rng, rng.choice(["line", "reach", "double", "blackout", "corners"]))], b""),
-        lambda: (["bingo", "simulate", "--size", number(rng, 2, 5), "--games", number(rng, 0, 2000), "--quiet"], b""),
+        lambda: (["bingo", "simulate", "--size", number(rng, 2, 5), "--games", workload(rng, 0, 2000), "--quiet"], b""),
         lambda: (["table", "info", mutate(rng, table)], b""),
         lambda: ([mutate(rng, "nikoniko"), mutate(rng, "show"), position(rng)], b""),
     ]
