@@ -100,17 +100,22 @@ impl Error {
     }
 }
 
-/// The user's text as an error message quotes it: whole when short, else its first 60
-/// characters, an ellipsis and the full length (a 100,000-character input is not echoed).
-pub fn shorten(text: &str) -> String {
-    const SHOWN: usize = 60;
-    let length = text.chars().count();
-    if length <= SHOWN {
-        format!("`{text}`")
-    } else {
-        let head: String = text.chars().take(SHOWN).collect();
-        format!("`{head}…` ({length} characters)")
+/// The longest piece of user input an error message repeats, in characters.
+pub const EXCERPT_CHARS: usize = 80;
+
+/// `text` as an error message may repeat it: whole if it is at most [`EXCERPT_CHARS`]
+/// characters, else its first [`EXCERPT_CHARS`] characters, `…`, and how long it was (a
+/// 100,000-character input is not echoed).
+pub fn excerpt(text: &str) -> String {
+    match text.char_indices().nth(EXCERPT_CHARS) {
+        None => text.to_string(),
+        Some((cut, _)) => format!("{}… ({} characters)", &text[..cut], text.chars().count()),
     }
+}
+
+/// The user's text quoted in a message: its [`excerpt`] in backticks.
+pub fn shorten(text: &str) -> String {
+    format!("`{}`", excerpt(text))
 }
 
 impl From<std::io::Error> for Error {
@@ -134,7 +139,7 @@ mod tests {
         assert_eq!(shorten("1-2"), "`1-2`");
         let long = "8".repeat(100_000);
         let shown = shorten(&long);
-        assert!(shown.len() < 100, "{shown}");
-        assert!(shown.ends_with("(100000 characters)"), "{shown}");
+        assert!(shown.len() < 120, "{shown}");
+        assert!(shown.ends_with("(100000 characters)`"), "{shown}");
     }
 }

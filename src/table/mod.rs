@@ -284,18 +284,7 @@ pub fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// The longest piece of user input an error message repeats, in characters.
-pub const EXCERPT_CHARS: usize = 80;
-
-/// `text` as an error message may quote it: whole if it is at most [`EXCERPT_CHARS`]
-/// characters, else its first [`EXCERPT_CHARS`] characters, `…`, and how long it was.
-pub fn excerpt(text: &str) -> String {
-    let mut chars = text.char_indices();
-    match chars.nth(EXCERPT_CHARS) {
-        None => text.to_string(),
-        Some((cut, _)) => format!("{}… ({} characters)", &text[..cut], text.chars().count()),
-    }
-}
+pub use crate::error::{excerpt, EXCERPT_CHARS};
 
 /// A path as an error message shows it (see [`excerpt`]).
 fn shown(path: &Path) -> String {
