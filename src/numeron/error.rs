@@ -4,6 +4,7 @@
 //! (the command layer adds its own advice with [`Error::advised`]).
 
 use super::answer::Answer;
+use crate::error::excerpt;
 use crate::error::ErrorKind;
 use thiserror::Error;
 
@@ -43,7 +44,7 @@ pub enum Error {
     #[error("the candidates cannot be numbered: {0}")]
     Numbering(#[from] crate::rank::RankError),
     /// A code with a character that is not an admissible digit.
-    #[error("{text:?} is not a code: {found:?} is not a digit 0-{highest}")]
+    #[error("{:?} is not a code: {found:?} is not a digit 0-{highest}", excerpt(.text))]
     NotADigit {
         /// The text given.
         text: String,
@@ -53,7 +54,7 @@ pub enum Error {
         highest: usize,
     },
     /// A code of the wrong length.
-    #[error("{text:?} has {found} digits, expected {expected}")]
+    #[error("{:?} has {found} digits, expected {expected}", excerpt(.text))]
     CodeLength {
         /// The text given.
         text: String,
@@ -63,7 +64,7 @@ pub enum Error {
         expected: usize,
     },
     /// A code repeating a digit when digits must be distinct.
-    #[error("{text:?} repeats the digit {digit}, but this game's digits are distinct")]
+    #[error("{:?} repeats the digit {digit}, but this game's digits are distinct", excerpt(.text))]
     RepeatedDigit {
         /// The text given.
         text: String,
@@ -71,13 +72,13 @@ pub enum Error {
         digit: u8,
     },
     /// Digits that the numbering does not know.
-    #[error("{text:?} is not a candidate")]
+    #[error("{:?} is not a candidate", excerpt(.text))]
     NotACandidate {
         /// The text given.
         text: String,
     },
     /// A reply that is not EAT and BITE in either notation.
-    #[error("{text:?} is not an answer: type EAT and BITE as `1 0` or `1E0B`")]
+    #[error("{:?} is not an answer: type EAT and BITE as `1 0` or `1E0B`", excerpt(.text))]
     NotAnAnswer {
         /// The text given.
         text: String,
