@@ -133,6 +133,36 @@ pub enum Error {
         /// What is wrong.
         reason: &'static str,
     },
+    /// A variant that describes no game this program can solve.
+    #[error("variant: {reason}")]
+    Variant {
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// A position or roll given as text that could not be read for the variant.
+    #[error("{what} {input}: {reason}")]
+    Input {
+        /// "position" or "roll".
+        what: &'static str,
+        /// The text given (shortened when long).
+        input: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// A value iteration did not reach its tolerance.
+    #[error("the {what} iteration did not converge in {sweeps} sweeps")]
+    NotConverged {
+        /// Which quantity was being iterated.
+        what: String,
+        /// How many sweeps were made.
+        sweeps: u32,
+    },
+    /// A table could not be opened, read, checked or written.
+    #[error(transparent)]
+    Table(#[from] crate::table::TableError),
+    /// The stored values do not satisfy the rules' equations within their rounding.
+    #[error("the table is not consistent with the rules: {0}")]
+    Inconsistent(String),
     /// The ranking engine refused a family (kept as the source).
     #[error("the side index cannot be built")]
     Rank(#[from] RankError),
@@ -161,7 +191,11 @@ impl Error {
             | Error::NoPositionId(_)
             | Error::Value { .. }
             | Error::Records { .. }
-            | Error::Rank(_) => ErrorKind::Input,
+            | Error::Rank(_)
+            | Error::Variant { .. }
+            | Error::Input { .. } => ErrorKind::Input,
+            Error::NotConverged { .. } | Error::Inconsistent(_) => ErrorKind::Failed,
+            Error::Table(_) => ErrorKind::Table,
             Error::Header { .. }
             | Error::WrongCheckers { .. }
             | Error::Length { .. }

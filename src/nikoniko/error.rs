@@ -30,20 +30,15 @@ pub enum Error {
     /// The dense index is not a bijection (a bug, reported rather than hidden).
     #[error("the index does not round-trip: {0}")]
     Index(String),
-    /// A value iteration did not reach its tolerance.
-    #[error("the {what} iteration did not converge in {sweeps} sweeps")]
-    NotConverged {
-        /// Which quantity was being iterated.
-        what: String,
-        /// How many sweeps were made.
-        sweeps: u32,
-    },
     /// The stored values do not satisfy the rules' equations within their rounding.
     #[error("the table is not consistent with the rules: {0}")]
     Inconsistent(String),
     /// A table could not be opened, read, checked or written.
     #[error(transparent)]
     Table(#[from] TableError),
+    /// The family's solver failed (its iteration did not converge).
+    #[error(transparent)]
+    Solver(#[from] crate::gammon::Error),
     /// A line of the player's answers could not be read.
     #[error("standard input: {0}")]
     Line(#[from] crate::lines::LineError),
@@ -64,9 +59,10 @@ impl Error {
         match self {
             Error::Position { .. } | Error::Roll { .. } | Error::Counting(_) => ErrorKind::Input,
             Error::Table(_) => ErrorKind::Table,
+            Error::Solver(e) => e.kind(),
             Error::Io { .. } | Error::Line(crate::lines::LineError::Read(_)) => ErrorKind::Io,
             Error::Line(_) => ErrorKind::Input,
-            Error::Index(_) | Error::NotConverged { .. } | Error::Inconsistent(_) => {
+            Error::Index(_) | Error::Inconsistent(_) => {
                 ErrorKind::Failed
             }
         }

@@ -16,17 +16,13 @@ pub mod board;
 pub mod counting;
 mod error;
 pub mod game;
-mod graph;
 pub mod index;
 pub mod moves;
 pub mod notation;
 mod outcomes;
 pub mod position;
 pub mod query;
-mod sides;
-mod solve;
 pub mod store;
-mod sweep;
 pub mod verify;
 
 pub use error::Error;

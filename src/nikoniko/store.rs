@@ -5,9 +5,9 @@
 //! The outcome table lives beside the equity table (same stem, extension `outcomes`) and
 //! names the equity table's checksum in its variant, so a mismatched pair is refused.
 
-use super::graph::Graph;
 use super::index::STATES;
-use super::solve::{solve, Exclusive};
+use crate::gammon::solver::{solve_variant, Exclusive};
+use crate::gammon::Variant;
 use super::{Error, Outcomes};
 use crate::progress::Progress;
 use crate::table::{self, Descriptor, Table, TableError};
@@ -98,12 +98,9 @@ pub fn build(equity_path: &Path, progress: Progress<'_>) -> Result<BuildReport, 
         &[equity_path, &out_path],
         table::file_len(2, STATES) + table::file_len(12, STATES),
     )?;
-    progress.start("generating every play of every state", None);
-    let graph = Graph::build();
-    let graph_seconds = started.elapsed().as_secs_f64();
-    progress.start("iterating", None);
-    let solved = solve(&graph, TOLERANCE, progress)?;
-    let solve_seconds = started.elapsed().as_secs_f64() - graph_seconds;
+    let variant = Variant::built_in("nikoniko").expect("built in");
+    let solved = solve_variant(&variant, progress)?;
+    let (graph_seconds, solve_seconds) = (solved.graph_seconds, solved.solve_seconds);
     progress.start("writing tables", None);
 
     let equities: Vec<i16> = solved
@@ -111,7 +108,8 @@ pub fn build(equity_path: &Path, progress: Progress<'_>) -> Result<BuildReport, 
         .par_iter()
         .map(|&e| quantise_equity(e))
         .collect();
-    let outcomes = &solved.outcomes;
+    let outcomes: Vec<[u16; 6]> = solved.outcomes.par_iter().map(quantise_outcomes).collect();
+    let outcomes = &outcomes;
     let equity_table = table::stage(
         equity_path,
         Descriptor {
@@ -147,7 +145,7 @@ pub fn build(equity_path: &Path, progress: Progress<'_>) -> Result<BuildReport, 
         solve_seconds,
         outcome_seconds: solved.outcome_seconds,
         seconds: started.elapsed().as_secs_f64(),
-        successors: graph.successor_count(),
+        successors: solved.successors,
         equity_checksum: eq_header.checksum_hex(),
         outcome_checksum: out_header.checksum_hex(),
         opening_equity: solved.equity[opening],

@@ -1,7 +1,8 @@
 //! `nikoniko verify`: re-derives every state's value from the stored table with one
 //! Bellman sweep over the stored values, independently of the solver's iteration.
 
-use super::graph::{decode, Graph, MOVING_ROLLS};
+use crate::gammon::solver::{graph::decode, graph_of};
+use crate::gammon::Variant;
 use super::store::{Tables, EQUITY_SCALE, OUTCOME_SCALE};
 use crate::table::TableError;
 use rayon::prelude::*;
@@ -32,17 +33,17 @@ pub fn verify(tables: &Tables) -> Result<VerifyReport, TableError> {
     tables.verify_checksums()?;
     let stored = tables.equities()?;
     let e = |i: u32| f64::from(stored[i as usize]) / EQUITY_SCALE;
-    let graph = Graph::build();
+    let graph = graph_of(&Variant::built_in("nikoniko").expect("built in"));
     let (max_bellman_gap, worst) = (0..graph.len())
         .into_par_iter()
         .map(|k| {
             let s = graph.sweep[k] as usize;
-            let value = |code: u32| match decode(code) {
+            let value = |code: u32| match decode(graph.win, code) {
                 Ok(t) => -e(graph.order[t as usize]),
                 Err(points) => points,
             };
             let mut sum = 0.0;
-            for (r, &(_, weight)) in MOVING_ROLLS.iter().enumerate() {
+            for (r, &(_, _, weight)) in graph.rolls.iter().enumerate() {
                 let succ = graph.successors(k, r);
                 if !succ.is_empty() {
                     let best = succ.iter().map(|&c| value(c)).fold(f64::MIN, f64::max);
@@ -52,7 +53,7 @@ pub fn verify(tables: &Tables) -> Result<VerifyReport, TableError> {
             let partner = graph.order[graph.partner[s] as usize];
             sum -= f64::from(graph.pass_weight[s]) * e(partner);
             let i = graph.order[s];
-            ((sum / 9.0 - e(i)).abs(), i)
+            ((sum / f64::from(graph.denominator) - e(i)).abs(), i)
         })
         .reduce(
             || (0.0, u32::MAX),

@@ -11,7 +11,7 @@
 //! shared out changes no bit of the result.
 
 use super::graph::Graph;
-use super::Error;
+use crate::gammon::Error;
 use crate::progress::Progress;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -272,8 +272,11 @@ pub fn level_sweep<S: Slot>(
             .clamp(1, 64)
     };
     let barrier = Barrier::new(threads);
-    // w / 9 for the 0..=9 rolls that can pass, divided once here rather than per state.
-    let chances: [f64; 10] = std::array::from_fn(|w| w as f64 / 9.0);
+    // w / D for the 0..=D ordered rolls that can pass, divided once here rather than
+    // per state.
+    let chances: Vec<f64> = (0..=g.denominator)
+        .map(|w| f64::from(w) / f64::from(g.denominator))
+        .collect();
     // The first phase's work varies from state to state: threads take chunks of it as
     // they come free, one counter per segment.
     let taken: Vec<AtomicUsize> = bounds.iter().map(|_| AtomicUsize::new(0)).collect();

@@ -21,32 +21,18 @@
 //! The plays themselves come from [`Search`], once for each side on roll and each *view*
 //! it has of the opponent (see [`Sides::view`]): 275,181 searches for 1,106,945 states.
 
-use super::index::{all_states, side_rank, STATES};
-use super::position::CHECKERS;
-use super::sides::{Search, Sides, VIEWS};
-use super::Roll;
+use super::sides::{Search, Sides};
+use crate::gammon::variant::Rolls;
+use crate::progress::Progress;
 use rayon::prelude::*;
+use std::collections::HashMap;
 
-/// The five rolls that can move something, with their weight among the 9 ordered rolls.
-/// (`0-0`, weight 1, always passes.)
-pub const MOVING_ROLLS: [(Roll, u32); 5] = [
-    (Roll { low: 0, high: 1 }, 2),
-    (Roll { low: 0, high: 2 }, 2),
-    (Roll { low: 1, high: 1 }, 1),
-    (Roll { low: 1, high: 2 }, 2),
-    (Roll { low: 2, high: 2 }, 1),
-];
-
-/// Successor codes at and above this value are wins: `WIN + points - 1`. They follow the
-/// solver positions (`0..STATES`), so a value array with three extra entries (the
-/// values of the wins, seen from the loser) needs no branch to read a successor.
-pub const WIN: u32 = STATES as u32;
-
-/// Decodes a successor code: `Ok(solver position)` or `Err(points won)`.
+/// Decodes a successor code of a graph whose wins start at `win`: `Ok(solver position)`
+/// or `Err(points won)`.
 #[inline]
-pub fn decode(code: u32) -> Result<u32, f64> {
-    if code >= WIN {
-        Err(f64::from(code - WIN + 1))
+pub fn decode(win: u32, code: u32) -> Result<u32, f64> {
+    if code >= win {
+        Err(f64::from(code - win + 1))
     } else {
         Ok(code)
     }
@@ -54,9 +40,10 @@ pub fn decode(code: u32) -> Result<u32, f64> {
 
 /// The precomputed graph.
 pub struct Graph {
-    /// `order[s]` = dense index of the state at solver position `s`.
+    /// `order[s]` = the state (its place in the list given to [`Graph::build`]) at solver
+    /// position `s`.
     pub order: Vec<u32>,
-    /// `solver_pos[i]` = solver position of the state with dense index `i`.
+    /// `solver_pos[i]` = solver position of state `i`.
     pub solver_pos: Vec<u32>,
     /// `segments[j]..segments[j + 1]`: the solver positions (and the sweep positions) of
     /// segment `j`, which is level `j % levels` of class `j / levels`.
@@ -67,7 +54,7 @@ pub struct Graph {
     pub sweep: Vec<u32>,
     /// `partner[s]`: solver position of the same board with the other side on roll.
     pub partner: Vec<u32>,
-    /// `pass_weight[s]`: how many of the 9 ordered rolls pass (0-0 always does).
+    /// `pass_weight[s]`: how many of the ordered rolls pass (`0-0` always does).
     pub pass_weight: Vec<u8>,
     /// `pair[s]`: for the second phase of a sweep, which reads both states of a pass
     /// pair at once: the sweep positions of `s` and of its partner, and their pass
@@ -76,6 +63,14 @@ pub struct Graph {
     /// `off[s]`: bit 0 when the side on roll has borne off a checker, bit 1 when the
     /// opponent has (so it cannot lose a gammon).
     pub off: Vec<u8>,
+    /// Successor codes at and above this value are wins: `win + points - 1`. They follow
+    /// the solver positions (`0..len`), so a value array with three extra entries (the
+    /// values of the wins, seen from the loser) needs no branch to read a successor.
+    pub win: u32,
+    /// The rolls that can move something, with their weights.
+    pub rolls: Vec<(u8, u8, u32)>,
+    /// Ordered rolls in all (the weights' denominator).
+    pub denominator: u32,
     /// The successors, [`PART`] states (in sweep order) to a part; see
     /// [`Graph::successors`].
     parts: Vec<Part>,
@@ -93,21 +88,16 @@ pub struct Pair {
 const PART: usize = 1 << 16;
 
 /// The plays of the states of one side on roll, searched once for each view of the
-/// opponent (see [`Sides::view`]), in one array: for each view a header word, the number
-/// of plays of each moving roll in 6 bits (roll `r` at bit `6 r`), then the plays, as
-/// [`Search::hits_into`] gives them.
+/// opponent (see [`Sides::view`]), in one array: for each view the number of plays of
+/// each moving roll, then the plays, as [`Search::hits_into`] gives them.
 struct Memo {
-    me: u16,
-    plays: Vec<u32>,
+    plays: Vec<u64>,
 }
-
-/// Bits of a play count in a [`Memo`] header.
-const COUNT_BITS: u32 = 6;
 
 /// The successors of [`PART`] consecutive states in sweep order.
 struct Part {
-    /// `start[5 i + r] .. start[5 i + r + 1]`: the successors of the part's `i`-th state
-    /// for moving roll `r`, in `succ` (empty when that roll passes).
+    /// `start[R i + r] .. start[R i + r + 1]`: the successors of the part's `i`-th state
+    /// for moving roll `r` (of `R`), in `succ` (empty when that roll passes).
     start: Vec<u32>,
     /// Successor codes: solver positions of the states after each play (the opponent on
     /// roll), or wins (see [`decode`]).
@@ -131,9 +121,6 @@ pub fn class(off: u8) -> usize {
     }
 }
 
-/// Side ranks (see [`Sides`]) index this many by this many pairs.
-const RANKS: usize = 2_002;
-
 /// Sorts `0..keys.len()` by key, stably, for keys below `buckets` (a counting sort).
 fn counting_sort(keys: &[u32], buckets: usize) -> Vec<u32> {
     let mut first = vec![0u32; buckets + 1];
@@ -153,28 +140,26 @@ fn counting_sort(keys: &[u32], buckets: usize) -> Vec<u32> {
 }
 
 impl Graph {
-    /// Builds the graph of all 1,106,945 states (in parallel; the result does not depend
-    /// on the thread count).
-    pub fn build() -> Graph {
-        let sides = Sides::new();
-        let states = all_states();
-        let n = states.len();
-        // Both sides' ranks and the level of every state, by dense index.
-        let ranks: Vec<(u16, u16)> = states
-            .par_iter()
-            .map(|p| (side_rank(&p.me), side_rank(&p.opp)))
-            .collect();
+    /// Builds the graph of `states` (each a pair of side ranks, the side on roll first;
+    /// the states of one side on roll consecutive), in parallel; the result does not
+    /// depend on the thread count. `progress` counts the side-on-roll runs searched.
+    pub fn build(sides: &Sides, rolls: &Rolls, states: &[(u16, u16)], progress: Progress<'_>) -> Graph {
+        let ranks = states;
+        let n = ranks.len();
+        let nr = rolls.moving.len();
+        let rank_count = sides.len();
+        let win = n as u32;
         let off_of = |&(me, opp): &(u16, u16)| {
             u8::from(sides.counts(me)[0] > 0) | u8::from(sides.counts(opp)[0] > 0) << 1
         };
         let level = |r: &(u16, u16)| sides.pips(r.0) + sides.pips(r.1);
-        let levels = ranks.par_iter().map(level).max().expect("states exist") as usize + 1;
+        let levels = ranks.par_iter().map(level).max().unwrap_or(0) as usize + 1;
         let segment_of: Vec<u32> = ranks
             .par_iter()
             .map(|r| (class(off_of(r)) * levels) as u32 + level(r))
             .collect();
 
-        // Solver order: by segment, then dense index.
+        // Solver order: by segment, then state number.
         let order = counting_sort(&segment_of, CLASSES * levels);
         let mut segments = vec![0u32; CLASSES * levels + 1];
         for &j in &segment_of {
@@ -184,87 +169,85 @@ impl Graph {
             segments[j] += segments[j - 1];
         }
         // The solver position of every pair of side ranks that is a state.
-        let mut position = vec![u32::MAX; RANKS * RANKS];
+        let mut position = vec![u32::MAX; rank_count * rank_count];
         for (s, &i) in order.iter().enumerate() {
             let (me, opp) = ranks[i as usize];
-            position[usize::from(me) * RANKS + usize::from(opp)] = s as u32;
+            position[usize::from(me) * rank_count + usize::from(opp)] = s as u32;
         }
         let solver_pos: Vec<u32> = ranks
             .par_iter()
-            .map(|&(me, opp)| position[usize::from(me) * RANKS + usize::from(opp)])
+            .map(|&(me, opp)| position[usize::from(me) * rank_count + usize::from(opp)])
             .collect();
         let partner: Vec<u32> = order
             .par_iter()
             .map(|&i| {
                 let (me, opp) = ranks[i as usize];
-                position[usize::from(opp) * RANKS + usize::from(me)]
+                position[usize::from(opp) * rank_count + usize::from(me)]
             })
             .collect();
         // Sweep order: within each segment, grouped by the opponent, then solver order.
         let sweep_keys: Vec<u32> = order
             .par_iter()
-            .map(|&i| segment_of[i as usize] * RANKS as u32 + u32::from(ranks[i as usize].1))
+            .map(|&i| {
+                segment_of[i as usize] * rank_count as u32 + u32::from(ranks[i as usize].1)
+            })
             .collect();
-        let sweep = counting_sort(&sweep_keys, CLASSES * levels * RANKS);
+        let sweep = counting_sort(&sweep_keys, CLASSES * levels * rank_count);
+        drop(sweep_keys);
         let mut visit = vec![0u32; n];
         for (k, &s) in sweep.iter().enumerate() {
             visit[s as usize] = k as u32;
         }
 
         // A state's plays depend on the opponent only through its view (see
-        // [`Sides::view`]). The states of one side on roll lie together in dense order:
-        // each such run searches every view it meets once.
-        let mut runs: Vec<(usize, usize)> = Vec::with_capacity(RANKS);
+        // [`Sides::view`]). The states of one side on roll lie together: each such run
+        // searches every view it meets once.
+        let mut runs: Vec<(usize, usize)> = Vec::with_capacity(rank_count);
         for (i, r) in ranks.iter().enumerate() {
             match runs.last_mut() {
                 Some((_, end)) if ranks[*end - 1].0 == r.0 => *end = i + 1,
                 _ => runs.push((i, i + 1)),
             }
         }
+        progress.start("searching the plays of every side on roll", Some(runs.len() as u64));
         // For each run, its memo and where each of its states' view starts in it.
         let memos: Vec<(Memo, Vec<u32>)> = runs
             .par_iter()
             .map_init(
-                || (Search::new(&sides), vec![u32::MAX; VIEWS], Vec::new()),
+                || (Search::new(sides), HashMap::new(), Vec::new()),
                 |(search, seen, plays), &(lo, hi)| {
                     let me = ranks[lo].0;
-                    let mut memo = Memo {
-                        me,
-                        plays: Vec::new(),
-                    };
+                    let mut memo = Memo { plays: Vec::new() };
                     let mut at = Vec::with_capacity(hi - lo);
-                    let mut views = Vec::new();
+                    seen.clear();
                     for &(_, opp) in &ranks[lo..hi] {
-                        let view = usize::from(sides.view(me, opp));
-                        if seen[view] == u32::MAX {
+                        let view = sides.view(me, opp);
+                        let head = *seen.entry(view).or_insert_with(|| {
                             let head = memo.plays.len();
-                            seen[view] = head as u32;
-                            views.push(view);
-                            memo.plays.push(0);
-                            for (r, &(roll, _)) in MOVING_ROLLS.iter().enumerate() {
+                            memo.plays.resize(head + nr, 0);
+                            for (r, &(low, high, _)) in rolls.moving.iter().enumerate() {
                                 let before = memo.plays.len();
-                                search.hits_into(me, opp, roll, plays, &mut memo.plays);
-                                let count = (memo.plays.len() - before) as u32;
-                                assert!(count < 1 << COUNT_BITS, "too many plays to count");
-                                memo.plays[head] |= count << (COUNT_BITS * r as u32);
+                                search.hits_into(me, opp, (low, high), plays, &mut memo.plays);
+                                memo.plays[head + r] = (memo.plays.len() - before) as u64;
                             }
-                        }
-                        at.push(seen[view]);
+                            head as u32
+                        });
+                        at.push(head);
                     }
-                    for view in views {
-                        seen[view] = u32::MAX;
-                    }
+                    progress.advance(1);
                     (memo, at)
                 },
             )
             .collect();
+        progress.finish();
         // By solver position: the state's memo (high 16 bits) and opponent (low 16), and
         // where its view starts in the memo.
-        let mut memo_of = vec![0u32; RANKS];
-        let mut first_of = vec![0usize; RANKS];
-        for (j, (m, _)) in memos.iter().enumerate() {
-            memo_of[usize::from(m.me)] = j as u32;
-            first_of[usize::from(m.me)] = runs[j].0;
+        let mut memo_of = vec![0u32; rank_count];
+        let mut first_of = vec![0usize; rank_count];
+        for (j, &(lo, _)) in runs.iter().enumerate() {
+            let me = ranks[lo].0;
+            memo_of[usize::from(me)] = j as u32;
+            first_of[usize::from(me)] = lo;
         }
         let plays_of: Vec<(u32, u32)> = order
             .par_iter()
@@ -279,7 +262,7 @@ impl Graph {
         let built: Vec<(Part, Vec<u8>)> = sweep
             .par_chunks(PART)
             .map(|chunk| {
-                let mut start = Vec::with_capacity(chunk.len() * 5 + 1);
+                let mut start = Vec::with_capacity(chunk.len() * nr + 1);
                 start.push(0);
                 let mut succ = Vec::with_capacity(chunk.len() * 16);
                 let mut pass = Vec::with_capacity(chunk.len());
@@ -287,33 +270,36 @@ impl Graph {
                     let (key, at) = plays_of[s as usize];
                     let memo = &memos[(key >> 16) as usize].0;
                     let opp = key as u16;
-                    let head = memo.plays[at as usize];
-                    let mut next = at as usize + 1;
-                    let mut passing = 1u8;
-                    for (r, (_, weight)) in MOVING_ROLLS.iter().enumerate() {
-                        let count =
-                            (head >> (COUNT_BITS * r as u32)) as usize & ((1 << COUNT_BITS) - 1);
+                    let head = at as usize;
+                    let mut next = head + nr;
+                    let mut passing = rolls.idle;
+                    for (r, &(_, _, weight)) in rolls.moving.iter().enumerate() {
+                        let count = memo.plays[head + r] as usize;
                         if count == 0 {
-                            passing += *weight as u8;
+                            passing += weight;
                         }
                         for &play in &memo.plays[next..next + count] {
-                            let mover = (play >> 16) as u16;
-                            let other = sides.hit_all(opp, play as u8);
-                            succ.push(if sides.counts(mover)[0] == CHECKERS {
-                                WIN + sides.win_points(other) - 1
+                            let mover = (play >> 32) as u16;
+                            let other = sides.hit_all(opp, play as u32);
+                            succ.push(if sides.all_off(mover) {
+                                win + sides.win_points(other) - 1
                             } else {
                                 // The opponent is on roll next.
-                                position[usize::from(other) * RANKS + usize::from(mover)]
+                                position[usize::from(other) * rank_count + usize::from(mover)]
                             });
                         }
                         next += count;
                         start.push(succ.len() as u32);
                     }
-                    pass.push(passing);
+                    pass.push(passing as u8);
                 }
+                succ.shrink_to_fit();
                 (Part { start, succ }, pass)
             })
             .collect();
+        drop(memos);
+        drop(plays_of);
+        drop(position);
         let mut pass_weight = vec![0u8; n];
         let off = order
             .par_iter()
@@ -337,7 +323,6 @@ impl Graph {
                 }
             })
             .collect();
-        debug_assert_eq!(n as u64, STATES);
         Graph {
             order,
             solver_pos,
@@ -348,6 +333,9 @@ impl Graph {
             pass_weight,
             pair,
             off,
+            win,
+            rolls: rolls.moving.clone(),
+            denominator: rolls.denominator,
             parts,
         }
     }
@@ -355,6 +343,12 @@ impl Graph {
     /// Number of states.
     pub fn len(&self) -> usize {
         self.order.len()
+    }
+
+    /// Moving rolls.
+    #[inline]
+    pub fn roll_count(&self) -> usize {
+        self.rolls.len()
     }
 
     /// The segment boundaries of class `c`, level by level (see [`Graph::segments`]).
@@ -369,11 +363,11 @@ impl Graph {
     }
 
     /// Successor codes of the state at sweep position `k` for moving roll `r` (index into
-    /// [`MOVING_ROLLS`]).
+    /// [`Graph::rolls`]).
     #[inline]
     pub fn successors(&self, k: usize, r: usize) -> &[u32] {
         let part = &self.parts[k / PART];
-        let j = 5 * (k % PART) + r;
+        let j = self.rolls.len() * (k % PART) + r;
         &part.succ[part.start[j] as usize..part.start[j + 1] as usize]
     }
 
@@ -381,43 +375,15 @@ impl Graph {
     pub fn successor_count(&self) -> usize {
         self.parts.iter().map(|p| p.succ.len()).sum()
     }
-}
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::nikoniko::index::index_of;
-    use crate::nikoniko::moves::{win_score, Generator};
-
-    #[test]
-    fn every_successor_is_a_play_of_the_generator_in_its_order_for_every_state_and_roll() {
-        let g = Graph::build();
-        let states = all_states();
-        let links: usize = (0..g.len())
-            .into_par_iter()
-            .map_init(Generator::new, |generator, k| {
-                let s = g.sweep[k] as usize;
-                let p = &states[g.order[s] as usize];
-                let mut passing = 1;
-                let mut links = 0;
-                for (r, &(roll, weight)) in MOVING_ROLLS.iter().enumerate() {
-                    let expected: Vec<u32> = generator
-                        .plays(p, roll)
-                        .iter()
-                        .filter(|play| !play.is_pass())
-                        .map(|play| match win_score(&play.after) {
-                            0 => g.solver_pos[index_of(&play.after.swap()) as usize],
-                            points => WIN + points - 1,
-                        })
-                        .collect();
-                    passing += if expected.is_empty() { weight } else { 0 };
-                    assert_eq!(g.successors(k, r), expected.as_slice(), "{p:?} {roll}");
-                    links += expected.len();
-                }
-                assert_eq!(u32::from(g.pass_weight[s]), passing, "{p:?}");
-                links
-            })
+    /// Bytes the graph holds (its arrays' lengths).
+    pub fn bytes(&self) -> usize {
+        let parts: usize = self
+            .parts
+            .iter()
+            .map(|p| 4 * (p.start.len() + p.succ.len()))
             .sum();
-        assert_eq!(links, g.successor_count());
+        parts + self.len() * (4 * 5 + 2 + std::mem::size_of::<Pair>())
     }
 }
+

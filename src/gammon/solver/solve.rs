@@ -22,10 +22,9 @@
 //! winning follows from the equity), over two values a state where only one side can
 //! still lose a gammon, and with the plays that leave a class folded into constants.
 
-use super::graph::{class, decode, Graph, BOTH_OFF, MOVING_ROLLS, NONE_OFF, ONE_OFF, WIN};
-use super::store::quantise_outcomes;
+use super::graph::{class, decode, Graph, BOTH_OFF, NONE_OFF, ONE_OFF};
 use super::sweep::{iterate, level_sweep, with_loans, Duo, Keep, Scalar, Slot};
-use super::Error;
+use crate::gammon::Error;
 use crate::progress::Progress;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
@@ -33,14 +32,14 @@ use std::sync::Arc;
 
 /// The six exclusive outcome chances for the side on roll, in the solver's order: win
 /// single, gammon, backgammon; lose single, gammon, backgammon (the public form is
-/// [`super::Outcomes`]).
+/// [`crate::nikoniko::Outcomes`]).
 pub(crate) type Exclusive = [f64; 6];
 
 /// The solver's results, by dense index.
 pub struct Solution {
     pub equity: Vec<f64>,
-    /// The outcome chances as stored (see [`quantise_outcomes`]).
-    pub outcomes: Vec<[u16; 6]>,
+    /// The six exclusive outcome chances, by state.
+    pub outcomes: Vec<Exclusive>,
     /// Sweeps of the equity iteration (full and policy sweeps alike), and the largest
     /// change in the last one (always a full sweep).
     pub sweeps: u32,
@@ -68,12 +67,14 @@ fn solve_with(
     eliminate: bool,
 ) -> Result<Solution, Error> {
     let n = graph.len();
+    let pass = graph.win + 3;
+    let nr = graph.roll_count();
     // Entries n.. are the wins, valued from the side that lost (-1, -2, -3), then
     // [`PASS`], worth 0.
     let e: Vec<Scalar> = (0..n + 4)
         .into_par_iter()
         .map(|s| {
-            Scalar::new(if s < n || s == PASS as usize {
+            Scalar::new(if s < n || s == pass as usize {
                 0.0
             } else {
                 -((s - n + 1) as f64)
@@ -83,9 +84,9 @@ fn solve_with(
     let mut run = PolicyIteration {
         g: graph,
         scratch: filled(n, 0.0),
-        chosen: (0..5 * n)
+        chosen: (0..nr * n)
             .into_par_iter()
-            .map(|_| AtomicU32::new(PASS))
+            .map(|_| AtomicU32::new(pass))
             .collect(),
         changed: AtomicBool::new(false),
         fulls: 0,
@@ -120,7 +121,7 @@ fn solve_with(
         &run.chosen,
         ONE_OFF,
         [0.0; 2],
-        |c, w, code| match decode(code) {
+        |c, w, code| match decode(graph.win, code) {
             Err(points) => {
                 if points >= 2.0 {
                     c[0] += w;
@@ -168,7 +169,7 @@ fn solve_with(
     // checker lead to states just solved. The gammon chances (won, lost) and the
     // backgammon chances are two systems that never meet: they are solved side by side.
     let none = compact(graph, policy, NONE_OFF, [0.0; 4], |c, w, code| {
-        let t = match decode(code) {
+        let t = match decode(graph.win, code) {
             Err(points) => [
                 if points >= 2.0 { 1.0 } else { 0.0 },
                 if points == 3.0 { 1.0 } else { 0.0 },
@@ -216,16 +217,16 @@ fn solve_with(
         .par_iter()
         .map(|&s| e[s as usize].get())
         .collect();
-    let outcomes: Vec<[u16; 6]> = graph
+    let outcomes: Vec<Exclusive> = graph
         .solver_pos
         .par_iter()
         .map(|&s| {
             let s = s as usize;
-            quantise_outcomes(&if deadlocked(graph, s) {
+            if deadlocked(graph, s) {
                 [0.0; 6]
             } else {
                 outcomes_from(e[s].get(), &tail(graph, s, &duo, &g2, &b2))
-            })
+            }
         })
         .collect();
     let (outcome_sweeps, outcome_residual) =
@@ -298,7 +299,7 @@ fn side_by_side<A: Send, B: Send>(
 }
 
 /// Value of a successor code for the side that moved (wins included: see
-/// [`super::graph::WIN`]).
+/// [`Graph::win`]).
 #[inline]
 fn value(e: &[Scalar], code: u32) -> f64 {
     -e[code as usize].get()
@@ -327,13 +328,14 @@ fn moving_part(
 ) -> f64 {
     if let Some((limit, bound, _)) = skip {
         if f64::from_bits(limit[k].load(Ordering::Relaxed)) > bound {
-            return chosen_part(e, k, chosen);
+            return chosen_part(g, e, k, chosen);
         }
     }
     let mut sum = 0.0;
     // The smallest lead of a best play over the next best, over the rolls.
     let mut lead = f64::INFINITY;
-    for (r, &(_, weight)) in MOVING_ROLLS.iter().enumerate() {
+    let nr = g.roll_count();
+    for (r, &(_, _, weight)) in g.rolls.iter().enumerate() {
         let succ = g.successors(k, r);
         if let Some((&first, rest)) = succ.split_first() {
             let (mut best, mut code) = (value(e, first), first);
@@ -347,7 +349,7 @@ fn moving_part(
             }
             lead = lead.min(best - next);
             // Each entry is written by the one thread that owns the state.
-            let recorded = &chosen[5 * k + r];
+            let recorded = &chosen[nr * k + r];
             if recorded.load(Ordering::Relaxed) != code {
                 recorded.store(code, Ordering::Relaxed);
                 if !changed.load(Ordering::Relaxed) {
@@ -360,19 +362,20 @@ fn moving_part(
     if let Some((limit, _, clock)) = skip {
         limit[k].store((clock + lead / 2.0).to_bits(), Ordering::Relaxed);
     }
-    sum / 9.0
+    sum / f64::from(g.denominator)
 }
 
 /// As [`moving_part`], valuing only the plays recorded in `chosen`.
 #[inline]
-fn chosen_part(e: &[Scalar], k: usize, chosen: &[AtomicU32]) -> f64 {
+fn chosen_part(g: &Graph, e: &[Scalar], k: usize, chosen: &[AtomicU32]) -> f64 {
     let mut sum = 0.0;
-    for (r, &(_, weight)) in MOVING_ROLLS.iter().enumerate() {
-        // A pass reads the entry PASS, worth 0.
-        let code = chosen[5 * k + r].load(Ordering::Relaxed);
+    let nr = g.roll_count();
+    for (r, &(_, _, weight)) in g.rolls.iter().enumerate() {
+        // A pass reads the pass entry, worth 0.
+        let code = chosen[nr * k + r].load(Ordering::Relaxed);
         sum += f64::from(weight) * value(e, code);
     }
-    sum / 9.0
+    sum / f64::from(g.denominator)
 }
 
 /// Solves `x_s = a_s - p_s x_t`, `x_t = a_t - p_t x_s` for `x_s`.
@@ -519,7 +522,7 @@ fn equity_sweep(
                 let skip = skip.map(|(limit, clock)| (limit, clock + moved + CLOCK_MARGIN, clock));
                 moving_part(g, e, k, chosen, changed, skip)
             }
-            None => chosen_part(e, k, chosen),
+            None => chosen_part(g, e, k, chosen),
         },
         |a_s, a_t, p_s, p_t, x| {
             let new = solve_pair(a_s, a_t, p_s, p_t);
@@ -528,9 +531,6 @@ fn equity_sweep(
     )
 }
 
-/// Marks a roll on which the side passes in the policy: the entry after the wins in the
-/// value arrays, always 0.
-const PASS: u32 = WIN + 3;
 
 /// The chances of winning a gammon or more, a backgammon, losing a gammon or more, a
 /// backgammon, for the side on roll.
@@ -543,7 +543,8 @@ fn flip(o: &Tail) -> Tail {
 
 /// Both sides must pass on every roll: the game never ends.
 fn deadlocked(g: &Graph, s: usize) -> bool {
-    g.pass_weight[s] == 9 && g.pass_weight[g.partner[s] as usize] == 9
+    let all = g.denominator as u8;
+    g.pass_weight[s] == all && g.pass_weight[g.partner[s] as usize] == all
 }
 
 /// The six exclusive outcomes from the equity and the gammon chances: with W the chance
@@ -585,7 +586,8 @@ fn tail(g: &Graph, s: usize, duo: &[Duo], gammons: &[Duo], backgammons: &[Duo]) 
 /// from the plays that end the game or leave the class.
 struct Compact<V> {
     first: usize,
-    codes: Vec<[u32; 5]>,
+    /// `R` codes a state.
+    codes: Vec<u32>,
     constant: Vec<V>,
 }
 
@@ -600,21 +602,38 @@ fn compact<V: Copy + Send + Sync>(
     resolve: impl Fn(&mut V, f64, u32) -> bool + Sync,
 ) -> Compact<V> {
     let span = g.class_span(class);
-    let (codes, constant) = span
+    let (nr, pass) = (g.roll_count(), g.win + 3);
+    let weight = |r: usize| f64::from(g.rolls[r].2) / f64::from(g.denominator);
+    let constant = span
         .clone()
         .into_par_iter()
         .map(|k| {
             let mut constant = zero;
-            let mut codes = [PASS; 5];
-            for (r, &(_, weight)) in MOVING_ROLLS.iter().enumerate() {
-                let code = policy[5 * k + r].load(Ordering::Relaxed);
-                if code != PASS && resolve(&mut constant, f64::from(weight) / 9.0, code) {
-                    codes[r] = code;
+            for r in 0..nr {
+                let code = policy[nr * k + r].load(Ordering::Relaxed);
+                if code != pass {
+                    resolve(&mut constant, weight(r), code);
                 }
             }
-            (codes, constant)
+            constant
         })
-        .unzip();
+        .collect();
+    let codes = span
+        .clone()
+        .into_par_iter()
+        .flat_map_iter(|k| {
+            let resolve = &resolve;
+            (0..nr).map(move |r| {
+                let code = policy[nr * k + r].load(Ordering::Relaxed);
+                let mut scratch = zero;
+                if code != pass && resolve(&mut scratch, weight(r), code) {
+                    code
+                } else {
+                    pass
+                }
+            })
+        })
+        .collect();
     Compact {
         first: span.start,
         codes,
@@ -622,8 +641,6 @@ fn compact<V: Copy + Send + Sync>(
     }
 }
 
-/// The weights of the moving rolls among the 9.
-const WEIGHTS: [f64; 5] = [2.0 / 9.0, 2.0 / 9.0, 1.0 / 9.0, 2.0 / 9.0, 1.0 / 9.0];
 
 /// A sweep of the chances that the side which has borne off none loses a gammon or
 /// more, a backgammon, over the states where one side has borne off. The plays that stay
@@ -650,7 +667,7 @@ fn one_off_sweep(
 /// loses: each play and each pass swaps the pair.
 fn none_off_sweep(
     g: &Graph,
-    policy: (usize, &[[u32; 5]], &[[f64; 2]]),
+    policy: (usize, &[u32], &[[f64; 2]]),
     x: &[Duo],
     a: &[Duo],
     keep: Option<&Keep<Duo>>,
@@ -667,16 +684,22 @@ fn none_off_sweep(
 fn duo_sweep<const SWAP: bool>(
     g: &Graph,
     class: usize,
-    policy: (usize, &[[u32; 5]], &[[f64; 2]]),
+    policy: (usize, &[u32], &[[f64; 2]]),
     x: &[Duo],
     a: &[Duo],
     keep: Option<&Keep<Duo>>,
 ) -> f64 {
     let (first, codes, constant) = policy;
+    let nr = g.roll_count();
+    let weights: Vec<f64> = g
+        .rolls
+        .iter()
+        .map(|r| f64::from(r.2) / f64::from(g.denominator))
+        .collect();
     let moving = |x: &[Duo], k: usize, _| {
         let i = k - first;
         let mut sum = constant[i];
-        for (&code, w) in codes[i].iter().zip(WEIGHTS) {
+        for (&code, &w) in codes[i * nr..(i + 1) * nr].iter().zip(&weights) {
             let [p, q] = x[code as usize].get();
             let [u, v] = if SWAP { [q, p] } else { [p, q] };
             sum[0] += w * u;
@@ -716,7 +739,7 @@ mod tests {
     #[test]
     #[ignore = "two full solves; run with --ignored"]
     fn skipping_the_plays_that_cannot_have_overtaken_changes_no_bit_of_the_result() {
-        let graph = Graph::build();
+        let graph = super::super::graph_of(&crate::gammon::Variant::built_in("nikoniko").unwrap());
         let with = solve_with(&graph, 1e-12, Progress::SILENT, true).expect("converges");
         let without = solve_with(&graph, 1e-12, Progress::SILENT, false).expect("converges");
         assert_eq!(with.sweeps, without.sweeps);

@@ -1,0 +1,183 @@
+//! The family's solver: one engine for every variant (`docs/gammon.md`, "The solver").
+//!
+//! [`sides`] numbers one side's checkers and precomputes its moves; [`graph`] lays out
+//! every state's successors for every roll; [`solve`] iterates the cubeless equities, then
+//! the outcome chances under the optimal plays; [`sweep`] is the parallel, deterministic
+//! machinery of one sweep. [`solve_variant`] runs the whole for a [`Variant`]; the tables
+//! that keep the result are the callers' (NikoNiko's own format, or the family's).
+
+pub(crate) mod graph;
+pub(crate) mod sides;
+mod solve;
+mod sweep;
+
+pub use sides::{Side, Sides, LOCATIONS};
+pub(crate) use solve::Exclusive;
+
+use super::variant::{Numbering, Variant};
+use super::Error;
+use crate::progress::Progress;
+use graph::Graph;
+use rayon::prelude::*;
+use std::time::Instant;
+
+/// The solver's stopping tolerance: the largest change in a sweep.
+pub const TOLERANCE: f64 = 1e-12;
+
+/// The states of a variant, as pairs of side ranks (see [`Sides`]), the side on roll
+/// first, in the order of the variant's numbering: the NikoNiko article's dense index, or
+/// gnubg's record order with the illegal and finished records left out.
+pub fn states(variant: &Variant, sides: &Sides) -> Vec<(u16, u16)> {
+    match variant.numbering {
+        Numbering::Seed => crate::nikoniko::index::all_states()
+            .par_iter()
+            .map(|p| (sides.rank(&widen(&p.me)), sides.rank(&widen(&p.opp))))
+            .collect(),
+        Numbering::Gnubg => {
+            let n = sides.len() as u16;
+            let p = sides.points();
+            let mirror = p + 1;
+            (1..n)
+                .into_par_iter()
+                .flat_map_iter(|me| {
+                    let mine = sides.counts(me);
+                    (1..n).filter_map(move |opp| {
+                        let theirs = sides.counts(opp);
+                        let clash = (1..=p).any(|q| mine[q] > 0 && theirs[mirror - q] > 0);
+                        (!clash && !sides.all_off(opp)).then_some((me, opp))
+                    })
+                })
+                .filter(|&(me, _)| !sides.all_off(me))
+                .collect()
+        }
+    }
+}
+
+/// A NikoNiko side as the solver's [`Side`].
+pub fn widen(side: &crate::nikoniko::position::Side) -> Side {
+    let mut out = [0u8; LOCATIONS];
+    out[..side.len()].copy_from_slice(side);
+    out
+}
+
+/// How many states a variant has, without listing them: the legal records less those in
+/// which a side has borne off everything.
+pub fn state_count(variant: &Variant) -> Result<u64, Error> {
+    Ok(match variant.numbering {
+        Numbering::Seed => crate::nikoniko::STATES,
+        Numbering::Gnubg => {
+            let counts = variant.hyper_index()?.counts();
+            counts.legal - (2 * counts.sides - 1)
+        }
+    })
+}
+
+/// Bytes a solve of `states` states with `rolls` moving rolls and `checkers` checkers a
+/// side needs at its peak, roughly: the successors (a few per checker and roll), their
+/// starts, the recorded plays, and a dozen values a state.
+pub fn footprint(states: u64, rolls: u64, checkers: u64) -> u64 {
+    let successors_per_roll = (2 * checkers.min(5)).max(2) + 1;
+    states.saturating_mul(4 * rolls * (successors_per_roll + 2) + 160)
+}
+
+/// Refuses a variant whose solve would not fit this machine's memory, before allocating.
+pub fn check_memory(variant: &Variant) -> Result<(), Error> {
+    let states = state_count(variant)?;
+    let need = footprint(
+        states,
+        variant.rolls().moving.len() as u64,
+        variant.checkers as u64,
+    );
+    if let Some(have) = available_memory() {
+        if need > have {
+            return Err(Error::TooLarge {
+                points: variant.points,
+                checkers: variant.checkers,
+                reason: format!(
+                    "{states} states; solving them needs about {:.1} GB and this machine has \
+                     {:.1} GB available",
+                    need as f64 / 1e9,
+                    have as f64 / 1e9
+                ),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// The memory this machine has available, from `/proc/meminfo` (None elsewhere).
+fn available_memory() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+/// A variant solved: the equity and outcome chances of every state (in the order of
+/// [`states`]) and how the solve went.
+pub struct Solved {
+    /// The states, as side ranks (see [`states`]).
+    pub states: Vec<(u16, u16)>,
+    /// Cubeless equity of the side on roll, by state.
+    pub equity: Vec<f64>,
+    /// The six exclusive outcome chances of the side on roll, by state.
+    pub outcomes: Vec<Exclusive>,
+    /// The side tables the states are numbered by.
+    pub sides: Sides,
+    /// Sweeps of the equity iteration.
+    pub sweeps: u32,
+    /// The largest change of an equity in the last sweep.
+    pub residual: f64,
+    /// Sweeps of the outcome iteration.
+    pub outcome_sweeps: u32,
+    /// The largest change of an outcome chance in the last sweep.
+    pub outcome_residual: f64,
+    /// Wall time of the graph, in seconds.
+    pub graph_seconds: f64,
+    /// Wall time of the iterations (equities and outcomes), in seconds.
+    pub solve_seconds: f64,
+    /// The part of `solve_seconds` spent on the outcomes.
+    pub outcome_seconds: f64,
+    /// Successor links in the graph.
+    pub successors: usize,
+    /// Bytes the graph held.
+    pub graph_bytes: usize,
+}
+
+/// The graph of a variant (checked first).
+pub(crate) fn graph_of(variant: &Variant) -> Graph {
+    let sides = Sides::new(variant);
+    let states = states(variant, &sides);
+    Graph::build(&sides, &variant.rolls(), &states, Progress::SILENT)
+}
+
+/// Solves every state of `variant` to [`TOLERANCE`]. Refuses, before allocating, a
+/// variant that does not check or would not fit in memory.
+pub fn solve_variant(variant: &Variant, progress: Progress<'_>) -> Result<Solved, Error> {
+    variant.check()?;
+    check_memory(variant)?;
+    let started = Instant::now();
+    progress.start("numbering the states", None);
+    let sides = Sides::new(variant);
+    let states = states(variant, &sides);
+    let graph = Graph::build(&sides, &variant.rolls(), &states, progress);
+    let graph_seconds = started.elapsed().as_secs_f64();
+    progress.start("iterating", None);
+    let solution = solve::solve(&graph, TOLERANCE, progress)?;
+    let solve_seconds = started.elapsed().as_secs_f64() - graph_seconds;
+    Ok(Solved {
+        states,
+        equity: solution.equity,
+        outcomes: solution.outcomes,
+        sides,
+        sweeps: solution.sweeps,
+        residual: solution.residual,
+        outcome_sweeps: solution.outcome_sweeps,
+        outcome_residual: solution.outcome_residual,
+        graph_seconds,
+        solve_seconds,
+        outcome_seconds: solution.outcome_seconds,
+        successors: graph.successor_count(),
+        graph_bytes: graph.bytes(),
+    })
+}

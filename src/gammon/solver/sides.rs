@@ -1,0 +1,562 @@
+//! The legal plays of any variant on side ranks: the solver's graph needs the successors
+//! of every state for every roll (15.6 million for NikoNiko, hundreds of millions for
+//! Hypergammon-3), and this search makes them with table lookups.
+//!
+//! A side is its rank among the `C(P + 1 + C, C)` count vectors, in gnubg's stars-and-bars
+//! order ([`crate::gammon::HyperIndex`]). Every move of one checker of one side, with its
+//! own constraints (the bar enters first, bearing off), is precomputed from rank to rank,
+//! and so is a hit. The search tries the dice in a fixed order — the larger die first, then
+//! the smaller; doubles with the checkers taken from the highest down, so that each set of
+//! moves is tried once — and keeps the plays that use the most dice (the larger die when
+//! only one of two can be used), each distinct result once, in the order first found. A
+//! test holds it to an independent generator on boards over every state and roll.
+
+use crate::gammon::variant::Variant;
+use crate::gammon::HyperIndex;
+
+/// Locations of a side: 0 off, `1..=P` points, `P + 1` the bar; room for 24 points.
+pub const LOCATIONS: usize = crate::gammon::variant::MAX_POINTS + 2;
+
+/// A side's checker counts per location (see [`LOCATIONS`]); slots past the bar are 0.
+pub type Side = [u8; LOCATIONS];
+
+/// No move: the checker cannot make it.
+const NO: u16 = u16::MAX;
+
+/// Rank-to-rank tables of one side's moves, for one variant.
+pub struct Sides {
+    index: HyperIndex,
+    points: usize,
+    checkers: u8,
+    counts: Vec<Side>,
+    /// `moves[r * faces + f]`: the moves of one checker by face `f` (the variant's
+    /// nonzero faces, ascending) the side with rank `r` can make, the opponent not looked
+    /// at, highest `from` first: `(from, to, rank after)`, `to` = 0 for off.
+    moves: Vec<Vec<(u8, u8, u16)>>,
+    /// The nonzero faces, ascending.
+    faces: Vec<u8>,
+    /// `hit[r * LOCATIONS + q]`: the side after its checker on point `q` is hit.
+    hit: Vec<u16>,
+    pips: Vec<u16>,
+    /// `top[r]`: the highest location the side with rank `r` holds.
+    top: Vec<u8>,
+    /// `win_points[r]`: what a side that bears off its last checker wins against the side
+    /// with rank `r` (0 when that side has no checker in play).
+    win_points: Vec<u8>,
+}
+
+impl Sides {
+    /// The tables of `variant` (checked by [`Variant::check`]; at most 65,535 sides).
+    pub fn new(variant: &Variant) -> Sides {
+        let p = variant.points;
+        let index = HyperIndex::new(p, variant.checkers).expect("a checked variant");
+        let n = index.sides() as usize;
+        assert!(n < usize::from(NO), "sides are numbered in 16 bits");
+        let mut slots = vec![0u8; p + 1];
+        let counts: Vec<Side> = (0..n as u64)
+            .map(|r| {
+                index.side_into(r, &mut slots).expect("in range");
+                let mut side = [0u8; LOCATIONS];
+                side[1..=p + 1].copy_from_slice(&slots);
+                side[0] = variant.checkers as u8 - slots.iter().sum::<u8>();
+                side
+            })
+            .collect();
+        let rank_of = |v: &Side| index.side_rank(&v[1..=p + 1]).expect("a side") as u16;
+        let faces: Vec<u8> = variant.nonzero_faces();
+        let home = variant.home;
+        let moves = counts
+            .iter()
+            .flat_map(|me| {
+                faces.iter().map(move |&die| {
+                    (1..=p + 1)
+                        .rev()
+                        .filter_map(|from| {
+                            own_step(me, p, home, from, die).map(|after| {
+                                let to = from.saturating_sub(usize::from(die)) as u8;
+                                (from as u8, to, rank_of(&after))
+                            })
+                        })
+                        .collect()
+                })
+            })
+            .collect();
+        let mut hit = vec![NO; n * LOCATIONS];
+        for (r, v) in counts.iter().enumerate() {
+            for q in 1..=p {
+                if v[q] == 1 {
+                    let mut after = *v;
+                    after[q] = 0;
+                    after[p + 1] += 1;
+                    hit[r * LOCATIONS + q] = rank_of(&after);
+                }
+            }
+        }
+        let pips = counts.iter().map(|v| pips(v, p) as u16).collect();
+        let top = counts
+            .iter()
+            .map(|v| (0..=p + 1).rev().find(|&l| v[l] > 0).unwrap_or(0) as u8)
+            .collect();
+        let win_points = counts
+            .iter()
+            .map(|opp| win_score(opp, p, home, variant.checkers as u8) as u8)
+            .collect();
+        Sides {
+            index,
+            points: p,
+            checkers: variant.checkers as u8,
+            counts,
+            moves,
+            faces,
+            hit,
+            pips,
+            top,
+            win_points,
+        }
+    }
+
+    /// Number of sides.
+    pub fn len(&self) -> usize {
+        self.counts.len()
+    }
+
+    /// Points on the board.
+    pub fn points(&self) -> usize {
+        self.points
+    }
+
+    /// The bar's location.
+    #[inline]
+    pub fn bar(&self) -> usize {
+        self.points + 1
+    }
+
+    /// Whether the side with rank `r` has borne off every checker.
+    #[inline]
+    pub fn all_off(&self, r: u16) -> bool {
+        self.counts(r)[0] == self.checkers
+    }
+
+    /// The checker counts of the side with rank `r`.
+    #[inline]
+    pub fn counts(&self, r: u16) -> &Side {
+        &self.counts[usize::from(r)]
+    }
+
+    /// The rank of a side's counts.
+    pub fn rank(&self, side: &Side) -> u16 {
+        self.index.side_rank(&side[1..=self.points + 1]).expect("a side") as u16
+    }
+
+    /// How the opponent `opp` looks to the side `me` on roll, as far as its plays go: on
+    /// each point `me` could land on (below its highest checker), whether `opp` has no
+    /// checker there, one, or more; a base-3 number. Against two opponents with the same
+    /// view `me` has the same plays, but for which checkers they hit.
+    pub fn view(&self, me: u16, opp: u16) -> u64 {
+        let theirs = self.counts(opp);
+        let top = usize::from(self.top[usize::from(me)]);
+        let mirror = self.points + 1;
+        (1..top.min(mirror)).fold(0u64, |v, to| v * 3 + u64::from(theirs[mirror - to].min(2)))
+    }
+
+    /// The side with rank `r` after its blots on the points of bit mask `hits` (bit
+    /// `q - 1` for point `q`) are hit.
+    #[inline]
+    pub fn hit_all(&self, r: u16, hits: u32) -> u16 {
+        let mut r = r;
+        let mut bits = hits;
+        while bits != 0 {
+            let q = bits.trailing_zeros() as usize + 1;
+            r = self.hit[usize::from(r) * LOCATIONS + q];
+            bits &= bits - 1;
+        }
+        r
+    }
+
+    /// Points won by bearing off the last checker against the side with rank `r`.
+    #[inline]
+    pub fn win_points(&self, r: u16) -> u32 {
+        u32::from(self.win_points[usize::from(r)])
+    }
+
+    /// Pip count of the side with rank `r`.
+    #[inline]
+    pub fn pips(&self, r: u16) -> u32 {
+        u32::from(self.pips[usize::from(r)])
+    }
+
+    /// The moves of one checker of side `r` by the nonzero face `die`.
+    #[inline]
+    fn moves(&self, r: u16, die: u8) -> &[(u8, u8, u16)] {
+        let f = self.faces.iter().position(|&x| x == die).expect("a face");
+        &self.moves[usize::from(r) * self.faces.len() + f]
+    }
+}
+
+/// Pip count of a side on `points` points (a checker on the bar counts `points + 1`).
+pub fn pips(v: &Side, points: usize) -> u32 {
+    (1..=points + 1).map(|l| l as u32 * u32::from(v[l])).sum()
+}
+
+/// What the side that just bore off its last checker wins against `loser`: 1; 2 when the
+/// loser has borne off none; 3 when, moreover, a loser's checker is on its bar or in the
+/// winner's home board (the loser's points `P + 1 - H ..= P`). 0 when the loser has
+/// borne off everything (no game).
+pub fn win_score(loser: &Side, points: usize, home: usize, checkers: u8) -> u32 {
+    if loser[0] == checkers {
+        0
+    } else if loser[0] > 0 {
+        1
+    } else if loser[points + 1 - home..=points + 1].iter().any(|&c| c > 0) {
+        3
+    } else {
+        2
+    }
+}
+
+/// One checker of `me` from `from` by `die`, under the side's own constraints only (the
+/// bar enters first; bearing off needs every checker home, and a larger die only takes the
+/// highest checker).
+fn own_step(me: &Side, points: usize, home: usize, from: usize, die: u8) -> Option<Side> {
+    let d = usize::from(die);
+    let bar = points + 1;
+    if from == 0 || me[from] == 0 || (me[bar] > 0 && from != bar) {
+        return None;
+    }
+    let mut after = *me;
+    after[from] -= 1;
+    if from > d {
+        after[from - d] += 1;
+        return Some(after);
+    }
+    if me[home + 1..=bar].iter().any(|&c| c > 0)
+        || (from < d && me[from + 1..=home].iter().any(|&c| c > 0))
+    {
+        return None;
+    }
+    after[0] += 1;
+    Some(after)
+}
+
+/// A play found by [`Search`]: both sides' ranks after it, the mover first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct After {
+    pub me: u16,
+    pub opp: u16,
+}
+
+#[derive(Clone, Copy)]
+struct Leaf {
+    after: After,
+    used: u8,
+    first_die: u8,
+}
+
+/// A reusable search (keeps its buffers between calls).
+pub struct Search<'a> {
+    sides: &'a Sides,
+    leaves: Vec<Leaf>,
+    max_used: u8,
+    seen: Seen,
+}
+
+/// A set of plays found (an open-addressing table stamped per search, so that it never
+/// needs clearing).
+struct Seen {
+    keys: Vec<u32>,
+    stamps: Vec<u32>,
+    now: u32,
+}
+
+impl Seen {
+    /// Slots: a power of two well above the plays of any roll.
+    const SLOTS: usize = 1 << 12;
+
+    fn new() -> Seen {
+        Seen {
+            keys: vec![0; Self::SLOTS],
+            stamps: vec![0; Self::SLOTS],
+            now: 0,
+        }
+    }
+
+    /// Forgets every play.
+    fn clear(&mut self) {
+        self.now = self.now.wrapping_add(1);
+        if self.now == 0 {
+            self.stamps.fill(0);
+            self.now = 1;
+        }
+    }
+
+    /// Adds a play; false when it was there already.
+    fn insert(&mut self, after: After) -> bool {
+        let key = u32::from(after.me) << 16 | u32::from(after.opp);
+        let mut h = (key.wrapping_mul(0x9E37_79B1) >> 20) as usize;
+        loop {
+            if self.stamps[h] != self.now {
+                self.stamps[h] = self.now;
+                self.keys[h] = key;
+                return true;
+            }
+            if self.keys[h] == key {
+                return false;
+            }
+            h = (h + 1) % Self::SLOTS;
+        }
+    }
+}
+
+impl<'a> Search<'a> {
+    pub fn new(sides: &'a Sides) -> Search<'a> {
+        Search {
+            sides,
+            leaves: Vec::with_capacity(64),
+            max_used: 0,
+            seen: Seen::new(),
+        }
+    }
+
+    /// The distinct plays of the roll `(low, high)` for the side `me` against `opp`
+    /// (ranks), in the search's order, into `out`. Leaves `out` empty when the roll passes.
+    pub fn plays_into(&mut self, me: u16, opp: u16, roll: (u8, u8), out: &mut Vec<After>) {
+        out.clear();
+        self.leaves.clear();
+        self.max_used = 0;
+        let start = After { me, opp };
+        let bar = self.sides.bar();
+        let (low, high) = roll;
+        match (low, high) {
+            (0, 0) => return,
+            (0, d) => self.search(start, &[d], 0, d, bar),
+            (a, b) if a == b => self.search(start, &[a; 4], 0, a, bar),
+            (a, b) => {
+                self.search(start, &[b, a], 0, b, bar);
+                self.search(start, &[a, b], 0, a, bar);
+            }
+        }
+        let max_used = self.max_used;
+        if max_used == 0 {
+            return;
+        }
+        let larger_only = max_used == 1
+            && low != high
+            && low > 0
+            && self
+                .leaves
+                .iter()
+                .any(|l| l.used == 1 && l.first_die == high);
+        self.seen.clear();
+        for leaf in &self.leaves {
+            if leaf.used != max_used || (larger_only && leaf.first_die != high) {
+                continue;
+            }
+            if self.seen.insert(leaf.after) {
+                out.push(leaf.after);
+            }
+        }
+    }
+
+    /// The plays of [`Search::plays_into`], each as the mover's rank after it (high 32
+    /// bits) and the mask of the opponent's points it hits (low 32 bits, see
+    /// [`Sides::hit_all`]), appended to `out`.
+    pub fn hits_into(
+        &mut self,
+        me: u16,
+        opp: u16,
+        roll: (u8, u8),
+        plays: &mut Vec<After>,
+        out: &mut Vec<u64>,
+    ) {
+        self.plays_into(me, opp, roll, plays);
+        let before = self.sides.counts(opp);
+        for after in plays.iter() {
+            let now = self.sides.counts(after.opp);
+            let hits = (1..=self.sides.points)
+                .filter(|&q| before[q] != now[q])
+                .fold(0u32, |m, q| m | 1 << (q - 1));
+            out.push(u64::from(after.me) << 32 | u64::from(hits));
+        }
+    }
+
+    fn search(&mut self, at: After, dice: &[u8], used: usize, first_die: u8, highest: usize) {
+        let Some(&die) = dice.get(used) else {
+            self.leaf(at, used as u8, first_die);
+            return;
+        };
+        let sides = self.sides;
+        let mirror = sides.points + 1;
+        let top = if dice.len() == 4 { highest } else { mirror };
+        let theirs = sides.counts(at.opp);
+        let mut moved = false;
+        for &(from, to, me) in sides.moves(at.me, die) {
+            let (from, to) = (usize::from(from), usize::from(to));
+            if from > top {
+                continue;
+            }
+            let mut opp = at.opp;
+            if to > 0 {
+                match theirs[mirror - to] {
+                    0 => {}
+                    1 => opp = sides.hit[usize::from(opp) * LOCATIONS + mirror - to],
+                    _ => continue, // a made point
+                }
+            }
+            moved = true;
+            let next = After { me, opp };
+            if sides.all_off(me) {
+                // Bearing off the last checker ends the game: all dice count as used.
+                self.leaf(next, dice.len() as u8, first_die);
+            } else {
+                self.search(next, dice, used + 1, first_die, from);
+            }
+        }
+        if !moved {
+            self.leaf(at, used as u8, first_die);
+        }
+    }
+
+    fn leaf(&mut self, after: After, used: u8, first_die: u8) {
+        if used < self.max_used {
+            return;
+        }
+        if used > self.max_used {
+            self.max_used = used;
+            self.leaves.clear();
+        }
+        self.leaves.push(Leaf {
+            after,
+            used,
+            first_die,
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gammon::{moves, Position};
+    use rayon::prelude::*;
+
+    fn position(sides: &Sides, me: u16, opp: u16) -> Position {
+        let p = sides.points();
+        Position::new(
+            sides.counts(me)[1..=p + 1].to_vec(),
+            sides.counts(opp)[1..=p + 1].to_vec(),
+        )
+        .unwrap()
+    }
+
+    /// Every `step`-th state of `name`: the rank search finds the same set of plays as the
+    /// board generator, for every roll.
+    fn search_matches_the_board_generator(name: &str, step: usize) -> usize {
+        let variant = crate::gammon::Variant::parse(name).unwrap();
+        let sides = Sides::new(&variant);
+        let states = crate::gammon::solver::states(&variant, &sides);
+        let rolls = variant.rolls();
+        states
+            .par_chunks(512)
+            .map(|chunk| {
+                let mut search = Search::new(&sides);
+                let mut found = Vec::new();
+                let mut checked = 0;
+                for &(me, opp) in chunk.iter().step_by(step) {
+                    let board = position(&sides, me, opp);
+                    for &(low, high, _) in &rolls.moving {
+                        search.plays_into(me, opp, (low, high), &mut found);
+                        let mut got: Vec<Position> =
+                            found.iter().map(|a| position(&sides, a.me, a.opp)).collect();
+                        let mut expected: Vec<Position> = moves::plays(&variant, &board, (low, high))
+                            .into_iter()
+                            .filter(|p| !p.steps.is_empty())
+                            .map(|p| p.after)
+                            .collect();
+                        assert_eq!(got.len(), expected.len(), "{board:?} {low}-{high}");
+                        got.sort_by(|a, b| (a.us(), a.them()).cmp(&(b.us(), b.them())));
+                        expected.sort_by(|a, b| (a.us(), a.them()).cmp(&(b.us(), b.them())));
+                        assert_eq!(got, expected, "{board:?} {low}-{high}");
+                        checked += 1;
+                    }
+                }
+                checked
+            })
+            .sum()
+    }
+
+    #[test]
+    fn the_rank_search_agrees_with_the_board_generator_on_every_hyper1_state() {
+        // 652 legal records, less the 51 where a side has finished.
+        assert_eq!(search_matches_the_board_generator("hyper1", 1), 601 * 21);
+    }
+
+    #[test]
+    fn the_rank_search_agrees_with_the_board_generator_on_a_board_with_a_zero_face() {
+        let checked =
+            search_matches_the_board_generator("points=10:checkers=2:faces=0-3:home=3", 1);
+        assert!(checked > 10_000, "{checked}");
+    }
+
+    #[test]
+    fn the_rank_search_agrees_with_the_board_generator_on_sampled_hyper2_states() {
+        let checked = search_matches_the_board_generator("hyper2", 41);
+        assert!(checked > 50_000, "{checked}");
+    }
+
+    #[test]
+    fn the_rank_search_finds_nikonikos_generator_plays_in_its_order_for_every_state_and_roll() {
+        use crate::nikoniko::{index::all_states, moves::Generator, Roll};
+        let variant = crate::gammon::Variant::built_in("nikoniko").unwrap();
+        let sides = Sides::new(&variant);
+        let states = all_states();
+        let checked: usize = states
+            .par_chunks(4096)
+            .map(|chunk| {
+                let mut generator = Generator::new();
+                let mut search = Search::new(&sides);
+                let (mut plays, mut found) = (Vec::new(), Vec::new());
+                for p in chunk {
+                    let me = sides.rank(&crate::gammon::solver::widen(&p.me));
+                    let opp = sides.rank(&crate::gammon::solver::widen(&p.opp));
+                    for (roll, _) in Roll::ALL {
+                        generator.plays_into(p, roll, &mut plays);
+                        search.plays_into(me, opp, (roll.low, roll.high), &mut found);
+                        let expected: Vec<(Side, Side)> = plays
+                            .iter()
+                            .filter(|play| !play.is_pass())
+                            .map(|play| {
+                                (
+                                    crate::gammon::solver::widen(&play.after.me),
+                                    crate::gammon::solver::widen(&play.after.opp),
+                                )
+                            })
+                            .collect();
+                        let got: Vec<(Side, Side)> = found
+                            .iter()
+                            .map(|a| (*sides.counts(a.me), *sides.counts(a.opp)))
+                            .collect();
+                        assert_eq!(got, expected, "{p:?} {roll}");
+                    }
+                }
+                chunk.len()
+            })
+            .sum();
+        assert_eq!(checked as u64, crate::nikoniko::STATES);
+    }
+
+    #[test]
+    fn ranks_round_trip_and_pips_and_wins_match_the_board() {
+        let variant = crate::gammon::Variant::built_in("hyper3").unwrap();
+        let sides = Sides::new(&variant);
+        assert_eq!(sides.len(), 3276);
+        for r in 0..sides.len() as u16 {
+            let v = sides.counts(r);
+            assert_eq!(sides.rank(v), r);
+            let slots = &v[1..=25];
+            assert_eq!(sides.pips(r), (1..=25u32).map(|l| l * u32::from(v[l as usize])).sum::<u32>());
+            assert_eq!(v.iter().map(|&c| u32::from(c)).sum::<u32>(), 3);
+            if !sides.all_off(r) {
+                assert_eq!(sides.win_points(r), moves::win_points(&variant, slots), "{v:?}");
+            }
+        }
+    }
+}
