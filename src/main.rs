@@ -26,6 +26,9 @@ enum Command {
     /// NikoNiko Gammon: backgammon at one third size, solved exactly
     #[command(subcommand)]
     Nikoniko(cmd::nikoniko::NikonikoCmd),
+    /// The backgammon family: NikoNiko, Hypergammon 1-3 and variants of your own, solved
+    #[command(subcommand)]
+    Gammon(cmd::gammon::GammonCmd),
     /// Bingo: the exact law of the calls until a card wins, simulation, several players
     #[command(subcommand)]
     Bingo(cmd::bingo::GameCmd),
@@ -48,6 +51,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Table(c) => cmd::table::run(c),
         Command::Nikoniko(c) => cmd::nikoniko::run(c),
+        Command::Gammon(c) => cmd::gammon::run(c),
         Command::Poker(c) => cmd::poker::run(c),
         Command::Fabfib(c) => cmd::fabfib::run(c),
         Command::Bingo(c) => cmd::bingo::run(c),

@@ -3,6 +3,7 @@
 
 pub mod bingo;
 pub mod fabfib;
+pub mod gammon;
 pub mod nikoniko;
 pub mod numeron;
 pub mod poker;

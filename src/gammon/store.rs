@@ -335,3 +335,276 @@ impl Tables {
         Ok(decode_outcomes(&self.record(self.numbers.record(p)?)?))
     }
 }
+
+/// What [`verify`] found.
+#[derive(Debug, Clone, Serialize)]
+pub struct VerifyReport {
+    /// Largest |Bellman(stored)(s) - stored(s)| over the states, and where.
+    pub max_bellman_gap: f64,
+    /// The record of the state with the largest Bellman gap.
+    pub worst_record: u64,
+    /// Largest |stored equity - the equity of the stored chances|.
+    pub max_outcome_gap: f64,
+    /// What rounding alone allows for `max_bellman_gap`.
+    pub bellman_bound: f64,
+    /// What rounding alone allows for `max_outcome_gap`.
+    pub outcome_bound: f64,
+    /// Whether every gap is within its bound.
+    pub ok: bool,
+}
+
+/// Checks every block, then re-derives every state's equity from the stored ones with
+/// one Bellman sweep over the plays of [`super::moves`]'s rules (the solver's graph),
+/// and checks each record's equity against its chances.
+pub fn verify(tables: &Tables) -> Result<VerifyReport, Error> {
+    tables.table.verify()?;
+    let records: &[Record] = tables.table.records()?;
+    let variant = &tables.variant;
+    let sides = Sides::new(variant);
+    let states = solver::states(variant, &sides);
+    let graph =
+        solver::graph::Graph::build(&sides, &variant.rolls(), &states, Progress::SILENT);
+    let record_of: Vec<u64> = states
+        .par_iter()
+        .map(|&(me, opp)| tables.numbers.of_ranks(&sides, me, opp))
+        .collect();
+    let e = |state: u32| decode_equity(&records[record_of[state as usize] as usize]);
+    let (max_bellman_gap, worst) = (0..graph.len())
+        .into_par_iter()
+        .map(|k| {
+            let s = graph.sweep[k] as usize;
+            let value = |code: u32| match solver::graph::decode(graph.win, code) {
+                Ok(t) => -e(graph.order[t as usize]),
+                Err(points) => points,
+            };
+            let mut sum = 0.0;
+            for (r, &(_, _, weight)) in graph.rolls.iter().enumerate() {
+                let succ = graph.successors(k, r);
+                if !succ.is_empty() {
+                    let best = succ.iter().map(|&c| value(c)).fold(f64::MIN, f64::max);
+                    sum += f64::from(weight) * best;
+                }
+            }
+            let partner = graph.order[graph.partner[s] as usize];
+            sum -= f64::from(graph.pass_weight[s]) * e(partner);
+            let i = graph.order[s];
+            (
+                (sum / f64::from(graph.denominator) - e(i)).abs(),
+                record_of[i as usize],
+            )
+        })
+        .reduce(
+            || (0.0, u64::MAX),
+            |a, b| {
+                if b.0 > a.0 || (b.0 == a.0 && b.1 < a.1) {
+                    b
+                } else {
+                    a
+                }
+            },
+        );
+    let max_outcome_gap = record_of
+        .par_iter()
+        .map(|&r| {
+            let rec = &records[r as usize];
+            let o = decode_outcomes(rec);
+            if o.win == 0.0 && o.lose == 0.0 {
+                0.0
+            } else {
+                (o.equity() - decode_equity(rec)).abs()
+            }
+        })
+        .reduce(|| 0.0, f64::max);
+    let (unit, p_unit) = (1.0 / EQUITY_SCALE, 1.0 / CHANCE_SCALE);
+    let bellman_bound = unit + 1e-12;
+    let outcome_bound = 0.5 * unit + 5.0 * 2.0 * 0.5 * p_unit + 1e-12;
+    Ok(VerifyReport {
+        max_bellman_gap,
+        worst_record: worst,
+        max_outcome_gap,
+        bellman_bound,
+        outcome_bound,
+        ok: max_bellman_gap <= bellman_bound && max_outcome_gap <= outcome_bound,
+    })
+}
+
+/// The largest differences between a table and a gnubg database.
+#[derive(Debug, Clone, Serialize)]
+pub struct Comparison {
+    /// The variant.
+    pub variant: String,
+    /// Records in both.
+    pub records: u64,
+    /// Records compared: the legal ones with play left.
+    pub compared: u64,
+    /// The largest difference of each quantity.
+    pub max_diff: MaxDiff,
+    /// Where each largest difference is, and the two values there.
+    pub quantities: Vec<Worst>,
+    /// Whether every cubeless difference is within gnubg's precision (its 24-bit
+    /// rounding, and its own stopping rule, a change of 1e-5 in a sweep).
+    pub within_precision: bool,
+    /// Records whose chances differ by more than gnubg's precision while their equities
+    /// agree: there the plays tie in equity and the two programs break the tie apart.
+    pub tie_records: u64,
+}
+
+/// The largest difference of each cubeless quantity.
+#[derive(Debug, Clone, Copy, Default, Serialize)]
+pub struct MaxDiff {
+    /// Cubeless equity.
+    pub equity: f64,
+    /// P(win).
+    pub win: f64,
+    /// P(win a gammon or more).
+    pub win_gammon: f64,
+    /// P(win a backgammon).
+    pub win_backgammon: f64,
+    /// P(lose a gammon or more).
+    pub lose_gammon: f64,
+    /// P(lose a backgammon).
+    pub lose_backgammon: f64,
+}
+
+/// One quantity's largest difference.
+#[derive(Debug, Clone, Serialize)]
+pub struct Worst {
+    /// The quantity.
+    pub name: &'static str,
+    /// The difference.
+    pub max_diff: f64,
+    /// Where.
+    pub record: u64,
+    /// The position there.
+    pub position: String,
+    /// tabula's value.
+    pub ours: f64,
+    /// gnubg's value.
+    pub theirs: f64,
+}
+
+/// gnubg's precision for a cubeless chance: 24-bit truncation plus its stopping rule.
+pub const GNUBG_CHANCE_TOLERANCE: f64 = 1e-5 + 1.0 / 16_777_215.0;
+
+/// Compares the table with a gnubg database of the same variant, record by record.
+pub fn compare(tables: &Tables, file: &super::HyperFile) -> Result<Comparison, Error> {
+    let variant = &tables.variant;
+    if variant.numbering != Numbering::Gnubg || variant.points != 24 {
+        return Err(Error::Variant {
+            reason: format!("{} is not a Hypergammon variant: gnubg keeps no database of it", variant.name),
+        });
+    }
+    let records: &[Record] = tables.table.records()?;
+    let names = ["equity", "win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon"];
+    let n = records.len() as u64;
+    let per = (0..n)
+        .into_par_iter()
+        .map(|r| -> Result<Option<([f64; 6], [f64; 12], bool)>, Error> {
+            let p = tables.numbers.position(r)?;
+            if super::notation::check(variant, &p).is_err() {
+                return Ok(None);
+            }
+            let Some(theirs) = file.record(r)? else {
+                return Ok(None);
+            };
+            let rec = &records[r as usize];
+            let o = decode_outcomes(rec);
+            let ours = [decode_equity(rec), o.win, o.win_gammon, o.win_backgammon, o.lose_gammon, o.lose_backgammon];
+            let gnubg = [theirs.equity(), theirs.win, theirs.win_gammon, theirs.win_backgammon, theirs.lose_gammon, theirs.lose_backgammon];
+            let diff: [f64; 6] = std::array::from_fn(|i| (ours[i] - gnubg[i]).abs());
+            let tie = diff[0] <= 6.0 * GNUBG_CHANCE_TOLERANCE
+                && diff[1..].iter().any(|&d| d > GNUBG_CHANCE_TOLERANCE);
+            Ok(Some((diff, gnubg_pair(ours, gnubg), tie)))
+        })
+        .collect::<Result<Vec<_>, Error>>()?;
+    let mut worst: Vec<(f64, u64, f64, f64)> = vec![(0.0, 0, 0.0, 0.0); 6];
+    let (mut compared, mut ties) = (0u64, 0u64);
+    for (r, item) in per.iter().enumerate() {
+        let Some((diff, pair, tie)) = item else { continue };
+        compared += 1;
+        ties += u64::from(*tie);
+        for i in 0..6 {
+            if diff[i] > worst[i].0 {
+                worst[i] = (diff[i], r as u64, pair[i], pair[6 + i]);
+            }
+        }
+    }
+    let quantities = names
+        .iter()
+        .zip(&worst)
+        .map(|(&name, &(d, r, ours, theirs))| -> Result<Worst, Error> {
+            Ok(Worst {
+                name,
+                max_diff: d,
+                record: r,
+                position: super::notation::notation(variant, &tables.numbers.position(r)?),
+                ours,
+                theirs,
+            })
+        })
+        .collect::<Result<Vec<_>, Error>>()?;
+    let max_diff = MaxDiff {
+        equity: worst[0].0,
+        win: worst[1].0,
+        win_gammon: worst[2].0,
+        win_backgammon: worst[3].0,
+        lose_gammon: worst[4].0,
+        lose_backgammon: worst[5].0,
+    };
+    Ok(Comparison {
+        variant: variant.name.clone(),
+        records: n,
+        compared,
+        within_precision: max_diff.equity <= 6.0 * GNUBG_CHANCE_TOLERANCE,
+        max_diff,
+        quantities,
+        tie_records: ties,
+    })
+}
+
+/// Both value lists side by side: ours in `0..6`, gnubg's in `6..12`.
+fn gnubg_pair(ours: [f64; 6], theirs: [f64; 6]) -> [f64; 12] {
+    std::array::from_fn(|i| if i < 6 { ours[i] } else { theirs[i - 6] })
+}
+
+/// Writes the table as gnubg 1.07's `hyper<C>.bd` (atomically: a temporary file renamed
+/// into place). The cubeful equities are written as 0 (not yet solved). Returns the
+/// records written.
+pub fn export(tables: &Tables, path: &Path) -> Result<u64, Error> {
+    let variant = &tables.variant;
+    if variant.numbering != Numbering::Gnubg || variant.points != 24 || variant.checkers > 3 {
+        return Err(Error::Variant {
+            reason: format!("{} is not Hypergammon 1-3: gnubg reads no database of it", variant.name),
+        });
+    }
+    let records: &[Record] = tables.table.records()?;
+    let tmp = path.with_extension("bd.tmp");
+    let file = std::fs::File::create(&tmp).map_err(Error::io(&tmp))?;
+    let mut writer = super::HyperWriter::new(std::io::BufWriter::new(file), variant.checkers)?;
+    for (r, rec) in records.iter().enumerate() {
+        if writer.next_is_legal() {
+            let p = tables.numbers.position(r as u64)?;
+            let o = decode_outcomes(rec);
+            let live = super::notation::check(variant, &p).is_ok();
+            let values = super::Record {
+                win: if live { o.win } else { 0.0 },
+                win_gammon: o.win_gammon,
+                win_backgammon: o.win_backgammon,
+                lose_gammon: o.lose_gammon,
+                lose_backgammon: o.lose_backgammon,
+                owned: 0.0,
+                centred: 0.0,
+                centred_jacoby: 0.0,
+                opponent_owns: 0.0,
+            };
+            writer.push(Some(&values))?;
+        } else {
+            writer.push(None)?;
+        }
+    }
+    let out = writer.finish()?;
+    let file = out.into_inner().map_err(|e| Error::io(&tmp)(e.into_error()))?;
+    file.sync_all().map_err(Error::io(&tmp))?;
+    std::fs::rename(&tmp, path).map_err(Error::io(path))?;
+    Ok(records.len() as u64)
+}

@@ -60,3 +60,33 @@ pub fn rated_plays(
     }
     Ok(rated)
 }
+
+/// The opening: each non-double first roll's best play, and the opening-roll winner's
+/// equity (the average over the six ordered non-double rolls), in the family's form.
+pub fn opening(tables: &Tables) -> Result<crate::gammon::query::Opening, TableError> {
+    let start = Position::OPENING;
+    let mut rolls = Vec::new();
+    let mut sum = 0.0;
+    for (a, b) in [(0, 1), (0, 2), (1, 2)] {
+        let roll = Roll::new(a, b);
+        let rated = rated_plays(tables, &start, roll)?;
+        let best = &rated[0];
+        let equity = if best.play.is_pass() {
+            -tables.equity(index_of(&start))?
+        } else {
+            best.equity
+        };
+        sum += equity;
+        rolls.push(crate::gammon::query::OpeningRoll {
+            roll: roll.to_string(),
+            play: best.play.to_string(),
+            equity,
+        });
+    }
+    Ok(crate::gammon::query::Opening {
+        variant: "nikoniko".to_string(),
+        position: super::notation::notation(&start),
+        winner_equity: sum / rolls.len() as f64,
+        rolls,
+    })
+}

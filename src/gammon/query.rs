@@ -1,0 +1,183 @@
+//! Questions a built table answers: a position's equity and outcome chances, the plays
+//! of a roll ranked, and the opening roll's best plays.
+
+use super::moves::{self, off};
+use super::notation::notation;
+use super::store::Tables;
+use super::{position_id, Error, Outcomes, Position, Variant};
+use serde::Serialize;
+
+/// A position looked up.
+#[derive(Debug, Clone, Serialize)]
+pub struct Looked {
+    /// The variant's name.
+    pub variant: String,
+    /// Its record number.
+    pub index: u64,
+    /// Its notation.
+    pub position: String,
+    /// gnubg's Position ID, on 24 points.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub position_id: Option<String>,
+    /// Pip counts, the side on roll first.
+    pub pips: [u32; 2],
+}
+
+/// What a table says of a position.
+#[derive(Debug, Clone, Serialize)]
+pub struct Evaluation {
+    /// The position.
+    #[serde(flatten)]
+    pub looked: Looked,
+    /// Cubeless equity of the side on roll.
+    pub equity: f64,
+    /// Its outcome chances.
+    pub outcomes: Outcomes,
+}
+
+/// A play ranked by [`hint`].
+#[derive(Debug, Clone, Serialize)]
+pub struct Ranked {
+    /// The steps, as a backgammon player writes them.
+    pub play: String,
+    /// The position after the play, the mover's side first.
+    pub position: String,
+    /// The play's equity for the side that moved.
+    pub equity: f64,
+    /// Its outcome chances for the side that moved.
+    pub outcomes: Outcomes,
+}
+
+/// The plays of a roll, best first.
+#[derive(Debug, Clone, Serialize)]
+pub struct Hint {
+    /// The position before the roll.
+    pub position: String,
+    /// The roll, smaller die first.
+    pub roll: String,
+    /// Every distinct play, best first (ties keep the generator's order).
+    pub moves: Vec<Ranked>,
+}
+
+/// The opening roll: each first roll's best play, and the average.
+#[derive(Debug, Clone, Serialize)]
+pub struct Opening {
+    /// The variant's name.
+    pub variant: String,
+    /// The opening position.
+    pub position: String,
+    /// For each first roll (two different faces: the opening roll is never a double), the
+    /// best play and its equity for the side that won the opening roll.
+    pub rolls: Vec<OpeningRoll>,
+    /// The cubeless equity of the side that wins the opening roll, before it sees which
+    /// roll: the average over the ordered non-double rolls.
+    pub winner_equity: f64,
+}
+
+/// One first roll of [`Opening`].
+#[derive(Debug, Clone, Serialize)]
+pub struct OpeningRoll {
+    /// The roll.
+    pub roll: String,
+    /// The best play.
+    pub play: String,
+    /// Its equity.
+    pub equity: f64,
+}
+
+/// Looks a position up (no table needed).
+pub fn look(variant: &Variant, numbers: &super::store::Numbers, p: &Position) -> Result<Looked, Error> {
+    let pips = |s: &[u8]| {
+        s.iter()
+            .enumerate()
+            .map(|(i, &c)| (i as u32 + 1) * u32::from(c))
+            .sum()
+    };
+    Ok(Looked {
+        variant: variant.name.clone(),
+        index: numbers.record(p)?,
+        position: notation(variant, p),
+        position_id: (variant.points == 24)
+            .then(|| position_id::encode(p).ok())
+            .flatten(),
+        pips: [pips(p.us()), pips(p.them())],
+    })
+}
+
+/// The equity and outcome chances of a position.
+pub fn evaluate(tables: &Tables, p: &Position) -> Result<Evaluation, Error> {
+    let looked = look(tables.variant(), tables.numbers(), p)?;
+    Ok(Evaluation {
+        looked,
+        equity: tables.equity(p)?,
+        outcomes: tables.outcomes(p)?,
+    })
+}
+
+/// The value of a play's result for the side that moved: a win's points, or the
+/// opponent's stored equity negated.
+fn value(tables: &Tables, after: &Position) -> Result<(f64, Outcomes), Error> {
+    let v = tables.variant();
+    if off(after.us(), v.checkers) == v.checkers {
+        let points = moves::win_points(v, after.them());
+        return Ok((f64::from(points), Outcomes::won(points as u8)));
+    }
+    let next = after.swapped();
+    Ok((-tables.equity(&next)?, tables.outcomes(&next)?.flip()))
+}
+
+/// Every play of `roll` from `p`, best first.
+pub fn hint(tables: &Tables, p: &Position, roll: (u8, u8)) -> Result<Hint, Error> {
+    let v = tables.variant();
+    let mut ranked = Vec::new();
+    for play in moves::plays(v, p, roll) {
+        if play.steps.is_empty() {
+            continue;
+        }
+        let (equity, outcomes) = value(tables, &play.after)?;
+        ranked.push(Ranked {
+            play: play.text(v.points),
+            position: notation(v, &play.after),
+            equity,
+            outcomes,
+        });
+    }
+    ranked.sort_by(|a, b| b.equity.total_cmp(&a.equity));
+    Ok(Hint {
+        position: notation(v, p),
+        roll: format!("{}-{}", roll.0, roll.1),
+        moves: ranked,
+    })
+}
+
+/// The opening: each non-double first roll's best play, and the opening-roll winner's
+/// equity (the average over the ordered non-double rolls).
+pub fn opening(tables: &Tables) -> Result<Opening, Error> {
+    let v = tables.variant();
+    let start = v.opening();
+    let mut rolls = Vec::new();
+    let (mut sum, mut weight) = (0.0, 0.0);
+    for (i, &a) in v.faces.iter().enumerate() {
+        for &b in &v.faces[i + 1..] {
+            let h = hint(tables, &start, (a, b))?;
+            let (play, equity) = match h.moves.first() {
+                Some(m) => (m.play.clone(), m.equity),
+                // No play: the opponent is on roll in the same position.
+                None => ("(no move)".to_string(), -tables.equity(&start)?),
+            };
+            sum += 2.0 * equity;
+            weight += 2.0;
+            rolls.push(OpeningRoll {
+                roll: format!("{a}-{b}"),
+                play,
+                equity,
+            });
+        }
+    }
+    Ok(Opening {
+        variant: v.name.clone(),
+        position: notation(v, &start),
+        rolls,
+        winner_equity: if weight > 0.0 { sum / weight } else { 0.0 },
+    })
+}
