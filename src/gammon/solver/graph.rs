@@ -21,7 +21,7 @@
 //! The plays themselves come from [`Search`], once for each side on roll and each *view*
 //! it has of the opponent (see [`Sides::view`]): 275,181 searches for 1,106,945 states.
 
-use super::sides::{Search, Sides};
+use super::sides::{Search, Seen, Sides};
 use crate::gammon::variant::Rolls;
 use crate::progress::Progress;
 use rayon::prelude::*;
@@ -89,7 +89,7 @@ const PART: usize = 1 << 16;
 
 /// The plays of the states of one side on roll, searched once for each view of the
 /// opponent (see [`Sides::view`]), in one array: for each view the number of plays of
-/// each moving roll, then the plays, as [`Search::hits_into`] gives them.
+/// each moving roll, then the plays, as [`Search::landings_into`] gives them.
 struct Memo {
     plays: Vec<u64>,
 }
@@ -214,8 +214,8 @@ impl Graph {
         let memos: Vec<(Memo, Vec<u32>)> = runs
             .par_iter()
             .map_init(
-                || (Search::new(sides), HashMap::new(), Vec::new()),
-                |(search, seen, plays), &(lo, hi)| {
+                || (Search::new(sides), HashMap::new()),
+                |(search, seen), &(lo, hi)| {
                     let me = ranks[lo].0;
                     let mut memo = Memo { plays: Vec::new() };
                     let mut at = Vec::with_capacity(hi - lo);
@@ -227,7 +227,7 @@ impl Graph {
                             memo.plays.resize(head + nr, 0);
                             for (r, &(low, high, _)) in rolls.moving.iter().enumerate() {
                                 let before = memo.plays.len();
-                                search.hits_into(me, opp, (low, high), plays, &mut memo.plays);
+                                search.landings_into(me, view, (low, high), &mut memo.plays);
                                 memo.plays[head + r] = (memo.plays.len() - before) as u64;
                             }
                             head as u32
@@ -266,6 +266,7 @@ impl Graph {
                 start.push(0);
                 let mut succ = Vec::with_capacity(chunk.len() * 16);
                 let mut pass = Vec::with_capacity(chunk.len());
+                let mut seen = Seen::new();
                 for &s in chunk {
                     let (key, at) = plays_of[s as usize];
                     let memo = &memos[(key >> 16) as usize].0;
@@ -273,14 +274,22 @@ impl Graph {
                     let head = at as usize;
                     let mut next = head + nr;
                     let mut passing = rolls.idle;
+                    let blots = sides.blots(opp);
                     for (r, &(_, _, weight)) in rolls.moving.iter().enumerate() {
                         let count = memo.plays[head + r] as usize;
                         if count == 0 {
                             passing += weight;
                         }
+                        seen.clear();
                         for &play in &memo.plays[next..next + count] {
                             let mover = (play >> 32) as u16;
-                            let other = sides.hit_all(opp, play as u32);
+                            let hits = play as u32 & blots;
+                            // Plays that land on different points but hit the same blots
+                            // lead to the same position: the first stands for them.
+                            if count > 1 && !seen.insert(u64::from(mover) << 32 | u64::from(hits)) {
+                                continue;
+                            }
+                            let other = sides.hit_all(opp, hits);
                             succ.push(if sides.all_off(mover) {
                                 win + sides.win_points(other) - 1
                             } else {

@@ -38,11 +38,16 @@ pub struct Sides {
     /// `hit[r * LOCATIONS + q]`: the side after its checker on point `q` is hit.
     hit: Vec<u16>,
     pips: Vec<u16>,
-    /// `top[r]`: the highest location the side with rank `r` holds.
-    top: Vec<u8>,
     /// `win_points[r]`: what a side that bears off its last checker wins against the side
     /// with rank `r` (0 when that side has no checker in play).
     win_points: Vec<u8>,
+    /// Per rank, in the side's own numbering: its made points, its blots (see
+    /// [`Sides::view`]).
+    made: Vec<u32>,
+    blots: Vec<u32>,
+    /// Per rank: the points it could land on (below its highest checker), as a mask in
+    /// the opponent's numbering.
+    reach: Vec<u32>,
 }
 
 impl Sides {
@@ -93,15 +98,27 @@ impl Sides {
             }
         }
         let pips = counts.iter().map(|v| pips(v, p) as u16).collect();
-        let top = counts
-            .iter()
-            .map(|v| (0..=p + 1).rev().find(|&l| v[l] > 0).unwrap_or(0) as u8)
-            .collect();
         let win_points = counts
             .iter()
             .map(|opp| win_score(opp, p, home, variant.checkers as u8) as u8)
             .collect();
+        let mask = |v: &Side, keep: fn(u8) -> bool| {
+            (1..=p).filter(|&q| keep(v[q])).fold(0u32, |m, q| m | 1 << (q - 1))
+        };
+        let made = counts.iter().map(|v| mask(v, |c| c >= 2)).collect();
+        let blots = counts.iter().map(|v| mask(v, |c| c == 1)).collect();
+        let reach = counts
+            .iter()
+            .map(|v| {
+                let top = (0..=p + 1).rev().find(|&l| v[l] > 0).unwrap_or(0);
+                // My points 1..top (exclusive), the opponent's P + 1 - to.
+                (1..top.min(p + 1)).fold(0u32, |m, to| m | 1 << (p - to))
+            })
+            .collect();
         Sides {
+            made,
+            blots,
+            reach,
             index,
             points: p,
             checkers: variant.checkers as u8,
@@ -110,7 +127,6 @@ impl Sides {
             faces,
             hit,
             pips,
-            top,
             win_points,
         }
     }
@@ -148,15 +164,20 @@ impl Sides {
         self.index.side_rank(&side[1..=self.points + 1]).expect("a side") as u16
     }
 
-    /// How the opponent `opp` looks to the side `me` on roll, as far as its plays go: on
-    /// each point `me` could land on (below its highest checker), whether `opp` has no
-    /// checker there, one, or more; a base-3 number. Against two opponents with the same
-    /// view `me` has the same plays, but for which checkers they hit.
-    pub fn view(&self, me: u16, opp: u16) -> u64 {
-        let theirs = self.counts(opp);
-        let top = usize::from(self.top[usize::from(me)]);
-        let mirror = self.points + 1;
-        (1..top.min(mirror)).fold(0u64, |v, to| v * 3 + u64::from(theirs[mirror - to].min(2)))
+    /// How the opponent `opp` looks to the side `me` on roll, as far as its plays go: the
+    /// points `me` could land on (below its highest checker) that `opp` has made (two
+    /// checkers or more), as a mask in the opponent's numbering (bit `q - 1` for its point
+    /// `q`). Against two opponents with the same view `me` has the same plays, but for
+    /// which blots they hit.
+    #[inline]
+    pub fn view(&self, me: u16, opp: u16) -> u32 {
+        self.made[usize::from(opp)] & self.reach[usize::from(me)]
+    }
+
+    /// The opponent's blots: bit `q - 1` for each of its points `q` with one checker.
+    #[inline]
+    pub fn blots(&self, r: u16) -> u32 {
+        self.blots[usize::from(r)]
     }
 
     /// The side with rank `r` after its blots on the points of bit mask `hits` (bit
@@ -239,15 +260,21 @@ fn own_step(me: &Side, points: usize, home: usize, from: usize, die: u8) -> Opti
 }
 
 /// A play found by [`Search`]: both sides' ranks after it, the mover first.
+#[cfg(test)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct After {
     pub me: u16,
     pub opp: u16,
 }
 
+/// A play as the search finds it: the mover's rank after it (high 32 bits) and the
+/// opponent's points it landed on (low 32 bits, bit `q - 1` for the opponent's point
+/// `q`): the blots among them are hit.
+pub type Landing = u64;
+
 #[derive(Clone, Copy)]
 struct Leaf {
-    after: After,
+    play: Landing,
     used: u8,
     first_die: u8,
 }
@@ -258,21 +285,30 @@ pub struct Search<'a> {
     leaves: Vec<Leaf>,
     max_used: u8,
     seen: Seen,
+    #[cfg(test)]
+    found: Vec<Landing>,
 }
 
 /// A set of plays found (an open-addressing table stamped per search, so that it never
 /// needs clearing).
-struct Seen {
-    keys: Vec<u32>,
+pub struct Seen {
+    keys: Vec<u64>,
     stamps: Vec<u32>,
     now: u32,
+}
+
+impl Default for Seen {
+    fn default() -> Self {
+        Self::new()
+    }
 }
 
 impl Seen {
     /// Slots: a power of two well above the plays of any roll.
     const SLOTS: usize = 1 << 12;
 
-    fn new() -> Seen {
+    /// An empty set.
+    pub fn new() -> Seen {
         Seen {
             keys: vec![0; Self::SLOTS],
             stamps: vec![0; Self::SLOTS],
@@ -281,7 +317,8 @@ impl Seen {
     }
 
     /// Forgets every play.
-    fn clear(&mut self) {
+    #[inline]
+    pub fn clear(&mut self) {
         self.now = self.now.wrapping_add(1);
         if self.now == 0 {
             self.stamps.fill(0);
@@ -289,10 +326,10 @@ impl Seen {
         }
     }
 
-    /// Adds a play; false when it was there already.
-    fn insert(&mut self, after: After) -> bool {
-        let key = u32::from(after.me) << 16 | u32::from(after.opp);
-        let mut h = (key.wrapping_mul(0x9E37_79B1) >> 20) as usize;
+    /// Adds a key; false when it was there already.
+    #[inline]
+    pub fn insert(&mut self, key: u64) -> bool {
+        let mut h = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 52) as usize;
         loop {
             if self.stamps[h] != self.now {
                 self.stamps[h] = self.now;
@@ -302,7 +339,7 @@ impl Seen {
             if self.keys[h] == key {
                 return false;
             }
-            h = (h + 1) % Self::SLOTS;
+            h = (h + 1) & (Self::SLOTS - 1);
         }
     }
 }
@@ -314,25 +351,28 @@ impl<'a> Search<'a> {
             leaves: Vec::with_capacity(64),
             max_used: 0,
             seen: Seen::new(),
+            #[cfg(test)]
+            found: Vec::new(),
         }
     }
 
-    /// The distinct plays of the roll `(low, high)` for the side `me` against `opp`
-    /// (ranks), in the search's order, into `out`. Leaves `out` empty when the roll passes.
-    pub fn plays_into(&mut self, me: u16, opp: u16, roll: (u8, u8), out: &mut Vec<After>) {
-        out.clear();
+    /// The distinct plays of the roll `(low, high)` for the side `me` against an opponent
+    /// whose made points are `made` (a mask in its numbering, see [`Sides::view`]), as
+    /// [`Landing`]s, appended to `out` in the search's order (each distinct landing once).
+    /// Appends nothing when the roll passes.
+    pub fn landings_into(&mut self, me: u16, made: u32, roll: (u8, u8), out: &mut Vec<Landing>) {
         self.leaves.clear();
         self.max_used = 0;
-        let start = After { me, opp };
         let bar = self.sides.bar();
         let (low, high) = roll;
+        let start = u64::from(me) << 32;
         match (low, high) {
             (0, 0) => return,
-            (0, d) => self.search(start, &[d], 0, d, bar),
-            (a, b) if a == b => self.search(start, &[a; 4], 0, a, bar),
+            (0, d) => self.search(start, made, &[d], 0, d, bar),
+            (a, b) if a == b => self.search(start, made, &[a; 4], 0, a, bar),
             (a, b) => {
-                self.search(start, &[b, a], 0, b, bar);
-                self.search(start, &[a, b], 0, a, bar);
+                self.search(start, made, &[b, a], 0, b, bar);
+                self.search(start, made, &[a, b], 0, a, bar);
             }
         }
         let max_used = self.max_used;
@@ -351,64 +391,65 @@ impl<'a> Search<'a> {
             if leaf.used != max_used || (larger_only && leaf.first_die != high) {
                 continue;
             }
-            if self.seen.insert(leaf.after) {
-                out.push(leaf.after);
+            if self.seen.insert(leaf.play) {
+                out.push(leaf.play);
             }
         }
     }
 
-    /// The plays of [`Search::plays_into`], each as the mover's rank after it (high 32
-    /// bits) and the mask of the opponent's points it hits (low 32 bits, see
-    /// [`Sides::hit_all`]), appended to `out`.
-    pub fn hits_into(
-        &mut self,
-        me: u16,
-        opp: u16,
-        roll: (u8, u8),
-        plays: &mut Vec<After>,
-        out: &mut Vec<u64>,
-    ) {
-        self.plays_into(me, opp, roll, plays);
-        let before = self.sides.counts(opp);
-        for after in plays.iter() {
-            let now = self.sides.counts(after.opp);
-            let hits = (1..=self.sides.points)
-                .filter(|&q| before[q] != now[q])
-                .fold(0u32, |m, q| m | 1 << (q - 1));
-            out.push(u64::from(after.me) << 32 | u64::from(hits));
+    /// The distinct plays of the roll for the side `me` against `opp` (ranks), in the
+    /// search's order, into `out`. Leaves `out` empty when the roll passes.
+    #[cfg(test)]
+    pub fn plays_into(&mut self, me: u16, opp: u16, roll: (u8, u8), out: &mut Vec<After>) {
+        out.clear();
+        let mut found = std::mem::take(&mut self.found);
+        found.clear();
+        self.landings_into(me, self.sides.made[usize::from(opp)], roll, &mut found);
+        let blots = self.sides.blots(opp);
+        self.seen.clear();
+        for &play in &found {
+            let after = After {
+                me: (play >> 32) as u16,
+                opp: self.sides.hit_all(opp, play as u32 & blots),
+            };
+            if self.seen.insert(u64::from(after.me) << 16 | u64::from(after.opp)) {
+                out.push(after);
+            }
         }
+        self.found = found;
     }
 
-    fn search(&mut self, at: After, dice: &[u8], used: usize, first_die: u8, highest: usize) {
+    fn search(&mut self, at: Landing, made: u32, dice: &[u8], used: usize, first_die: u8, highest: usize) {
         let Some(&die) = dice.get(used) else {
             self.leaf(at, used as u8, first_die);
             return;
         };
         let sides = self.sides;
-        let mirror = sides.points + 1;
-        let top = if dice.len() == 4 { highest } else { mirror };
-        let theirs = sides.counts(at.opp);
+        let p = sides.points;
+        let top = if dice.len() == 4 { highest } else { p + 1 };
+        let me = (at >> 32) as u16;
         let mut moved = false;
-        for &(from, to, me) in sides.moves(at.me, die) {
+        for &(from, to, after) in sides.moves(me, die) {
             let (from, to) = (usize::from(from), usize::from(to));
             if from > top {
                 continue;
             }
-            let mut opp = at.opp;
+            let mut landed = at as u32;
             if to > 0 {
-                match theirs[mirror - to] {
-                    0 => {}
-                    1 => opp = sides.hit[usize::from(opp) * LOCATIONS + mirror - to],
-                    _ => continue, // a made point
+                // The opponent's point P + 1 - to.
+                let bit = 1u32 << (p - to);
+                if made & bit != 0 {
+                    continue; // a made point
                 }
+                landed |= bit;
             }
             moved = true;
-            let next = After { me, opp };
-            if sides.all_off(me) {
+            let next = u64::from(after) << 32 | u64::from(landed);
+            if sides.all_off(after) {
                 // Bearing off the last checker ends the game: all dice count as used.
                 self.leaf(next, dice.len() as u8, first_die);
             } else {
-                self.search(next, dice, used + 1, first_die, from);
+                self.search(next, made, dice, used + 1, first_die, from);
             }
         }
         if !moved {
@@ -416,7 +457,7 @@ impl<'a> Search<'a> {
         }
     }
 
-    fn leaf(&mut self, after: After, used: u8, first_die: u8) {
+    fn leaf(&mut self, play: Landing, used: u8, first_die: u8) {
         if used < self.max_used {
             return;
         }
@@ -425,7 +466,7 @@ impl<'a> Search<'a> {
             self.leaves.clear();
         }
         self.leaves.push(Leaf {
-            after,
+            play,
             used,
             first_die,
         });
