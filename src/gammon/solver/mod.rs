@@ -181,3 +181,123 @@ pub fn solve_variant(variant: &Variant, progress: Progress<'_>) -> Result<Solved
         graph_bytes: graph.bytes(),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gammon::{moves, notation, Position};
+    use std::collections::HashMap;
+
+    /// Every position of `variant` with play left, by brute force over boards.
+    fn boards(variant: &Variant) -> Vec<Position> {
+        let index = variant.hyper_index().unwrap();
+        (0..index.records())
+            .map(|r| index.position(r).unwrap())
+            .filter(|p| notation::check(variant, p).is_ok())
+            .collect()
+    }
+
+    /// Cubeless equities by plain value iteration on boards with the board generator: no
+    /// ranks, no classes, no pairs, no extrapolation, no policy iteration.
+    fn naive_equities(variant: &Variant) -> HashMap<Position, f64> {
+        let all = boards(variant);
+        let at: HashMap<Position, usize> =
+            all.iter().enumerate().map(|(i, p)| (p.clone(), i)).collect();
+        let rolls = variant.rolls();
+        // For each state and moving roll: the plays, as a state (opponent on roll) or a win.
+        let succ: Vec<Vec<Vec<Result<usize, f64>>>> = all
+            .iter()
+            .map(|p| {
+                rolls
+                    .moving
+                    .iter()
+                    .map(|&(a, b, _)| {
+                        moves::plays(variant, p, (a, b))
+                            .into_iter()
+                            .map(|m| {
+                                if moves::off(m.after.us(), variant.checkers) == variant.checkers {
+                                    Err(f64::from(moves::win_points(variant, m.after.them())))
+                                } else {
+                                    // A pass leaves the same board to the opponent.
+                                    Ok(at[&m.after.swapped()])
+                                }
+                            })
+                            .collect()
+                    })
+                    .collect()
+            })
+            .collect();
+        let mut e = vec![0.0f64; all.len()];
+        let d = f64::from(rolls.denominator);
+        for _ in 0..100_000 {
+            let mut change = 0.0f64;
+            for s in 0..all.len() {
+                let mut v = -f64::from(rolls.idle) * e[at[&all[s].swapped()]];
+                for (r, &(_, _, w)) in rolls.moving.iter().enumerate() {
+                    let best = succ[s][r]
+                        .iter()
+                        .map(|t| match *t {
+                            Ok(t) => -e[t],
+                            Err(points) => points,
+                        })
+                        .fold(f64::NEG_INFINITY, f64::max);
+                    v += f64::from(w) * best;
+                }
+                let v = v / d;
+                change = change.max((v - e[s]).abs());
+                e[s] = v;
+            }
+            if change < 1e-14 {
+                break;
+            }
+        }
+        all.into_iter().zip(e).collect()
+    }
+
+    fn engine_matches_naive(name: &str) -> usize {
+        let variant = Variant::parse(name).unwrap();
+        let solved = solve_variant(&variant, Progress::SILENT).unwrap();
+        let naive = naive_equities(&variant);
+        assert_eq!(solved.states.len(), naive.len());
+        let p = variant.points;
+        for (i, &(me, opp)) in solved.states.iter().enumerate() {
+            let board = Position::new(
+                solved.sides.counts(me)[1..=p + 1].to_vec(),
+                solved.sides.counts(opp)[1..=p + 1].to_vec(),
+            )
+            .unwrap();
+            let expected = naive[&board];
+            assert!(
+                (solved.equity[i] - expected).abs() < 1e-10,
+                "{name} {board:?}: {} vs {expected}",
+                solved.equity[i]
+            );
+            let o = crate::nikoniko::Outcomes::from_exclusive(solved.outcomes[i]);
+            assert!((o.equity() - solved.equity[i]).abs() < 1e-9, "{board:?}");
+        }
+        naive.len()
+    }
+
+    #[test]
+    fn hyper1_equities_match_plain_value_iteration_on_boards() {
+        assert_eq!(engine_matches_naive("hyper1"), 601);
+    }
+
+    #[test]
+    fn a_small_board_with_a_zero_face_matches_plain_value_iteration() {
+        // Zero faces make passes, so pass pairs and deadlocks are exercised.
+        assert!(engine_matches_naive("points=6:checkers=2:faces=0-2:home=2") > 500);
+    }
+
+    #[test]
+    fn a_board_of_three_checkers_and_four_faces_matches_plain_value_iteration() {
+        assert!(engine_matches_naive("points=7:checkers=3:faces=1-4:home=2") > 5_000);
+    }
+
+    #[test]
+    fn a_variant_too_large_for_memory_is_refused_before_allocating() {
+        let v = Variant::parse("points=24:checkers=4").unwrap();
+        let message = solve_variant(&v, Progress::SILENT).err().unwrap().to_string();
+        assert!(message.contains("states") && message.contains("GB"), "{message}");
+    }
+}
