@@ -401,7 +401,10 @@ pub fn run(cmd: GammonCmd) -> Result<()> {
             } else {
                 let mut out = format!("{} opening {}: best first plays\n", o.variant, o.position);
                 for r in &o.rolls {
-                    out.push_str(&format!("  {:<5} {:<24} {:+.6}\n", r.roll, r.play, r.equity));
+                    out.push_str(&format!(
+                        "  {:<5} {:<24} {:+.6}\n",
+                        r.roll, r.play, r.equity
+                    ));
                 }
                 out.push_str(&format!(
                     "opening-roll winner's equity {:+.10} (average over the non-double rolls)",

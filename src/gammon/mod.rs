@@ -24,16 +24,16 @@ mod error;
 pub mod hyper;
 pub mod moves;
 pub mod notation;
-pub mod query;
 mod position;
 pub mod position_id;
+pub mod query;
 pub mod solver;
 pub mod store;
 pub mod variant;
 
+pub use crate::nikoniko::Outcomes;
 pub use bd::{HyperFile, HyperWriter, Record, Stored};
 pub use error::Error;
 pub use hyper::{Counts, HyperIndex};
 pub use position::Position;
-pub use crate::nikoniko::Outcomes;
 pub use variant::{Numbering, Variant};

@@ -42,7 +42,14 @@ impl Play {
         };
         self.steps
             .iter()
-            .map(|s| format!("{}/{}{}", loc(s.from), loc(s.to), if s.hit { "*" } else { "" }))
+            .map(|s| {
+                format!(
+                    "{}/{}{}",
+                    loc(s.from),
+                    loc(s.to),
+                    if s.hit { "*" } else { "" }
+                )
+            })
             .collect::<Vec<_>>()
             .join(" ")
     }
@@ -89,10 +96,8 @@ pub fn plays(variant: &Variant, position: &Position, roll: (u8, u8)) -> Vec<Play
     if most == 0 {
         return vec![start];
     }
-    let larger_only = most == 1
-        && low != high
-        && low > 0
-        && leaves.iter().any(|l| l.0 == 1 && l.1 == high);
+    let larger_only =
+        most == 1 && low != high && low > 0 && leaves.iter().any(|l| l.0 == 1 && l.1 == high);
     let mut out: Vec<Play> = Vec::new();
     for (used, first, play) in leaves {
         if used != most || (larger_only && first != high) {

@@ -101,11 +101,7 @@ pub fn check(variant: &Variant, p: &Position) -> Result<(), String> {
 }
 
 /// One side's list: points `1..=P` or `bar`, comma-separated (empty: all off).
-fn side(
-    variant: &Variant,
-    text: &str,
-    bad: &dyn Fn(String) -> Error,
-) -> Result<Vec<u8>, Error> {
+fn side(variant: &Variant, text: &str, bad: &dyn Fn(String) -> Error) -> Result<Vec<u8>, Error> {
     let mut slots = vec![0u8; variant.points + 1];
     for token in text.split(',').map(str::trim).filter(|t| !t.is_empty()) {
         let slot = if token.eq_ignore_ascii_case("bar") {
@@ -177,7 +173,10 @@ mod tests {
         let from_record = parse_position(&v, &record.to_string()).unwrap();
         let id = position_id::encode(&opening).unwrap();
         let from_id = parse_position(&v, &id).unwrap();
-        assert_eq!((&from_text, &from_record, &from_id), (&opening, &opening, &opening));
+        assert_eq!(
+            (&from_text, &from_record, &from_id),
+            (&opening, &opening, &opening)
+        );
     }
 
     #[test]
@@ -196,6 +195,9 @@ mod tests {
     fn rolls_must_use_the_variants_faces() {
         let v = Variant::built_in("nikoniko-12").unwrap();
         assert_eq!(parse_roll(&v, "2-1").unwrap(), (1, 2));
-        assert!(parse_roll(&v, "0-1").unwrap_err().to_string().contains("not a face"));
+        assert!(parse_roll(&v, "0-1")
+            .unwrap_err()
+            .to_string()
+            .contains("not a face"));
     }
 }

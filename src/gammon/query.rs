@@ -86,7 +86,11 @@ pub struct OpeningRoll {
 }
 
 /// Looks a position up (no table needed).
-pub fn look(variant: &Variant, numbers: &super::store::Numbers, p: &Position) -> Result<Looked, Error> {
+pub fn look(
+    variant: &Variant,
+    numbers: &super::store::Numbers,
+    p: &Position,
+) -> Result<Looked, Error> {
     let pips = |s: &[u8]| {
         s.iter()
             .enumerate()

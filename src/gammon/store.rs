@@ -215,6 +215,7 @@ pub fn decode_outcomes(r: &Record) -> Outcomes {
 pub fn build(variant: &Variant, path: &Path, progress: Progress<'_>) -> Result<BuildReport, Error> {
     let started = Instant::now();
     variant.check()?;
+    solver::check_memory(variant)?;
     let numbers = Numbers::new(variant)?;
     let records = numbers.records();
     table::prepare(&[path], table::file_len(24, records))?;
@@ -280,7 +281,10 @@ impl Tables {
     /// variant, size); a missing, foreign or damaged table says how to build it.
     pub fn open(variant: &Variant, path: &Path) -> Result<Tables, Error> {
         let hint = |e: TableError| {
-            e.with_hint(&format!("run `tabula gammon build --variant {}`", variant.name))
+            e.with_hint(&format!(
+                "run `tabula gammon build --variant {}`",
+                variant.name
+            ))
         };
         let table = Table::open(path).map_err(hint)?;
         table.expect_kind(KIND)?;
@@ -362,8 +366,7 @@ pub fn verify(tables: &Tables) -> Result<VerifyReport, Error> {
     let variant = &tables.variant;
     let sides = Sides::new(variant);
     let states = solver::states(variant, &sides);
-    let graph =
-        solver::graph::Graph::build(&sides, &variant.rolls(), &states, Progress::SILENT);
+    let graph = solver::graph::Graph::build(&sides, &variant.rolls(), &states, Progress::SILENT);
     let record_of: Vec<u64> = states
         .par_iter()
         .map(|&(me, opp)| tables.numbers.of_ranks(&sides, me, opp))
@@ -491,11 +494,21 @@ pub fn compare(tables: &Tables, file: &super::HyperFile) -> Result<Comparison, E
     let variant = &tables.variant;
     if variant.numbering != Numbering::Gnubg || variant.points != 24 {
         return Err(Error::Variant {
-            reason: format!("{} is not a Hypergammon variant: gnubg keeps no database of it", variant.name),
+            reason: format!(
+                "{} is not a Hypergammon variant: gnubg keeps no database of it",
+                variant.name
+            ),
         });
     }
     let records: &[Record] = tables.table.records()?;
-    let names = ["equity", "win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon"];
+    let names = [
+        "equity",
+        "win",
+        "win_gammon",
+        "win_backgammon",
+        "lose_gammon",
+        "lose_backgammon",
+    ];
     let n = records.len() as u64;
     let per = (0..n)
         .into_par_iter()
@@ -509,8 +522,22 @@ pub fn compare(tables: &Tables, file: &super::HyperFile) -> Result<Comparison, E
             };
             let rec = &records[r as usize];
             let o = decode_outcomes(rec);
-            let ours = [decode_equity(rec), o.win, o.win_gammon, o.win_backgammon, o.lose_gammon, o.lose_backgammon];
-            let gnubg = [theirs.equity(), theirs.win, theirs.win_gammon, theirs.win_backgammon, theirs.lose_gammon, theirs.lose_backgammon];
+            let ours = [
+                decode_equity(rec),
+                o.win,
+                o.win_gammon,
+                o.win_backgammon,
+                o.lose_gammon,
+                o.lose_backgammon,
+            ];
+            let gnubg = [
+                theirs.equity(),
+                theirs.win,
+                theirs.win_gammon,
+                theirs.win_backgammon,
+                theirs.lose_gammon,
+                theirs.lose_backgammon,
+            ];
             let diff: [f64; 6] = std::array::from_fn(|i| (ours[i] - gnubg[i]).abs());
             let tie = diff[0] <= 6.0 * GNUBG_CHANCE_TOLERANCE
                 && diff[1..].iter().any(|&d| d > GNUBG_CHANCE_TOLERANCE);
@@ -520,7 +547,9 @@ pub fn compare(tables: &Tables, file: &super::HyperFile) -> Result<Comparison, E
     let mut worst: Vec<(f64, u64, f64, f64)> = vec![(0.0, 0, 0.0, 0.0); 6];
     let (mut compared, mut ties) = (0u64, 0u64);
     for (r, item) in per.iter().enumerate() {
-        let Some((diff, pair, tie)) = item else { continue };
+        let Some((diff, pair, tie)) = item else {
+            continue;
+        };
         compared += 1;
         ties += u64::from(*tie);
         for i in 0..6 {
@@ -574,7 +603,10 @@ pub fn export(tables: &Tables, path: &Path) -> Result<u64, Error> {
     let variant = &tables.variant;
     if variant.numbering != Numbering::Gnubg || variant.points != 24 || variant.checkers > 3 {
         return Err(Error::Variant {
-            reason: format!("{} is not Hypergammon 1-3: gnubg reads no database of it", variant.name),
+            reason: format!(
+                "{} is not Hypergammon 1-3: gnubg reads no database of it",
+                variant.name
+            ),
         });
     }
     let records: &[Record] = tables.table.records()?;
@@ -603,7 +635,9 @@ pub fn export(tables: &Tables, path: &Path) -> Result<u64, Error> {
         }
     }
     let out = writer.finish()?;
-    let file = out.into_inner().map_err(|e| Error::io(&tmp)(e.into_error()))?;
+    let file = out
+        .into_inner()
+        .map_err(|e| Error::io(&tmp)(e.into_error()))?;
     file.sync_all().map_err(Error::io(&tmp))?;
     std::fs::rename(&tmp, path).map_err(Error::io(path))?;
     Ok(records.len() as u64)

@@ -174,7 +174,9 @@ impl Variant {
     pub fn check(&self) -> Result<(), Error> {
         let (p, c) = (self.points, self.checkers);
         if p == 0 || p > MAX_POINTS {
-            return Err(bad(format!("{p} points: a board has 1 to {MAX_POINTS} points")));
+            return Err(bad(format!(
+                "{p} points: a board has 1 to {MAX_POINTS} points"
+            )));
         }
         if c == 0 || c > 15 {
             return Err(bad(format!("{c} checkers: each side has 1 to 15 checkers")));
@@ -189,10 +191,14 @@ impl Variant {
             return Err(bad(format!("face {f}: faces run from 0 to {MAX_FACE}")));
         }
         if self.faces.windows(2).any(|w| w[0] >= w[1]) {
-            return Err(bad("the faces must be distinct (and are kept ascending)".into()));
+            return Err(bad(
+                "the faces must be distinct (and are kept ascending)".into()
+            ));
         }
         if self.faces.iter().all(|&f| f == 0) {
-            return Err(bad("no face moves a checker: the game could never end".into()));
+            return Err(bad(
+                "no face moves a checker: the game could never end".into()
+            ));
         }
         if self.home == 0 || self.home > p {
             return Err(bad(format!(
@@ -315,9 +321,13 @@ fn parse_list(value: &str, what: &str) -> Result<Vec<u8>, Error> {
     value
         .split(',')
         .map(|t| {
-            t.trim()
-                .parse::<u8>()
-                .map_err(|_| bad(format!("{what} {}: {} is not a number", excerpt(value), excerpt(t))))
+            t.trim().parse::<u8>().map_err(|_| {
+                bad(format!(
+                    "{what} {}: {} is not a number",
+                    excerpt(value),
+                    excerpt(t)
+                ))
+            })
         })
         .collect()
 }
@@ -384,7 +394,10 @@ mod tests {
         let v = Variant::parse("points=12:checkers=2").unwrap();
         assert_eq!((v.home, v.faces.len()), (3, 6));
         assert_eq!(v.start, vec![12, 11]);
-        assert_eq!(v.name, "points=12:checkers=2:faces=1,2,3,4,5,6:home=3:start=12,11");
+        assert_eq!(
+            v.name,
+            "points=12:checkers=2:faces=1,2,3,4,5,6:home=3:start=12,11"
+        );
         assert_eq!(Variant::parse(&v.name).unwrap(), v);
     }
 

@@ -62,9 +62,7 @@ impl Error {
             Error::Solver(e) => e.kind(),
             Error::Io { .. } | Error::Line(crate::lines::LineError::Read(_)) => ErrorKind::Io,
             Error::Line(_) => ErrorKind::Input,
-            Error::Index(_) | Error::Inconsistent(_) => {
-                ErrorKind::Failed
-            }
+            Error::Index(_) | Error::Inconsistent(_) => ErrorKind::Failed,
         }
     }
 }

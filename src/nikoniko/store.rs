@@ -6,9 +6,9 @@
 //! names the equity table's checksum in its variant, so a mismatched pair is refused.
 
 use super::index::STATES;
+use super::{Error, Outcomes};
 use crate::gammon::solver::{solve_variant, Exclusive};
 use crate::gammon::Variant;
-use super::{Error, Outcomes};
 use crate::progress::Progress;
 use crate::table::{self, Descriptor, Table, TableError};
 use rayon::prelude::*;

@@ -1,9 +1,9 @@
 //! `nikoniko verify`: re-derives every state's value from the stored table with one
 //! Bellman sweep over the stored values, independently of the solver's iteration.
 
+use super::store::{Tables, EQUITY_SCALE, OUTCOME_SCALE};
 use crate::gammon::solver::{graph::decode, graph_of};
 use crate::gammon::Variant;
-use super::store::{Tables, EQUITY_SCALE, OUTCOME_SCALE};
 use crate::table::TableError;
 use rayon::prelude::*;
 

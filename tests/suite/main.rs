@@ -9,6 +9,7 @@ mod bingo_players;
 mod fabfib_cli;
 mod fabfib_engine;
 mod fabfib_odds;
+mod gammon_cli;
 mod gammon_gnubg;
 mod nikoniko_cli;
 mod nikoniko_inputs;

@@ -143,7 +143,12 @@ impl Graph {
     /// Builds the graph of `states` (each a pair of side ranks, the side on roll first;
     /// the states of one side on roll consecutive), in parallel; the result does not
     /// depend on the thread count. `progress` counts the side-on-roll runs searched.
-    pub fn build(sides: &Sides, rolls: &Rolls, states: &[(u16, u16)], progress: Progress<'_>) -> Graph {
+    pub fn build(
+        sides: &Sides,
+        rolls: &Rolls,
+        states: &[(u16, u16)],
+        progress: Progress<'_>,
+    ) -> Graph {
         let ranks = states;
         let n = ranks.len();
         let nr = rolls.moving.len();
@@ -188,9 +193,7 @@ impl Graph {
         // Sweep order: within each segment, grouped by the opponent, then solver order.
         let sweep_keys: Vec<u32> = order
             .par_iter()
-            .map(|&i| {
-                segment_of[i as usize] * rank_count as u32 + u32::from(ranks[i as usize].1)
-            })
+            .map(|&i| segment_of[i as usize] * rank_count as u32 + u32::from(ranks[i as usize].1))
             .collect();
         let sweep = counting_sort(&sweep_keys, CLASSES * levels * rank_count);
         drop(sweep_keys);
@@ -209,7 +212,10 @@ impl Graph {
                 _ => runs.push((i, i + 1)),
             }
         }
-        progress.start("searching the plays of every side on roll", Some(runs.len() as u64));
+        progress.start(
+            "searching the plays of every side on roll",
+            Some(runs.len() as u64),
+        );
         // For each run, its memo and where each of its states' view starts in it.
         let memos: Vec<(Memo, Vec<u32>)> = runs
             .par_iter()
@@ -380,6 +386,12 @@ impl Graph {
         &part.succ[part.start[j] as usize..part.start[j + 1] as usize]
     }
 
+    /// Frees the successors (after the equities are solved: the outcomes need only the
+    /// plays recorded best).
+    pub fn free_successors(&mut self) {
+        self.parts = Vec::new();
+    }
+
     /// Successor links in all (every play of every roll of every state).
     pub fn successor_count(&self) -> usize {
         self.parts.iter().map(|p| p.succ.len()).sum()
@@ -395,4 +407,3 @@ impl Graph {
         parts + self.len() * (4 * 5 + 2 + std::mem::size_of::<Pair>())
     }
 }
-

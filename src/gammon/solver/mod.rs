@@ -160,10 +160,11 @@ pub fn solve_variant(variant: &Variant, progress: Progress<'_>) -> Result<Solved
     progress.start("numbering the states", None);
     let sides = Sides::new(variant);
     let states = states(variant, &sides);
-    let graph = Graph::build(&sides, &variant.rolls(), &states, progress);
+    let mut graph = Graph::build(&sides, &variant.rolls(), &states, progress);
     let graph_seconds = started.elapsed().as_secs_f64();
+    let (successors, graph_bytes) = (graph.successor_count(), graph.bytes());
     progress.start("iterating", None);
-    let solution = solve::solve(&graph, TOLERANCE, progress)?;
+    let solution = solve::solve(&mut graph, TOLERANCE, progress)?;
     let solve_seconds = started.elapsed().as_secs_f64() - graph_seconds;
     Ok(Solved {
         states,
@@ -177,8 +178,8 @@ pub fn solve_variant(variant: &Variant, progress: Progress<'_>) -> Result<Solved
         graph_seconds,
         solve_seconds,
         outcome_seconds: solution.outcome_seconds,
-        successors: graph.successor_count(),
-        graph_bytes: graph.bytes(),
+        successors,
+        graph_bytes,
     })
 }
 
@@ -201,8 +202,11 @@ mod tests {
     /// ranks, no classes, no pairs, no extrapolation, no policy iteration.
     fn naive_equities(variant: &Variant) -> HashMap<Position, f64> {
         let all = boards(variant);
-        let at: HashMap<Position, usize> =
-            all.iter().enumerate().map(|(i, p)| (p.clone(), i)).collect();
+        let at: HashMap<Position, usize> = all
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (p.clone(), i))
+            .collect();
         let rolls = variant.rolls();
         // For each state and moving roll: the plays, as a state (opponent on roll) or a win.
         let succ: Vec<Vec<Vec<Result<usize, f64>>>> = all
@@ -297,7 +301,13 @@ mod tests {
     #[test]
     fn a_variant_too_large_for_memory_is_refused_before_allocating() {
         let v = Variant::parse("points=24:checkers=4").unwrap();
-        let message = solve_variant(&v, Progress::SILENT).err().unwrap().to_string();
-        assert!(message.contains("states") && message.contains("GB"), "{message}");
+        let message = solve_variant(&v, Progress::SILENT)
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(
+            message.contains("states") && message.contains("GB"),
+            "{message}"
+        );
     }
 }

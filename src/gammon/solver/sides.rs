@@ -103,7 +103,9 @@ impl Sides {
             .map(|opp| win_score(opp, p, home, variant.checkers as u8) as u8)
             .collect();
         let mask = |v: &Side, keep: fn(u8) -> bool| {
-            (1..=p).filter(|&q| keep(v[q])).fold(0u32, |m, q| m | 1 << (q - 1))
+            (1..=p)
+                .filter(|&q| keep(v[q]))
+                .fold(0u32, |m, q| m | 1 << (q - 1))
         };
         let made = counts.iter().map(|v| mask(v, |c| c >= 2)).collect();
         let blots = counts.iter().map(|v| mask(v, |c| c == 1)).collect();
@@ -161,7 +163,9 @@ impl Sides {
 
     /// The rank of a side's counts.
     pub fn rank(&self, side: &Side) -> u16 {
-        self.index.side_rank(&side[1..=self.points + 1]).expect("a side") as u16
+        self.index
+            .side_rank(&side[1..=self.points + 1])
+            .expect("a side") as u16
     }
 
     /// How the opponent `opp` looks to the side `me` on roll, as far as its plays go: the
@@ -412,14 +416,25 @@ impl<'a> Search<'a> {
                 me: (play >> 32) as u16,
                 opp: self.sides.hit_all(opp, play as u32 & blots),
             };
-            if self.seen.insert(u64::from(after.me) << 16 | u64::from(after.opp)) {
+            if self
+                .seen
+                .insert(u64::from(after.me) << 16 | u64::from(after.opp))
+            {
                 out.push(after);
             }
         }
         self.found = found;
     }
 
-    fn search(&mut self, at: Landing, made: u32, dice: &[u8], used: usize, first_die: u8, highest: usize) {
+    fn search(
+        &mut self,
+        at: Landing,
+        made: u32,
+        dice: &[u8],
+        used: usize,
+        first_die: u8,
+        highest: usize,
+    ) {
         let Some(&die) = dice.get(used) else {
             self.leaf(at, used as u8, first_die);
             return;
@@ -505,13 +520,16 @@ mod tests {
                     let board = position(&sides, me, opp);
                     for &(low, high, _) in &rolls.moving {
                         search.plays_into(me, opp, (low, high), &mut found);
-                        let mut got: Vec<Position> =
-                            found.iter().map(|a| position(&sides, a.me, a.opp)).collect();
-                        let mut expected: Vec<Position> = moves::plays(&variant, &board, (low, high))
-                            .into_iter()
-                            .filter(|p| !p.steps.is_empty())
-                            .map(|p| p.after)
+                        let mut got: Vec<Position> = found
+                            .iter()
+                            .map(|a| position(&sides, a.me, a.opp))
                             .collect();
+                        let mut expected: Vec<Position> =
+                            moves::plays(&variant, &board, (low, high))
+                                .into_iter()
+                                .filter(|p| !p.steps.is_empty())
+                                .map(|p| p.after)
+                                .collect();
                         assert_eq!(got.len(), expected.len(), "{board:?} {low}-{high}");
                         got.sort_by(|a, b| (a.us(), a.them()).cmp(&(b.us(), b.them())));
                         expected.sort_by(|a, b| (a.us(), a.them()).cmp(&(b.us(), b.them())));
@@ -593,10 +611,19 @@ mod tests {
             let v = sides.counts(r);
             assert_eq!(sides.rank(v), r);
             let slots = &v[1..=25];
-            assert_eq!(sides.pips(r), (1..=25u32).map(|l| l * u32::from(v[l as usize])).sum::<u32>());
+            assert_eq!(
+                sides.pips(r),
+                (1..=25u32)
+                    .map(|l| l * u32::from(v[l as usize]))
+                    .sum::<u32>()
+            );
             assert_eq!(v.iter().map(|&c| u32::from(c)).sum::<u32>(), 3);
             if !sides.all_off(r) {
-                assert_eq!(sides.win_points(r), moves::win_points(&variant, slots), "{v:?}");
+                assert_eq!(
+                    sides.win_points(r),
+                    moves::win_points(&variant, slots),
+                    "{v:?}"
+                );
             }
         }
     }

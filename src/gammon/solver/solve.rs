@@ -53,7 +53,7 @@ pub struct Solution {
 
 /// Solves every state to `tolerance` (the largest change in a sweep). `progress` shows
 /// the sweeps.
-pub fn solve(graph: &Graph, tolerance: f64, progress: Progress<'_>) -> Result<Solution, Error> {
+pub fn solve(graph: &mut Graph, tolerance: f64, progress: Progress<'_>) -> Result<Solution, Error> {
     solve_with(graph, tolerance, progress, true)
 }
 
@@ -61,11 +61,12 @@ pub fn solve(graph: &Graph, tolerance: f64, progress: Progress<'_>) -> Result<So
 /// cannot have overtaken the recorded best (see [`Elimination`]). Either way the result
 /// is the same, bit for bit.
 fn solve_with(
-    graph: &Graph,
+    graph_mut: &mut Graph,
     tolerance: f64,
     progress: Progress<'_>,
     eliminate: bool,
 ) -> Result<Solution, Error> {
+    let graph: &Graph = graph_mut;
     let n = graph.len();
     let pass = graph.win + 3;
     let nr = graph.roll_count();
@@ -164,7 +165,14 @@ fn solve_with(
     let (one_sweeps, one_residual) = gammons.0?;
     let outcomes_started = std::time::Instant::now();
     let sweeps = run.sweeps;
-    let policy = &run.chosen;
+    let policy = std::mem::take(&mut run.chosen);
+    let policy = policy.as_slice();
+    drop(run);
+    // The plays of the states are no longer needed: the outcomes follow the recorded
+    // best plays only. Their memory (most of the graph's) goes back before the outcome
+    // arrays are made.
+    graph_mut.free_successors();
+    let graph: &Graph = graph_mut;
     // With neither off, all four chances (see `Tail`); plays that bear off a first
     // checker lead to states just solved. The gammon chances (won, lost) and the
     // backgammon chances are two systems that never meet: they are solved side by side.
@@ -531,7 +539,6 @@ fn equity_sweep(
     )
 }
 
-
 /// The chances of winning a gammon or more, a backgammon, losing a gammon or more, a
 /// backgammon, for the side on roll.
 type Tail = [f64; 4];
@@ -641,7 +648,6 @@ fn compact<V: Copy + Send + Sync>(
     }
 }
 
-
 /// A sweep of the chances that the side which has borne off none loses a gammon or
 /// more, a backgammon, over the states where one side has borne off. The plays that stay
 /// in the class keep the same side at risk; the others are in `policy.constant`.
@@ -739,9 +745,10 @@ mod tests {
     #[test]
     #[ignore = "two full solves; run with --ignored"]
     fn skipping_the_plays_that_cannot_have_overtaken_changes_no_bit_of_the_result() {
-        let graph = super::super::graph_of(&crate::gammon::Variant::built_in("nikoniko").unwrap());
-        let with = solve_with(&graph, 1e-12, Progress::SILENT, true).expect("converges");
-        let without = solve_with(&graph, 1e-12, Progress::SILENT, false).expect("converges");
+        let graph =
+            || super::super::graph_of(&crate::gammon::Variant::built_in("nikoniko").unwrap());
+        let with = solve_with(&mut graph(), 1e-12, Progress::SILENT, true).expect("converges");
+        let without = solve_with(&mut graph(), 1e-12, Progress::SILENT, false).expect("converges");
         assert_eq!(with.sweeps, without.sweeps);
         assert_eq!(with.residual.to_bits(), without.residual.to_bits());
         let bits = |s: &Solution| s.equity.iter().map(|e| e.to_bits()).collect::<Vec<_>>();

@@ -1,0 +1,326 @@
+//! `tabula gammon …`: the family's commands, its tables against the manifest and against
+//! GNU Backgammon's published database values, and bad variants.
+
+use crate::common::{json, tabula};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+/// The folder where this suite builds the family's tables, once.
+fn folder() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| tempfile::tempdir().unwrap().keep())
+}
+
+/// Builds `variant` once for the suite (`--json` report), with `threads` threads.
+fn build_with(variant: &str, threads: &str, file: &str) -> Value {
+    let table = folder().join(file);
+    let out = tabula()
+        .env("RAYON_NUM_THREADS", threads)
+        .args([
+            "gammon",
+            "build",
+            "--variant",
+            variant,
+            "--quiet",
+            "--json",
+            "--table",
+        ])
+        .arg(&table)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+fn built(variant: &'static str) -> &'static Value {
+    static BUILT: OnceLock<std::sync::Mutex<Vec<(&'static str, &'static Value)>>> = OnceLock::new();
+    let list = BUILT.get_or_init(Default::default);
+    let mut list = list.lock().unwrap();
+    if let Some((_, v)) = list.iter().find(|(n, _)| *n == variant) {
+        return v;
+    }
+    let v: &'static Value = Box::leak(Box::new(build_with(
+        variant,
+        "2",
+        &format!("{variant}.tbl"),
+    )));
+    list.push((variant, v));
+    v
+}
+
+fn table(variant: &'static str) -> String {
+    built(variant);
+    folder()
+        .join(format!("{variant}.tbl"))
+        .display()
+        .to_string()
+}
+
+fn manifest(name: &str) -> String {
+    let text =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tables/MANIFEST")).unwrap();
+    text.lines()
+        .find(|l| l.split_whitespace().next() == Some(name))
+        .and_then(|l| l.split_whitespace().last())
+        .unwrap_or_else(|| panic!("{name} is not in the manifest"))
+        .to_string()
+}
+
+#[test]
+fn hyper1_and_hyper2_tables_have_the_manifests_checksums() {
+    for variant in ["hyper1", "hyper2"] {
+        let r = built(variant);
+        assert_eq!(
+            format!("sha256:{}", r["checksum"].as_str().unwrap()),
+            manifest(&format!("{variant}.tbl")),
+            "{variant}"
+        );
+    }
+}
+
+// About 300 sweeps of 1.1 million states: run with `cargo test --release -- --ignored`.
+#[test]
+#[ignore = "a full solve of 1.1 million states; run with --ignored"]
+fn the_nikoniko_12_table_has_the_manifests_checksum() {
+    let r = built("nikoniko-12");
+    assert_eq!(
+        format!("sha256:{}", r["checksum"].as_str().unwrap()),
+        manifest("nikoniko-12.tbl")
+    );
+}
+
+#[test]
+fn hyper_tables_do_not_depend_on_the_thread_count() {
+    for variant in ["hyper1", "hyper2"] {
+        let one = build_with(variant, "1", &format!("{variant}-one-thread.tbl"));
+        assert_eq!(one["checksum"], built(variant)["checksum"], "{variant}");
+    }
+}
+
+#[test]
+fn the_hyper_openings_agree_with_gnubgs_databases() {
+    // Values read from gnubg 1.07's hyper1.bd (record 648) and hyper2.bd (record
+    // 121,792), built by its `makehyper`; gnubg stops at a change of 1e-5.
+    let e1 = json(&[
+        "gammon",
+        "equity",
+        "24/24",
+        "--variant",
+        "hyper1",
+        "--json",
+        "--table",
+        &table("hyper1"),
+    ]);
+    assert_eq!(e1["index"], 648);
+    assert!((e1["equity"].as_f64().unwrap() - 0.4527736).abs() < 1e-5);
+    let e2 = json(&[
+        "gammon",
+        "equity",
+        "24,23/24,23",
+        "--variant",
+        "hyper2",
+        "--json",
+        "--table",
+        &table("hyper2"),
+    ]);
+    assert_eq!(e2["index"], 121_792);
+    assert!((e2["equity"].as_f64().unwrap() - 0.1522440).abs() < 1e-5);
+    assert!((e2["outcomes"]["win"].as_f64().unwrap() - 0.5354742).abs() < 1e-5);
+}
+
+#[test]
+fn hyper3_counts_its_records_and_keiths_legal_positions() {
+    let c = json(&["gammon", "count", "--variant", "hyper3", "--json"]);
+    assert_eq!(c["records"], 10_732_176);
+    assert_eq!(c["legal"], 7_959_904);
+}
+
+#[test]
+fn a_position_id_a_record_and_the_notation_name_the_same_position() {
+    let by_text = json(&[
+        "gammon",
+        "show",
+        "24,23/24,23",
+        "--variant",
+        "hyper2",
+        "--json",
+    ]);
+    let id = by_text["position_id"].as_str().unwrap().to_string();
+    let by_id = json(&["gammon", "show", &id, "--variant", "hyper2", "--json"]);
+    let record = by_text["index"].to_string();
+    let by_record = json(&["gammon", "show", &record, "--variant", "hyper2", "--json"]);
+    assert_eq!(by_id["position"], "24,23/24,23");
+    assert_eq!(by_record["position"], "24,23/24,23");
+}
+
+#[test]
+fn a_hint_values_each_play_as_minus_the_opponents_equity_after_it() {
+    let h = json(&[
+        "gammon",
+        "hint",
+        "24,23/24,23",
+        "6-5",
+        "--variant",
+        "hyper2",
+        "--json",
+        "--table",
+        &table("hyper2"),
+    ]);
+    let moves = h["moves"].as_array().unwrap();
+    let all = json(&[
+        "gammon",
+        "moves",
+        "24,23/24,23",
+        "6-5",
+        "--variant",
+        "hyper2",
+        "--json",
+    ]);
+    assert_eq!(moves.len(), all["moves"].as_array().unwrap().len());
+    let mut last = f64::INFINITY;
+    for m in moves {
+        let e = m["equity"].as_f64().unwrap();
+        assert!(e <= last);
+        last = e;
+        // The position after the play, with the opponent on roll.
+        let (mine, theirs) = m["position"].as_str().unwrap().split_once('/').unwrap();
+        let next = json(&[
+            "gammon",
+            "equity",
+            &format!("{theirs}/{mine}"),
+            "--variant",
+            "hyper2",
+            "--json",
+            "--table",
+            &table("hyper2"),
+        ]);
+        assert_eq!(e, -next["equity"].as_f64().unwrap());
+    }
+}
+
+#[test]
+fn the_opening_roll_winners_equity_is_the_mean_of_the_best_first_plays() {
+    let o = json(&[
+        "gammon",
+        "opening",
+        "--variant",
+        "hyper2",
+        "--json",
+        "--table",
+        &table("hyper2"),
+    ]);
+    let rolls = o["rolls"].as_array().unwrap();
+    assert_eq!(rolls.len(), 15);
+    let mean = rolls
+        .iter()
+        .map(|r| r["equity"].as_f64().unwrap())
+        .sum::<f64>()
+        / 15.0;
+    assert!((o["winner_equity"].as_f64().unwrap() - mean).abs() < 1e-12);
+    let h = json(&[
+        "gammon",
+        "hint",
+        "24,23/24,23",
+        "6-5",
+        "--variant",
+        "hyper2",
+        "--json",
+        "--table",
+        &table("hyper2"),
+    ]);
+    let five_six = rolls.iter().find(|r| r["roll"] == "5-6").unwrap();
+    assert_eq!(five_six["equity"], h["moves"][0]["equity"]);
+}
+
+#[test]
+fn the_family_table_passes_its_own_bellman_check() {
+    let v = json(&[
+        "gammon",
+        "verify",
+        "--variant",
+        "hyper2",
+        "--json",
+        "--table",
+        &table("hyper2"),
+    ]);
+    assert_eq!(v["ok"], true, "{v}");
+}
+
+#[test]
+fn gammon_nikoniko_is_the_nikoniko_command() {
+    let t = crate::common::nikoniko_built().1.display().to_string();
+    let a = json(&[
+        "gammon",
+        "equity",
+        "8,8,5,2,2/8,8,5,2,2",
+        "--variant",
+        "nikoniko",
+        "--json",
+        "--table",
+        &t,
+    ]);
+    let b = json(&[
+        "nikoniko",
+        "equity",
+        "8,8,5,2,2/8,8,5,2,2",
+        "--json",
+        "--table",
+        &t,
+    ]);
+    assert_eq!(a, b);
+}
+
+#[test]
+fn bad_variants_exit_2_naming_the_fault() {
+    for (variant, fault) in [
+        ("points=8:checkers=0", "0 checkers"),
+        ("points=8:checkers=2:start=9,8", "point 9"),
+        ("points=8:checkers=2:faces=1,20", "face 20"),
+        ("points=24:checkers=6", "16 bits"),
+        ("hyper4", "unknown variant"),
+    ] {
+        let out = tabula()
+            .args(["gammon", "count", "--variant", variant])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{variant}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(fault), "{variant}: {err}");
+    }
+    let out = tabula()
+        .args([
+            "gammon",
+            "build",
+            "--variant",
+            "points=24:checkers=4",
+            "--table",
+        ])
+        .arg(folder().join("huge.tbl"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("GB"));
+}
+
+#[test]
+fn a_missing_family_table_says_how_to_build_it() {
+    let out = tabula()
+        .args([
+            "gammon",
+            "equity",
+            "24,23/24,23",
+            "--variant",
+            "hyper2",
+            "--table",
+        ])
+        .arg(folder().join("absent.tbl"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("tabula gammon build --variant hyper2"));
+}
