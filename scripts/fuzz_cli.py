@@ -57,6 +57,31 @@ def position(rng):
     return mutate(rng, side() + "/" + side())
 
 
+def hyper_position(rng):
+    def side():
+        n = rng.randint(0, 3)
+        return ",".join(rng.choice(["24", "23", "1", "6", "13", "bar", "25", "0"]) for _ in range(n))
+    r = rng.random()
+    if r < 0.15:
+        return str(rng.randint(0, 130_000))
+    if r < 0.25:
+        return mutate(rng, "AABAAQAACgAAAA")
+    return mutate(rng, side() + "/" + side())
+
+
+def variant(rng):
+    if rng.random() < 0.6:
+        return mutate(rng, rng.choice(["hyper1", "hyper2", "nikoniko-12", "hyper3"]))
+    parts = [f"points={rng.randint(0, 30)}", f"checkers={rng.randint(0, 7)}"]
+    if rng.random() < 0.5:
+        parts.append("faces=" + rng.choice(["0-2", "1-6", "1,2", "0", "1,1", "3-1", "0-20"]))
+    if rng.random() < 0.5:
+        parts.append(f"home={rng.randint(0, 30)}")
+    if rng.random() < 0.5:
+        parts.append("start=" + ",".join(str(rng.randint(0, 30)) for _ in range(rng.randint(0, 4))))
+    return mutate(rng, ":".join(parts))
+
+
 def roll(rng):
     return mutate(rng, f"{rng.randint(0, 3)}-{rng.randint(0, 3)}")
 
@@ -84,9 +109,19 @@ def workload(rng, lo, hi):
     return rng.choice(["18446744073709551615", "18446744073709551616", "99999999999999999999999"])
 
 
-def cases(rng, table):
+def cases(rng, table, hyper2):
     """One command line (and its stdin) at a time, for ever."""
     makers = [
+        lambda: (["gammon", "count", "--variant", variant(rng)], b""),
+        lambda: (["gammon", "show", hyper_position(rng), "--variant", variant(rng), "--json"], b""),
+        lambda: (["gammon", "moves", hyper_position(rng), mutate(rng, f"{rng.randint(0, 7)}-{rng.randint(0, 7)}"),
+                  "--variant", "hyper2"], b""),
+        lambda: (["gammon", "equity", hyper_position(rng), "--variant", "hyper2", "--table", hyper2], b""),
+        lambda: (["gammon", "hint", hyper_position(rng), mutate(rng, f"{rng.randint(1, 6)}-{rng.randint(1, 6)}"),
+                  "--variant", "hyper2", "--table", hyper2, "--json"], b""),
+        lambda: (["gammon", "play", "--variant", "hyper2", "--table", hyper2, "--seed", number(rng, 0, 9)],
+                 "\n".join(hyper_position(rng) for _ in range(rng.randint(0, 6))).encode("utf-8", "replace")),
+        lambda: (["gammon", "compare", "--variant", "hyper2", "--table", hyper2, "--gnubg", mutate(rng, table)], b""),
         lambda: (["nikoniko", "show", position(rng)], b""),
         lambda: (["nikoniko", "moves", position(rng), roll(rng), "--json"], b""),
         lambda: (["nikoniko", "equity", position(rng), "--table", table], b""),
@@ -137,8 +172,11 @@ def main():
         table = os.path.join(work, "nikoniko.tbl")
         subprocess.run([BIN, "nikoniko", "build", "--quiet", "--table", table], check=True,
                        stdout=subprocess.DEVNULL)
+        hyper2 = os.path.join(work, "hyper2.tbl")
+        subprocess.run([BIN, "gammon", "build", "--variant", "hyper2", "--quiet", "--table", hyper2],
+                       check=True, stdout=subprocess.DEVNULL)
         deadline = time.monotonic() + args.seconds
-        for argv, stdin in cases(rng, table):
+        for argv, stdin in cases(rng, table, hyper2):
             if time.monotonic() > deadline:
                 break
             runs += 1

@@ -427,13 +427,11 @@ pub fn run(cmd: GammonCmd) -> Result<()> {
                     table: nikoniko_table(table),
                 });
             }
-            Err(tabula::gammon::Error::Variant {
-                reason: format!(
-                    "play is available for nikoniko only for now; query {} with equity and hint",
-                    v.name
-                ),
-            }
-            .into())
+            let tables = Tables::open(&v, &table_path(&v, table))?;
+            let stdin = std::io::stdin();
+            let mut stdout = std::io::stdout();
+            tabula::gammon::game::play(&tables, seed, !second, stdin.lock(), &mut stdout)?;
+            Ok(())
         }
         GammonCmd::Verify {
             variant,
@@ -523,8 +521,14 @@ fn compare_text(c: &store::Comparison, path: &Path) -> String {
         ));
     }
     out.push_str(&format!(
+        "{} positions differ in a chance by more than {:.0e} while their equities agree: plays \
+         that tie in equity, kept differently by the two programs\n",
+        c.tie_records,
+        store::TIE_GAP
+    ));
+    out.push_str(&format!(
         "gnubg stores 24 bits: a chance to {:.1e}, an equity to {:.1e}; every cubeless \
-         difference is {}",
+         equity difference is {}",
         1.0 / f64::from(bd::SCALE),
         6.0 / f64::from(bd::SCALE),
         if c.within_precision {

@@ -163,6 +163,9 @@ pub enum Error {
     /// The stored values do not satisfy the rules' equations within their rounding.
     #[error("the table is not consistent with the rules: {0}")]
     Inconsistent(String),
+    /// A line of the player's answers could not be read.
+    #[error("standard input: {0}")]
+    Line(#[from] crate::lines::LineError),
     /// The ranking engine refused a family (kept as the source).
     #[error("the side index cannot be built")]
     Rank(#[from] RankError),
@@ -196,6 +199,8 @@ impl Error {
             | Error::Input { .. } => ErrorKind::Input,
             Error::NotConverged { .. } | Error::Inconsistent(_) => ErrorKind::Failed,
             Error::Table(_) => ErrorKind::Table,
+            Error::Line(crate::lines::LineError::Read(_)) => ErrorKind::Io,
+            Error::Line(_) => ErrorKind::Input,
             Error::Header { .. }
             | Error::WrongCheckers { .. }
             | Error::Length { .. }

@@ -21,6 +21,7 @@
 
 pub mod bd;
 mod error;
+pub mod game;
 pub mod hyper;
 pub mod moves;
 pub mod notation;

@@ -447,8 +447,8 @@ pub struct Comparison {
     /// Whether every cubeless difference is within gnubg's precision (its 24-bit
     /// rounding, and its own stopping rule, a change of 1e-5 in a sweep).
     pub within_precision: bool,
-    /// Records whose chances differ by more than gnubg's precision while their equities
-    /// agree: there the plays tie in equity and the two programs break the tie apart.
+    /// Records whose chances differ by more than [`TIE_GAP`] while their equities agree:
+    /// there the plays tie in equity and the two programs break the tie apart.
     pub tie_records: u64,
 }
 
@@ -488,6 +488,10 @@ pub struct Worst {
 
 /// gnubg's precision for a cubeless chance: 24-bit truncation plus its stopping rule.
 pub const GNUBG_CHANCE_TOLERANCE: f64 = 1e-5 + 1.0 / 16_777_215.0;
+
+/// A chance that differs by more than this while the equities agree is taken for a tie
+/// kept differently: far beyond what gnubg's stopping rule leaves (a few 1e-5).
+pub const TIE_GAP: f64 = 1e-3;
 
 /// Compares the table with a gnubg database of the same variant, record by record.
 pub fn compare(tables: &Tables, file: &super::HyperFile) -> Result<Comparison, Error> {
@@ -539,8 +543,8 @@ pub fn compare(tables: &Tables, file: &super::HyperFile) -> Result<Comparison, E
                 theirs.lose_backgammon,
             ];
             let diff: [f64; 6] = std::array::from_fn(|i| (ours[i] - gnubg[i]).abs());
-            let tie = diff[0] <= 6.0 * GNUBG_CHANCE_TOLERANCE
-                && diff[1..].iter().any(|&d| d > GNUBG_CHANCE_TOLERANCE);
+            let tie =
+                diff[0] <= 6.0 * GNUBG_CHANCE_TOLERANCE && diff[1..].iter().any(|&d| d > TIE_GAP);
             Ok(Some((diff, gnubg_pair(ours, gnubg), tie)))
         })
         .collect::<Result<Vec<_>, Error>>()?;
