@@ -44,6 +44,9 @@ pub enum GammonCmd {
     Build {
         #[arg(long)]
         variant: String,
+        /// Also solve the doubling cube (money play) into a table beside
+        #[arg(long)]
+        cube: bool,
         /// The table (default `tables/<variant>.tbl`)
         #[arg(long)]
         table: Option<PathBuf>,
@@ -58,6 +61,12 @@ pub enum GammonCmd {
         position: String,
         #[arg(long)]
         variant: String,
+        /// The cube state for the cube decision (with a cube table)
+        #[arg(long, value_enum, default_value_t = CubeArg::Centred)]
+        cube: CubeArg,
+        /// The Jacoby rule for a centred cube
+        #[arg(long)]
+        jacoby: bool,
         #[arg(long)]
         table: Option<PathBuf>,
         #[arg(long)]
@@ -127,6 +136,23 @@ pub enum GammonCmd {
         #[arg(long)]
         table: Option<PathBuf>,
     },
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+pub enum CubeArg {
+    Centred,
+    Owned,
+    Opponent,
+}
+
+impl From<CubeArg> for query::CubeState {
+    fn from(c: CubeArg) -> Self {
+        match c {
+            CubeArg::Centred => query::CubeState::Centred,
+            CubeArg::Owned => query::CubeState::Owned,
+            CubeArg::Opponent => query::CubeState::Opponent,
+        }
+    }
 }
 
 fn variant_of(name: &str) -> Result<Variant> {
@@ -268,12 +294,13 @@ pub fn run(cmd: GammonCmd) -> Result<()> {
         }
         GammonCmd::Build {
             variant,
+            cube,
             table,
             quiet,
             json,
         } => {
             let v = variant_of(&variant)?;
-            if is_nikoniko(&v) {
+            if is_nikoniko(&v) && !cube {
                 return run_nikoniko(NikonikoCmd::Build {
                     table: nikoniko_table(table),
                     quiet,
@@ -282,7 +309,7 @@ pub fn run(cmd: GammonCmd) -> Result<()> {
             }
             let path = table_path(&v, table);
             let bars = Bars::new(quiet || json);
-            let report = store::build(&v, &path, bars.progress())?;
+            let report = store::build_with(&v, &path, cube, bars.progress())?;
             if json {
                 emit_json(&report)
             } else {
@@ -293,7 +320,7 @@ pub fn run(cmd: GammonCmd) -> Result<()> {
                      equity          {} sweeps, final residual {:.2e}\n\
                      outcomes        {} sweeps, final residual {:.2e}\n\
                      time            {:.2} s ({:.2} s generating plays, {:.2} s iterating)\n\
-                     checksum        sha256:{}\n\
+                     checksum        sha256:{}{}\n\
                      opening equity  {:+.6}",
                     report.path.display(),
                     report.variant,
@@ -309,6 +336,13 @@ pub fn run(cmd: GammonCmd) -> Result<()> {
                     report.graph_seconds,
                     report.solve_seconds,
                     report.checksum,
+                    match (&report.cube_checksum, report.cube_sweeps) {
+                        (Some(c), Some(n)) => format!(
+                            "\ncube            {n} sweeps, final residual {:.2e}, table sha256:{c}",
+                            report.cube_residual.unwrap_or(0.0)
+                        ),
+                        _ => String::new(),
+                    },
                     report.opening_equity,
                 ))
             }
@@ -316,11 +350,14 @@ pub fn run(cmd: GammonCmd) -> Result<()> {
         GammonCmd::Equity {
             position: text,
             variant,
+            cube,
+            jacoby,
             table,
             json,
         } => {
             let v = variant_of(&variant)?;
-            if is_nikoniko(&v) {
+            let path = table_path(&v, table.clone());
+            if is_nikoniko(&v) && !store::cube_path(&path).exists() {
                 return run_nikoniko(NikonikoCmd::Equity {
                     position: text,
                     table: nikoniko_table(table),
@@ -328,18 +365,36 @@ pub fn run(cmd: GammonCmd) -> Result<()> {
                 });
             }
             let p = position(&v, &text)?;
-            let tables = Tables::open(&v, &table_path(&v, table))?;
-            let e = query::evaluate(&tables, &p)?;
+            let tables = Tables::open(&v, &path)?;
+            let e = query::evaluate(&tables, &p, cube.into(), jacoby)?;
             if json {
                 emit_json(&e)
             } else {
-                emit(&format!(
+                let mut out = format!(
                     "position {}  (record {})\nequity   {:+.6} for the side on roll (cubeless)\n{}",
                     e.looked.position,
                     e.looked.index,
                     e.equity,
                     outcomes_text(&e.outcomes)
-                ))
+                );
+                if let (Some(c), Some(a)) = (&e.cubeful, &e.cube) {
+                    out.push_str(&format!(
+                        "\ncubeful  owned {:+.6}  centred {:+.6}  Jacoby {:+.6}  opponent owns {:+.6}\n\
+                         cube     {:?}{}: no double {:+.6}, double/take {:+.6}, double/pass {:+.6}\n\
+                         action   {}",
+                        c.owned,
+                        c.centred,
+                        c.centred_jacoby,
+                        c.opponent_owns,
+                        a.state,
+                        if a.jacoby { ", Jacoby" } else { "" },
+                        a.no_double,
+                        a.double_take,
+                        a.double_pass,
+                        a.action
+                    ));
+                }
+                emit(&out)
             }
         }
         GammonCmd::Hint {
@@ -498,9 +553,13 @@ pub fn run(cmd: GammonCmd) -> Result<()> {
             let tables = Tables::open(&v, &table_path(&v, table))?;
             let written = store::export(&tables, &gnubg)?;
             emit(&format!(
-                "wrote {} ({written} records, gnubg 1.07's format, cubeless values; the \
-                 cubeful ones are 0 until the cube is solved)",
-                gnubg.display()
+                "wrote {} ({written} records, gnubg 1.07's format{})",
+                gnubg.display(),
+                if tables.has_cube() {
+                    ""
+                } else {
+                    "; no cube table, so the cubeful equities are 0: build with --cube"
+                }
             ))
         }
     }
@@ -526,6 +585,17 @@ fn compare_text(c: &store::Comparison, path: &Path) -> String {
         c.tie_records,
         store::TIE_GAP
     ));
+    out.push_str(&format!(
+        "{} positions have a roll without a legal move (gnubg 1.07 mishandles the cube there)\n",
+        c.pass_records
+    ));
+    if let Some(d) = &c.max_diff_without_pass {
+        out.push_str(&format!(
+            "cubeful, where no roll passes: largest differences owned {:.1e}, centred {:.1e}, \
+             Jacoby {:.1e}, opponent owns {:.1e}\n",
+            d.owned, d.centred, d.centred_jacoby, d.opponent_owns
+        ));
+    }
     out.push_str(&format!(
         "gnubg stores 24 bits: a chance to {:.1e}, an equity to {:.1e}; every cubeless \
          equity difference is {}",

@@ -3,7 +3,7 @@
 
 use super::moves::{self, off};
 use super::notation::notation;
-use super::store::Tables;
+use super::store::{Cubeful, Tables};
 use super::{position_id, Error, Outcomes, Position, Variant};
 use serde::Serialize;
 
@@ -33,6 +33,75 @@ pub struct Evaluation {
     pub equity: f64,
     /// Its outcome chances.
     pub outcomes: Outcomes,
+    /// The no-double equities in the four cube states, when the cube was solved.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cubeful: Option<Cubeful>,
+    /// The cube decision of the side on roll, when the cube was solved.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cube: Option<CubeAction>,
+}
+
+/// Where the cube is, for a cube decision.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CubeState {
+    /// In the centre.
+    Centred,
+    /// Owned by the side on roll.
+    Owned,
+    /// Owned by the opponent: the side on roll cannot double.
+    Opponent,
+}
+
+/// The side on roll's cube decision, with the equities behind it (as gnubg shows them).
+#[derive(Debug, Clone, Serialize)]
+pub struct CubeAction {
+    /// `no double`, `double, take`, `double, pass`, `too good`, or `no access` (the
+    /// opponent owns the cube).
+    pub action: &'static str,
+    /// The cube state decided for.
+    pub state: CubeState,
+    /// Whether the Jacoby rule applies (centred cube only).
+    pub jacoby: bool,
+    /// Equity if it does not double.
+    pub no_double: f64,
+    /// Equity if it doubles and is taken: twice its equity with the opponent owning.
+    pub double_take: f64,
+    /// Equity if it doubles and the opponent passes: 1.
+    pub double_pass: f64,
+}
+
+/// The cube decision for the side on roll from its no-double equities.
+pub fn cube_action(c: &Cubeful, state: CubeState, jacoby: bool) -> CubeAction {
+    let jacoby = jacoby && state == CubeState::Centred;
+    let no_double = match state {
+        CubeState::Centred if jacoby => c.centred_jacoby,
+        CubeState::Centred => c.centred,
+        CubeState::Owned => c.owned,
+        CubeState::Opponent => c.opponent_owns,
+    };
+    let double_take = 2.0 * c.opponent_owns;
+    let action = if state == CubeState::Opponent {
+        "no access"
+    } else if double_take.min(1.0) > no_double {
+        if double_take <= 1.0 {
+            "double, take"
+        } else {
+            "double, pass"
+        }
+    } else if no_double > 1.0 {
+        "too good"
+    } else {
+        "no double"
+    };
+    CubeAction {
+        action,
+        state,
+        jacoby,
+        no_double,
+        double_take,
+        double_pass: 1.0,
+    }
 }
 
 /// A play ranked by [`hint`].
@@ -108,13 +177,22 @@ pub fn look(
     })
 }
 
-/// The equity and outcome chances of a position.
-pub fn evaluate(tables: &Tables, p: &Position) -> Result<Evaluation, Error> {
+/// The equity and outcome chances of a position, and with the cube solved its cubeful
+/// equities and the cube decision for the cube `state` (`jacoby`: under the Jacoby rule).
+pub fn evaluate(
+    tables: &Tables,
+    p: &Position,
+    state: CubeState,
+    jacoby: bool,
+) -> Result<Evaluation, Error> {
     let looked = look(tables.variant(), tables.numbers(), p)?;
+    let cubeful = tables.cubeful(p)?;
     Ok(Evaluation {
         looked,
         equity: tables.equity(p)?,
         outcomes: tables.outcomes(p)?,
+        cube: cubeful.as_ref().map(|c| cube_action(c, state, jacoby)),
+        cubeful,
     })
 }
 

@@ -31,6 +31,59 @@ pub const CHANCE_SCALE: f64 = u32::MAX as f64;
 /// A record: the equity's bits, then the five chances.
 pub type Record = [u32; 6];
 
+/// Kind of a cube table (beside the cubeless one, extension `cube`).
+pub const CUBE_KIND: &str = "gammon-cubeful";
+/// Layout of its records: the four no-double equities, each `round(e · 2^29)` as `i32`
+/// bits: owned, centred, centred with Jacoby, opponent owns.
+pub const CUBE_LAYOUT: &str = "i32x4";
+
+/// A cube record.
+pub type CubeRecord = [u32; 4];
+
+/// The cube table that goes with the cubeless table at `path`.
+pub fn cube_path(path: &Path) -> PathBuf {
+    path.with_extension("cube")
+}
+
+fn cube_line(variant: &Variant, checksum: &str) -> String {
+    format!("{}; cube; equity {}", variant.describe(), &checksum[..16])
+}
+
+/// The four no-double equities of a position (money play, the cube's value 1).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Cubeful {
+    /// The side on roll owns the cube.
+    pub owned: f64,
+    /// The cube is centred.
+    pub centred: f64,
+    /// Centred, under the Jacoby rule.
+    pub centred_jacoby: f64,
+    /// The opponent owns the cube.
+    pub opponent_owns: f64,
+}
+
+impl Cubeful {
+    /// From the solver's order.
+    pub fn from_array(v: [f64; 4]) -> Cubeful {
+        Cubeful {
+            owned: v[0],
+            centred: v[1],
+            centred_jacoby: v[2],
+            opponent_owns: v[3],
+        }
+    }
+
+    /// In the solver's order.
+    pub fn to_array(&self) -> [f64; 4] {
+        [
+            self.owned,
+            self.centred,
+            self.centred_jacoby,
+            self.opponent_owns,
+        ]
+    }
+}
+
 /// The table's variant line: the rules and the numbering.
 pub fn variant_line(variant: &Variant) -> String {
     let numbering = match variant.numbering {
@@ -41,8 +94,14 @@ pub fn variant_line(variant: &Variant) -> String {
 }
 
 /// The default table of a variant: `tables/<name>.tbl`, a description's `:`, `=` and `,`
-/// made safe for a file name.
+/// made safe for a file name (for `nikoniko`, whose `tables/nikoniko.tbl` is the
+/// article's table, `tables/nikoniko-cube.tbl`).
 pub fn default_path(variant: &Variant) -> PathBuf {
+    if variant.name == "nikoniko" {
+        // `tables/nikoniko.tbl` is the article's table; the family's, with the cube, lies
+        // apart.
+        return PathBuf::from("tables/nikoniko-cube.tbl");
+    }
     let name: String = variant
         .name
         .chars()
@@ -59,7 +118,7 @@ pub fn default_path(variant: &Variant) -> PathBuf {
 /// The numbering of a variant's positions: record numbers and back.
 pub struct Numbers {
     numbering: Numbering,
-    index: HyperIndex,
+    pub(crate) index: HyperIndex,
     points: usize,
 }
 
@@ -168,6 +227,12 @@ pub struct BuildReport {
     pub graph_bytes: usize,
     /// The table's payload SHA-256, in hex.
     pub checksum: String,
+    /// With the cube: its sweeps, last change and table checksum.
+    pub cube_sweeps: Option<u32>,
+    /// The largest change of a cubeful equity in the cube's last sweep.
+    pub cube_residual: Option<f64>,
+    /// The cube table's payload SHA-256, in hex.
+    pub cube_checksum: Option<String>,
     /// The solved (unrounded) equity of the opening position for the side on roll.
     pub opening_equity: f64,
 }
@@ -213,13 +278,31 @@ pub fn decode_outcomes(r: &Record) -> Outcomes {
 /// Solves `variant` and publishes its table at `path` atomically (`docs/table-format.md`).
 /// Not for `nikoniko`, whose tables are the article's (`crate::nikoniko::store::build`).
 pub fn build(variant: &Variant, path: &Path, progress: Progress<'_>) -> Result<BuildReport, Error> {
+    build_with(variant, path, false, progress)
+}
+
+/// As [`build`]; with `cube`, also solves the cube and writes its table beside
+/// ([`cube_path`]), both published together.
+pub fn build_with(
+    variant: &Variant,
+    path: &Path,
+    cube: bool,
+    progress: Progress<'_>,
+) -> Result<BuildReport, Error> {
     let started = Instant::now();
     variant.check()?;
     solver::check_memory(variant)?;
     let numbers = Numbers::new(variant)?;
     let records = numbers.records();
-    table::prepare(&[path], table::file_len(24, records))?;
-    let solved: Solved = solver::solve_variant(variant, progress)?;
+    let cube_file = cube_path(path);
+    let bytes = table::file_len(24, records)
+        + if cube {
+            table::file_len(16, records)
+        } else {
+            0
+        };
+    table::prepare(&[path, &cube_file], bytes)?;
+    let solved: Solved = solver::solve_variant_with(variant, cube, progress)?;
     progress.start("writing the table", None);
     let by_record = place(&numbers, &solved, records);
     let line = variant_line(variant);
@@ -232,7 +315,25 @@ pub fn build(variant: &Variant, path: &Path, progress: Progress<'_>) -> Result<B
         },
         &by_record,
     )?;
-    let headers = table::publish(vec![staged])?;
+    let mut staged = vec![staged];
+    if let Some(c) = &solved.cube {
+        let mut cube_records = vec![[0u32; 4]; records as usize];
+        for (i, &(me, opp)) in solved.states.iter().enumerate() {
+            let r = numbers.of_ranks(&solved.sides, me, opp) as usize;
+            cube_records[r] = c.values[i].map(|e| ((e * EQUITY_SCALE).round() as i32) as u32);
+        }
+        let line = cube_line(variant, &staged[0].header().checksum_hex());
+        staged.push(table::stage(
+            &cube_file,
+            Descriptor {
+                kind: CUBE_KIND,
+                layout: CUBE_LAYOUT,
+                variant: &line,
+            },
+            &cube_records,
+        )?);
+    }
+    let headers = table::publish(staged)?;
     progress.finish();
     let opening = numbers.record(&variant.opening())?;
     Ok(BuildReport {
@@ -249,6 +350,9 @@ pub fn build(variant: &Variant, path: &Path, progress: Progress<'_>) -> Result<B
         solve_seconds: solved.solve_seconds,
         seconds: started.elapsed().as_secs_f64(),
         graph_bytes: solved.graph_bytes,
+        cube_sweeps: solved.cube.as_ref().map(|c| c.sweeps),
+        cube_residual: solved.cube.as_ref().map(|c| c.residual),
+        cube_checksum: headers.get(1).map(|h| h.checksum_hex()),
         checksum: headers[0].checksum_hex(),
         opening_equity: decode_equity(&by_record[opening as usize]),
     })
@@ -272,6 +376,7 @@ fn place(numbers: &Numbers, solved: &Solved, records: u64) -> Vec<Record> {
 /// read).
 pub struct Tables {
     table: Table,
+    cube: Option<Table>,
     numbers: Numbers,
     variant: Variant,
 }
@@ -302,11 +407,38 @@ impl Tables {
             }
             .into());
         }
+        let cube_file = cube_path(path);
+        let cube = if cube_file.exists() {
+            let c = Table::open(&cube_file).map_err(hint)?;
+            c.expect_kind(CUBE_KIND)?;
+            c.expect_variant(&cube_line(variant, &table.header().checksum_hex()))?;
+            c.expect_layout::<CubeRecord>()?;
+            Some(c)
+        } else {
+            None
+        };
         Ok(Tables {
             table,
+            cube,
             numbers,
             variant: variant.clone(),
         })
+    }
+
+    /// Whether the cube was solved (its table lies beside).
+    pub fn has_cube(&self) -> bool {
+        self.cube.is_some()
+    }
+
+    /// The four no-double equities of a position, when the cube was solved.
+    pub fn cubeful(&self, p: &Position) -> Result<Option<Cubeful>, Error> {
+        let Some(c) = &self.cube else {
+            return Ok(None);
+        };
+        let r: CubeRecord = c.record(self.numbers.record(p)?)?;
+        Ok(Some(Cubeful::from_array(
+            r.map(|u| f64::from(u as i32) / EQUITY_SCALE),
+        )))
     }
 
     /// The variant.
@@ -444,15 +576,23 @@ pub struct Comparison {
     pub max_diff: MaxDiff,
     /// Where each largest difference is, and the two values there.
     pub quantities: Vec<Worst>,
-    /// Whether every cubeless difference is within gnubg's precision (its 24-bit
+    /// Whether every cubeless equity difference is within gnubg's precision (its 24-bit
     /// rounding, and its own stopping rule, a change of 1e-5 in a sweep).
     pub within_precision: bool,
     /// Records whose chances differ by more than [`TIE_GAP`] while their equities agree:
     /// there the plays tie in equity and the two programs break the tie apart.
     pub tie_records: u64,
+    /// Records where the side on roll has a roll without a legal move (a pass), where
+    /// gnubg 1.07's cubeful values go wrong.
+    pub pass_records: u64,
+    /// With the cube: the largest difference of each cubeful equity over the records
+    /// where no roll passes (the error spreads from the pass positions to those that
+    /// lead to them, so it is smaller there, not nil).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_diff_without_pass: Option<CubeDiff>,
 }
 
-/// The largest difference of each cubeless quantity.
+/// The largest difference of each quantity.
 #[derive(Debug, Clone, Copy, Default, Serialize)]
 pub struct MaxDiff {
     /// Cubeless equity.
@@ -467,6 +607,22 @@ pub struct MaxDiff {
     pub lose_gammon: f64,
     /// P(lose a backgammon).
     pub lose_backgammon: f64,
+    /// With the cube: the four no-double equities.
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub cube: Option<CubeDiff>,
+}
+
+/// The largest difference of each cubeful equity.
+#[derive(Debug, Clone, Copy, Default, Serialize)]
+pub struct CubeDiff {
+    /// Owned.
+    pub owned: f64,
+    /// Centred.
+    pub centred: f64,
+    /// Centred, Jacoby.
+    pub centred_jacoby: f64,
+    /// Opponent owns.
+    pub opponent_owns: f64,
 }
 
 /// One quantity's largest difference.
@@ -493,7 +649,28 @@ pub const GNUBG_CHANCE_TOLERANCE: f64 = 1e-5 + 1.0 / 16_777_215.0;
 /// kept differently: far beyond what gnubg's stopping rule leaves (a few 1e-5).
 pub const TIE_GAP: f64 = 1e-3;
 
-/// Compares the table with a gnubg database of the same variant, record by record.
+const NAMES: [&str; 10] = [
+    "equity",
+    "win",
+    "win_gammon",
+    "win_backgammon",
+    "lose_gammon",
+    "lose_backgammon",
+    "owned",
+    "centred",
+    "centred_jacoby",
+    "opponent_owns",
+];
+
+/// One record compared: both programs' values, whether a roll passes there.
+struct Compared {
+    ours: [f64; 10],
+    theirs: [f64; 10],
+    pass: bool,
+}
+
+/// Compares the table (and its cube table, if any) with a gnubg database of the same
+/// variant, record by record.
 pub fn compare(tables: &Tables, file: &super::HyperFile) -> Result<Comparison, Error> {
     let variant = &tables.variant;
     if variant.numbering != Numbering::Gnubg || variant.points != 24 {
@@ -505,64 +682,93 @@ pub fn compare(tables: &Tables, file: &super::HyperFile) -> Result<Comparison, E
         });
     }
     let records: &[Record] = tables.table.records()?;
-    let names = [
-        "equity",
-        "win",
-        "win_gammon",
-        "win_backgammon",
-        "lose_gammon",
-        "lose_backgammon",
-    ];
+    let cube: Option<&[CubeRecord]> = match &tables.cube {
+        Some(c) => Some(c.records()?),
+        None => None,
+    };
+    let quantities = if cube.is_some() { 10 } else { 6 };
+    let sides = Sides::new(variant);
+    let rolls = variant.rolls();
     let n = records.len() as u64;
     let per = (0..n)
         .into_par_iter()
-        .map(|r| -> Result<Option<([f64; 6], [f64; 12], bool)>, Error> {
-            let p = tables.numbers.position(r)?;
-            if super::notation::check(variant, &p).is_err() {
-                return Ok(None);
-            }
-            let Some(theirs) = file.record(r)? else {
-                return Ok(None);
-            };
-            let rec = &records[r as usize];
-            let o = decode_outcomes(rec);
-            let ours = [
-                decode_equity(rec),
-                o.win,
-                o.win_gammon,
-                o.win_backgammon,
-                o.lose_gammon,
-                o.lose_backgammon,
-            ];
-            let gnubg = [
-                theirs.equity(),
-                theirs.win,
-                theirs.win_gammon,
-                theirs.win_backgammon,
-                theirs.lose_gammon,
-                theirs.lose_backgammon,
-            ];
-            let diff: [f64; 6] = std::array::from_fn(|i| (ours[i] - gnubg[i]).abs());
-            let tie =
-                diff[0] <= 6.0 * GNUBG_CHANCE_TOLERANCE && diff[1..].iter().any(|&d| d > TIE_GAP);
-            Ok(Some((diff, gnubg_pair(ours, gnubg), tie)))
-        })
+        .map_init(
+            || (solver::sides::Search::new(&sides), Vec::new()),
+            |(search, found), r| -> Result<Option<Compared>, Error> {
+                let p = tables.numbers.position(r)?;
+                if super::notation::check(variant, &p).is_err() {
+                    return Ok(None);
+                }
+                let Some(theirs) = file.record(r)? else {
+                    return Ok(None);
+                };
+                let rec = &records[r as usize];
+                let o = decode_outcomes(rec);
+                let mut ours = [0.0; 10];
+                ours[..6].copy_from_slice(&[
+                    decode_equity(rec),
+                    o.win,
+                    o.win_gammon,
+                    o.win_backgammon,
+                    o.lose_gammon,
+                    o.lose_backgammon,
+                ]);
+                if let Some(c) = cube {
+                    for (j, &u) in c[r as usize].iter().enumerate() {
+                        ours[6 + j] = f64::from(u as i32) / EQUITY_SCALE;
+                    }
+                }
+                let gnubg = [
+                    theirs.equity(),
+                    theirs.win,
+                    theirs.win_gammon,
+                    theirs.win_backgammon,
+                    theirs.lose_gammon,
+                    theirs.lose_backgammon,
+                    theirs.owned,
+                    theirs.centred,
+                    theirs.centred_jacoby,
+                    theirs.opponent_owns,
+                ];
+                let (me, opp) = tables.numbers.index.split(r)?;
+                let (me, opp) = (me as u16, opp as u16);
+                let pass = rolls.moving.iter().any(|&(a, b, _)| {
+                    found.clear();
+                    search.landings_into(me, sides.view(me, opp), (a, b), found);
+                    found.is_empty()
+                });
+                Ok(Some(Compared {
+                    ours,
+                    theirs: gnubg,
+                    pass,
+                }))
+            },
+        )
         .collect::<Result<Vec<_>, Error>>()?;
-    let mut worst: Vec<(f64, u64, f64, f64)> = vec![(0.0, 0, 0.0, 0.0); 6];
-    let (mut compared, mut ties) = (0u64, 0u64);
+    // (difference, record, ours, theirs) per quantity, overall and where no roll passes.
+    let mut worst = [(0.0f64, 0u64, 0.0f64, 0.0f64); 10];
+    let mut no_pass = [0.0f64; 4];
+    let (mut compared, mut ties, mut passes) = (0u64, 0u64, 0u64);
     for (r, item) in per.iter().enumerate() {
-        let Some((diff, pair, tie)) = item else {
-            continue;
-        };
+        let Some(c) = item else { continue };
         compared += 1;
-        ties += u64::from(*tie);
-        for i in 0..6 {
+        passes += u64::from(c.pass);
+        let diff: [f64; 10] = std::array::from_fn(|i| (c.ours[i] - c.theirs[i]).abs());
+        if diff[0] <= 6.0 * GNUBG_CHANCE_TOLERANCE && diff[1..6].iter().any(|&d| d > TIE_GAP) {
+            ties += 1;
+        }
+        for i in 0..quantities {
             if diff[i] > worst[i].0 {
-                worst[i] = (diff[i], r as u64, pair[i], pair[6 + i]);
+                worst[i] = (diff[i], r as u64, c.ours[i], c.theirs[i]);
+            }
+        }
+        if !c.pass {
+            for j in 0..4 {
+                no_pass[j] = no_pass[j].max(diff[6 + j]);
             }
         }
     }
-    let quantities = names
+    let listed = NAMES[..quantities]
         .iter()
         .zip(&worst)
         .map(|(&name, &(d, r, ours, theirs))| -> Result<Worst, Error> {
@@ -576,6 +782,12 @@ pub fn compare(tables: &Tables, file: &super::HyperFile) -> Result<Comparison, E
             })
         })
         .collect::<Result<Vec<_>, Error>>()?;
+    let cube_diff = |v: [f64; 4]| CubeDiff {
+        owned: v[0],
+        centred: v[1],
+        centred_jacoby: v[2],
+        opponent_owns: v[3],
+    };
     let max_diff = MaxDiff {
         equity: worst[0].0,
         win: worst[1].0,
@@ -583,6 +795,7 @@ pub fn compare(tables: &Tables, file: &super::HyperFile) -> Result<Comparison, E
         win_backgammon: worst[3].0,
         lose_gammon: worst[4].0,
         lose_backgammon: worst[5].0,
+        cube: cube.map(|_| cube_diff([worst[6].0, worst[7].0, worst[8].0, worst[9].0])),
     };
     Ok(Comparison {
         variant: variant.name.clone(),
@@ -590,19 +803,16 @@ pub fn compare(tables: &Tables, file: &super::HyperFile) -> Result<Comparison, E
         compared,
         within_precision: max_diff.equity <= 6.0 * GNUBG_CHANCE_TOLERANCE,
         max_diff,
-        quantities,
+        quantities: listed,
         tie_records: ties,
+        pass_records: passes,
+        max_diff_without_pass: cube.map(|_| cube_diff(no_pass)),
     })
 }
 
-/// Both value lists side by side: ours in `0..6`, gnubg's in `6..12`.
-fn gnubg_pair(ours: [f64; 6], theirs: [f64; 6]) -> [f64; 12] {
-    std::array::from_fn(|i| if i < 6 { ours[i] } else { theirs[i - 6] })
-}
-
 /// Writes the table as gnubg 1.07's `hyper<C>.bd` (atomically: a temporary file renamed
-/// into place). The cubeful equities are written as 0 (not yet solved). Returns the
-/// records written.
+/// into place), with the cubeful equities of the cube table, or 0 when the cube was not
+/// solved. Returns the records written.
 pub fn export(tables: &Tables, path: &Path) -> Result<u64, Error> {
     let variant = &tables.variant;
     if variant.numbering != Numbering::Gnubg || variant.points != 24 || variant.checkers > 3 {
@@ -614,6 +824,10 @@ pub fn export(tables: &Tables, path: &Path) -> Result<u64, Error> {
         });
     }
     let records: &[Record] = tables.table.records()?;
+    let cube: Option<&[CubeRecord]> = match &tables.cube {
+        Some(c) => Some(c.records()?),
+        None => None,
+    };
     let tmp = path.with_extension("bd.tmp");
     let file = std::fs::File::create(&tmp).map_err(Error::io(&tmp))?;
     let mut writer = super::HyperWriter::new(std::io::BufWriter::new(file), variant.checkers)?;
@@ -622,16 +836,20 @@ pub fn export(tables: &Tables, path: &Path) -> Result<u64, Error> {
             let p = tables.numbers.position(r as u64)?;
             let o = decode_outcomes(rec);
             let live = super::notation::check(variant, &p).is_ok();
+            let c = match cube {
+                Some(c) if live => c[r].map(|u| f64::from(u as i32) / EQUITY_SCALE),
+                _ => [0.0; 4],
+            };
             let values = super::Record {
                 win: if live { o.win } else { 0.0 },
                 win_gammon: o.win_gammon,
                 win_backgammon: o.win_backgammon,
                 lose_gammon: o.lose_gammon,
                 lose_backgammon: o.lose_backgammon,
-                owned: 0.0,
-                centred: 0.0,
-                centred_jacoby: 0.0,
-                opponent_owns: 0.0,
+                owned: c[0],
+                centred: c[1],
+                centred_jacoby: c[2],
+                opponent_owns: c[3],
             };
             writer.push(Some(&values))?;
         } else {

@@ -392,6 +392,16 @@ impl Graph {
         self.parts = Vec::new();
     }
 
+    /// The successors of the state at sweep position `k`: the starts of its rolls'
+    /// (`R + 1` offsets) and the array they index.
+    #[inline]
+    pub fn state_successors(&self, k: usize) -> (&[u32], &[u32]) {
+        let part = &self.parts[k / PART];
+        let nr = self.rolls.len();
+        let j = nr * (k % PART);
+        (&part.start[j..=j + nr], &part.succ)
+    }
+
     /// Successor links in all (every play of every roll of every state).
     pub fn successor_count(&self) -> usize {
         self.parts.iter().map(|p| p.succ.len()).sum()

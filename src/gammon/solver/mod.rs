@@ -6,6 +6,7 @@
 //! machinery of one sweep. [`solve_variant`] runs the whole for a [`Variant`]; the tables
 //! that keep the result are the callers' (NikoNiko's own format, or the family's).
 
+pub mod cube;
 pub(crate) mod graph;
 pub(crate) mod sides;
 mod solve;
@@ -142,6 +143,8 @@ pub struct Solved {
     pub successors: usize,
     /// Bytes the graph held.
     pub graph_bytes: usize,
+    /// With the cube: the four no-double equities by state (see [`cube`]).
+    pub cube: Option<cube::Cubeful>,
 }
 
 /// The graph of a variant (checked first).
@@ -154,6 +157,15 @@ pub(crate) fn graph_of(variant: &Variant) -> Graph {
 /// Solves every state of `variant` to [`TOLERANCE`]. Refuses, before allocating, a
 /// variant that does not check or would not fit in memory.
 pub fn solve_variant(variant: &Variant, progress: Progress<'_>) -> Result<Solved, Error> {
+    solve_variant_with(variant, false, progress)
+}
+
+/// As [`solve_variant`], with the cube's four no-double equities when `with_cube`.
+pub fn solve_variant_with(
+    variant: &Variant,
+    with_cube: bool,
+    progress: Progress<'_>,
+) -> Result<Solved, Error> {
     variant.check()?;
     check_memory(variant)?;
     let started = Instant::now();
@@ -163,6 +175,12 @@ pub fn solve_variant(variant: &Variant, progress: Progress<'_>) -> Result<Solved
     let mut graph = Graph::build(&sides, &variant.rolls(), &states, progress);
     let graph_seconds = started.elapsed().as_secs_f64();
     let (successors, graph_bytes) = (graph.successor_count(), graph.bytes());
+    let cube = if with_cube {
+        progress.start("iterating the cube", None);
+        Some(cube::solve(&graph, TOLERANCE, progress)?)
+    } else {
+        None
+    };
     progress.start("iterating", None);
     let solution = solve::solve(&mut graph, TOLERANCE, progress)?;
     let solve_seconds = started.elapsed().as_secs_f64() - graph_seconds;
@@ -180,6 +198,7 @@ pub fn solve_variant(variant: &Variant, progress: Progress<'_>) -> Result<Solved
         outcome_seconds: solution.outcome_seconds,
         successors,
         graph_bytes,
+        cube,
     })
 }
 
@@ -296,6 +315,26 @@ mod tests {
     #[test]
     fn a_board_of_three_checkers_and_four_faces_matches_plain_value_iteration() {
         assert!(engine_matches_naive("points=7:checkers=3:faces=1-4:home=2") > 5_000);
+    }
+
+    #[test]
+    fn hyper1_cubeful_opening_agrees_with_gnubgs_database() {
+        // gnubg 1.07's hyper1.bd, record 648 (Hypergammon-1 has no pass positions, where
+        // makehyper errs): owned, centred, Jacoby, opponent owns.
+        let v = Variant::built_in("hyper1").unwrap();
+        let solved = solve_variant_with(&v, true, Progress::SILENT).unwrap();
+        let cube = solved.cube.unwrap();
+        let opening = solved
+            .states
+            .iter()
+            .position(|&(me, opp)| {
+                solved.sides.counts(me)[24] == 1 && solved.sides.counts(opp)[24] == 1
+            })
+            .unwrap();
+        let gnubg = [0.5882762, 0.5393156, 0.4556764, 0.3863552];
+        for (ours, theirs) in cube.values[opening].iter().zip(gnubg) {
+            assert!((ours - theirs).abs() < 1e-4, "{:?}", cube.values[opening]);
+        }
     }
 
     #[test]

@@ -320,7 +320,8 @@ const FULL_EVERY: u32 = 3;
 /// At most this many sweeps between full ones.
 const FULL_MOST: u32 = 24;
 
-/// Σ over moving rolls that do not pass of weight × best play's value, divided by 9, for
+/// Σ over moving rolls that do not pass of weight × best play's value, divided by the
+/// ordered rolls' count, for
 /// the state at sweep position `k`; records the first best play of each roll in `chosen`.
 /// With `skip`, the state's recorded plays are kept without a look at the others when
 /// they provably are still the best (see [`Elimination`]); `skip.1` bounds how much any
@@ -343,8 +344,9 @@ fn moving_part(
     // The smallest lead of a best play over the next best, over the rolls.
     let mut lead = f64::INFINITY;
     let nr = g.roll_count();
+    let (starts, all) = g.state_successors(k);
     for (r, &(_, _, weight)) in g.rolls.iter().enumerate() {
-        let succ = g.successors(k, r);
+        let succ = &all[starts[r] as usize..starts[r + 1] as usize];
         if let Some((&first, rest)) = succ.split_first() {
             let (mut best, mut code) = (value(e, first), first);
             let mut next = f64::NEG_INFINITY;

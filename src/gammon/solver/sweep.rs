@@ -83,6 +83,36 @@ impl Slot for Duo {
     }
 }
 
+/// Four `f64`, aligned to 32 bytes (the four cube states of one position).
+#[repr(C, align(32))]
+pub struct Quad([AtomicU64; 4]);
+
+impl Slot for Quad {
+    type Value = [f64; 4];
+    fn new(v: [f64; 4]) -> Self {
+        let q = Quad(Default::default());
+        q.set(v);
+        q
+    }
+    #[inline(always)]
+    fn get(&self) -> [f64; 4] {
+        std::array::from_fn(|j| f64::from_bits(self.0[j].load(Ordering::Relaxed)))
+    }
+    #[inline(always)]
+    fn set(&self, v: [f64; 4]) {
+        for (cell, x) in self.0.iter().zip(v) {
+            cell.store(x.to_bits(), Ordering::Relaxed);
+        }
+    }
+    fn extrapolate(&self, previous: [f64; 4], factor: f64) {
+        let mut v = self.get();
+        for (v, p) in v.iter_mut().zip(previous) {
+            *v += (*v - p) * factor;
+        }
+        self.set(v);
+    }
+}
+
 /// A barrier for a few threads that spin for a few microseconds (the waits between the
 /// phases of a level usually end sooner), then sleep until the last thread arrives: on a
 /// machine whose cores are busy with other work, a waiting thread gives its core away

@@ -1,0 +1,248 @@
+//! The doubling cube, money play (`docs/gammon.md`, "The cube"): for every state the
+//! no-double equities of the side on roll in four cube states — it owns the cube, the cube
+//! is centred, centred under the Jacoby rule, the opponent owns it — with the cube's value
+//! taken as 1.
+//!
+//! "No double" means: the side on roll does not double now, rolls, and plays its best for
+//! that cube state. After its play the opponent is on roll and, if it has access to the
+//! cube, first decides whether to double; the side that moved then takes or passes. The
+//! opponent's value before it rolls, with `ND` its no-double equity in the state it sees
+//! and `X` its no-double equity when the other side owns the cube, is
+//! `ND` if it cannot double, else `max(ND, min(2 X, 1))` (doubling: a take plays on at
+//! twice the stake with the taker owning the cube, a pass concedes 1). Cube states as the
+//! opponent sees them: the mover owns → the opponent's "opponent owns"; centred →
+//! centred; Jacoby → Jacoby; the opponent owns → it owns. A roll without a legal move
+//! hands the same board to the opponent, who decides on the cube first, like any other
+//! turn. Under the Jacoby rule a gammon or backgammon won with the cube centred counts 1.
+//!
+//! The iteration is the cubeless one's machinery (levels, Jacobi within one, Aitken) with
+//! four values a state and every play looked at in every sweep; each cube state keeps its
+//! own best play.
+
+use super::graph::{decode, Graph};
+use super::sweep::{iterate, level_sweep, Quad, Slot};
+use crate::gammon::Error;
+use crate::progress::Progress;
+use rayon::prelude::*;
+
+/// Where a cube state sits in a value: the side on roll owns the cube.
+pub const OWNED: usize = 0;
+/// The cube is centred.
+pub const CENTRED: usize = 1;
+/// The cube is centred, under the Jacoby rule.
+pub const JACOBY: usize = 2;
+/// The opponent owns the cube.
+pub const OPPONENT: usize = 3;
+
+/// The value of a position to the side about to roll in a cube state where it may double
+/// (`nd`, its no-double equity there), given `x`, its no-double equity when the other
+/// side owns the cube: it doubles when `min(2x, 1) > nd`, and the other side takes or
+/// passes, whichever costs it less.
+#[inline]
+pub fn with_cube_access(nd: f64, x: f64) -> f64 {
+    let doubled = (2.0 * x).min(1.0);
+    if doubled > nd {
+        doubled
+    } else {
+        nd
+    }
+}
+
+/// What the side that just moved gets from the opponent's no-double values `t` (the
+/// opponent's own view), per cube state of the mover.
+#[inline]
+pub fn after_move(t: [f64; 4]) -> [f64; 4] {
+    [
+        -t[OPPONENT],
+        -with_cube_access(t[CENTRED], t[OPPONENT]),
+        -with_cube_access(t[JACOBY], t[OPPONENT]),
+        -with_cube_access(t[OWNED], t[OPPONENT]),
+    ]
+}
+
+/// The cubeful solve's results, by state (the order given to [`Graph::build`]).
+pub struct Cubeful {
+    /// No-double equities: owned, centred, centred with Jacoby, opponent owns.
+    pub values: Vec<[f64; 4]>,
+    /// Sweeps, and the largest change in the last one.
+    pub sweeps: u32,
+    /// The largest change in the last sweep.
+    pub residual: f64,
+}
+
+/// Solves the four no-double equities of every state to `tolerance`.
+pub fn solve(graph: &Graph, tolerance: f64, progress: Progress<'_>) -> Result<Cubeful, Error> {
+    let n = graph.len();
+    // Entries n.. are the wins (valued from the side that lost), then the pass entry.
+    let x: Vec<Quad> = (0..n + 4)
+        .into_par_iter()
+        .map(|s| {
+            Quad::new(if s < n || s == n + 3 {
+                [0.0; 4]
+            } else {
+                let points = (s - n + 1) as f64;
+                // Seen from the loser; under Jacoby a gammon counts 1.
+                [-points, -points, -1.0, -points]
+            })
+        })
+        .collect();
+    let a: Vec<Quad> = (0..n)
+        .into_par_iter()
+        .map(|_| Quad::new([0.0; 4]))
+        .collect();
+    let d = f64::from(graph.denominator);
+    let (sweeps, residual) = iterate(progress, "cube", tolerance, &x, 0..n, |x, keep, _| {
+        level_sweep(
+            graph,
+            &graph.segments,
+            x,
+            &a,
+            keep,
+            |x, k, _| {
+                let s = graph.sweep[k] as usize;
+                let mut sum = [0.0f64; 4];
+                let (starts, all) = graph.state_successors(k);
+                for (r, &(_, _, weight)) in graph.rolls.iter().enumerate() {
+                    let succ = &all[starts[r] as usize..starts[r + 1] as usize];
+                    if succ.is_empty() {
+                        continue;
+                    }
+                    let mut best = [f64::NEG_INFINITY; 4];
+                    for &code in succ {
+                        let v = match decode(graph.win, code) {
+                            // A win: the loser's entry, negated (no cube decision).
+                            Err(_) => x[code as usize].get().map(|l| -l),
+                            Ok(t) => after_move(x[t as usize].get()),
+                        };
+                        for j in 0..4 {
+                            best[j] = best[j].max(v[j]);
+                        }
+                    }
+                    for j in 0..4 {
+                        sum[j] += f64::from(weight) * best[j];
+                    }
+                }
+                let pass = f64::from(graph.pass_weight[s]);
+                if pass > 0.0 {
+                    let t = after_move(x[graph.partner[s] as usize].get());
+                    for j in 0..4 {
+                        sum[j] += pass * t[j];
+                    }
+                }
+                sum.map(|v| v / d)
+            },
+            |a_s, _, _, _, old| {
+                let change = (0..4).map(|j| (a_s[j] - old[j]).abs()).fold(0.0, f64::max);
+                (a_s, change)
+            },
+        )
+    })?;
+    let values = graph
+        .solver_pos
+        .par_iter()
+        .map(|&s| x[s as usize].get())
+        .collect();
+    Ok(Cubeful {
+        values,
+        sweeps,
+        residual,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::gammon::solver::{solve_variant_with, Solved};
+    use crate::gammon::store::Cubeful;
+    use crate::gammon::{notation, query, Variant};
+    use crate::progress::Progress;
+
+    /// The four no-double equities of `position` in `variant`, solved with the cube.
+    fn cubeful(variant: &str, position: &str) -> (Cubeful, f64) {
+        let v = Variant::parse(variant).unwrap();
+        let p = notation::parse_position(&v, position).unwrap();
+        let solved: Solved = solve_variant_with(&v, true, Progress::SILENT).unwrap();
+        let points = v.points;
+        let i = solved
+            .states
+            .iter()
+            .position(|&(me, opp)| {
+                solved.sides.counts(me)[1..=points + 1] == *p.us()
+                    && solved.sides.counts(opp)[1..=points + 1] == *p.them()
+            })
+            .unwrap();
+        let values = solved.cube.unwrap().values[i];
+        (Cubeful::from_array(values), solved.equity[i])
+    }
+
+    fn close(a: f64, b: f64) {
+        assert!((a - b).abs() < 1e-12, "{a} vs {b}");
+    }
+
+    // One checker left a side, each side's other checker off: the side on roll bears off
+    // on a total of 5 or more (11 of the 16 rolls of two dice 1-4); otherwise the
+    // opponent bears off for sure. Every win is single: ND = 2p - 1 = 3/8 in every cube
+    // state, and doubling (taken) gives 2 × 3/8 = 3/4 ≤ 1: double, take.
+    #[test]
+    fn the_last_roll_of_a_race_is_a_double_and_a_take_at_eleven_chances_in_sixteen() {
+        let (c, cubeless) = cubeful("points=6:checkers=2:faces=1-4:home=6", "5/1");
+        close(cubeless, 6.0 / 16.0);
+        for e in c.to_array() {
+            close(e, 6.0 / 16.0);
+        }
+        let a = query::cube_action(&c, query::CubeState::Centred, false);
+        assert_eq!(a.action, "double, take");
+        close(a.double_take, 0.75);
+    }
+
+    // The same race one pip shorter: 14 rolls of 16 win, ND = 3/4, a take would give 3/2:
+    // double, pass. Four pips longer for the faces 1-3 (checker on 5): 4 of 9 win, no
+    // double.
+    #[test]
+    fn a_stronger_last_roll_is_a_pass_and_a_weaker_one_no_double() {
+        let (c, _) = cubeful("points=6:checkers=2:faces=1-4:home=6", "4/1");
+        close(c.centred, 2.0 * 14.0 / 16.0 - 1.0);
+        let a = query::cube_action(&c, query::CubeState::Centred, false);
+        assert_eq!(a.action, "double, pass");
+        let (c, _) = cubeful("points=6:checkers=2:faces=1-3:home=6", "5/1");
+        close(c.centred, 2.0 * 4.0 / 9.0 - 1.0);
+        let a = query::cube_action(&c, query::CubeState::Centred, false);
+        assert_eq!(a.action, "no double");
+    }
+
+    // Faces 0 and 1: each side bears its last checker off unless it rolls 0-0 (1 in 4),
+    // which passes the same board to the other side, who then decides on the cube. By
+    // hand: owned O = 3/4 - X/4 (the opponent cannot double); opponent owns
+    // X = 3/4 - max(O, min(2X, 1))/4 and centred C = 3/4 - max(C, min(2X, 1))/4, since after
+    // the pass the opponent doubles me out: X = C = 1/2, O = 5/8. Cubeless it would be
+    // E = 3/4 - E/4 = 3/5: the opponent's cube decision after a pass costs a tenth.
+    #[test]
+    fn after_a_pass_the_opponent_decides_on_the_cube_first() {
+        let (c, cubeless) = cubeful("points=3:checkers=2:faces=0,1:home=3:start=3,3", "1/1");
+        close(cubeless, 0.6);
+        close(c.owned, 0.625);
+        close(c.centred, 0.5);
+        close(c.centred_jacoby, 0.5);
+        close(c.opponent_owns, 0.5);
+        let a = query::cube_action(&c, query::CubeState::Centred, false);
+        assert_eq!(a.action, "double, take");
+    }
+
+    // Under the Jacoby rule a gammon counts 1 while the cube is centred: with one checker a
+    // side every win is a gammon (here not a backgammon: the loser's checker is outside
+    // the winner's home board), so the Jacoby equity of a race won for sure is 1, the
+    // others' 2. Without Jacoby that is too good to double; with it, cashing 1 gains
+    // nothing over playing on.
+    #[test]
+    fn jacoby_counts_a_gammon_as_one_while_the_cube_is_centred() {
+        let (c, cubeless) = cubeful("points=6:checkers=1:faces=1-4:home=3:start=6", "2/1");
+        close(cubeless, 2.0);
+        close(c.centred_jacoby, 1.0);
+        close(c.centred, 2.0);
+        close(c.owned, 2.0);
+        close(c.opponent_owns, 2.0);
+        let a = query::cube_action(&c, query::CubeState::Centred, true);
+        assert_eq!(a.action, "no double");
+        let a = query::cube_action(&c, query::CubeState::Centred, false);
+        assert_eq!(a.action, "too good");
+    }
+}
