@@ -5,7 +5,7 @@ use num_rational::BigRational;
 use tabula::bingo::analysis::{support, SeveralPlayers, SingleCard, Verification};
 use tabula::bingo::law::Summary;
 use tabula::bingo::players::EXACT_PLAYERS;
-use tabula::bingo::prizes::Prizes;
+use tabula::bingo::prizes::{Prizes, EXACT_WORK};
 use tabula::bingo::sampled::{SimulatedCard, SimulatedPlayers};
 use tabula::bingo::Setup;
 use tabula::exact::fraction;
@@ -190,9 +190,14 @@ pub fn several_players(out: &SeveralPlayers) -> String {
 pub fn prizes(out: &Prizes) -> String {
     let (k, prizes) = (out.players, out.prizes);
     let exactness = if out.exact {
-        "exact fractions"
+        "exact fractions".to_string()
     } else {
-        "floats from the exact formula"
+        format!(
+            "floats from the exact formula; the fractions would take about {:.1} s, over the \
+             {:.0} s budget of docs/bingo.md",
+            out.exact_work as f64 / 1e6,
+            EXACT_WORK as f64 / 1e6
+        )
     };
     let exact = |q: &Option<BigRational>| {
         q.as_ref()
