@@ -353,6 +353,32 @@ pub fn simulated_players(out: &SimulatedPlayers) -> String {
         ),
         _ => format!("sample mean {mean:.6}, shared first win {shared:.6}"),
     };
+    let mut verdict = verdict;
+    if let Some(p) = &out.prizes {
+        let exact = |x: Option<f64>| x.map(|x| format!(", exact {x:.6}")).unwrap_or_default();
+        verdict += &format!(
+            "\n{} prizes: a given player's chance {:.6} [{:.6}, {:.6}]{}; the last prize split \
+             {:.6} [{:.6}, {:.6}]{}; mean call of the last prize {:.6}{}",
+            p.prizes,
+            p.chance,
+            p.chance_low,
+            p.chance_high,
+            exact(p.exact_chance),
+            p.split,
+            p.split_low,
+            p.split_high,
+            exact(p.exact_split),
+            p.last_mean,
+            exact(p.exact_last_mean)
+        );
+        if let Some(c) = &p.last_chi_square {
+            verdict += &format!(
+                "\nchi-square of the call of the last prize against the exact law: {:.2} on {} \
+                 df, p-value {:.4}",
+                c.statistic, c.df, c.p_value
+            );
+        }
+    }
     format!(
         "bingo simulate: {} players, {} cards; {}; {} games, seed {}\n\n{}\n\n{verdict}",
         out.players,
