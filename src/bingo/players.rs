@@ -332,6 +332,11 @@ impl UsModel {
         (self.range as usize + 1).pow((self.cols - 1 - j) as u32)
     }
 
+    /// Numbers per column range, `R = M/s`.
+    pub(crate) fn range(&self) -> u64 {
+        self.range
+    }
+
     /// The drum's size `M`.
     pub(crate) fn max(&self) -> u64 {
         self.max

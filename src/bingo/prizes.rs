@@ -292,11 +292,12 @@ impl Source {
         self.exact_work(players, prizes) <= EXACT_WORK
     }
 
-    /// The estimated work of the exact sums, in microseconds of one core (measured on
-    /// `docs/bingo.md`'s machine). With `w = ⌈K · bits(S) / 64⌉ + 1` the words of the
-    /// largest numbers: uniform cards cost `(M + 1) · w²` times 0.6 (reducing the fractions
-    /// is quadratic), US cards `V · (3 + (k + 1) · w / 20)` over the `V` count vectors, plus
-    /// the same reductions.
+    /// The estimated work of the exact sums, in microseconds of one core (fitted to the
+    /// timings in `docs/bingo.md`). With `w = ⌈K · bits(S) / 64⌉ + 1` the words of the
+    /// largest numbers: uniform cards cost `0.6 (M + 1) w²` (reducing the fractions is
+    /// quadratic), US cards `V (0.4 + 1.8 k + 0.035 (k + 1) w)` over the `V` count vectors
+    /// (no `1.8 k` when `k = K`: nothing is split),
+    /// plus the same reductions (the model itself, common to the floats, is not counted).
     pub(crate) fn exact_work(&self, players: u32, prizes: u32) -> u64 {
         let words = |scale_bits: u64| (u64::from(players) * scale_bits).div_ceil(64) + 1;
         match self {
@@ -314,10 +315,12 @@ impl Source {
             }
             Source::Us(model) => {
                 let w = words(model.scale().bits());
-                let per_vector = 3 + (u64::from(prizes) + 1).saturating_mul(w) / 20;
-                (model.vectors() as u64)
-                    .saturating_mul(per_vector)
-                    .saturating_add((model.max() + 1).saturating_mul(w * w) / 10 * 6)
+                let k = u64::from(prizes);
+                // No split to sum when every player gets a prize.
+                let split = if prizes < players { 1800 * k } else { 0 };
+                let per_vector_ns = (400 + split).saturating_add((35 * (k + 1)).saturating_mul(w));
+                let vectors = (model.vectors() as u64).saturating_mul(per_vector_ns) / 1000;
+                vectors.saturating_add((model.max() + 1).saturating_mul(w * w) / 10 * 6)
             }
         }
     }
@@ -373,6 +376,9 @@ struct Scaled {
     c_k1: Vec<BigInt>,
     /// `C(K, i) C(K − i, j)` for `i < k`, `j ≤ k − i`.
     c_split: Vec<Vec<BigInt>>,
+    /// `β(b, c)` as a polynomial in `c`: `β = Σ_r γ_r(b) c^r` with
+    /// `γ_r(b) = Σ_i λ_{i,r} (S − b)^i b^(k−i−r)`; `lambda[r]` lists the pairs `(i, λ_{i,r})`.
+    lambda: Vec<Vec<(usize, BigInt)>>,
 }
 
 /// A card open with chance `u/S`, and the large numbers the sums take from it.
@@ -385,8 +391,36 @@ struct Open {
     q: BigInt,
     /// `A(u) = Σ_{i<k} C(K, i) (S − u)^i u^(K−i)`: `S^K` · P(fewer than `k` cards are done).
     a: BigInt,
-    /// `u Q(u)`.
-    uq: BigInt,
+}
+
+/// The coefficients `λ_{i,r}` of [`Scaled::gamma`]. With `m = k − i`, the coefficient of
+/// `c^r` in `Σ_{j≤m} C(K−i, j) (b − c)^j c^(m−j)` is `b^(m−r) κ_{i,r}`, where
+/// `κ_{i,r} = Σ_{j=m−r}^{m} C(K−i, j) C(j, r−m+j) (−1)^(r−m+j)` (expand `(b − c)^j`: the
+/// power of `b` is always `m − r`); then `λ_{i,r} = C(K, i) κ_{i,r}`.
+fn lambda(players: u32, prizes: u32) -> Vec<Vec<(usize, BigInt)>> {
+    let c = |n: u32, i: u32| BigInt::from(super::law::big_binomial(n.into(), i.into()));
+    (0..=prizes)
+        .map(|r| {
+            (0..prizes)
+                .filter(|&i| r <= prizes - i)
+                .map(|i| {
+                    let m = prizes - i;
+                    let kappa: BigInt = (m - r..=m)
+                        .map(|j| {
+                            let l = r + j - m;
+                            let t = c(players - i, j) * c(j, l);
+                            if l % 2 == 0 {
+                                t
+                            } else {
+                                -t
+                            }
+                        })
+                        .sum();
+                    (i as usize, c(players, i) * kappa)
+                })
+                .collect()
+        })
+        .collect()
 }
 
 /// `1, x, x², …, x^e`.
@@ -414,10 +448,27 @@ impl Scaled {
                         .collect()
                 })
                 .collect(),
+            lambda: lambda(players, prizes),
             players,
             prizes,
             scale,
         }
+    }
+
+    /// `γ_0(b), …, γ_k(b)`, so that `β(b, c) = Σ_r γ_r(b) c^r`.
+    fn gamma(&self, b: &BigInt) -> Vec<BigInt> {
+        let k = self.prizes as usize;
+        let down = powers(&(&self.scale - b), self.prizes);
+        let up = powers(b, self.prizes);
+        self.lambda
+            .iter()
+            .enumerate()
+            .map(|(r, row)| {
+                row.iter()
+                    .map(|(i, l)| l * &down[*i] * &up[k - i - r])
+                    .sum()
+            })
+            .collect()
     }
 
     fn open(&self, u: BigInt) -> Open {
@@ -432,10 +483,8 @@ impl Scaled {
         let a: BigInt = (0..k)
             .map(|i| &self.c_k[i] * &down[i] * &up[k - 1 - i])
             .sum();
-        let q = &low * q;
         Open {
-            uq: &u * &q,
-            q,
+            q: &low * q,
             a: &low * &u * a,
             low,
             u,
@@ -526,11 +575,19 @@ fn unzip3<A, B, C>(v: Vec<(A, B, C)>) -> (Vec<A>, Vec<B>, Vec<C>) {
 }
 
 /// US cards, exactly: the sums over the count vectors `c` of each call `n` and the column
-/// `j` of the `n`-th call, all over the model's common scale, one layer of vectors at a time
-/// (a layer needs only the one before it).
+/// `j` of the `n`-th call, all over the model's common scale, one layer of vectors at a time.
+///
+/// With `b = c − e_j`, `D(c) c_j = D(b) (R − b_j)`, so the terms that depend on `b` alone are
+/// gathered on `b`: the chance term `Σ_c D(c) Σ_j c_j (u_b − u_c) Q(b)` is
+/// `Σ_b Q(b) D(b) Σ_j (R − b_j) (u_b − u_{b+e_j})`, a large number times a small one per
+/// vector; and `Σ_c D(c) Σ_j c_j A(b) = (M − n + 1) Σ_b D(b) A(b)` is the open sum of the
+/// call before. The split's other term is `Σ_c D(c) u_c^(K−k) Σ_r u_c^r Σ_j c_j γ_r(b)`,
+/// small numbers until one product per vector.
 fn us_exact(model: &UsModel, players: u32, prizes: u32) -> ExactSums {
     let (scale, u) = model.open_scaled();
+    let u: Vec<BigInt> = u.into_par_iter().map(BigInt::from).collect();
     let sc = Scaled::new(players, prizes, scale.into());
+    let range = model.range();
     let layers = model.layers();
     let mut pos = vec![0usize; model.vectors()];
     for layer in &layers {
@@ -538,52 +595,71 @@ fn us_exact(model: &UsModel, players: u32, prizes: u32) -> ExactSums {
             pos[*idx] = p;
         }
     }
-    let mut before: Vec<Open> = Vec::new();
+    let k = prizes as usize;
+    let mut gammas: Vec<Vec<BigInt>> = Vec::new();
+    let (mut open_before, mut chance_before) = (BigInt::zero(), BigInt::zero());
     let mut out = (Vec::new(), Vec::new(), Vec::new());
-    let zero = || (BigInt::zero(), BigInt::zero(), BigInt::zero());
     for (n, layer) in layers.iter().enumerate() {
-        let now: Vec<Open> = layer
+        let per: Vec<(BigInt, BigInt, BigInt, Vec<BigInt>)> = layer
             .par_iter()
-            .map(|(idx, _)| sc.open(BigInt::from(u[*idx].clone())))
-            .collect();
-        let (chance, split, open) = layer
-            .par_iter()
-            .zip(&now)
-            .map(|((idx, c), oc)| {
+            .map(|(idx, c)| {
+                let uc = &u[*idx];
                 let d = BigInt::from(model.total(*idx));
-                // Σ_j c_j (b_j − c) Q(b_j) = Σ_j c_j b_j Q(b_j) − c Σ_j c_j Q(b_j), and
-                // Σ_j c_j [A(b_j) − c^(K−k) β(b_j, c)]: one large product per vector.
-                let [mut uq, mut q, mut a, mut beta] = [(); 4].map(|()| BigInt::zero());
+                let oc = sc.open(uc.clone());
+                // Towards the next call: D(c) Σ_{j: c_j < R} (R − c_j) (u_c − u_{c+e_j}).
+                let mut w = BigInt::zero();
                 for (j, &cj) in c.iter().enumerate() {
-                    if cj > 0 {
-                        let ob = &before[pos[idx - model.stride(j)]];
-                        uq += &ob.uq * cj;
-                        q += &ob.q * cj;
-                        if sc.splits() {
-                            a += &ob.a * cj;
-                            beta += sc.beta(&ob.u, &oc.u) * cj;
-                        }
+                    if cj < range {
+                        w += (uc - &u[idx + model.stride(j)]) * (range - cj);
                     }
                 }
-                let chance = uq - &oc.u * q;
-                let split = a - &oc.low * beta;
-                (&d * chance, &d * split, d * &oc.a)
+                let chance = &oc.q * (w * &d);
+                let (mut minus, mut gamma) = (BigInt::zero(), Vec::new());
+                if sc.splits() {
+                    let mut g = vec![BigInt::zero(); k + 1];
+                    for (j, &cj) in c.iter().enumerate() {
+                        if cj > 0 {
+                            let gb = &gammas[pos[idx - model.stride(j)]];
+                            for (a, b) in g.iter_mut().zip(gb) {
+                                *a += b * cj;
+                            }
+                        }
+                    }
+                    let up = powers(uc, prizes);
+                    let sigma: BigInt = g.iter().zip(&up).map(|(a, b)| a * b).sum();
+                    minus = &oc.low * (sigma * &d);
+                    gamma = sc.gamma(uc);
+                }
+                (d * oc.a, chance, minus, gamma)
             })
-            .reduce(zero, |a, b| (a.0 + b.0, a.1 + b.1, a.2 + b.2));
+            .collect();
+        let [mut open, mut chance, mut minus] = [(); 3].map(|()| BigInt::zero());
+        gammas = Vec::with_capacity(per.len());
+        for (o, ch, mi, g) in per {
+            open += o;
+            chance += ch;
+            minus += mi;
+            gammas.push(g);
+        }
         let all = BigInt::from(super::law::big_binomial(model.max(), n as u64)) * &sc.scale_k;
-        // Σ_c D(c) = C(M, n): the last prize is gone with the chance that fewer than k
-        // cards are done fails.
+        // Σ_c D(c) = C(M, n): the last prize is gone unless fewer than k cards are done.
         out.2
-            .push(BigRational::one() - BigRational::new(open, all.clone()));
+            .push(BigRational::one() - BigRational::new(open.clone(), all.clone()));
         if n == 0 {
             out.0.push(BigRational::zero());
             out.1.push(BigRational::zero());
         } else {
             let all = all * BigInt::from(n);
-            out.0.push(BigRational::new(chance, all.clone()));
+            let split = if sc.splits() {
+                open_before * BigInt::from(model.max() + 1 - n as u64) - minus
+            } else {
+                BigInt::zero()
+            };
+            out.0.push(BigRational::new(chance_before, all.clone()));
             out.1.push(BigRational::new(split, all));
         }
-        before = now;
+        open_before = open;
+        chance_before = chance;
     }
     out
 }

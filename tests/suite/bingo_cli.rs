@@ -470,3 +470,54 @@ fn simulate_with_prizes_samples_the_exact_prize_chances_and_leaves_the_first_win
         .code(2)
         .stderr(predicate::str::contains("--prizes"));
 }
+
+#[test]
+fn us_card_prizes_come_as_fractions_and_past_the_budget_as_floats_that_say_so() {
+    let doc = json(&[
+        "bingo",
+        "exact",
+        "--size",
+        "4",
+        "--cards",
+        "us",
+        "--players",
+        "6",
+        "--prizes",
+        "2",
+        "--json",
+    ]);
+    assert_eq!(doc["exact"], true);
+    let value = |q: &Value| {
+        let (n, d) = q.as_str().unwrap().split_once('/').unwrap();
+        n.parse::<f64>().unwrap() / d.parse::<f64>().unwrap()
+    };
+    for key in ["chance", "split"] {
+        let q = value(&doc[format!("{key}_exact").as_str()]);
+        assert!((q - doc[key].as_f64().unwrap()).abs() < 1e-12, "{key}");
+    }
+    assert!(value(&doc["last"]["mean_exact"]) > 4.0);
+    // The per-call chances add up to the whole, and the distribution rows carry fractions.
+    let rows = doc["distribution"].as_array().unwrap();
+    let total: f64 = rows.iter().map(|r| value(&r["chance_exact"])).sum();
+    assert!((total - doc["chance"].as_f64().unwrap()).abs() < 1e-12);
+    // 100,000 uniform players: far past the budget, floats only, and the text says why.
+    let far = [
+        "bingo",
+        "exact",
+        "--cards",
+        "uniform",
+        "--players",
+        "100000",
+        "--prizes",
+        "10",
+    ];
+    let doc = json(&[&far[..], &["--json"]].concat());
+    assert_eq!(doc["exact"], false);
+    assert!(doc["chance_exact"].is_null() && doc["split_exact"].is_null());
+    assert!(doc["chance"].as_f64().unwrap() > 1e-4);
+    tabula()
+        .args(far)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("over the 5 s budget"));
+}
