@@ -14,8 +14,9 @@
 //!   remain).
 //!
 //! Uniform cards are summed over calls; US cards over the count vectors and the column of
-//! each call. Uniform cards keep exact fractions for `K ≤` [`EXACT_PLAYERS`]; otherwise, and
-//! for US cards, the floats come from the same exact integers.
+//! each call. Both keep exact fractions, for any `K`, when the estimated work is within
+//! [`EXACT_WORK`]: the sums are done in integers over a common scale (`Scaled`), one
+//! large power per chance. Beyond the budget the floats come from the same exact integers.
 
 use super::law::Law;
 use super::players::{check_players, default_cards, Cards, UsModel};
@@ -30,7 +31,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 use std::ops::{Add, Mul, Sub};
 
-/// The exact fractions are kept when their estimated work ([`Source::exact_work`]) is at
+/// The exact fractions are kept when their estimated work (`Source::exact_work`) is at
 /// most this many microseconds; beyond, the floats come from the same exact integers.
 pub const EXACT_WORK: u64 = 5_000_000;
 
@@ -409,7 +410,7 @@ fn lambda(players: u32, prizes: u32) -> Vec<Vec<(usize, BigInt)>> {
                         .map(|j| {
                             let l = r + j - m;
                             let t = c(players - i, j) * c(j, l);
-                            if l % 2 == 0 {
+                            if l.is_multiple_of(2) {
                                 t
                             } else {
                                 -t

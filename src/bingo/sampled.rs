@@ -237,10 +237,7 @@ pub fn simulated_players(
     // The number of prizes changes only what is counted, not the draws: the first-win
     // counts are the same with or without prizes.
     let sample = simulate_players(setup, cards, k, prizes.unwrap_or(1), run, progress)?;
-    let prizes = match prizes {
-        Some(p) => Some(simulated_prizes(setup, cards, k, p, &sample)),
-        None => None,
-    };
+    let prizes = prizes.map(|p| simulated_prizes(setup, cards, k, p, &sample));
     let exact = players_law(setup, k, cards).ok();
     let g = run.games as f64;
     let chi = exact.as_ref().map(|e| {
