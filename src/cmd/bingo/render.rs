@@ -192,10 +192,17 @@ pub fn prizes(out: &Prizes) -> String {
     let exactness = if out.exact {
         "exact fractions".to_string()
     } else {
+        let seconds = out.exact_work as f64 / 1e6;
+        let time = if seconds < 60.0 {
+            format!("about {seconds:.1} s")
+        } else if seconds < 3600.0 {
+            format!("about {:.0} min", seconds / 60.0)
+        } else {
+            "more than an hour".to_string()
+        };
         format!(
-            "floats from the exact formula; the fractions would take about {:.1} s, over the \
-             {:.0} s budget of docs/bingo.md",
-            out.exact_work as f64 / 1e6,
+            "floats from the exact formula; the fractions would take {time}, over the {:.0} s \
+             budget of docs/bingo.md",
             EXACT_WORK as f64 / 1e6
         )
     };
