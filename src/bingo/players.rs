@@ -316,7 +316,7 @@ impl UsModel {
     /// The count vectors `c` grouped by their sum `n = 0..=M`, each with its index: its
     /// rank among the words of `cols` letters over `0..=R` ([`Words`], lexicographic, so
     /// column 0 is the most significant digit, as in the contracted tensor).
-    fn layers(&self) -> Vec<Vec<(usize, Vec<u64>)>> {
+    pub(crate) fn layers(&self) -> Vec<Vec<(usize, Vec<u64>)>> {
         let words = Words::new(self.range as usize + 1, self.cols).expect("(R + 1)^cols fits");
         let mut layers = vec![Vec::new(); self.max as usize + 1];
         for (idx, word) in words.iter().enumerate() {
@@ -328,8 +328,49 @@ impl UsModel {
     }
 
     /// The stride of column `j` in the tensor index (a power of `R + 1`).
-    fn stride(&self, j: usize) -> usize {
+    pub(crate) fn stride(&self, j: usize) -> usize {
         (self.range as usize + 1).pow((self.cols - 1 - j) as u32)
+    }
+
+    /// Numbers per column range, `R = M/s`.
+    pub(crate) fn range(&self) -> u64 {
+        self.range
+    }
+
+    /// The drum's size `M`.
+    pub(crate) fn max(&self) -> u64 {
+        self.max
+    }
+
+    /// How many count vectors there are, `(R + 1)^cols`.
+    pub(crate) fn vectors(&self) -> usize {
+        self.totals.len()
+    }
+
+    /// `D(c) = Π_j C(R, c_j)`, the number of ways to have the count vector of rank `idx`
+    /// (so `P(c | n) = D(c)/C(M, n)`).
+    pub(crate) fn total(&self, idx: usize) -> u128 {
+        self.totals[idx]
+    }
+
+    /// `S = L^cols`, `L` the lcm of the binomials `C(R, i)`: every `D(c)` divides it.
+    pub(crate) fn scale(&self) -> BigUint {
+        let l = (0..=self.range).fold(BigUint::one(), |a, i| a.lcm(&big_binomial(self.range, i)));
+        num_traits::pow(l, self.cols)
+    }
+
+    /// A card's chance to be still open as integers over one common scale: `(S, u)` with
+    /// `u[idx]/S = (D(c) − A(c))/D(c)` for every count vector, `S = L^cols` and `L` the lcm
+    /// of the binomials `C(R, i)` (every `D(c)` divides `S`).
+    pub(crate) fn open_scaled(&self) -> (BigUint, Vec<BigUint>) {
+        let scale = self.scale();
+        let u = self
+            .survivors
+            .par_iter()
+            .zip(&self.totals)
+            .map(|(&s, &d)| BigUint::from(s) * (&scale / d))
+            .collect();
+        (scale, u)
     }
 
     /// The law for `k` players.

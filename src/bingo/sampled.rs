@@ -162,6 +162,10 @@ pub struct SimulatedPlayers {
     /// The chi-square test of the first-win counts against the exact law, when there is one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub chi_square: Option<ChiSquare>,
+    /// With `--prizes k`: the prizes in the same games, beside the exact chances (written
+    /// flat; absent without `--prizes`).
+    #[serde(flatten)]
+    pub prizes: Option<SimulatedPrizes>,
     /// The exact law of the `K` cards, when there is one (not serialized).
     #[serde(skip)]
     pub exact: Option<Players>,
@@ -170,18 +174,70 @@ pub struct SimulatedPlayers {
     pub sample: PlayersSample,
 }
 
-/// Plays `run.games` games of `k` dealt cards.
+/// `tabula bingo simulate --players K --prizes k`: the prizes in the simulated games, each
+/// share with its 95% Wilson interval, beside the exact chances of
+/// [`super::prizes::prizes`] when they are reached.
+#[derive(Debug, Clone, Serialize)]
+pub struct SimulatedPrizes {
+    /// `k`, the number of prizes.
+    pub prizes: u32,
+    /// The share of games in which a given player (card 0) won a prize or a share of one.
+    pub chance: f64,
+    /// The low end of the 95% Wilson interval of `chance`.
+    pub chance_low: f64,
+    /// The high end of the 95% Wilson interval of `chance`.
+    pub chance_high: f64,
+    /// The share of games whose last prize was split.
+    pub split: f64,
+    /// The low end of the 95% Wilson interval of `split`.
+    pub split_low: f64,
+    /// The high end of the 95% Wilson interval of `split`.
+    pub split_high: f64,
+    /// The sample mean of the call of the last prize.
+    pub last_mean: f64,
+    /// The exact chance of a prize (a float), when it is reached.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exact_chance: Option<f64>,
+    /// The same as a fraction: outer `None` without an exact result, inner `None` when it
+    /// keeps no fractions.
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "exact_fraction"
+    )]
+    pub exact_chance_exact: Option<Option<BigRational>>,
+    /// The exact chance that the last prize is split, when it is reached.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exact_split: Option<f64>,
+    /// The same as a fraction (as `exact_chance_exact`).
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "exact_fraction"
+    )]
+    pub exact_split_exact: Option<Option<BigRational>>,
+    /// The exact mean call of the last prize, when it is reached.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exact_last_mean: Option<f64>,
+    /// The chi-square test of the calls of the last prize against their exact law.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub last_chi_square: Option<ChiSquare>,
+}
+
+/// Plays `run.games` games of `k` dealt cards (with `prizes`, also the hall's prizes).
 pub fn simulated_players(
     setup: &Setup,
     run: &Run,
     k: u32,
     cards: Option<Cards>,
+    prizes: Option<u32>,
     progress: Progress<'_>,
 ) -> Result<SimulatedPlayers> {
     let (card, max) = (&setup.card, setup.max);
     run.check()?;
     let cards = cards.unwrap_or_else(|| players::default_cards(card, max));
-    let sample = simulate_players(setup, cards, k, 1, run, progress)?;
+    // The number of prizes changes only what is counted, not the draws: the first-win
+    // counts are the same with or without prizes.
+    let sample = simulate_players(setup, cards, k, prizes.unwrap_or(1), run, progress)?;
+    let prizes = prizes.map(|p| simulated_prizes(setup, cards, k, p, &sample));
     let exact = players_law(setup, k, cards).ok();
     let g = run.games as f64;
     let chi = exact.as_ref().map(|e| {
@@ -217,9 +273,47 @@ pub fn simulated_players(
         exact_mean: exact.as_ref().map(|e| e.first.mean()),
         exact_shared: exact.as_ref().map(Players::shared_total),
         chi_square: chi,
+        prizes,
         exact,
         sample,
     })
+}
+
+/// The prize block of a simulation of `k` cards and `prizes` prizes.
+fn simulated_prizes(
+    setup: &Setup,
+    cards: Cards,
+    k: u32,
+    prizes: u32,
+    sample: &PlayersSample,
+) -> SimulatedPrizes {
+    let games = sample.games;
+    let g = games as f64;
+    let won: u64 = sample.prize.iter().sum();
+    let split: u64 = sample.split.iter().sum();
+    let (chance_low, chance_high) = wilson95(won, games);
+    let (split_low, split_high) = wilson95(split, games);
+    let exact = super::prizes::prizes(setup, k, prizes, Some(cards), Progress::SILENT).ok();
+    let chi = exact.as_ref().map(|e| {
+        let probs: Vec<f64> = (0..=setup.max as usize).map(|n| e.last_law.p(n)).collect();
+        chi_square(&sample.last, &probs)
+    });
+    SimulatedPrizes {
+        prizes,
+        chance: won as f64 / g,
+        chance_low,
+        chance_high,
+        split: split as f64 / g,
+        split_low,
+        split_high,
+        last_mean: sample_mean(&sample.last),
+        exact_chance: exact.as_ref().map(|e| e.chance),
+        exact_chance_exact: exact.as_ref().map(|e| e.chance_exact.clone()),
+        exact_split: exact.as_ref().map(|e| e.split),
+        exact_split_exact: exact.as_ref().map(|e| e.split_exact.clone()),
+        exact_last_mean: exact.as_ref().map(|e| e.last.mean),
+        last_chi_square: chi,
+    }
 }
 
 /// What a curve of the figure shows.

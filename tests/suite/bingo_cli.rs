@@ -401,3 +401,123 @@ fn each_player_s_chance_of_a_prize_is_at_least_the_share_of_prizes_and_grows_wit
             .stderr(predicate::str::contains("--p"));
     }
 }
+
+#[test]
+fn simulate_with_prizes_samples_the_exact_prize_chances_and_leaves_the_first_win_alone() {
+    let args = [
+        "bingo",
+        "simulate",
+        "--size",
+        "3",
+        "--max",
+        "12",
+        "--cards",
+        "us",
+        "--games",
+        "100000",
+        "--seed",
+        "3",
+        "--quiet",
+        "--json",
+        "--players",
+        "5",
+    ];
+    let plain = json(&args);
+    let with = json(&[&args[..], &["--prizes", "2"]].concat());
+    // The prizes are counted in the same games: the first-win keys are unchanged.
+    for key in [
+        "distribution",
+        "shared",
+        "mean",
+        "chi_square",
+        "exact_shared",
+    ] {
+        assert_eq!(plain[key], with[key], "{key}");
+    }
+    assert!(plain.get("chance").is_none() && plain.get("prizes").is_none());
+    assert_eq!(with["prizes"], 2);
+    // The exact chances are fractions (US cards, K = 5), and the samples sit within five
+    // standard errors of them; the calls of the last prize pass the chi-square test.
+    let exact = |key: &str| {
+        let q = with[key].as_str().unwrap();
+        let (n, d) = q.split_once('/').unwrap();
+        n.parse::<f64>().unwrap() / d.parse::<f64>().unwrap()
+    };
+    for (key, exact_key) in [
+        ("chance", "exact_chance_exact"),
+        ("split", "exact_split_exact"),
+    ] {
+        let p = exact(exact_key);
+        let exact_float = with[&format!("exact_{key}")].as_f64().unwrap();
+        assert!((p - exact_float).abs() < 1e-12, "{key}");
+        let got = with[key].as_f64().unwrap();
+        let se = (p * (1.0 - p) / 100_000.0).sqrt();
+        assert!((got - p).abs() < 5.0 * se, "{key}: {got} vs {p}");
+        let (low, high) = (
+            with[&format!("{key}_low")].as_f64().unwrap(),
+            with[&format!("{key}_high")].as_f64().unwrap(),
+        );
+        assert!(low < got && got < high);
+    }
+    // At least the share k/K = 2/5, with ties.
+    assert!(exact("exact_chance_exact") > 0.4);
+    assert!(with["last_chi_square"]["p_value"].as_f64().unwrap() > 1e-4);
+    let mean = with["last_mean"].as_f64().unwrap();
+    assert!((mean - with["exact_last_mean"].as_f64().unwrap()).abs() < 0.05);
+    tabula()
+        .args([&args[..], &["--prizes", "6"]].concat())
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--prizes"));
+}
+
+#[test]
+fn us_card_prizes_come_as_fractions_and_past_the_budget_as_floats_that_say_so() {
+    let doc = json(&[
+        "bingo",
+        "exact",
+        "--size",
+        "4",
+        "--cards",
+        "us",
+        "--players",
+        "6",
+        "--prizes",
+        "2",
+        "--json",
+    ]);
+    assert_eq!(doc["exact"], true);
+    let value = |q: &Value| {
+        let (n, d) = q.as_str().unwrap().split_once('/').unwrap();
+        n.parse::<f64>().unwrap() / d.parse::<f64>().unwrap()
+    };
+    for key in ["chance", "split"] {
+        let q = value(&doc[format!("{key}_exact").as_str()]);
+        assert!((q - doc[key].as_f64().unwrap()).abs() < 1e-12, "{key}");
+    }
+    assert!(value(&doc["last"]["mean_exact"]) > 4.0);
+    // The per-call chances add up to the whole, and the distribution rows carry fractions.
+    let rows = doc["distribution"].as_array().unwrap();
+    let total: f64 = rows.iter().map(|r| value(&r["chance_exact"])).sum();
+    assert!((total - doc["chance"].as_f64().unwrap()).abs() < 1e-12);
+    // 100,000 uniform players: far past the budget, floats only, and the text says why.
+    let far = [
+        "bingo",
+        "exact",
+        "--cards",
+        "uniform",
+        "--players",
+        "100000",
+        "--prizes",
+        "10",
+    ];
+    let doc = json(&[&far[..], &["--json"]].concat());
+    assert_eq!(doc["exact"], false);
+    assert!(doc["chance_exact"].is_null() && doc["split_exact"].is_null());
+    assert!(doc["chance"].as_f64().unwrap() > 1e-4);
+    tabula()
+        .args(far)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("over the 5 s budget"));
+}

@@ -50,6 +50,10 @@ pub enum GameCmd {
         run: RunArgs,
         #[command(flatten)]
         players: PlayerArgs,
+        /// With --players K: k prizes for the first cards to complete (ties share), sampled
+        /// beside the exact chances
+        #[arg(long, requires = "players")]
+        prizes: Option<u32>,
         #[arg(long)]
         json: bool,
     },
@@ -173,11 +177,12 @@ impl RunArgs {
     }
 }
 
-/// Names the option a bad count of games or players came from.
+/// Names the option a bad count of games, players or prizes came from.
 fn flag_context(e: Error) -> tabula::Error {
     match e {
         e @ Error::Games { .. } => e.named("--games").into(),
         e @ Error::Players { .. } => e.named("--players").into(),
+        e @ Error::Prizes { .. } => e.named("--prizes").into(),
         e => e.into(),
     }
 }
@@ -260,6 +265,7 @@ pub fn run(cmd: GameCmd) -> Result<()> {
             card,
             run,
             players,
+            prizes,
             json,
         } => with_threads(run.threads, || {
             let setup = card.setup()?;
@@ -272,6 +278,7 @@ pub fn run(cmd: GameCmd) -> Result<()> {
                         &run.run(),
                         k,
                         players.cards,
+                        prizes,
                         bars.progress(),
                     )
                     .map_err(flag_context)?;

@@ -5,7 +5,7 @@ use num_rational::BigRational;
 use tabula::bingo::analysis::{support, SeveralPlayers, SingleCard, Verification};
 use tabula::bingo::law::Summary;
 use tabula::bingo::players::EXACT_PLAYERS;
-use tabula::bingo::prizes::Prizes;
+use tabula::bingo::prizes::{Prizes, EXACT_WORK};
 use tabula::bingo::sampled::{SimulatedCard, SimulatedPlayers};
 use tabula::bingo::Setup;
 use tabula::exact::fraction;
@@ -190,9 +190,21 @@ pub fn several_players(out: &SeveralPlayers) -> String {
 pub fn prizes(out: &Prizes) -> String {
     let (k, prizes) = (out.players, out.prizes);
     let exactness = if out.exact {
-        "exact fractions"
+        "exact fractions".to_string()
     } else {
-        "floats from the exact formula"
+        let seconds = out.exact_work as f64 / 1e6;
+        let time = if seconds < 60.0 {
+            format!("about {seconds:.1} s")
+        } else if seconds < 3600.0 {
+            format!("about {:.0} min", seconds / 60.0)
+        } else {
+            "more than an hour".to_string()
+        };
+        format!(
+            "floats from the exact formula; the fractions would take {time}, over the {:.0} s \
+             budget of docs/bingo.md",
+            EXACT_WORK as f64 / 1e6
+        )
     };
     let exact = |q: &Option<BigRational>| {
         q.as_ref()
@@ -348,6 +360,32 @@ pub fn simulated_players(out: &SimulatedPlayers) -> String {
         ),
         _ => format!("sample mean {mean:.6}, shared first win {shared:.6}"),
     };
+    let mut verdict = verdict;
+    if let Some(p) = &out.prizes {
+        let exact = |x: Option<f64>| x.map(|x| format!(", exact {x:.6}")).unwrap_or_default();
+        verdict += &format!(
+            "\n{} prizes: a given player's chance {:.6} [{:.6}, {:.6}]{}; the last prize split \
+             {:.6} [{:.6}, {:.6}]{}; mean call of the last prize {:.6}{}",
+            p.prizes,
+            p.chance,
+            p.chance_low,
+            p.chance_high,
+            exact(p.exact_chance),
+            p.split,
+            p.split_low,
+            p.split_high,
+            exact(p.exact_split),
+            p.last_mean,
+            exact(p.exact_last_mean)
+        );
+        if let Some(c) = &p.last_chi_square {
+            verdict += &format!(
+                "\nchi-square of the call of the last prize against the exact law: {:.2} on {} \
+                 df, p-value {:.4}",
+                c.statistic, c.df, c.p_value
+            );
+        }
+    }
     format!(
         "bingo simulate: {} players, {} cards; {}; {} games, seed {}\n\n{}\n\n{verdict}",
         out.players,
