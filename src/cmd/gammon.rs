@@ -78,6 +78,12 @@ pub enum GammonCmd {
         roll: String,
         #[arg(long)]
         variant: String,
+        /// Rank by the cubeful equity of this cube state (with a cube table)
+        #[arg(long, value_enum)]
+        cube: Option<CubeArg>,
+        /// The Jacoby rule for a centred cube
+        #[arg(long)]
+        jacoby: bool,
         #[arg(long)]
         table: Option<PathBuf>,
         #[arg(long)]
@@ -401,11 +407,13 @@ pub fn run(cmd: GammonCmd) -> Result<()> {
             position: text,
             roll,
             variant,
+            cube,
+            jacoby,
             table,
             json,
         } => {
             let v = variant_of(&variant)?;
-            if is_nikoniko(&v) {
+            if is_nikoniko(&v) && cube.is_none() {
                 return run_nikoniko(NikonikoCmd::Hint {
                     position: text,
                     roll,
@@ -416,22 +424,27 @@ pub fn run(cmd: GammonCmd) -> Result<()> {
             let p = position(&v, &text)?;
             let r = notation::parse_roll(&v, &roll)?;
             let tables = Tables::open(&v, &table_path(&v, table))?;
-            let h = query::hint(&tables, &p, r)?;
+            let h = query::hint_with(&tables, &p, r, cube.map(|c| (c.into(), jacoby)))?;
             if json {
                 emit_json(&h)
             } else if h.moves.is_empty() {
                 emit(&format!("{}: no legal move, the turn passes", h.roll))
             } else {
-                let best = h.moves[0].equity;
+                let key = |m: &query::Ranked| m.cubeful.unwrap_or(m.equity);
+                let best = key(&h.moves[0]);
                 let mut out = format!("{} to play {}:\n", h.position, h.roll);
                 for (k, m) in h.moves.iter().enumerate() {
+                    let cubeful = m
+                        .cubeful
+                        .map(|c| format!("cubeful {c:+.6}  "))
+                        .unwrap_or_default();
                     out.push_str(&format!(
-                        "{:>3}. {:<24} {:<20} equity {:+.6}  loss {:.6}\n     {}\n",
+                        "{:>3}. {:<24} {:<20} {cubeful}equity {:+.6}  loss {:.6}\n     {}\n",
                         k + 1,
                         m.play,
                         m.position,
                         m.equity,
-                        best - m.equity,
+                        best - key(m),
                         outcomes_text(&m.outcomes)
                     ));
                 }

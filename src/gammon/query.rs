@@ -115,6 +115,10 @@ pub struct Ranked {
     pub equity: f64,
     /// Its outcome chances for the side that moved.
     pub outcomes: Outcomes,
+    /// Its cubeful equity for the side that moved, in the cube state the plays were
+    /// ranked for (with a cube table and a cube state asked for).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cubeful: Option<f64>,
 }
 
 /// The plays of a roll, best first.
@@ -208,23 +212,62 @@ fn value(tables: &Tables, after: &Position) -> Result<(f64, Outcomes), Error> {
     Ok((-tables.equity(&next)?, tables.outcomes(&next)?.flip()))
 }
 
-/// Every play of `roll` from `p`, best first.
+/// Every play of `roll` from `p`, best first by cubeless equity.
 pub fn hint(tables: &Tables, p: &Position, roll: (u8, u8)) -> Result<Hint, Error> {
+    hint_with(tables, p, roll, None)
+}
+
+/// Every play of `roll` from `p`, best first: by the cubeful equity of the side that
+/// moves in the cube state `cube` (`(state, jacoby)`) when given and the cube was solved,
+/// else by cubeless equity. After the play the opponent decides on the cube first.
+pub fn hint_with(
+    tables: &Tables,
+    p: &Position,
+    roll: (u8, u8),
+    cube: Option<(CubeState, bool)>,
+) -> Result<Hint, Error> {
     let v = tables.variant();
+    let slot = cube
+        .filter(|_| tables.has_cube())
+        .map(|(state, jacoby)| match state {
+            CubeState::Owned => crate::gammon::solver::cube::OWNED,
+            CubeState::Centred if jacoby => crate::gammon::solver::cube::JACOBY,
+            CubeState::Centred => crate::gammon::solver::cube::CENTRED,
+            CubeState::Opponent => crate::gammon::solver::cube::OPPONENT,
+        });
     let mut ranked = Vec::new();
     for play in moves::plays(v, p, roll) {
         if play.steps.is_empty() {
             continue;
         }
         let (equity, outcomes) = value(tables, &play.after)?;
+        let cubeful = match slot {
+            None => None,
+            Some(k) if off(play.after.us(), v.checkers) == v.checkers => {
+                let points = f64::from(moves::win_points(v, play.after.them()));
+                Some(if k == crate::gammon::solver::cube::JACOBY {
+                    1.0
+                } else {
+                    points
+                })
+            }
+            Some(k) => {
+                let next = tables
+                    .cubeful(&play.after.swapped())?
+                    .expect("a cube table");
+                Some(crate::gammon::solver::cube::after_move(next.to_array())[k])
+            }
+        };
         ranked.push(Ranked {
             play: play.text(v.points),
             position: notation(v, &play.after),
             equity,
             outcomes,
+            cubeful,
         });
     }
-    ranked.sort_by(|a, b| b.equity.total_cmp(&a.equity));
+    let key = |r: &Ranked| r.cubeful.unwrap_or(r.equity);
+    ranked.sort_by(|a, b| key(b).total_cmp(&key(a)));
     Ok(Hint {
         position: notation(v, p),
         roll: format!("{}-{}", roll.0, roll.1),
