@@ -324,3 +324,105 @@ fn a_missing_family_table_says_how_to_build_it() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("tabula gammon build --variant hyper2"));
 }
+
+fn cube_table(variant: &str) -> String {
+    let table = folder().join(format!("{variant}-cube.tbl"));
+    if !table.with_extension("cube").exists() {
+        let out = tabula()
+            .args([
+                "gammon",
+                "build",
+                "--variant",
+                variant,
+                "--cube",
+                "--quiet",
+                "--table",
+            ])
+            .arg(&table)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    table.display().to_string()
+}
+
+#[test]
+fn the_hyper1_opening_is_a_double_and_a_take_and_the_hyper2_opening_no_double() {
+    let e1 = json(&[
+        "gammon",
+        "equity",
+        "24/24",
+        "--variant",
+        "hyper1",
+        "--json",
+        "--table",
+        &cube_table("hyper1"),
+    ]);
+    assert_eq!(e1["cube"]["action"], "double, take");
+    // gnubg 1.07's hyper1.bd, record 648: owned, centred, Jacoby, opponent owns (no pass
+    // position in Hypergammon-1, so gnubg's cube is right there).
+    for (key, gnubg) in [
+        ("owned", 0.5882762),
+        ("centred", 0.5393156),
+        ("centred_jacoby", 0.4556764),
+        ("opponent_owns", 0.3863552),
+    ] {
+        assert!(
+            (e1["cubeful"][key].as_f64().unwrap() - gnubg).abs() < 1e-5,
+            "{key}"
+        );
+    }
+    let e2 = json(&[
+        "gammon",
+        "equity",
+        "24,23/24,23",
+        "--variant",
+        "hyper2",
+        "--json",
+        "--table",
+        &cube_table("hyper2"),
+    ]);
+    assert_eq!(e2["cube"]["action"], "no double");
+    // The cubeless part of a cube build is the same table.
+    assert_eq!(
+        e2["equity"],
+        json(&[
+            "gammon",
+            "equity",
+            "24,23/24,23",
+            "--variant",
+            "hyper2",
+            "--json",
+            "--table",
+            &table("hyper2")
+        ])["equity"]
+    );
+}
+
+#[test]
+fn a_cubeful_hint_ranks_by_the_cubeful_equity_of_the_state_asked_for() {
+    let h = json(&[
+        "gammon",
+        "hint",
+        "24,23/24,23",
+        "6-5",
+        "--variant",
+        "hyper2",
+        "--cube",
+        "centred",
+        "--json",
+        "--table",
+        &cube_table("hyper2"),
+    ]);
+    let values: Vec<f64> = h["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["cubeful"].as_f64().unwrap())
+        .collect();
+    assert!(values.windows(2).all(|w| w[0] >= w[1]), "{values:?}");
+}
