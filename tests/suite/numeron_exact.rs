@@ -254,6 +254,7 @@ fn brute_total(
 }
 
 #[test]
+#[ignore = "exhaustive (brute force on eight rule sets); .ci/run runs it"]
 fn the_exact_search_agrees_with_brute_force_on_small_alphabets() {
     let cases = [
         Rules::new(2).with_alphabet(4),
