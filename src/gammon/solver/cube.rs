@@ -60,6 +60,12 @@ pub fn after_move(t: [f64; 4]) -> [f64; 4] {
     ]
 }
 
+/// Each sweep moves a value this part of the way to its new estimate. The doubling
+/// makes the cube's operator expand by up to 2 where a double is taken, and plain
+/// sweeps can then cycle between decisions; a step of one half settles them, at the same
+/// fixed point.
+const DAMPING: f64 = 0.5;
+
 /// The cubeful solve's results, by state (the order given to [`Graph::build`]).
 pub struct Cubeful {
     /// No-double equities: owned, centred, centred with Jacoby, opponent owns.
@@ -132,8 +138,9 @@ pub fn solve(graph: &Graph, tolerance: f64, progress: Progress<'_>) -> Result<Cu
                 sum.map(|v| v / d)
             },
             |a_s, _, _, _, old| {
-                let change = (0..4).map(|j| (a_s[j] - old[j]).abs()).fold(0.0, f64::max);
-                (a_s, change)
+                let new: [f64; 4] = std::array::from_fn(|j| old[j] + DAMPING * (a_s[j] - old[j]));
+                let change = (0..4).map(|j| (new[j] - old[j]).abs()).fold(0.0, f64::max);
+                (new, change)
             },
         )
     })?;
