@@ -190,10 +190,27 @@ impl Graph {
                 position[usize::from(opp) * rank_count + usize::from(me)]
             })
             .collect();
-        // Sweep order: within each segment, grouped by the opponent, then solver order.
+        // The states of one side on roll lie together in the given order: their runs.
+        let mut runs: Vec<(usize, usize)> = Vec::with_capacity(rank_count);
+        for (i, r) in ranks.iter().enumerate() {
+            match runs.last_mut() {
+                Some((_, end)) if ranks[*end - 1].0 == r.0 => *end = i + 1,
+                _ => runs.push((i, i + 1)),
+            }
+        }
+        // Each side's place among the sides on roll, in the given order.
+        let mut run_of = vec![0u32; rank_count];
+        for (j, &(lo, _)) in runs.iter().enumerate() {
+            run_of[usize::from(ranks[lo].0)] = j as u32;
+        }
+        // Sweep order: within each segment, grouped by the opponent in the order its
+        // states come as the side on roll (where the successors lie), then solver order.
         let sweep_keys: Vec<u32> = order
             .par_iter()
-            .map(|&i| segment_of[i as usize] * rank_count as u32 + u32::from(ranks[i as usize].1))
+            .map(|&i| {
+                segment_of[i as usize] * rank_count as u32
+                    + run_of[usize::from(ranks[i as usize].1)]
+            })
             .collect();
         let sweep = counting_sort(&sweep_keys, CLASSES * levels * rank_count);
         drop(sweep_keys);
@@ -203,15 +220,7 @@ impl Graph {
         }
 
         // A state's plays depend on the opponent only through its view (see
-        // [`Sides::view`]). The states of one side on roll lie together: each such run
-        // searches every view it meets once.
-        let mut runs: Vec<(usize, usize)> = Vec::with_capacity(rank_count);
-        for (i, r) in ranks.iter().enumerate() {
-            match runs.last_mut() {
-                Some((_, end)) if ranks[*end - 1].0 == r.0 => *end = i + 1,
-                _ => runs.push((i, i + 1)),
-            }
-        }
+        // [`Sides::view`]): each run searches every view it meets once.
         progress.start(
             "searching the plays of every side on roll",
             Some(runs.len() as u64),

@@ -30,6 +30,31 @@ use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 
+/// The moving rolls of `g`: `R` when the caller knows it (so that loops over the rolls
+/// unroll), else the graph's count (`R` = 0).
+#[inline(always)]
+fn rolls<const R: usize>(g: &Graph) -> usize {
+    if R > 0 {
+        debug_assert_eq!(R, g.roll_count());
+        R
+    } else {
+        g.roll_count()
+    }
+}
+
+/// Calls `f::<…, R>(…)` with `R` the graph's roll count for the counts of the built-in
+/// variants (5: NikoNiko; 3: its faces 1-2 game; 21: two six-sided dice), else 0.
+macro_rules! by_rolls {
+    ($g:expr, $f:ident $(::<$($p:tt),*>)? ($($arg:expr),* $(,)?)) => {
+        match $g.roll_count() {
+            5 => $f::<$($($p,)*)? 5>($($arg),*),
+            3 => $f::<$($($p,)*)? 3>($($arg),*),
+            21 => $f::<$($($p,)*)? 21>($($arg),*),
+            _ => $f::<$($($p,)*)? 0>($($arg),*),
+        }
+    };
+}
+
 /// The six exclusive outcome chances for the side on roll, in the solver's order: win
 /// single, gammon, backgammon; lose single, gammon, backgammon (the public form is
 /// [`crate::nikoniko::Outcomes`]).
@@ -327,7 +352,7 @@ const FULL_MOST: u32 = 24;
 /// they provably are still the best (see [`Elimination`]); `skip.1` bounds how much any
 /// value it reads may have changed since the clock `skip.2` started.
 #[inline]
-fn moving_part(
+fn moving_part<const R: usize>(
     g: &Graph,
     e: &[Scalar],
     k: usize,
@@ -337,15 +362,16 @@ fn moving_part(
 ) -> f64 {
     if let Some((limit, bound, _)) = skip {
         if f64::from_bits(limit[k].load(Ordering::Relaxed)) > bound {
-            return chosen_part(g, e, k, chosen);
+            return chosen_part::<R>(g, e, k, chosen);
         }
     }
     let mut sum = 0.0;
     // The smallest lead of a best play over the next best, over the rolls.
     let mut lead = f64::INFINITY;
-    let nr = g.roll_count();
+    let nr = rolls::<R>(g);
     let (starts, all) = g.state_successors(k);
-    for (r, &(_, _, weight)) in g.rolls.iter().enumerate() {
+    let starts = &starts[..=nr];
+    for (r, &(_, _, weight)) in g.rolls[..nr].iter().enumerate() {
         let succ = &all[starts[r] as usize..starts[r + 1] as usize];
         if let Some((&first, rest)) = succ.split_first() {
             let (mut best, mut code) = (value(e, first), first);
@@ -377,12 +403,13 @@ fn moving_part(
 
 /// As [`moving_part`], valuing only the plays recorded in `chosen`.
 #[inline]
-fn chosen_part(g: &Graph, e: &[Scalar], k: usize, chosen: &[AtomicU32]) -> f64 {
+fn chosen_part<const R: usize>(g: &Graph, e: &[Scalar], k: usize, chosen: &[AtomicU32]) -> f64 {
     let mut sum = 0.0;
-    let nr = g.roll_count();
-    for (r, &(_, _, weight)) in g.rolls.iter().enumerate() {
+    let nr = rolls::<R>(g);
+    let chosen = &chosen[nr * k..nr * k + nr];
+    for (&(_, _, weight), code) in g.rolls[..nr].iter().zip(chosen) {
         // A pass reads the pass entry, worth 0.
-        let code = chosen[nr * k + r].load(Ordering::Relaxed);
+        let code = code.load(Ordering::Relaxed);
         sum += f64::from(weight) * value(e, code);
     }
     sum / f64::from(g.denominator)
@@ -470,7 +497,7 @@ impl PolicyIteration<'_> {
         }
         self.to_full -= 1;
         let (g, a, chosen) = (self.g, &self.scratch, &self.chosen);
-        let delta = equity_sweep(g, bounds, e, a, keep, chosen, None);
+        let delta = by_rolls!(g, equity_sweep(g, bounds, e, a, keep, chosen, None));
         self.tick(delta);
         if delta < self.tolerance {
             self.sweeps += 1;
@@ -494,7 +521,8 @@ impl PolicyIteration<'_> {
             .elimination
             .as_ref()
             .map(|el| (el.limit.as_slice(), el.clock));
-        let delta = equity_sweep(g, bounds, e, a, keep, chosen, Some((&self.changed, skip)));
+        let full = Some((&self.changed, skip));
+        let delta = by_rolls!(g, equity_sweep(g, bounds, e, a, keep, chosen, full));
         self.tick(delta);
         self.fulls += 1;
         if self.fulls >= FULL_FIRST {
@@ -512,7 +540,7 @@ impl PolicyIteration<'_> {
 /// A full sweep when `full` is given (recording the best plays in `chosen`, setting its
 /// flag if one differs from the play recorded before, and skipping with the limits and
 /// clock of [`Elimination`], if any), else a sweep over the plays recorded last.
-fn equity_sweep(
+fn equity_sweep<const R: usize>(
     g: &Graph,
     bounds: &[u32],
     e: &[Scalar],
@@ -530,9 +558,9 @@ fn equity_sweep(
         |e, k, moved| match full {
             Some((changed, skip)) => {
                 let skip = skip.map(|(limit, clock)| (limit, clock + moved + CLOCK_MARGIN, clock));
-                moving_part(g, e, k, chosen, changed, skip)
+                moving_part::<R>(g, e, k, chosen, changed, skip)
             }
-            None => chosen_part(g, e, k, chosen),
+            None => chosen_part::<R>(g, e, k, chosen),
         },
         |a_s, a_t, p_s, p_t, x| {
             let new = solve_pair(a_s, a_t, p_s, p_t);
@@ -627,22 +655,19 @@ fn compact<V: Copy + Send + Sync>(
             constant
         })
         .collect();
-    let codes = span
-        .clone()
-        .into_par_iter()
-        .flat_map_iter(|k| {
-            let resolve = &resolve;
-            (0..nr).map(move |r| {
+    let mut codes = vec![pass; span.len() * nr];
+    codes
+        .par_chunks_mut(nr.max(1))
+        .zip(span.clone().into_par_iter())
+        .for_each(|(out, k)| {
+            for (r, slot) in out.iter_mut().enumerate() {
                 let code = policy[nr * k + r].load(Ordering::Relaxed);
                 let mut scratch = zero;
                 if code != pass && resolve(&mut scratch, weight(r), code) {
-                    code
-                } else {
-                    pass
+                    *slot = code;
                 }
-            })
-        })
-        .collect();
+            }
+        });
     Compact {
         first: span.start,
         codes,
@@ -665,7 +690,7 @@ fn one_off_sweep(
         policy.codes.as_slice(),
         policy.constant.as_slice(),
     );
-    duo_sweep::<false>(g, ONE_OFF, policy, x, a, keep)
+    by_rolls!(g, duo_sweep::<false>(g, ONE_OFF, policy, x, a, keep))
 }
 
 /// A sweep of one pair of chances — won, lost — of a gammon or of a backgammon, over
@@ -680,7 +705,7 @@ fn none_off_sweep(
     a: &[Duo],
     keep: Option<&Keep<Duo>>,
 ) -> f64 {
-    duo_sweep::<true>(g, NONE_OFF, policy, x, a, keep)
+    by_rolls!(g, duo_sweep::<true>(g, NONE_OFF, policy, x, a, keep))
 }
 
 /// A sweep of two values a state over `class` under `policy` (the first state's position,
@@ -689,7 +714,7 @@ fn none_off_sweep(
 /// not who is at risk. A state and its pass partner solve exactly:
 /// `x_s = a_s + p_s x_t`, `x_t = a_t + p_t x_s` (with the swap where it applies)
 /// ⇒ `x_s = (a_s + p_s a_t) / (1 - p_s p_t)`.
-fn duo_sweep<const SWAP: bool>(
+fn duo_sweep<const SWAP: bool, const R: usize>(
     g: &Graph,
     class: usize,
     policy: (usize, &[u32], &[[f64; 2]]),
@@ -698,16 +723,17 @@ fn duo_sweep<const SWAP: bool>(
     keep: Option<&Keep<Duo>>,
 ) -> f64 {
     let (first, codes, constant) = policy;
-    let nr = g.roll_count();
+    let nr = rolls::<R>(g);
     let weights: Vec<f64> = g
         .rolls
         .iter()
         .map(|r| f64::from(r.2) / f64::from(g.denominator))
         .collect();
+    let weights = &weights[..nr];
     let moving = |x: &[Duo], k: usize, _| {
         let i = k - first;
         let mut sum = constant[i];
-        for (&code, &w) in codes[i * nr..(i + 1) * nr].iter().zip(&weights) {
+        for (&code, &w) in codes[i * nr..i * nr + nr].iter().zip(weights) {
             let [p, q] = x[code as usize].get();
             let [u, v] = if SWAP { [q, p] } else { [p, q] };
             sum[0] += w * u;

@@ -260,9 +260,9 @@ fn lent() -> usize {
 const MAX_CHUNK: usize = 512;
 const MIN_CHUNK: usize = 16;
 
-/// A sweep whose levels hold fewer states than this on average runs on one thread.
-const SMALL_SWEEP: usize = SMALL_LEVEL;
-const SMALL_LEVEL: usize = 2_000;
+/// A sweep whose levels (those with states) hold fewer states than this on average runs
+/// on one thread.
+const SMALL_LEVEL: usize = 600;
 
 /// The part `t` of `threads` of the range `lo..hi`.
 fn share(lo: usize, hi: usize, t: usize, threads: usize) -> std::ops::Range<usize> {
@@ -300,7 +300,8 @@ pub fn level_sweep<S: Slot>(
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     // A sweep over few states per level spends more at its barriers than it gains.
     let states = (bounds[bounds.len() - 1] - bounds[0]) as usize;
-    let small = states < SMALL_SWEEP * (bounds.len() - 1).max(1);
+    let levels = bounds.windows(2).filter(|w| w[1] > w[0]).count();
+    let small = states < SMALL_LEVEL * levels.max(1);
     let threads = if small || CONTENTION.take_solo() {
         1
     } else {
