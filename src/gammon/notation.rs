@@ -66,7 +66,7 @@ pub fn parse_position(variant: &Variant, text: &str) -> Result<Position, Error> 
             }
         )));
     };
-    check(variant, &p).map_err(|reason| bad(reason))?;
+    check(variant, &p).map_err(bad)?;
     Ok(p)
 }
 

@@ -69,6 +69,8 @@ pub struct Graph {
     pub win: u32,
     /// The rolls that can move something, with their weights.
     pub rolls: Vec<(u8, u8, u32)>,
+    /// The weights of [`Graph::rolls`] as `f64` (exactly), ready for the sweeps.
+    pub weights: Vec<f64>,
     /// Ordered rolls in all (the weights' denominator).
     pub denominator: u32,
     /// The successors, [`PART`] states (in sweep order) to a part; see
@@ -359,6 +361,7 @@ impl Graph {
             off,
             win,
             rolls: rolls.moving.clone(),
+            weights: rolls.moving.iter().map(|r| f64::from(r.2)).collect(),
             denominator: rolls.denominator,
             parts,
         }

@@ -138,6 +138,11 @@ impl Sides {
         self.counts.len()
     }
 
+    /// Whether there are no sides (never, for a checked variant).
+    pub fn is_empty(&self) -> bool {
+        self.counts.is_empty()
+    }
+
     /// Points on the board.
     pub fn points(&self) -> usize {
         self.points

@@ -371,7 +371,7 @@ fn moving_part<const R: usize>(
     let nr = rolls::<R>(g);
     let (starts, all) = g.state_successors(k);
     let starts = &starts[..=nr];
-    for (r, &(_, _, weight)) in g.rolls[..nr].iter().enumerate() {
+    for (r, &weight) in g.weights[..nr].iter().enumerate() {
         let succ = &all[starts[r] as usize..starts[r + 1] as usize];
         if let Some((&first, rest)) = succ.split_first() {
             let (mut best, mut code) = (value(e, first), first);
@@ -392,7 +392,7 @@ fn moving_part<const R: usize>(
                     changed.store(true, Ordering::Relaxed);
                 }
             }
-            sum += f64::from(weight) * best;
+            sum += weight * best;
         }
     }
     if let Some((limit, _, clock)) = skip {
@@ -407,10 +407,10 @@ fn chosen_part<const R: usize>(g: &Graph, e: &[Scalar], k: usize, chosen: &[Atom
     let mut sum = 0.0;
     let nr = rolls::<R>(g);
     let chosen = &chosen[nr * k..nr * k + nr];
-    for (&(_, _, weight), code) in g.rolls[..nr].iter().zip(chosen) {
+    for (&weight, code) in g.weights[..nr].iter().zip(chosen) {
         // A pass reads the pass entry, worth 0.
         let code = code.load(Ordering::Relaxed);
-        sum += f64::from(weight) * value(e, code);
+        sum += weight * value(e, code);
     }
     sum / f64::from(g.denominator)
 }
