@@ -30,10 +30,21 @@ pub const TOLERANCE: f64 = 1e-12;
 /// gnubg's record order with the illegal and finished records left out.
 pub fn states(variant: &Variant, sides: &Sides) -> Vec<(u16, u16)> {
     match variant.numbering {
-        Numbering::Seed => crate::nikoniko::index::all_states()
-            .par_iter()
-            .map(|p| (sides.rank(&widen(&p.me)), sides.rank(&widen(&p.opp))))
-            .collect(),
+        Numbering::Seed => {
+            use crate::nikoniko::index;
+            // The article's number of each side, then this solver's, once a side.
+            let ours: Vec<u16> = index::all_sides()
+                .iter()
+                .map(|v| sides.rank(&widen(v)))
+                .collect();
+            index::all_states()
+                .par_iter()
+                .map(|p| {
+                    let rank = |v| ours[usize::from(index::side_rank(v))];
+                    (rank(&p.me), rank(&p.opp))
+                })
+                .collect()
+        }
         Numbering::Gnubg => {
             let n = sides.len() as u16;
             let p = sides.points();
