@@ -60,11 +60,15 @@ pub fn after_move(t: [f64; 4]) -> [f64; 4] {
     ]
 }
 
-/// Each sweep moves a value this part of the way to its new estimate. The doubling
-/// makes the cube's operator expand by up to 2 where a double is taken, and plain
-/// sweeps can then cycle between decisions; a step of one half settles them, at the same
-/// fixed point.
+/// Once plain sweeps stall, each sweep moves a value this part of the way to its new
+/// estimate. The doubling makes the cube's operator expand by up to 2 where a double is
+/// taken, and plain sweeps can then cycle between decisions; a step of one half settles
+/// them, at the same fixed point.
 const DAMPING: f64 = 0.5;
+
+/// Plain sweeps stall when this many in a row bring the change no lower than the lowest
+/// before them.
+const STALL: usize = 8;
 
 /// The cubeful solve's results, by state (the order given to [`Graph::build`]).
 pub struct Cubeful {
@@ -97,8 +101,13 @@ pub fn solve(graph: &Graph, tolerance: f64, progress: Progress<'_>) -> Result<Cu
         .map(|_| Quad::new([0.0; 4]))
         .collect();
     let d = f64::from(graph.denominator);
+    // The step: 1 until the plain sweeps stall (see [`STALL`]), then [`DAMPING`]. It
+    // depends only on the sweeps' changes, so on no thread count.
+    let mut step = 1.0f64;
+    let mut changes: Vec<f64> = Vec::new();
     let (sweeps, residual) = iterate(progress, "cube", tolerance, &x, 0..n, |x, keep, _| {
-        level_sweep(
+        let omega = step;
+        let change = level_sweep(
             graph,
             &graph.segments,
             x,
@@ -138,11 +147,23 @@ pub fn solve(graph: &Graph, tolerance: f64, progress: Progress<'_>) -> Result<Cu
                 sum.map(|v| v / d)
             },
             |a_s, _, _, _, old| {
-                let new: [f64; 4] = std::array::from_fn(|j| old[j] + DAMPING * (a_s[j] - old[j]));
+                let new: [f64; 4] = std::array::from_fn(|j| old[j] + omega * (a_s[j] - old[j]));
                 let change = (0..4).map(|j| (new[j] - old[j]).abs()).fold(0.0, f64::max);
                 (new, change)
             },
-        )
+        );
+        changes.push(change);
+        let k = changes.len();
+        if step == 1.0 && k > STALL {
+            let before = changes[..k - STALL]
+                .iter()
+                .copied()
+                .fold(f64::INFINITY, f64::min);
+            if changes[k - STALL..].iter().all(|&c| c >= before) {
+                step = DAMPING;
+            }
+        }
+        change
     })?;
     let values = graph
         .solver_pos
