@@ -2,14 +2,14 @@
 //! nikoniko` runs the same code as `tabula nikoniko …` (its tables keep the article's
 //! format); every other variant uses the family's tables.
 
-use super::nikoniko::{run as run_nikoniko, NikonikoCmd};
+use super::nikoniko::{outcomes_text, run as run_nikoniko, NikonikoCmd};
 use super::progress::Bars;
 use super::{emit, emit_json};
 use clap::Subcommand;
 use serde_json::json;
 use std::path::{Path, PathBuf};
 use tabula::gammon::store::{self, Numbers, Tables};
-use tabula::gammon::{bd, moves, notation, query, Outcomes, Position, Variant};
+use tabula::gammon::{bd, moves, notation, query, Position, Variant};
 use tabula::Result;
 
 #[derive(Subcommand)]
@@ -177,18 +177,6 @@ fn nikoniko_table(table: Option<PathBuf>) -> PathBuf {
     table.unwrap_or_else(tabula::nikoniko::store::default_path)
 }
 
-fn outcomes_text(o: &Outcomes) -> String {
-    format!(
-        "win {:5.1}% (gammon {:5.1}%, backgammon {:5.1}%)  lose {:5.1}% (gammon {:5.1}%, backgammon {:5.1}%)",
-        100.0 * o.win,
-        100.0 * o.win_gammon,
-        100.0 * o.win_backgammon,
-        100.0 * o.lose,
-        100.0 * o.lose_gammon,
-        100.0 * o.lose_backgammon,
-    )
-}
-
 fn position(v: &Variant, text: &str) -> Result<Position> {
     Ok(notation::parse_position(v, text)?)
 }
@@ -213,10 +201,14 @@ pub fn run(cmd: GammonCmd) -> Result<()> {
                     "states": states,
                 }))
             } else {
+                let rules = v.describe();
+                let name = if v.name == rules {
+                    rules
+                } else {
+                    format!("{} ({rules})", v.name)
+                };
                 emit(&format!(
-                    "variant   {} ({})\nrecords   {records}\nlegal     {legal} (positions whose sides share no point)\nstates    {states} (legal, and neither side has finished)",
-                    v.name,
-                    v.describe()
+                    "variant   {name}\nrecords   {records}\nlegal     {legal} (positions whose sides share no point)\nstates    {states} (legal, and neither side has finished)"
                 ))
             }
         }

@@ -114,7 +114,8 @@ fn roll(text: &str) -> Result<Roll> {
     Ok(notation::parse_roll(text)?)
 }
 
-fn outcomes_text(o: &Outcomes) -> String {
+/// The six outcome chances in one line (also `tabula gammon`'s).
+pub(super) fn outcomes_text(o: &Outcomes) -> String {
     format!(
         "win {:5.1}% (gammon {:5.1}%, backgammon {:5.1}%)  lose {:5.1}% (gammon {:5.1}%, backgammon {:5.1}%)",
         100.0 * o.win,

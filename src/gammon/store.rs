@@ -119,7 +119,6 @@ pub fn default_path(variant: &Variant) -> PathBuf {
 pub struct Numbers {
     numbering: Numbering,
     pub(crate) index: HyperIndex,
-    points: usize,
 }
 
 impl Numbers {
@@ -128,7 +127,6 @@ impl Numbers {
         Ok(Numbers {
             numbering: variant.numbering,
             index: variant.hyper_index()?,
-            points: variant.points,
         })
     }
 
@@ -162,18 +160,18 @@ impl Numbers {
         }
     }
 
-    /// The record of the solver's state `(me, opp)` (side ranks).
-    fn of_ranks(&self, sides: &Sides, me: u16, opp: u16) -> u64 {
+    /// The record of every state of a solve, in the order of [`solver::states`]: for the
+    /// article's numbering that order is the index itself; for gnubg's, `me · N + opp`.
+    fn records_of(&self, states: &[(u16, u16)]) -> Vec<u64> {
         match self.numbering {
-            Numbering::Seed => {
-                let p = Position::new(
-                    sides.counts(me)[1..=self.points + 1].to_vec(),
-                    sides.counts(opp)[1..=self.points + 1].to_vec(),
-                )
-                .expect("slots");
-                crate::nikoniko::index_of(&to_nikoniko(&p))
+            Numbering::Seed => (0..states.len() as u64).collect(),
+            Numbering::Gnubg => {
+                let n = self.index.sides();
+                states
+                    .par_iter()
+                    .map(|&(me, opp)| u64::from(me) * n + u64::from(opp))
+                    .collect()
             }
-            Numbering::Gnubg => u64::from(me) * self.index.sides() + u64::from(opp),
         }
     }
 }
@@ -304,7 +302,11 @@ pub fn build_with(
     table::prepare(&[path, &cube_file], bytes)?;
     let solved: Solved = solver::solve_variant_with(variant, cube, progress)?;
     progress.start("writing the table", None);
-    let by_record = place(&numbers, &solved, records);
+    let at = numbers.records_of(&solved.states);
+    let mut by_record = vec![[0u32; 6]; records as usize];
+    for (i, &r) in at.iter().enumerate() {
+        by_record[r as usize] = encode(solved.equity[i], &solved.outcomes[i]);
+    }
     let line = variant_line(variant);
     let staged = table::stage(
         path,
@@ -318,9 +320,9 @@ pub fn build_with(
     let mut staged = vec![staged];
     if let Some(c) = &solved.cube {
         let mut cube_records = vec![[0u32; 4]; records as usize];
-        for (i, &(me, opp)) in solved.states.iter().enumerate() {
-            let r = numbers.of_ranks(&solved.sides, me, opp) as usize;
-            cube_records[r] = c.values[i].map(|e| ((e * EQUITY_SCALE).round() as i32) as u32);
+        for (i, &r) in at.iter().enumerate() {
+            cube_records[r as usize] =
+                c.values[i].map(|e| ((e * EQUITY_SCALE).round() as i32) as u32);
         }
         let line = cube_line(variant, &staged[0].header().checksum_hex());
         staged.push(table::stage(
@@ -356,20 +358,6 @@ pub fn build_with(
         checksum: headers[0].checksum_hex(),
         opening_equity: decode_equity(&by_record[opening as usize]),
     })
-}
-
-/// The records of a solve, by record number (zero where no state).
-fn place(numbers: &Numbers, solved: &Solved, records: u64) -> Vec<Record> {
-    let at: Vec<u64> = solved
-        .states
-        .par_iter()
-        .map(|&(me, opp)| numbers.of_ranks(&solved.sides, me, opp))
-        .collect();
-    let mut out = vec![[0u32; 6]; records as usize];
-    for (i, &r) in at.iter().enumerate() {
-        out[r as usize] = encode(solved.equity[i], &solved.outcomes[i]);
-    }
-    out
 }
 
 /// A built table, for queries (every record checked against its block's sum when first
@@ -499,10 +487,7 @@ pub fn verify(tables: &Tables) -> Result<VerifyReport, Error> {
     let sides = Sides::new(variant);
     let states = solver::states(variant, &sides);
     let graph = solver::graph::Graph::build(&sides, &variant.rolls(), &states, Progress::SILENT);
-    let record_of: Vec<u64> = states
-        .par_iter()
-        .map(|&(me, opp)| tables.numbers.of_ranks(&sides, me, opp))
-        .collect();
+    let record_of = tables.numbers.records_of(&states);
     let e = |state: u32| decode_equity(&records[record_of[state as usize] as usize]);
     let (max_bellman_gap, worst) = (0..graph.len())
         .into_par_iter()
@@ -662,11 +647,62 @@ const NAMES: [&str; 10] = [
     "opponent_owns",
 ];
 
-/// One record compared: both programs' values, whether a roll passes there.
+/// One record compared: its number, both programs' values, whether a roll passes there.
 struct Compared {
+    record: u64,
     ours: [f64; 10],
     theirs: [f64; 10],
     pass: bool,
+}
+
+/// What the records compared so far add up to: per quantity the largest difference, its
+/// record (the first, on a tie) and the two values there; the largest cubeful differences
+/// where no roll passes; the counts.
+#[derive(Default)]
+struct Tally {
+    worst: [(f64, u64, f64, f64); 10],
+    no_pass: [f64; 4],
+    compared: u64,
+    ties: u64,
+    passes: u64,
+}
+
+impl Tally {
+    /// Counts one record, compared for its first `quantities` values.
+    fn add(&mut self, c: &Compared, quantities: usize) {
+        self.compared += 1;
+        self.passes += u64::from(c.pass);
+        let diff: [f64; 10] = std::array::from_fn(|i| (c.ours[i] - c.theirs[i]).abs());
+        if diff[0] <= 6.0 * GNUBG_CHANCE_TOLERANCE && diff[1..6].iter().any(|&d| d > TIE_GAP) {
+            self.ties += 1;
+        }
+        for (i, w) in self.worst.iter_mut().enumerate().take(quantities) {
+            if diff[i] > w.0 || (diff[i] == w.0 && c.record < w.1) {
+                *w = (diff[i], c.record, c.ours[i], c.theirs[i]);
+            }
+        }
+        if !c.pass {
+            for j in 0..4 {
+                self.no_pass[j] = self.no_pass[j].max(diff[6 + j]);
+            }
+        }
+    }
+
+    /// Both tallies in one; the result does not depend on how the records were split.
+    fn merge(mut self, other: Tally) -> Tally {
+        for (w, o) in self.worst.iter_mut().zip(other.worst) {
+            if o.0 > w.0 || (o.0 == w.0 && o.1 < w.1) {
+                *w = o;
+            }
+        }
+        for (a, b) in self.no_pass.iter_mut().zip(other.no_pass) {
+            *a = a.max(b);
+        }
+        self.compared += other.compared;
+        self.ties += other.ties;
+        self.passes += other.passes;
+        self
+    }
 }
 
 /// Compares the table (and its cube table, if any) with a gnubg database of the same
@@ -690,7 +726,7 @@ pub fn compare(tables: &Tables, file: &super::HyperFile) -> Result<Comparison, E
     let sides = Sides::new(variant);
     let rolls = variant.rolls();
     let n = records.len() as u64;
-    let per = (0..n)
+    let tally = (0..n)
         .into_par_iter()
         .map_init(
             || (solver::sides::Search::new(&sides), Vec::new()),
@@ -738,36 +774,27 @@ pub fn compare(tables: &Tables, file: &super::HyperFile) -> Result<Comparison, E
                     found.is_empty()
                 });
                 Ok(Some(Compared {
+                    record: r,
                     ours,
                     theirs: gnubg,
                     pass,
                 }))
             },
         )
-        .collect::<Result<Vec<_>, Error>>()?;
-    // (difference, record, ours, theirs) per quantity, overall and where no roll passes.
-    let mut worst = [(0.0f64, 0u64, 0.0f64, 0.0f64); 10];
-    let mut no_pass = [0.0f64; 4];
-    let (mut compared, mut ties, mut passes) = (0u64, 0u64, 0u64);
-    for (r, item) in per.iter().enumerate() {
-        let Some(c) = item else { continue };
-        compared += 1;
-        passes += u64::from(c.pass);
-        let diff: [f64; 10] = std::array::from_fn(|i| (c.ours[i] - c.theirs[i]).abs());
-        if diff[0] <= 6.0 * GNUBG_CHANCE_TOLERANCE && diff[1..6].iter().any(|&d| d > TIE_GAP) {
-            ties += 1;
-        }
-        for i in 0..quantities {
-            if diff[i] > worst[i].0 {
-                worst[i] = (diff[i], r as u64, c.ours[i], c.theirs[i]);
+        .try_fold(Tally::default, |mut t, item| -> Result<Tally, Error> {
+            if let Some(c) = item? {
+                t.add(&c, quantities);
             }
-        }
-        if !c.pass {
-            for j in 0..4 {
-                no_pass[j] = no_pass[j].max(diff[6 + j]);
-            }
-        }
-    }
+            Ok(t)
+        })
+        .try_reduce(Tally::default, |a, b| Ok(a.merge(b)))?;
+    let Tally {
+        worst,
+        no_pass,
+        compared,
+        ties,
+        passes,
+    } = tally;
     let listed = NAMES[..quantities]
         .iter()
         .zip(&worst)

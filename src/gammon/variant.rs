@@ -135,11 +135,7 @@ impl Variant {
         }
         let points = points.ok_or_else(|| bad("points=P is missing".to_string()))?;
         let checkers = checkers.ok_or_else(|| bad("checkers=C is missing".to_string()))?;
-        if points == 0 || points > MAX_POINTS {
-            return Err(bad(format!(
-                "{points} points: a board has 1 to {MAX_POINTS} points"
-            )));
-        }
+        // Checked here as well as in `check`: the default start below lists the checkers.
         if checkers == 0 || checkers > 15 {
             return Err(bad(format!(
                 "{checkers} checkers: each side has 1 to 15 checkers"

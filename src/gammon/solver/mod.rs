@@ -49,6 +49,7 @@ pub fn states(variant: &Variant, sides: &Sides) -> Vec<(u16, u16)> {
             let n = sides.len() as u16;
             let p = sides.points();
             let mirror = p + 1;
+            // Side 0, all checkers off, is the only finished side: both start at 1.
             (1..n)
                 .into_par_iter()
                 .flat_map_iter(|me| {
@@ -56,10 +57,9 @@ pub fn states(variant: &Variant, sides: &Sides) -> Vec<(u16, u16)> {
                     (1..n).filter_map(move |opp| {
                         let theirs = sides.counts(opp);
                         let clash = (1..=p).any(|q| mine[q] > 0 && theirs[mirror - q] > 0);
-                        (!clash && !sides.all_off(opp)).then_some((me, opp))
+                        (!clash).then_some((me, opp))
                     })
                 })
-                .filter(|&(me, _)| !sides.all_off(me))
                 .collect()
         }
     }

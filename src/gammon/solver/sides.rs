@@ -33,8 +33,9 @@ pub struct Sides {
     /// nonzero faces, ascending) the side with rank `r` can make, the opponent not looked
     /// at, highest `from` first: `(from, to, rank after)`, `to` = 0 for off.
     moves: Vec<Vec<(u8, u8, u16)>>,
-    /// The nonzero faces, ascending.
-    faces: Vec<u8>,
+    /// Nonzero faces, and `slot_of[die]`: a face's place among them, ascending.
+    face_count: usize,
+    slot_of: [usize; crate::gammon::variant::MAX_FACE as usize + 1],
     /// `hit[r * LOCATIONS + q]`: the side after its checker on point `q` is hit.
     hit: Vec<u16>,
     pips: Vec<u16>,
@@ -69,6 +70,10 @@ impl Sides {
             .collect();
         let rank_of = |v: &Side| index.side_rank(&v[1..=p + 1]).expect("a side") as u16;
         let faces: Vec<u8> = variant.nonzero_faces();
+        let mut slot_of = [usize::MAX; crate::gammon::variant::MAX_FACE as usize + 1];
+        for (f, &die) in faces.iter().enumerate() {
+            slot_of[usize::from(die)] = f;
+        }
         let home = variant.home;
         let moves = counts
             .iter()
@@ -126,7 +131,8 @@ impl Sides {
             checkers: variant.checkers as u8,
             counts,
             moves,
-            faces,
+            face_count: faces.len(),
+            slot_of,
             hit,
             pips,
             win_points,
@@ -218,8 +224,7 @@ impl Sides {
     /// The moves of one checker of side `r` by the nonzero face `die`.
     #[inline]
     fn moves(&self, r: u16, die: u8) -> &[(u8, u8, u16)] {
-        let f = self.faces.iter().position(|&x| x == die).expect("a face");
-        &self.moves[usize::from(r) * self.faces.len() + f]
+        &self.moves[usize::from(r) * self.face_count + self.slot_of[usize::from(die)]]
     }
 }
 

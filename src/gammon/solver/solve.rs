@@ -641,33 +641,22 @@ fn compact<V: Copy + Send + Sync>(
     let span = g.class_span(class);
     let (nr, pass) = (g.roll_count(), g.win + 3);
     let weight = |r: usize| f64::from(g.rolls[r].2) / f64::from(g.denominator);
-    let constant = span
-        .clone()
-        .into_par_iter()
-        .map(|k| {
+    // One pass: `resolve` adds to the constant exactly the plays that leave the class.
+    let mut codes = vec![pass; span.len() * nr];
+    let constant = codes
+        .par_chunks_mut(nr.max(1))
+        .zip(span.clone().into_par_iter())
+        .map(|(out, k)| {
             let mut constant = zero;
-            for r in 0..nr {
+            for (r, slot) in out.iter_mut().enumerate() {
                 let code = policy[nr * k + r].load(Ordering::Relaxed);
-                if code != pass {
-                    resolve(&mut constant, weight(r), code);
+                if code != pass && resolve(&mut constant, weight(r), code) {
+                    *slot = code;
                 }
             }
             constant
         })
         .collect();
-    let mut codes = vec![pass; span.len() * nr];
-    codes
-        .par_chunks_mut(nr.max(1))
-        .zip(span.clone().into_par_iter())
-        .for_each(|(out, k)| {
-            for (r, slot) in out.iter_mut().enumerate() {
-                let code = policy[nr * k + r].load(Ordering::Relaxed);
-                let mut scratch = zero;
-                if code != pass && resolve(&mut scratch, weight(r), code) {
-                    *slot = code;
-                }
-            }
-        });
     Compact {
         first: span.start,
         codes,
