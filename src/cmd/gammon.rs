@@ -108,6 +108,9 @@ pub enum GammonCmd {
         /// Let the table move first
         #[arg(long)]
         second: bool,
+        /// Money play with the doubling cube (needs a table built with `--cube`)
+        #[arg(long)]
+        cube: bool,
         #[arg(long)]
         table: Option<PathBuf>,
     },
@@ -477,20 +480,52 @@ pub fn run(cmd: GammonCmd) -> Result<()> {
             variant,
             seed,
             second,
+            cube,
             table,
         } => {
             let v = variant_of(&variant)?;
-            if is_nikoniko(&v) {
+            if is_nikoniko(&v) && !cube {
                 return run_nikoniko(NikonikoCmd::Play {
                     seed,
                     second,
                     table: nikoniko_table(table),
                 });
             }
-            let tables = Tables::open(&v, &table_path(&v, table))?;
+            let given = table.clone();
+            let path = table_path(&v, table);
+            if cube && !store::cube_path(&path).exists() {
+                let build = match given {
+                    Some(t) => format!(
+                        "tabula gammon build --variant {} --cube --table {}",
+                        v.name,
+                        t.display()
+                    ),
+                    None => format!("tabula gammon build --variant {} --cube", v.name),
+                };
+                return Err(tabula::gammon::Error::Input {
+                    what: "table",
+                    input: path.display().to_string(),
+                    reason: format!(
+                        "no cube table lies beside it ({}); build it with `{build}`",
+                        store::cube_path(&path).display()
+                    ),
+                }
+                .into());
+            }
+            let tables = Tables::open(&v, &path)?;
             let stdin = std::io::stdin();
             let mut stdout = std::io::stdout();
-            tabula::gammon::game::play(&tables, seed, !second, stdin.lock(), &mut stdout)?;
+            if cube {
+                tabula::gammon::game::play_with_cube(
+                    &tables,
+                    seed,
+                    !second,
+                    stdin.lock(),
+                    &mut stdout,
+                )?;
+            } else {
+                tabula::gammon::game::play(&tables, seed, !second, stdin.lock(), &mut stdout)?;
+            }
             Ok(())
         }
         GammonCmd::Verify {
