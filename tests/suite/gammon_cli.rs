@@ -426,3 +426,49 @@ fn a_cubeful_hint_ranks_by_the_cubeful_equity_of_the_state_asked_for() {
         .collect();
     assert!(values.windows(2).all(|w| w[0] >= w[1]), "{values:?}");
 }
+
+#[test]
+fn play_with_the_cube_needs_a_cube_table_and_names_the_command_that_builds_it() {
+    let out = tabula()
+        .args([
+            "gammon",
+            "play",
+            "--variant",
+            "hyper1",
+            "--cube",
+            "--table",
+            &table("hyper1"),
+        ])
+        .write_stdin("q\n")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("tabula gammon build --variant hyper1 --cube"),
+        "{stderr}"
+    );
+    // With its cube table the table doubles the Hypergammon-1 opening (a double and a
+    // take, as gnubg's database has it above); a pass loses the cube's value.
+    let out = tabula()
+        .args([
+            "gammon",
+            "play",
+            "--variant",
+            "hyper1",
+            "--cube",
+            "--second",
+            "--table",
+            &cube_table("hyper1"),
+        ])
+        .write_stdin("p\n")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("O doubles to 2"), "{stdout}");
+    assert!(
+        stdout.ends_with("You pass: you lose 1 point(s).\n"),
+        "{stdout}"
+    );
+}
