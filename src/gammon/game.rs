@@ -132,8 +132,8 @@ fn cubeful(tables: &Tables, p: &Position) -> Result<Cubeful, Error> {
     tables.cubeful(p)?.ok_or_else(|| no_cube(tables))
 }
 
-/// One game from `start` (the side on roll first), `human_on_roll` saying whose turn it
-/// is, with the cube when `cube` is given. Without it, the cubeless game exactly.
+/// One game from `start` (the side on roll first), the human on roll first when
+/// `human_first`, with the cube from `cube` when given; without it, the cubeless game.
 fn session<R: BufRead, W: Write>(
     tables: &Tables,
     seed: u64,

@@ -17,7 +17,9 @@ pub enum GameEnd {
     /// Points won by the human (negative: lost).
     Finished {
         /// Points won by the human: 1 a single game, 2 a gammon, 3 a backgammon;
-        /// negative when the human lost.
+        /// negative when the human lost. In the family's game with the doubling cube
+        /// (`crate::gammon::game::play_with_cube`) these times the cube's value, or the
+        /// cube's value before a double that was passed.
         human_points: i32,
     },
     /// The human quit or the input ended.
