@@ -15,15 +15,19 @@
 //! hands the same board to the opponent, who decides on the cube first, like any other
 //! turn. Under the Jacoby rule a gammon or backgammon won with the cube centred counts 1.
 //!
-//! The iteration is the cubeless one's machinery (levels, Jacobi within one, Aitken) with
-//! four values a state and every play looked at in every sweep; each cube state keeps its
-//! own best play.
+//! The iteration is the cubeless one's machinery (levels, Jacobi within one, Aitken, and
+//! modified policy iteration on the same [`Schedule`]) with four values a state. A full
+//! sweep records each roll's best play when the four cube states agree on it (they
+//! nearly always do); the sweeps between value that play only, and look at every play
+//! of a roll where they disagree.
 
 use super::graph::{decode, Graph};
-use super::sweep::{iterate, level_sweep, Quad, Slot};
+use super::solve::Schedule;
+use super::sweep::{iterate, level_sweep, Keep, Quad, Slot};
 use crate::gammon::Error;
 use crate::progress::Progress;
 use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
 /// Where a cube state sits in a value: the side on roll owns the cube.
 pub const OWNED: usize = 0;
@@ -70,17 +74,24 @@ const DAMPING: f64 = 0.5;
 /// before them.
 const STALL: usize = 8;
 
+/// A recorded play that differs between cube states: the roll's plays are all looked at.
+const SPLIT: u32 = u32::MAX;
+
 /// The cubeful solve's results, by state (the order given to [`Graph::build`]).
 pub struct Cubeful {
     /// No-double equities: owned, centred, centred with Jacoby, opponent owns.
     pub values: Vec<[f64; 4]>,
-    /// Sweeps, and the largest change in the last one.
+    /// Sweeps (full and policy sweeps alike).
     pub sweeps: u32,
-    /// The largest change in the last sweep.
+    /// The largest change in the last sweep (a full one over every state).
     pub residual: f64,
 }
 
-/// Solves the four no-double equities of every state to `tolerance`.
+/// Solves the four no-double equities of every state to `tolerance`: sweeps over every
+/// state until one changes nothing by `tolerance`; that last sweep is a full one, so the
+/// recorded plays are the best ones at the fixed point. (Unlike the cubeless equities,
+/// the classes are not solved one after the other: on NikoNiko each class alone needs
+/// about as many sweeps as all of them together, so that would take twice as long.)
 pub fn solve(graph: &Graph, tolerance: f64, progress: Progress<'_>) -> Result<Cubeful, Error> {
     let n = graph.len();
     // Entries n.. are the wins (valued from the side that lost), then the pass entry.
@@ -96,50 +107,157 @@ pub fn solve(graph: &Graph, tolerance: f64, progress: Progress<'_>) -> Result<Cu
             })
         })
         .collect();
-    let a: Vec<Quad> = (0..n)
-        .into_par_iter()
-        .map(|_| Quad::new([0.0; 4]))
+    let mut run = Run::new(graph, tolerance);
+    let (_, residual) = iterate(progress, "cube", tolerance, &x, 0..n, |x, keep, _| {
+        run.sweep(&graph.segments, x, keep)
+    })?;
+    let values = graph
+        .solver_pos
+        .par_iter()
+        .map(|&s| x[s as usize].get())
         .collect();
-    let d = f64::from(graph.denominator);
-    // The step: 1 until the plain sweeps stall (see [`STALL`]), then [`DAMPING`]. It
-    // depends only on the sweeps' changes, so on no thread count.
-    let mut step = 1.0f64;
-    let mut changes: Vec<f64> = Vec::new();
-    let (sweeps, residual) = iterate(progress, "cube", tolerance, &x, 0..n, |x, keep, _| {
-        let omega = step;
-        let change = level_sweep(
-            graph,
-            &graph.segments,
+    Ok(Cubeful {
+        values,
+        sweeps: run.sweeps,
+        residual,
+    })
+}
+
+/// The value to the side that moved of the successor `code`, per cube state of the mover.
+#[inline(always)]
+fn value(g: &Graph, x: &[Quad], code: u32) -> [f64; 4] {
+    match decode(g.win, code) {
+        // A win: the loser's entry, negated (no cube decision).
+        Err(_) => x[code as usize].get().map(|l| -l),
+        Ok(t) => after_move(x[t as usize].get()),
+    }
+}
+
+/// One cubeful iteration under way: the recorded best plays and the sweeps' rhythm.
+struct Run<'a> {
+    g: &'a Graph,
+    /// The moving part of each state's values, by sweep position.
+    a: Vec<Quad>,
+    /// By sweep position and moving roll: the best play the last full sweep found, when
+    /// it is the same in the four cube states, else [`SPLIT`] (a sweep over the recorded
+    /// plays then looks at every play of that roll).
+    chosen: Vec<AtomicU32>,
+    /// Set by a full sweep that changes a recorded play.
+    changed: AtomicBool,
+    schedule: Schedule,
+    /// The step (see [`DAMPING`]) and the changes of the class's sweeps so far.
+    step: f64,
+    changes: Vec<f64>,
+    sweeps: u32,
+    tolerance: f64,
+}
+
+impl<'a> Run<'a> {
+    fn new(g: &'a Graph, tolerance: f64) -> Self {
+        let (n, nr) = (g.len(), g.roll_count());
+        Run {
+            g,
+            a: (0..n)
+                .into_par_iter()
+                .map(|_| Quad::new([0.0; 4]))
+                .collect(),
+            chosen: (0..nr * n)
+                .into_par_iter()
+                .map(|_| AtomicU32::new(SPLIT))
+                .collect(),
+            changed: AtomicBool::new(false),
+            schedule: Schedule::new(),
+            step: 1.0,
+            changes: Vec::new(),
+            sweeps: 0,
+            tolerance,
+        }
+    }
+
+    /// The next sweep over the segments `bounds`; a sweep over the recorded plays whose
+    /// change falls below the tolerance is followed at once by a full one.
+    fn sweep(&mut self, bounds: &[u32], x: &[Quad], keep: Option<&Keep<Quad>>) -> f64 {
+        self.sweeps += 1;
+        let mut full = self.schedule.next_is_full();
+        let mut change = self.pass(bounds, x, keep, full);
+        if !full && change < self.tolerance {
+            self.sweeps += 1;
+            full = true;
+            change = self.pass(bounds, x, keep, true);
+        }
+        if full {
+            self.schedule
+                .after_full(self.changed.swap(false, Ordering::Relaxed));
+        }
+        // The step depends only on the sweeps' changes, so on no thread count.
+        self.changes.push(change);
+        let k = self.changes.len();
+        if self.step == 1.0 && k > STALL {
+            let before = self.changes[..k - STALL]
+                .iter()
+                .copied()
+                .fold(f64::INFINITY, f64::min);
+            if self.changes[k - STALL..].iter().all(|&c| c >= before) {
+                self.step = DAMPING;
+            }
+        }
+        change
+    }
+
+    /// One sweep: looking at every play and recording the best when `full`, else valuing
+    /// the recorded plays only.
+    fn pass(&self, bounds: &[u32], x: &[Quad], keep: Option<&Keep<Quad>>, full: bool) -> f64 {
+        let (g, omega) = (self.g, self.step);
+        let d = f64::from(g.denominator);
+        let nr = g.roll_count();
+        level_sweep(
+            g,
+            bounds,
             x,
-            &a,
+            &self.a,
             keep,
             |x, k, _| {
-                let s = graph.sweep[k] as usize;
+                let s = g.sweep[k] as usize;
                 let mut sum = [0.0f64; 4];
-                let (starts, all) = graph.state_successors(k);
-                for (r, &(_, _, weight)) in graph.rolls.iter().enumerate() {
+                let (starts, all) = g.state_successors(k);
+                for (r, &weight) in g.weights[..nr].iter().enumerate() {
                     let succ = &all[starts[r] as usize..starts[r + 1] as usize];
                     if succ.is_empty() {
                         continue;
                     }
-                    let mut best = [f64::NEG_INFINITY; 4];
-                    for &code in succ {
-                        let v = match decode(graph.win, code) {
-                            // A win: the loser's entry, negated (no cube decision).
-                            Err(_) => x[code as usize].get().map(|l| -l),
-                            Ok(t) => after_move(x[t as usize].get()),
-                        };
-                        for j in 0..4 {
-                            best[j] = best[j].max(v[j]);
+                    let recorded = &self.chosen[nr * k + r];
+                    let code = recorded.load(Ordering::Relaxed);
+                    let best = if full || code == SPLIT {
+                        let mut best = [f64::NEG_INFINITY; 4];
+                        let mut at = [0u32; 4];
+                        for &code in succ {
+                            let v = value(g, x, code);
+                            for j in 0..4 {
+                                if v[j] > best[j] {
+                                    best[j] = v[j];
+                                    at[j] = code;
+                                }
+                            }
                         }
-                    }
+                        if full {
+                            let same = at.iter().all(|&c| c == at[0]);
+                            let now = if same { at[0] } else { SPLIT };
+                            if now != code {
+                                recorded.store(now, Ordering::Relaxed);
+                                self.changed.store(true, Ordering::Relaxed);
+                            }
+                        }
+                        best
+                    } else {
+                        value(g, x, code)
+                    };
                     for j in 0..4 {
-                        sum[j] += f64::from(weight) * best[j];
+                        sum[j] += weight * best[j];
                     }
                 }
-                let pass = f64::from(graph.pass_weight[s]);
+                let pass = f64::from(g.pass_weight[s]);
                 if pass > 0.0 {
-                    let t = after_move(x[graph.partner[s] as usize].get());
+                    let t = after_move(x[g.partner[s] as usize].get());
                     for j in 0..4 {
                         sum[j] += pass * t[j];
                     }
@@ -151,30 +269,8 @@ pub fn solve(graph: &Graph, tolerance: f64, progress: Progress<'_>) -> Result<Cu
                 let change = (0..4).map(|j| (new[j] - old[j]).abs()).fold(0.0, f64::max);
                 (new, change)
             },
-        );
-        changes.push(change);
-        let k = changes.len();
-        if step == 1.0 && k > STALL {
-            let before = changes[..k - STALL]
-                .iter()
-                .copied()
-                .fold(f64::INFINITY, f64::min);
-            if changes[k - STALL..].iter().all(|&c| c >= before) {
-                step = DAMPING;
-            }
-        }
-        change
-    })?;
-    let values = graph
-        .solver_pos
-        .par_iter()
-        .map(|&s| x[s as usize].get())
-        .collect();
-    Ok(Cubeful {
-        values,
-        sweeps,
-        residual,
-    })
+        )
+    }
 }
 
 #[cfg(test)]

@@ -288,6 +288,130 @@ mod tests {
         all.into_iter().zip(e).collect()
     }
 
+    /// The four no-double equities (owned, centred, Jacoby, opponent owns) by plain
+    /// value iteration on boards with the board generator, from the rules as written:
+    /// after each play the opponent, on roll, doubles when it has the cube's access and
+    /// gains by it, and the side that moved then takes or passes, whichever costs less.
+    /// Damped by one half throughout (the doubling can make plain sweeps cycle).
+    fn naive_cubeful(variant: &Variant) -> HashMap<Position, [f64; 4]> {
+        let all = boards(variant);
+        let at: HashMap<Position, usize> = all
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (p.clone(), i))
+            .collect();
+        let rolls = variant.rolls();
+        let (owned, centred, jacoby, theirs) = (0, 1, 2, 3);
+        // What the side that moved gets in its cube state `mine` when the opponent, on
+        // roll, holds `v` (its own view).
+        let after = |v: [f64; 4], mine: usize| -> f64 {
+            // The opponent's cube state, and whether it may double.
+            let (its, access) = match mine {
+                0 => (theirs, false),
+                3 => (owned, true),
+                m => (m, true),
+            };
+            let no_double = v[its];
+            // Doubled, the side that moved takes (owning the cube at twice the stake:
+            // the opponent then holds 2 v[theirs]) or passes (the opponent wins 1).
+            let doubled = (2.0 * v[theirs]).min(1.0);
+            let opponent = if access && doubled > no_double {
+                doubled
+            } else {
+                no_double
+            };
+            -opponent
+        };
+        let succ: Vec<Vec<Vec<Result<usize, f64>>>> = all
+            .iter()
+            .map(|p| {
+                rolls
+                    .moving
+                    .iter()
+                    .map(|&(a, b, _)| {
+                        moves::plays(variant, p, (a, b))
+                            .into_iter()
+                            .map(|m| {
+                                if moves::off(m.after.us(), variant.checkers) == variant.checkers {
+                                    Err(f64::from(moves::win_points(variant, m.after.them())))
+                                } else {
+                                    Ok(at[&m.after.swapped()])
+                                }
+                            })
+                            .collect()
+                    })
+                    .collect()
+            })
+            .collect();
+        let mut x = vec![[0.0f64; 4]; all.len()];
+        let d = f64::from(rolls.denominator);
+        for _ in 0..200_000 {
+            let mut change = 0.0f64;
+            for s in 0..all.len() {
+                let idle = x[at[&all[s].swapped()]];
+                for mine in [owned, centred, jacoby, theirs] {
+                    let mut v = f64::from(rolls.idle) * after(idle, mine);
+                    for (r, &(_, _, w)) in rolls.moving.iter().enumerate() {
+                        let best = succ[s][r]
+                            .iter()
+                            .map(|t| match *t {
+                                Ok(t) => after(x[t], mine),
+                                // Under Jacoby a gammon counts 1 while the cube is centred.
+                                Err(points) if mine == jacoby => points.min(1.0),
+                                Err(points) => points,
+                            })
+                            .fold(f64::NEG_INFINITY, f64::max);
+                        v += f64::from(w) * best;
+                    }
+                    let new = x[s][mine] + 0.5 * (v / d - x[s][mine]);
+                    change = change.max((new - x[s][mine]).abs());
+                    x[s][mine] = new;
+                }
+            }
+            if change < 1e-14 {
+                break;
+            }
+        }
+        all.into_iter().zip(x).collect()
+    }
+
+    fn cube_matches_naive(name: &str) -> usize {
+        let variant = Variant::parse(name).unwrap();
+        let solved = solve_variant_with(&variant, true, Progress::SILENT).unwrap();
+        let cube = solved.cube.unwrap();
+        let naive = naive_cubeful(&variant);
+        assert_eq!(solved.states.len(), naive.len());
+        let p = variant.points;
+        for (i, &(me, opp)) in solved.states.iter().enumerate() {
+            let board = Position::new(
+                solved.sides.counts(me)[1..=p + 1].to_vec(),
+                solved.sides.counts(opp)[1..=p + 1].to_vec(),
+            )
+            .unwrap();
+            for (ours, theirs) in cube.values[i].iter().zip(naive[&board]) {
+                assert!(
+                    (ours - theirs).abs() < 1e-10,
+                    "{name} {board:?}: {:?} vs {:?}",
+                    cube.values[i],
+                    naive[&board]
+                );
+            }
+        }
+        naive.len()
+    }
+
+    #[test]
+    fn hyper1_cubeful_equities_match_plain_value_iteration_on_boards() {
+        assert_eq!(cube_matches_naive("hyper1"), 601);
+    }
+
+    #[test]
+    fn cubeful_equities_with_passes_match_plain_value_iteration_on_boards() {
+        // Zero faces: the side that cannot move hands the board over, and the opponent
+        // decides on the cube first.
+        assert!(cube_matches_naive("points=6:checkers=2:faces=0-2:home=2") > 500);
+    }
+
     fn engine_matches_naive(name: &str) -> usize {
         let variant = Variant::parse(name).unwrap();
         let solved = solve_variant(&variant, Progress::SILENT).unwrap();

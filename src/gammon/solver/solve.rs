@@ -115,9 +115,7 @@ fn solve_with(
             .map(|_| AtomicU32::new(pass))
             .collect(),
         changed: AtomicBool::new(false),
-        fulls: 0,
-        interval: FULL_EVERY,
-        to_full: 0,
+        schedule: Schedule::new(),
         sweeps: 0,
         tolerance,
         elimination: eliminate.then(|| Elimination {
@@ -345,6 +343,52 @@ const FULL_EVERY: u32 = 3;
 /// At most this many sweeps between full ones.
 const FULL_MOST: u32 = 24;
 
+/// Modified policy iteration's rhythm, for the equities and for the cube alike: which
+/// sweeps look at every play (full sweeps, which record the best) and which value only
+/// the plays recorded. The first [`FULL_FIRST`] sweeps are full; then one in
+/// [`FULL_EVERY`], an interval that doubles (up to [`FULL_MOST`]) after every full sweep
+/// that changed no recorded play, and returns to [`FULL_EVERY`] after one that did.
+pub(super) struct Schedule {
+    /// Full sweeps so far.
+    fulls: u32,
+    /// Sweeps between full ones, and how many are left before the next.
+    interval: u32,
+    to_full: u32,
+}
+
+impl Schedule {
+    /// The rhythm from the start (a new class).
+    pub(super) fn new() -> Self {
+        Schedule {
+            fulls: 0,
+            interval: FULL_EVERY,
+            to_full: 0,
+        }
+    }
+
+    /// Whether the next sweep is full; when it is not, counts it.
+    pub(super) fn next_is_full(&mut self) -> bool {
+        if self.to_full == 0 {
+            return true;
+        }
+        self.to_full -= 1;
+        false
+    }
+
+    /// After a full sweep: `changed` says whether it changed a recorded play.
+    pub(super) fn after_full(&mut self, changed: bool) {
+        self.fulls += 1;
+        if self.fulls >= FULL_FIRST {
+            self.interval = if changed {
+                FULL_EVERY
+            } else {
+                (self.interval * 2).min(FULL_MOST)
+            };
+            self.to_full = self.interval - 1;
+        }
+    }
+}
+
 /// Σ over moving rolls that do not pass of weight × best play's value, divided by the
 /// ordered rolls' count, for
 /// the state at sweep position `k`; records the first best play of each roll in `chosen`.
@@ -435,11 +479,7 @@ struct PolicyIteration<'a> {
     chosen: Vec<AtomicU32>,
     /// Set by a full sweep that changes a recorded play.
     changed: AtomicBool,
-    /// Full sweeps since [`PolicyIteration::start`].
-    fulls: u32,
-    /// Sweeps between full ones, and how many are left before the next.
-    interval: u32,
-    to_full: u32,
+    schedule: Schedule,
     /// Sweeps in all.
     sweeps: u32,
     tolerance: f64,
@@ -472,17 +512,13 @@ const CLOCK_MARGIN: f64 = 1e-11;
 impl PolicyIteration<'_> {
     /// Starts the schedule again (for a new class).
     fn start(&mut self) {
-        self.fulls = 0;
-        self.interval = FULL_EVERY;
-        self.to_full = 0;
+        self.schedule = Schedule::new();
     }
 
-    /// The next sweep over the segments `bounds`. The first [`FULL_FIRST`] are full; then
-    /// one in [`FULL_EVERY`], an interval that doubles (up to [`FULL_MOST`]) after every
-    /// full sweep that changed no recorded play, and returns to [`FULL_EVERY`] after one
-    /// that did. A sweep over recorded plays whose change falls below the tolerance is
-    /// followed at once by a full one, so the iteration only ever stops on a full sweep:
-    /// its fixed point is the optimal one.
+    /// The next sweep over the segments `bounds`, full or over the recorded plays as the
+    /// [`Schedule`] says. A sweep over recorded plays whose change falls below the
+    /// tolerance is followed at once by a full one, so the iteration only ever stops on a
+    /// full sweep: its fixed point is the optimal one.
     fn sweep(
         &mut self,
         bounds: &[u32],
@@ -492,10 +528,9 @@ impl PolicyIteration<'_> {
     ) -> f64 {
         self.sweeps += 1;
         self.tick(jumped);
-        if self.to_full == 0 {
+        if self.schedule.next_is_full() {
             return self.full(bounds, e, keep);
         }
-        self.to_full -= 1;
         let (g, a, chosen) = (self.g, &self.scratch, &self.chosen);
         let delta = by_rolls!(g, equity_sweep(g, bounds, e, a, keep, chosen, None));
         self.tick(delta);
@@ -524,15 +559,8 @@ impl PolicyIteration<'_> {
         let full = Some((&self.changed, skip));
         let delta = by_rolls!(g, equity_sweep(g, bounds, e, a, keep, chosen, full));
         self.tick(delta);
-        self.fulls += 1;
-        if self.fulls >= FULL_FIRST {
-            self.interval = if self.changed.load(Ordering::Relaxed) {
-                FULL_EVERY
-            } else {
-                (self.interval * 2).min(FULL_MOST)
-            };
-            self.to_full = self.interval - 1;
-        }
+        self.schedule
+            .after_full(self.changed.load(Ordering::Relaxed));
         delta
     }
 }
