@@ -44,23 +44,27 @@ pub const OPPONENT: usize = 3;
 /// passes, whichever costs it less.
 #[inline]
 pub fn with_cube_access(nd: f64, x: f64) -> f64 {
-    let doubled = (2.0 * x).min(1.0);
-    if doubled > nd {
-        doubled
-    } else {
-        nd
-    }
+    nd.max(doubled(x))
+}
+
+/// What doubling brings the side about to roll whose no-double equity when the other
+/// side owns the cube is `x`: a take plays on at twice the stake, a pass concedes 1.
+#[inline(always)]
+fn doubled(x: f64) -> f64 {
+    (2.0 * x).min(1.0)
 }
 
 /// What the side that just moved gets from the opponent's no-double values `t` (the
-/// opponent's own view), per cube state of the mover.
-#[inline]
+/// opponent's own view), per cube state of the mover. (Written without branches: the
+/// sweeps evaluate it for every play.)
+#[inline(always)]
 pub fn after_move(t: [f64; 4]) -> [f64; 4] {
+    let d = doubled(t[OPPONENT]);
     [
         -t[OPPONENT],
-        -with_cube_access(t[CENTRED], t[OPPONENT]),
-        -with_cube_access(t[JACOBY], t[OPPONENT]),
-        -with_cube_access(t[OWNED], t[OPPONENT]),
+        -t[CENTRED].max(d),
+        -t[JACOBY].max(d),
+        -t[OWNED].max(d),
     ]
 }
 
@@ -73,6 +77,13 @@ const DAMPING: f64 = 0.5;
 /// Plain sweeps stall when this many in a row bring the change no lower than the lowest
 /// before them.
 const STALL: usize = 8;
+
+/// Damped sweeps hand back to plain ones once the change has fallen by this factor since
+/// the damping began (the cycling is between cube decisions, which settle as the values
+/// do), at most [`RETRIES`] times.
+const RETRY_AFTER: f64 = 1e-3;
+/// See [`RETRY_AFTER`].
+const RETRIES: u32 = 3;
 
 /// A recorded play that differs between cube states: the roll's plays are all looked at.
 const SPLIT: u32 = u32::MAX;
@@ -138,8 +149,8 @@ struct Run<'a> {
     g: &'a Graph,
     /// The moving part of each state's values, by sweep position.
     a: Vec<Quad>,
-    /// By sweep position and moving roll: the best play the last full sweep found, when
-    /// it is the same in the four cube states, else [`SPLIT`] (a sweep over the recorded
+    /// By sweep position and moving roll: the first play best for the centred cube in the
+    /// last full sweep, when it is best in the other cube states too, else [`SPLIT`] (a sweep over the recorded
     /// plays then looks at every play of that roll).
     chosen: Vec<AtomicU32>,
     /// Set by a full sweep that changes a recorded play.
@@ -148,6 +159,10 @@ struct Run<'a> {
     /// The step (see [`DAMPING`]) and the changes of the class's sweeps so far.
     step: f64,
     changes: Vec<f64>,
+    /// The change when the step was last damped, and how often plain sweeps were tried
+    /// again since.
+    damped_at: f64,
+    retries: u32,
     sweeps: u32,
     tolerance: f64,
 }
@@ -169,6 +184,8 @@ impl<'a> Run<'a> {
             schedule: Schedule::new(),
             step: 1.0,
             changes: Vec::new(),
+            damped_at: 0.0,
+            retries: 0,
             sweeps: 0,
             tolerance,
         }
@@ -199,7 +216,16 @@ impl<'a> Run<'a> {
                 .fold(f64::INFINITY, f64::min);
             if self.changes[k - STALL..].iter().all(|&c| c >= before) {
                 self.step = DAMPING;
+                self.damped_at = change;
             }
+        } else if self.step < 1.0
+            && self.retries < RETRIES
+            && change < self.damped_at * RETRY_AFTER
+        {
+            // Settled: plain sweeps again, with a fresh record of their changes.
+            self.step = 1.0;
+            self.retries += 1;
+            self.changes.clear();
         }
         change
     }
@@ -228,20 +254,22 @@ impl<'a> Run<'a> {
                     let recorded = &self.chosen[nr * k + r];
                     let code = recorded.load(Ordering::Relaxed);
                     let best = if full || code == SPLIT {
+                        // The best of each cube state, and the first play best centred.
                         let mut best = [f64::NEG_INFINITY; 4];
-                        let mut at = [0u32; 4];
+                        let mut first = (f64::NEG_INFINITY, succ[0]);
                         for &code in succ {
                             let v = value(g, x, code);
+                            if v[CENTRED] > first.0 {
+                                first = (v[CENTRED], code);
+                            }
                             for j in 0..4 {
-                                if v[j] > best[j] {
-                                    best[j] = v[j];
-                                    at[j] = code;
-                                }
+                                best[j] = best[j].max(v[j]);
                             }
                         }
                         if full {
-                            let same = at.iter().all(|&c| c == at[0]);
-                            let now = if same { at[0] } else { SPLIT };
+                            // Recorded when it is also best in the other cube states.
+                            let v = value(g, x, first.1);
+                            let now = if v == best { first.1 } else { SPLIT };
                             if now != code {
                                 recorded.store(now, Ordering::Relaxed);
                                 self.changed.store(true, Ordering::Relaxed);
