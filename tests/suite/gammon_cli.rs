@@ -350,6 +350,56 @@ fn cube_table(variant: &str) -> String {
     table.display().to_string()
 }
 
+/// The payload checksum of a cube table, as `tabula table info` prints it.
+fn cube_checksum(table: &str) -> String {
+    let cube = std::path::Path::new(table).with_extension("cube");
+    let info = json(&["table", "info", cube.to_str().unwrap(), "--json"]);
+    assert_eq!(info["kind"], "gammon-cubeful");
+    format!("sha256:{}", info["checksum"].as_str().unwrap())
+}
+
+#[test]
+fn hyper1_and_hyper2_cube_tables_have_the_manifests_checksums() {
+    for variant in ["hyper1", "hyper2"] {
+        assert_eq!(
+            cube_checksum(&cube_table(variant)),
+            manifest(&format!("{variant}.cube")),
+            "{variant}"
+        );
+    }
+}
+
+// The cube of 1.1 million states, on one thread (the manifest's on two): run with
+// `cargo test --release -- --ignored`.
+#[test]
+#[ignore = "a cubeful solve of 1.1 million states; run with --ignored"]
+fn the_nikoniko_cube_table_has_the_manifests_checksum_on_one_thread() {
+    let table = folder().join("nikoniko-cube-1.tbl");
+    let out = tabula()
+        .env("RAYON_NUM_THREADS", "1")
+        .args([
+            "gammon",
+            "build",
+            "--variant",
+            "nikoniko",
+            "--cube",
+            "--quiet",
+            "--table",
+        ])
+        .arg(&table)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        cube_checksum(table.to_str().unwrap()),
+        manifest("nikoniko-cube.cube")
+    );
+}
+
 #[test]
 fn the_hyper1_opening_is_a_double_and_a_take_and_the_hyper2_opening_no_double() {
     let e1 = json(&[

@@ -218,9 +218,7 @@ impl<'a> Run<'a> {
                 self.step = DAMPING;
                 self.damped_at = change;
             }
-        } else if self.step < 1.0
-            && self.retries < RETRIES
-            && change < self.damped_at * RETRY_AFTER
+        } else if self.step < 1.0 && self.retries < RETRIES && change < self.damped_at * RETRY_AFTER
         {
             // Settled: plain sweeps again, with a fresh record of their changes.
             self.step = 1.0;
