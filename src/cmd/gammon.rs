@@ -44,7 +44,7 @@ pub enum GammonCmd {
     Build {
         #[arg(long)]
         variant: String,
-        /// Also solve the doubling cube (money play) into a table beside
+        /// Also solve the doubling cube (money play) into `<stem>.cube`, beside the table
         #[arg(long)]
         cube: bool,
         /// The table (default `tables/<variant>.tbl`)
