@@ -150,13 +150,13 @@ struct Run<'a> {
     /// The moving part of each state's values, by sweep position.
     a: Vec<Quad>,
     /// By sweep position and moving roll: the first play best for the centred cube in the
-    /// last full sweep, when it is best in the other cube states too, else [`SPLIT`] (a sweep over the recorded
-    /// plays then looks at every play of that roll).
+    /// last full sweep, when it is best in the other cube states too, else [`SPLIT`] (a
+    /// sweep over the recorded plays then looks at every play of that roll).
     chosen: Vec<AtomicU32>,
     /// Set by a full sweep that changes a recorded play.
     changed: AtomicBool,
     schedule: Schedule,
-    /// The step (see [`DAMPING`]) and the changes of the class's sweeps so far.
+    /// The step (see [`DAMPING`]) and the changes of the sweeps since it was last set to 1.
     step: f64,
     changes: Vec<f64>,
     /// The change when the step was last damped, and how often plain sweeps were tried
