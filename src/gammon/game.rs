@@ -343,6 +343,24 @@ fn session<R: BufRead, W: Write>(
     }
 }
 
+/// Writes `prompt` and reads the answer (lower-cased when `fold`): `None` for `q`, `quit`
+/// or the end of the input.
+fn answer<R: BufRead, W: Write>(
+    input: &mut Lines<R>,
+    out: &mut W,
+    prompt: &str,
+    fold: bool,
+) -> Result<Option<String>, Error> {
+    write!(out, "{prompt}").map_err(io)?;
+    out.flush().map_err(io)?;
+    let Some(line) = input.next_line()? else {
+        writeln!(out).map_err(io)?;
+        return Ok(None);
+    };
+    let line = if fold { line.to_lowercase() } else { line };
+    Ok((line != "q" && line != "quit").then_some(line))
+}
+
 /// Asks `prompt` until the answer is one of the two `letters` (or the word it starts);
 /// the letter's place, or `None` for `q` or the end of the input.
 fn choose<R: BufRead, W: Write>(
@@ -358,16 +376,9 @@ fn choose<R: BufRead, W: Write>(
         _ => "pass",
     };
     loop {
-        write!(out, "{prompt}").map_err(io)?;
-        out.flush().map_err(io)?;
-        let Some(line) = input.next_line()? else {
-            writeln!(out).map_err(io)?;
+        let Some(answer) = answer(input, out, prompt, true)? else {
             return Ok(None);
         };
-        let answer = line.to_lowercase();
-        if answer == "q" || answer == "quit" {
-            return Ok(None);
-        }
         if let Some(k) = letters
             .iter()
             .position(|&l| answer == l || answer == words(l))
@@ -392,21 +403,12 @@ fn ask<R: BufRead, W: Write>(
     out: &mut W,
     plays: &[Play],
 ) -> Result<Option<Play>, Error> {
+    let prompt = "Your play (number, steps like `24/18 13/10*`, the resulting position, or q): ";
     loop {
-        write!(
-            out,
-            "Your play (number, steps like `24/18 13/10*`, the resulting position, or q): "
-        )
-        .map_err(io)?;
-        out.flush().map_err(io)?;
-        let Some(line) = input.next_line()? else {
-            writeln!(out).map_err(io)?;
+        let Some(line) = answer(input, out, prompt, false)? else {
             return Ok(None);
         };
         let answer = line.as_str();
-        if answer == "q" || answer == "quit" {
-            return Ok(None);
-        }
         if let Ok(k) = answer.parse::<usize>() {
             if (1..=plays.len()).contains(&k) {
                 return Ok(Some(plays[k - 1].clone()));

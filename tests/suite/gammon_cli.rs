@@ -12,29 +12,29 @@ fn folder() -> &'static Path {
     DIR.get_or_init(|| tempfile::tempdir().unwrap().keep())
 }
 
-/// Builds `variant` once for the suite (`--json` report), with `threads` threads.
-fn build_with(variant: &str, threads: &str, file: &str) -> Value {
-    let table = folder().join(file);
-    let out = tabula()
-        .env("RAYON_NUM_THREADS", threads)
-        .args([
-            "gammon",
-            "build",
-            "--variant",
-            variant,
-            "--quiet",
-            "--json",
-            "--table",
-        ])
-        .arg(&table)
-        .output()
-        .unwrap();
+/// Builds `variant` into `table` (with the cube when `cube`), on `threads` threads when
+/// given; its `--json` report.
+fn build(variant: &str, threads: Option<&str>, table: &Path, cube: bool) -> Value {
+    let mut command = tabula();
+    if let Some(threads) = threads {
+        command.env("RAYON_NUM_THREADS", threads);
+    }
+    command.args(["gammon", "build", "--variant", variant, "--quiet", "--json"]);
+    if cube {
+        command.arg("--cube");
+    }
+    let out = command.arg("--table").arg(table).output().unwrap();
     assert!(
         out.status.success(),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
     serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// Builds `variant` into the suite's folder as `file`, with `threads` threads.
+fn build_with(variant: &str, threads: &str, file: &str) -> Value {
+    build(variant, Some(threads), &folder().join(file), false)
 }
 
 fn built(variant: &'static str) -> &'static Value {
@@ -328,24 +328,7 @@ fn a_missing_family_table_says_how_to_build_it() {
 fn cube_table(variant: &str) -> String {
     let table = folder().join(format!("{variant}-cube.tbl"));
     if !table.with_extension("cube").exists() {
-        let out = tabula()
-            .args([
-                "gammon",
-                "build",
-                "--variant",
-                variant,
-                "--cube",
-                "--quiet",
-                "--table",
-            ])
-            .arg(&table)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        build(variant, None, &table, true);
     }
     table.display().to_string()
 }
@@ -375,25 +358,7 @@ fn hyper1_and_hyper2_cube_tables_have_the_manifests_checksums() {
 #[ignore = "a cubeful solve of 1.1 million states; run with --ignored"]
 fn the_nikoniko_cube_table_has_the_manifests_checksum_on_one_thread() {
     let table = folder().join("nikoniko-cube-1.tbl");
-    let out = tabula()
-        .env("RAYON_NUM_THREADS", "1")
-        .args([
-            "gammon",
-            "build",
-            "--variant",
-            "nikoniko",
-            "--cube",
-            "--quiet",
-            "--table",
-        ])
-        .arg(&table)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    build("nikoniko", Some("1"), &table, true);
     assert_eq!(
         cube_checksum(table.to_str().unwrap()),
         manifest("nikoniko-cube.cube")

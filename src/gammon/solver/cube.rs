@@ -22,7 +22,7 @@
 //! of a roll where they disagree.
 
 use super::graph::{decode, Graph};
-use super::solve::Schedule;
+use super::solve::{filled, Schedule};
 use super::sweep::{iterate, level_sweep, Keep, Quad, Slot};
 use crate::gammon::Error;
 use crate::progress::Progress;
@@ -172,10 +172,7 @@ impl<'a> Run<'a> {
         let (n, nr) = (g.len(), g.roll_count());
         Run {
             g,
-            a: (0..n)
-                .into_par_iter()
-                .map(|_| Quad::new([0.0; 4]))
-                .collect(),
+            a: filled(n, [0.0; 4]),
             chosen: (0..nr * n)
                 .into_par_iter()
                 .map(|_| AtomicU32::new(SPLIT))

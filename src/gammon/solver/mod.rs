@@ -228,9 +228,16 @@ mod tests {
             .collect()
     }
 
-    /// Cubeless equities by plain value iteration on boards with the board generator: no
-    /// ranks, no classes, no pairs, no extrapolation, no policy iteration.
-    fn naive_equities(variant: &Variant) -> HashMap<Position, f64> {
+    /// Every position of `variant` with play left (see [`boards`]), where each is in the
+    /// list, and for each position and moving roll its plays: a position (the opponent on
+    /// roll; a pass leaves the same board to it) or a win of so many points.
+    struct Boards {
+        all: Vec<Position>,
+        at: HashMap<Position, usize>,
+        succ: Vec<Vec<Vec<Result<usize, f64>>>>,
+    }
+
+    fn board_graph(variant: &Variant) -> Boards {
         let all = boards(variant);
         let at: HashMap<Position, usize> = all
             .iter()
@@ -238,8 +245,7 @@ mod tests {
             .map(|(i, p)| (p.clone(), i))
             .collect();
         let rolls = variant.rolls();
-        // For each state and moving roll: the plays, as a state (opponent on roll) or a win.
-        let succ: Vec<Vec<Vec<Result<usize, f64>>>> = all
+        let succ = all
             .iter()
             .map(|p| {
                 rolls
@@ -252,7 +258,6 @@ mod tests {
                                 if moves::off(m.after.us(), variant.checkers) == variant.checkers {
                                     Err(f64::from(moves::win_points(variant, m.after.them())))
                                 } else {
-                                    // A pass leaves the same board to the opponent.
                                     Ok(at[&m.after.swapped()])
                                 }
                             })
@@ -261,6 +266,25 @@ mod tests {
                     .collect()
             })
             .collect();
+        Boards { all, at, succ }
+    }
+
+    /// The board of the solver's state `i`.
+    fn board_of(solved: &Solved, variant: &Variant, i: usize) -> Position {
+        let (me, opp) = solved.states[i];
+        let p = variant.points;
+        Position::new(
+            solved.sides.counts(me)[1..=p + 1].to_vec(),
+            solved.sides.counts(opp)[1..=p + 1].to_vec(),
+        )
+        .unwrap()
+    }
+
+    /// Cubeless equities by plain value iteration on boards with the board generator: no
+    /// ranks, no classes, no pairs, no extrapolation, no policy iteration.
+    fn naive_equities(variant: &Variant) -> HashMap<Position, f64> {
+        let Boards { all, at, succ } = board_graph(variant);
+        let rolls = variant.rolls();
         let mut e = vec![0.0f64; all.len()];
         let d = f64::from(rolls.denominator);
         for _ in 0..100_000 {
@@ -294,12 +318,7 @@ mod tests {
     /// gains by it, and the side that moved then takes or passes, whichever costs less.
     /// Damped by one half throughout (the doubling can make plain sweeps cycle).
     fn naive_cubeful(variant: &Variant) -> HashMap<Position, [f64; 4]> {
-        let all = boards(variant);
-        let at: HashMap<Position, usize> = all
-            .iter()
-            .enumerate()
-            .map(|(i, p)| (p.clone(), i))
-            .collect();
+        let Boards { all, at, succ } = board_graph(variant);
         let rolls = variant.rolls();
         let (owned, centred, jacoby, theirs) = (0, 1, 2, 3);
         // What the side that moved gets in its cube state `mine` when the opponent, on
@@ -322,27 +341,6 @@ mod tests {
             };
             -opponent
         };
-        let succ: Vec<Vec<Vec<Result<usize, f64>>>> = all
-            .iter()
-            .map(|p| {
-                rolls
-                    .moving
-                    .iter()
-                    .map(|&(a, b, _)| {
-                        moves::plays(variant, p, (a, b))
-                            .into_iter()
-                            .map(|m| {
-                                if moves::off(m.after.us(), variant.checkers) == variant.checkers {
-                                    Err(f64::from(moves::win_points(variant, m.after.them())))
-                                } else {
-                                    Ok(at[&m.after.swapped()])
-                                }
-                            })
-                            .collect()
-                    })
-                    .collect()
-            })
-            .collect();
         let mut x = vec![[0.0f64; 4]; all.len()];
         let d = f64::from(rolls.denominator);
         for _ in 0..200_000 {
@@ -378,16 +376,11 @@ mod tests {
     fn cube_matches_naive(name: &str) -> usize {
         let variant = Variant::parse(name).unwrap();
         let solved = solve_variant_with(&variant, true, Progress::SILENT).unwrap();
-        let cube = solved.cube.unwrap();
+        let cube = solved.cube.as_ref().unwrap();
         let naive = naive_cubeful(&variant);
         assert_eq!(solved.states.len(), naive.len());
-        let p = variant.points;
-        for (i, &(me, opp)) in solved.states.iter().enumerate() {
-            let board = Position::new(
-                solved.sides.counts(me)[1..=p + 1].to_vec(),
-                solved.sides.counts(opp)[1..=p + 1].to_vec(),
-            )
-            .unwrap();
+        for i in 0..solved.states.len() {
+            let board = board_of(&solved, &variant, i);
             for (ours, theirs) in cube.values[i].iter().zip(naive[&board]) {
                 assert!(
                     (ours - theirs).abs() < 1e-10,
@@ -417,13 +410,8 @@ mod tests {
         let solved = solve_variant(&variant, Progress::SILENT).unwrap();
         let naive = naive_equities(&variant);
         assert_eq!(solved.states.len(), naive.len());
-        let p = variant.points;
-        for (i, &(me, opp)) in solved.states.iter().enumerate() {
-            let board = Position::new(
-                solved.sides.counts(me)[1..=p + 1].to_vec(),
-                solved.sides.counts(opp)[1..=p + 1].to_vec(),
-            )
-            .unwrap();
+        for i in 0..solved.states.len() {
+            let board = board_of(&solved, &variant, i);
             let expected = naive[&board];
             assert!(
                 (solved.equity[i] - expected).abs() < 1e-10,

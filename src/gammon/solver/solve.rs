@@ -778,7 +778,7 @@ fn duo_sweep<const SWAP: bool, const R: usize>(
 }
 
 /// `len` slots holding `v`, filled in parallel.
-fn filled<S: Slot>(len: usize, v: S::Value) -> Vec<S> {
+pub(super) fn filled<S: Slot>(len: usize, v: S::Value) -> Vec<S> {
     (0..len).into_par_iter().map(|_| S::new(v)).collect()
 }
 
