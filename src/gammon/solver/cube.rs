@@ -15,13 +15,15 @@
 //! hands the same board to the opponent, who decides on the cube first, like any other
 //! turn. Under the Jacoby rule a gammon or backgammon won with the cube centred counts 1.
 //!
-//! The iteration is the cubeless one's machinery (levels, Jacobi within one, Aitken, and
-//! modified policy iteration on the same [`Schedule`]) with four values a state. A full
+//! The iteration is the cubeless one's machinery (class by class, levels, Jacobi within
+//! one, Aitken, and modified policy iteration on the same [`Schedule`]) with four values
+//! a state; pass pairs are solved jointly, as the cubeless ones are (see [`cube_pair`]). A full
 //! sweep records each roll's best play when the four cube states agree on it (they
 //! nearly always do); the sweeps between value that play only, and look at every play
 //! of a roll where they disagree.
 
-use super::graph::{decode, Graph};
+use super::cube_pair;
+use super::graph::{decode, Graph, BOTH_OFF, NONE_OFF, ONE_OFF};
 use super::solve::{filled, Schedule};
 use super::sweep::{iterate, level_sweep, Keep, Quad, Slot};
 use crate::gammon::Error;
@@ -98,11 +100,10 @@ pub struct Cubeful {
     pub residual: f64,
 }
 
-/// Solves the four no-double equities of every state to `tolerance`: sweeps over every
-/// state until one changes nothing by `tolerance`; that last sweep is a full one, so the
-/// recorded plays are the best ones at the fixed point. (Unlike the cubeless equities,
-/// the classes are not solved one after the other: on NikoNiko each class alone needs
-/// about as many sweeps as all of them together, so that would take twice as long.)
+/// Solves the four no-double equities of every state to `tolerance`, class by class
+/// (each until a sweep over it changes nothing by `tolerance`), then sweeps over every
+/// state until one changes nothing by `tolerance`; each iteration ends on a full sweep,
+/// so the recorded plays are the best ones at the fixed point.
 pub fn solve(graph: &Graph, tolerance: f64, progress: Progress<'_>) -> Result<Cubeful, Error> {
     let n = graph.len();
     // Entries n.. are the wins (valued from the side that lost), then the pass entry.
@@ -119,6 +120,21 @@ pub fn solve(graph: &Graph, tolerance: f64, progress: Progress<'_>) -> Result<Cu
         })
         .collect();
     let mut run = Run::new(graph, tolerance);
+    // Class by class (see `graph`): a class leads only to itself and to the classes
+    // solved before it. Then a sweep over every state, whose change is the residual.
+    for class in [BOTH_OFF, ONE_OFF, NONE_OFF] {
+        run.start();
+        let bounds = graph.class_segments(class);
+        iterate(
+            progress,
+            "cube",
+            tolerance,
+            &x,
+            graph.class_span(class),
+            |x, keep, _| run.sweep(bounds, x, keep),
+        )?;
+    }
+    run.start();
     let (_, residual) = iterate(progress, "cube", tolerance, &x, 0..n, |x, keep, _| {
         run.sweep(&graph.segments, x, keep)
     })?;
@@ -188,6 +204,14 @@ impl<'a> Run<'a> {
         }
     }
 
+    /// A fresh start for the sweeps' rhythm (a new class).
+    fn start(&mut self) {
+        self.schedule = Schedule::new();
+        self.step = 1.0;
+        self.changes.clear();
+        self.retries = 0;
+    }
+
     /// The next sweep over the segments `bounds`; a sweep over the recorded plays whose
     /// change falls below the tolerance is followed at once by a full one.
     fn sweep(&mut self, bounds: &[u32], x: &[Quad], keep: Option<&Keep<Quad>>) -> f64 {
@@ -238,7 +262,6 @@ impl<'a> Run<'a> {
             &self.a,
             keep,
             |x, k, _| {
-                let s = g.sweep[k] as usize;
                 let mut sum = [0.0f64; 4];
                 let (starts, all) = g.state_successors(k);
                 for (r, &weight) in g.weights[..nr].iter().enumerate() {
@@ -267,7 +290,11 @@ impl<'a> Run<'a> {
                             let now = if v == best { first.1 } else { SPLIT };
                             if now != code {
                                 recorded.store(now, Ordering::Relaxed);
-                                self.changed.store(true, Ordering::Relaxed);
+                                // Only a new best play restarts the rhythm, not a roll
+                                // that turns SPLIT or back (near ties, as values settle).
+                                if now != SPLIT && code != SPLIT {
+                                    self.changed.store(true, Ordering::Relaxed);
+                                }
                             }
                         }
                         best
@@ -278,17 +305,11 @@ impl<'a> Run<'a> {
                         sum[j] += weight * best[j];
                     }
                 }
-                let pass = f64::from(g.pass_weight[s]);
-                if pass > 0.0 {
-                    let t = after_move(x[g.partner[s] as usize].get());
-                    for j in 0..4 {
-                        sum[j] += pass * t[j];
-                    }
-                }
                 sum.map(|v| v / d)
             },
-            |a_s, _, _, _, old| {
-                let new: [f64; 4] = std::array::from_fn(|j| old[j] + omega * (a_s[j] - old[j]));
+            |a_s, a_t, p_s, p_t, old| {
+                let n = cube_pair::solve(a_s, a_t, p_s, p_t, old);
+                let new: [f64; 4] = std::array::from_fn(|j| old[j] + omega * (n[j] - old[j]));
                 let change = (0..4).map(|j| (new[j] - old[j]).abs()).fold(0.0, f64::max);
                 (new, change)
             },

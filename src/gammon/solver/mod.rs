@@ -7,6 +7,7 @@
 //! that keep the result are the callers' (NikoNiko's own format, or the family's).
 
 pub mod cube;
+mod cube_pair;
 pub(crate) mod graph;
 pub(crate) mod sides;
 mod solve;
