@@ -438,15 +438,11 @@ mod tests {
 
     #[test]
     fn a_scripted_hyper1_game_against_the_table_ends_with_a_score() {
-        let v = super::super::Variant::built_in("hyper1").unwrap();
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("hyper1.tbl");
-        super::super::store::build(&v, &path, crate::progress::Progress::SILENT).unwrap();
-        let tables = Tables::open(&v, &path).unwrap();
+        let tables = built("hyper1", false);
         // Always the first play listed.
         let input = "1\n".repeat(200);
         let mut out = Vec::new();
-        let end = play(&tables, 7, true, input.as_bytes(), &mut out).unwrap();
+        let end = play(tables, 7, true, input.as_bytes(), &mut out).unwrap();
         let text = String::from_utf8(out).unwrap();
         match end {
             GameEnd::Finished { human_points } => {
@@ -459,26 +455,36 @@ mod tests {
 
     #[test]
     fn q_abandons_the_game() {
-        let v = super::super::Variant::built_in("hyper2").unwrap();
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("hyper2.tbl");
-        super::super::store::build(&v, &path, crate::progress::Progress::SILENT).unwrap();
-        let tables = Tables::open(&v, &path).unwrap();
+        // The tables with the cube (built once for this module's tests): play without the
+        // cube reads only their cubeless part.
+        let tables = built("hyper2", true);
         let mut out = Vec::new();
-        let end = play(&tables, 1, true, "q\n".as_bytes(), &mut out).unwrap();
+        let end = play(tables, 1, true, "q\n".as_bytes(), &mut out).unwrap();
         // Two checkers a side: the first roll offers a choice, answered `q`.
         assert_eq!(end, GameEnd::Abandoned);
     }
 
-    /// A variant's tables with the cube solved, in a folder kept while they are used.
-    fn cube_tables(name: &str) -> (tempfile::TempDir, Tables) {
-        let v = super::super::Variant::built_in(name).unwrap();
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join(format!("{name}.tbl"));
-        super::super::store::build_with(&v, &path, true, crate::progress::Progress::SILENT)
-            .unwrap();
-        let tables = Tables::open(&v, &path).unwrap();
-        (dir, tables)
+    /// A variant's tables (with the cube solved or not), built once for all of this
+    /// module's tests: memory-mapped, then their folder removed.
+    fn built(name: &'static str, cube: bool) -> &'static Tables {
+        use std::sync::OnceLock;
+        static HYPER1: OnceLock<Tables> = OnceLock::new();
+        static HYPER1_CUBE: OnceLock<Tables> = OnceLock::new();
+        static HYPER2_CUBE: OnceLock<Tables> = OnceLock::new();
+        let cell = match (name, cube) {
+            ("hyper1", false) => &HYPER1,
+            ("hyper1", true) => &HYPER1_CUBE,
+            ("hyper2", true) => &HYPER2_CUBE,
+            _ => unreachable!("no test uses {name} (cube: {cube})"),
+        };
+        cell.get_or_init(|| {
+            let v = super::super::Variant::built_in(name).unwrap();
+            let dir = tempfile::tempdir().unwrap();
+            let path = dir.path().join(format!("{name}.tbl"));
+            super::super::store::build_with(&v, &path, cube, crate::progress::Progress::SILENT)
+                .unwrap();
+            Tables::open(&v, &path).unwrap()
+        })
     }
 
     /// The first legal position with play left, in record order, where the side on roll's
@@ -519,17 +525,17 @@ mod tests {
 
     #[test]
     fn the_table_doubles_the_hyper1_opening_and_a_pass_costs_the_human_one_point() {
-        let (_dir, tables) = cube_tables("hyper1");
+        let tables = built("hyper1", true);
         let opening = tables.variant().opening();
         // The table's own decision, which gnubg's database confirms (tests/suite).
         let decision = cube_action(
-            &cubeful(&tables, &opening).unwrap(),
+            &cubeful(tables, &opening).unwrap(),
             CubeState::Centred,
             false,
         );
         assert_eq!(decision.action, "double, take");
         let mut out = Vec::new();
-        let game = play_with_cube(&tables, 5, false, "p\n".as_bytes(), &mut out).unwrap();
+        let game = play_with_cube(tables, 5, false, "p\n".as_bytes(), &mut out).unwrap();
         let text = String::from_utf8(out).unwrap();
         assert_eq!(game.end, GameEnd::Finished { human_points: -1 }, "{text}");
         assert_eq!(game.cube, Cube::START);
@@ -539,9 +545,9 @@ mod tests {
 
     #[test]
     fn taking_the_tables_opening_double_gives_the_human_the_cube_at_two() {
-        let (_dir, tables) = cube_tables("hyper1");
+        let tables = built("hyper1", true);
         let opening = tables.variant().opening();
-        let (game, text) = run(&tables, 5, opening, false, Cube::START, "t\nq\n");
+        let (game, text) = run(tables, 5, opening, false, Cube::START, "t\nq\n");
         assert_eq!(game.end, GameEnd::Abandoned, "{text}");
         let owned = Cube {
             value: 2,
@@ -555,7 +561,7 @@ mod tests {
 
     #[test]
     fn the_table_passes_a_double_where_its_cube_decision_says_pass_and_takes_it_otherwise() {
-        let (_dir, tables) = cube_tables("hyper1");
+        let tables = built("hyper1", true);
         for (before, state) in [
             (Cube::START, CubeState::Centred),
             (
@@ -566,15 +572,15 @@ mod tests {
                 CubeState::Owned,
             ),
         ] {
-            let pass = position_where(&tables, state, "double, pass");
-            let (game, text) = run(&tables, 3, pass, true, before, "d\n");
+            let pass = position_where(tables, state, "double, pass");
+            let (game, text) = run(tables, 3, pass, true, before, "d\n");
             let human_points = before.value as i32;
             assert_eq!(game.end, GameEnd::Finished { human_points }, "{text}");
             assert_eq!(game.cube, before);
             assert!(text.contains("O passes"), "{text}");
 
-            let take = position_where(&tables, state, "double, take");
-            let (game, text) = run(&tables, 3, take, true, before, "d\nq\nq\n");
+            let take = position_where(tables, state, "double, take");
+            let (game, text) = run(tables, 3, take, true, before, "d\nq\nq\n");
             let taken = Cube {
                 value: 2 * before.value,
                 owner: Owner::Table,
@@ -586,9 +592,9 @@ mod tests {
 
     #[test]
     fn the_table_too_good_to_double_plays_on_without_doubling() {
-        let (_dir, tables) = cube_tables("hyper1");
-        let p = position_where(&tables, CubeState::Centred, "too good");
-        let (game, text) = run(&tables, 2, p, false, Cube::START, "q\n");
+        let tables = built("hyper1", true);
+        let p = position_where(tables, CubeState::Centred, "too good");
+        let (game, text) = run(tables, 2, p, false, Cube::START, "q\n");
         assert!(!text.contains("O doubles"), "{text}");
         assert!(text.contains("O rolls"), "{text}");
         assert_eq!(game.cube, Cube::START);
@@ -605,10 +611,10 @@ mod tests {
             ("hyper2", 1, true),
             ("hyper2", 2, false),
         ] {
-            let (_dir, tables) = cube_tables(name);
+            let tables = built(name, true);
             let mut out = Vec::new();
             let game =
-                play_with_cube(&tables, seed, human_first, script.as_bytes(), &mut out).unwrap();
+                play_with_cube(tables, seed, human_first, script.as_bytes(), &mut out).unwrap();
             let text = String::from_utf8(out).unwrap();
             let GameEnd::Finished { human_points } = game.end else {
                 panic!("the game was abandoned:\n{text}");
@@ -623,12 +629,8 @@ mod tests {
 
     #[test]
     fn a_table_without_its_cube_refuses_money_play() {
-        let v = super::super::Variant::built_in("hyper1").unwrap();
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("hyper1.tbl");
-        super::super::store::build(&v, &path, crate::progress::Progress::SILENT).unwrap();
-        let tables = Tables::open(&v, &path).unwrap();
-        let e = play_with_cube(&tables, 1, true, "".as_bytes(), &mut Vec::new()).unwrap_err();
+        let tables = built("hyper1", false);
+        let e = play_with_cube(tables, 1, true, "".as_bytes(), &mut Vec::new()).unwrap_err();
         assert_eq!(e.kind(), crate::error::ErrorKind::Input);
     }
 }
