@@ -17,14 +17,14 @@
 //!
 //! The iteration is the cubeless one's machinery (class by class, levels, Jacobi within
 //! one, Aitken, and modified policy iteration on the same [`Schedule`]) with four values
-//! a state; pass pairs are solved jointly, as the cubeless ones are (see [`cube_pair`]). A full
-//! sweep records each roll's best play when the four cube states agree on it (they
-//! nearly always do); the sweeps between value that play only, and look at every play
-//! of a roll where they disagree.
+//! a state; pass pairs are solved jointly, as the cubeless ones are (see [`cube_pair`]).
+//! A full sweep records each roll's best play when the four cube states agree on it
+//! (they nearly always do); the sweeps between value that play only, and look at every
+//! play of a roll where they disagree.
 
 use super::cube_pair;
 use super::graph::{decode, Graph, BOTH_OFF, NONE_OFF, ONE_OFF};
-use super::solve::{filled, Schedule};
+use super::solve::{atomics, filled, Schedule};
 use super::sweep::{iterate, level_sweep, Keep, Quad, Slot};
 use crate::gammon::Error;
 use crate::progress::Progress;
@@ -52,7 +52,7 @@ pub fn with_cube_access(nd: f64, x: f64) -> f64 {
 /// What doubling brings the side about to roll whose no-double equity when the other
 /// side owns the cube is `x`: a take plays on at twice the stake, a pass concedes 1.
 #[inline(always)]
-fn doubled(x: f64) -> f64 {
+pub(super) fn doubled(x: f64) -> f64 {
     (2.0 * x).min(1.0)
 }
 
@@ -94,7 +94,7 @@ const SPLIT: u32 = u32::MAX;
 pub struct Cubeful {
     /// No-double equities: owned, centred, centred with Jacoby, opponent owns.
     pub values: Vec<[f64; 4]>,
-    /// Sweeps (full and policy sweeps alike).
+    /// Sweeps (full and policy sweeps alike, over a class or over every state).
     pub sweeps: u32,
     /// The largest change in the last sweep (a full one over every state).
     pub residual: f64,
@@ -189,10 +189,7 @@ impl<'a> Run<'a> {
         Run {
             g,
             a: filled(n, [0.0; 4]),
-            chosen: (0..nr * n)
-                .into_par_iter()
-                .map(|_| AtomicU32::new(SPLIT))
-                .collect(),
+            chosen: atomics(nr * n, SPLIT),
             changed: AtomicBool::new(false),
             schedule: Schedule::new(),
             step: 1.0,
@@ -274,11 +271,11 @@ impl<'a> Run<'a> {
                     let best = if full || code == SPLIT {
                         // The best of each cube state, and the first play best centred.
                         let mut best = [f64::NEG_INFINITY; 4];
-                        let mut first = (f64::NEG_INFINITY, succ[0]);
+                        let mut first = ([f64::NEG_INFINITY; 4], succ[0]);
                         for &code in succ {
                             let v = value(g, x, code);
-                            if v[CENTRED] > first.0 {
-                                first = (v[CENTRED], code);
+                            if v[CENTRED] > first.0[CENTRED] {
+                                first = (v, code);
                             }
                             for j in 0..4 {
                                 best[j] = best[j].max(v[j]);
@@ -286,8 +283,7 @@ impl<'a> Run<'a> {
                         }
                         if full {
                             // Recorded when it is also best in the other cube states.
-                            let v = value(g, x, first.1);
-                            let now = if v == best { first.1 } else { SPLIT };
+                            let now = if first.0 == best { first.1 } else { SPLIT };
                             if now != code {
                                 recorded.store(now, Ordering::Relaxed);
                                 // Only a new best play restarts the rhythm, not a roll

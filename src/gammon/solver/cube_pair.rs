@@ -21,7 +21,7 @@
 //! redouble); the centred and the Jacoby values then follow, each on its own, from the
 //! redouble values they imply.
 
-use super::cube::{after_move, CENTRED, JACOBY, OPPONENT, OWNED};
+use super::cube::{after_move, doubled, with_cube_access, CENTRED, JACOBY, OPPONENT, OWNED};
 
 /// Rounds of guessing the decisions before every combination is tried.
 const ROUNDS: usize = 4;
@@ -40,7 +40,7 @@ impl Decision {
     const ALL: [Decision; 3] = [Decision::NoDouble, Decision::Take, Decision::Pass];
 
     fn of(nd: f64, x: f64) -> Decision {
-        if nd >= (2.0 * x).min(1.0) {
+        if nd >= doubled(x) {
             Decision::NoDouble
         } else if 2.0 * x <= 1.0 {
             Decision::Take
@@ -71,8 +71,7 @@ pub fn solve(a_s: [f64; 4], a_t: [f64; 4], p_s: f64, p_t: f64, old: [f64; 4]) ->
         Decision::of(guess_t[OWNED], guess_t[OPPONENT]),
     );
     let ([o_s, x_s], [_, x_t]) = redoubles(a_s, a_t, p_s, p_t, guess);
-    let d_s = (2.0 * x_s).min(1.0);
-    let d_t = (2.0 * x_t).min(1.0);
+    let (d_s, d_t) = (doubled(x_s), doubled(x_t));
     let mut n = [0.0; 4];
     n[OWNED] = o_s;
     n[OPPONENT] = x_s;
@@ -126,12 +125,11 @@ fn redoubles(
     };
     // The residual of the pair's own equations at a candidate.
     let misfit = |([o_s, x_s], [o_t, x_t]): ([f64; 2], [f64; 2])| -> f64 {
-        let access = |o: f64, x: f64| o.max((2.0 * x).min(1.0));
         [
             o_s - (a_s[OWNED] - p_s * x_t),
-            x_s - (a_s[OPPONENT] - p_s * access(o_t, x_t)),
+            x_s - (a_s[OPPONENT] - p_s * with_cube_access(o_t, x_t)),
             o_t - (a_t[OWNED] - p_t * x_s),
-            x_t - (a_t[OPPONENT] - p_t * access(o_s, x_s)),
+            x_t - (a_t[OPPONENT] - p_t * with_cube_access(o_s, x_s)),
         ]
         .iter()
         .fold(0.0, |m, r| m.max(r.abs()))

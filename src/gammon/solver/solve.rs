@@ -110,10 +110,7 @@ fn solve_with(
     let mut run = PolicyIteration {
         g: graph,
         scratch: filled(n, 0.0),
-        chosen: (0..nr * n)
-            .into_par_iter()
-            .map(|_| AtomicU32::new(pass))
-            .collect(),
+        chosen: atomics(nr * n, pass),
         changed: AtomicBool::new(false),
         schedule: Schedule::new(),
         sweeps: 0,
@@ -775,6 +772,14 @@ fn duo_sweep<const SWAP: bool, const R: usize>(
             (new, (new[0] - x[0]).abs().max((new[1] - x[1]).abs()))
         },
     )
+}
+
+/// `len` atomics holding `v`, filled in parallel (the recorded plays).
+pub(super) fn atomics(len: usize, v: u32) -> Vec<AtomicU32> {
+    (0..len)
+        .into_par_iter()
+        .map(|_| AtomicU32::new(v))
+        .collect()
 }
 
 /// `len` slots holding `v`, filled in parallel.
