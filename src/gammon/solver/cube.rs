@@ -24,12 +24,12 @@
 
 use super::cube_pair;
 use super::graph::{decode, Graph, BOTH_OFF, NONE_OFF, ONE_OFF};
-use super::solve::{atomics, filled, Schedule};
-use super::sweep::{iterate, level_sweep, Keep, Quad, Slot};
+use super::solve::{atomics, filled, Elimination, Limits, Schedule, CLOCK_MARGIN};
+use super::sweep::{by_rolls, iterate, level_sweep, rolls, Keep, Quad, Slot};
 use crate::gammon::Error;
 use crate::progress::Progress;
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 
 /// Where a cube state sits in a value: the side on roll owns the cube.
 pub const OWNED: usize = 0;
@@ -105,6 +105,18 @@ pub struct Cubeful {
 /// state until one changes nothing by `tolerance`; each iteration ends on a full sweep,
 /// so the recorded plays are the best ones at the fixed point.
 pub fn solve(graph: &Graph, tolerance: f64, progress: Progress<'_>) -> Result<Cubeful, Error> {
+    solve_with(graph, tolerance, progress, true)
+}
+
+/// As [`solve`]; `eliminate` says whether full sweeps may skip the states whose recorded
+/// plays provably are still the best (see [`Elimination`]). Either way the result is the
+/// same, bit for bit.
+fn solve_with(
+    graph: &Graph,
+    tolerance: f64,
+    progress: Progress<'_>,
+    eliminate: bool,
+) -> Result<Cubeful, Error> {
     let n = graph.len();
     // Entries n.. are the wins (valued from the side that lost), then the pass entry.
     let x: Vec<Quad> = (0..n + 4)
@@ -119,7 +131,7 @@ pub fn solve(graph: &Graph, tolerance: f64, progress: Progress<'_>) -> Result<Cu
             })
         })
         .collect();
-    let mut run = Run::new(graph, tolerance);
+    let mut run = Run::new(graph, tolerance, eliminate);
     // Class by class (see `graph`): a class leads only to itself and to the classes
     // solved before it. Then a sweep over every state, whose change is the residual.
     for class in [BOTH_OFF, ONE_OFF, NONE_OFF] {
@@ -131,12 +143,12 @@ pub fn solve(graph: &Graph, tolerance: f64, progress: Progress<'_>) -> Result<Cu
             tolerance,
             &x,
             graph.class_span(class),
-            |x, keep, _| run.sweep(bounds, x, keep),
+            |x, keep, jumped| run.sweep(bounds, x, keep, jumped),
         )?;
     }
     run.start();
-    let (_, residual) = iterate(progress, "cube", tolerance, &x, 0..n, |x, keep, _| {
-        run.sweep(&graph.segments, x, keep)
+    let (_, residual) = iterate(progress, "cube", tolerance, &x, 0..n, |x, keep, jumped| {
+        run.sweep(&graph.segments, x, keep, jumped)
     })?;
     let values = graph
         .solver_pos
@@ -154,7 +166,7 @@ pub fn solve(graph: &Graph, tolerance: f64, progress: Progress<'_>) -> Result<Cu
 #[inline(always)]
 fn value(g: &Graph, x: &[Quad], code: u32) -> [f64; 4] {
     match decode(g.win, code) {
-        // A win: the loser's entry, negated (no cube decision).
+        // A win: the loser's entry, negated (no cube decision). The pass entry is worth 0.
         Err(_) => x[code as usize].get().map(|l| -l),
         Ok(t) => after_move(x[t as usize].get()),
     }
@@ -167,7 +179,8 @@ struct Run<'a> {
     a: Vec<Quad>,
     /// By sweep position and moving roll: the first play best for the centred cube in the
     /// last full sweep, when it is best in the other cube states too, else [`SPLIT`] (a
-    /// sweep over the recorded plays then looks at every play of that roll).
+    /// sweep over the recorded plays then looks at every play of that roll); the pass
+    /// entry where the roll passes.
     chosen: Vec<AtomicU32>,
     /// Set by a full sweep that changes a recorded play.
     changed: AtomicBool,
@@ -181,15 +194,26 @@ struct Run<'a> {
     retries: u32,
     sweeps: u32,
     tolerance: f64,
+    elimination: Option<Elimination>,
 }
 
 impl<'a> Run<'a> {
-    fn new(g: &'a Graph, tolerance: f64) -> Self {
+    fn new(g: &'a Graph, tolerance: f64, eliminate: bool) -> Self {
         let (n, nr) = (g.len(), g.roll_count());
+        let pass = g.win + 3;
+        let chosen = atomics(nr * n, SPLIT);
+        chosen.par_chunks(nr).enumerate().for_each(|(k, rolls)| {
+            let (starts, _) = g.state_successors(k);
+            for (r, recorded) in rolls.iter().enumerate() {
+                if starts[r] == starts[r + 1] {
+                    recorded.store(pass, Ordering::Relaxed);
+                }
+            }
+        });
         Run {
             g,
             a: filled(n, [0.0; 4]),
-            chosen: atomics(nr * n, SPLIT),
+            chosen,
             changed: AtomicBool::new(false),
             schedule: Schedule::new(),
             step: 1.0,
@@ -198,6 +222,7 @@ impl<'a> Run<'a> {
             retries: 0,
             sweeps: 0,
             tolerance,
+            elimination: eliminate.then(|| Elimination::new(n)),
         }
     }
 
@@ -209,16 +234,27 @@ impl<'a> Run<'a> {
         self.retries = 0;
     }
 
-    /// The next sweep over the segments `bounds`; a sweep over the recorded plays whose
-    /// change falls below the tolerance is followed at once by a full one.
-    fn sweep(&mut self, bounds: &[u32], x: &[Quad], keep: Option<&Keep<Quad>>) -> f64 {
+    /// Advances the clock of [`Elimination`] by a change.
+    fn tick(&mut self, change: f64) {
+        if let Some(el) = &mut self.elimination {
+            el.tick(change);
+        }
+    }
+
+    /// The next sweep over the segments `bounds`, after an extrapolation that changed no
+    /// value by more than `jumped`; a sweep over the recorded plays whose change falls
+    /// below the tolerance is followed at once by a full one.
+    fn sweep(&mut self, bounds: &[u32], x: &[Quad], keep: Option<&Keep<Quad>>, jumped: f64) -> f64 {
         self.sweeps += 1;
+        self.tick(jumped);
         let mut full = self.schedule.next_is_full();
         let mut change = self.pass(bounds, x, keep, full);
+        self.tick(change);
         if !full && change < self.tolerance {
             self.sweeps += 1;
             full = true;
             change = self.pass(bounds, x, keep, true);
+            self.tick(change);
         }
         if full {
             self.schedule
@@ -246,71 +282,165 @@ impl<'a> Run<'a> {
         change
     }
 
-    /// One sweep: looking at every play and recording the best when `full`, else valuing
-    /// the recorded plays only.
+    /// One sweep: looking at every play (of the states not skipped) and recording the
+    /// best when `full`, else valuing the recorded plays only.
     fn pass(&self, bounds: &[u32], x: &[Quad], keep: Option<&Keep<Quad>>, full: bool) -> f64 {
-        let (g, omega) = (self.g, self.step);
-        let d = f64::from(g.denominator);
-        let nr = g.roll_count();
-        level_sweep(
-            g,
-            bounds,
-            x,
-            &self.a,
-            keep,
-            |x, k, _| {
-                let mut sum = [0.0f64; 4];
-                let (starts, all) = g.state_successors(k);
-                for (r, &weight) in g.weights[..nr].iter().enumerate() {
-                    let succ = &all[starts[r] as usize..starts[r + 1] as usize];
-                    if succ.is_empty() {
-                        continue;
-                    }
-                    let recorded = &self.chosen[nr * k + r];
-                    let code = recorded.load(Ordering::Relaxed);
-                    let best = if full || code == SPLIT {
-                        // The best of each cube state, and the first play best centred.
-                        let mut best = [f64::NEG_INFINITY; 4];
-                        let mut first = ([f64::NEG_INFINITY; 4], succ[0]);
-                        for &code in succ {
-                            let v = value(g, x, code);
-                            if v[CENTRED] > first.0[CENTRED] {
-                                first = (v, code);
-                            }
-                            for j in 0..4 {
-                                best[j] = best[j].max(v[j]);
-                            }
-                        }
-                        if full {
-                            // Recorded when it is also best in the other cube states.
-                            let now = if first.0 == best { first.1 } else { SPLIT };
-                            if now != code {
-                                recorded.store(now, Ordering::Relaxed);
-                                // Only a new best play restarts the rhythm, not a roll
-                                // that turns SPLIT or back (near ties, as values settle).
-                                if now != SPLIT && code != SPLIT {
-                                    self.changed.store(true, Ordering::Relaxed);
-                                }
-                            }
-                        }
-                        best
-                    } else {
-                        value(g, x, code)
-                    };
-                    for j in 0..4 {
-                        sum[j] += weight * best[j];
-                    }
-                }
-                sum.map(|v| v / d)
-            },
-            |a_s, a_t, p_s, p_t, old| {
-                let n = cube_pair::solve(a_s, a_t, p_s, p_t, old);
-                let new: [f64; 4] = std::array::from_fn(|j| old[j] + omega * (n[j] - old[j]));
-                let change = (0..4).map(|j| (new[j] - old[j]).abs()).fold(0.0, f64::max);
-                (new, change)
-            },
-        )
+        let skip = self.elimination.as_ref().map(Elimination::limits);
+        let full = full.then_some((&self.changed, skip));
+        let (g, a, chosen, step) = (self.g, &self.a, &self.chosen, self.step);
+        by_rolls!(g, cube_sweep(g, bounds, x, a, keep, chosen, full, step))
     }
+}
+
+/// A full sweep when `full` is given (recording the best plays in `chosen`, setting its
+/// flag if one becomes a different play, and skipping with the limits and clock of
+/// [`Elimination`], if any), else a sweep over the plays recorded last; each value moves
+/// `step` of the way to its new estimate.
+#[allow(clippy::too_many_arguments)]
+fn cube_sweep<const R: usize>(
+    g: &Graph,
+    bounds: &[u32],
+    x: &[Quad],
+    a: &[Quad],
+    keep: Option<&Keep<Quad>>,
+    chosen: &[AtomicU32],
+    full: Option<(&AtomicBool, Limits)>,
+    step: f64,
+) -> f64 {
+    level_sweep(
+        g,
+        bounds,
+        x,
+        a,
+        keep,
+        |x, k, moved| match full {
+            Some((changed, skip)) => {
+                let skip = skip.map(|(limit, clock)| (limit, clock + moved + CLOCK_MARGIN, clock));
+                full_part::<R>(g, x, k, chosen, changed, skip)
+            }
+            None => chosen_part::<R>(g, x, k, chosen),
+        },
+        |a_s, a_t, p_s, p_t, old| {
+            let n = cube_pair::solve(a_s, a_t, p_s, p_t, old);
+            let new: [f64; 4] = std::array::from_fn(|j| old[j] + step * (n[j] - old[j]));
+            let change = (0..4).map(|j| (new[j] - old[j]).abs()).fold(0.0, f64::max);
+            (new, change)
+        },
+    )
+}
+
+/// Σ over the moving rolls that do not pass of weight × the best play's values (each cube
+/// state's best), divided by the ordered rolls' count, for the state at sweep position
+/// `k`; records in `chosen` each roll's first best play for the centred cube, or
+/// [`SPLIT`] where that play is not the best in every cube state. With `skip`, the
+/// state's recorded plays are kept without a look at the others when they provably are
+/// still what a look would find (see [`Elimination`]); `skip.1` bounds how much any value
+/// it reads may have changed since the clock `skip.2` started.
+#[inline]
+fn full_part<const R: usize>(
+    g: &Graph,
+    x: &[Quad],
+    k: usize,
+    chosen: &[AtomicU32],
+    changed: &AtomicBool,
+    skip: Option<(&[AtomicU64], f64, f64)>,
+) -> [f64; 4] {
+    if let Some((limit, bound, _)) = skip {
+        if f64::from_bits(limit[k].load(Ordering::Relaxed)) > bound {
+            return chosen_part::<R>(g, x, k, chosen);
+        }
+    }
+    let nr = rolls::<R>(g);
+    let mut sum = [0.0f64; 4];
+    // The smallest margin, over the rolls, by which a look would still record the same.
+    let mut lead = f64::INFINITY;
+    let (starts, all) = g.state_successors(k);
+    let starts = &starts[..=nr];
+    for (r, &weight) in g.weights[..nr].iter().enumerate() {
+        let succ = &all[starts[r] as usize..starts[r + 1] as usize];
+        if succ.is_empty() {
+            continue;
+        }
+        // Each cube state's best and next best, and the first play best centred.
+        let mut best = [f64::NEG_INFINITY; 4];
+        let mut next = [f64::NEG_INFINITY; 4];
+        let mut first = ([f64::NEG_INFINITY; 4], succ[0]);
+        for &code in succ {
+            let v = value(g, x, code);
+            if v[CENTRED] > first.0[CENTRED] {
+                first = (v, code);
+            }
+            for j in 0..4 {
+                next[j] = if v[j] > best[j] {
+                    best[j]
+                } else {
+                    next[j].max(v[j])
+                };
+                best[j] = best[j].max(v[j]);
+            }
+        }
+        // Recorded when it is also best in the other cube states. Its lead: over the next
+        // best in every cube state; for SPLIT, the centred lead of the first best play
+        // and how far it falls short where it falls shortest.
+        let now = if first.0 == best { first.1 } else { SPLIT };
+        let margin = |j: usize| best[j] - next[j];
+        lead = lead.min(if now == SPLIT {
+            let short = (0..4).map(|j| best[j] - first.0[j]).fold(0.0, f64::max);
+            margin(CENTRED).min(short)
+        } else {
+            (0..4).map(margin).fold(f64::INFINITY, f64::min)
+        });
+        // Each entry is written by the one thread that owns the state.
+        let recorded = &chosen[nr * k + r];
+        let code = recorded.load(Ordering::Relaxed);
+        if now != code {
+            recorded.store(now, Ordering::Relaxed);
+            // Only a new best play restarts the rhythm, not a roll that turns SPLIT or
+            // back (near ties, as values settle).
+            if now != SPLIT && code != SPLIT {
+                changed.store(true, Ordering::Relaxed);
+            }
+        }
+        for j in 0..4 {
+            sum[j] += weight * best[j];
+        }
+    }
+    if let Some((limit, _, clock)) = skip {
+        // A play's values move at most twice as far as the values they read.
+        limit[k].store((clock + lead / 4.0).to_bits(), Ordering::Relaxed);
+    }
+    let d = f64::from(g.denominator);
+    sum.map(|v| v / d)
+}
+
+/// As [`full_part`], valuing only the plays recorded in `chosen` (every play of a
+/// [`SPLIT`] roll).
+#[inline]
+fn chosen_part<const R: usize>(g: &Graph, x: &[Quad], k: usize, chosen: &[AtomicU32]) -> [f64; 4] {
+    let nr = rolls::<R>(g);
+    let mut sum = [0.0f64; 4];
+    let chosen = &chosen[nr * k..nr * k + nr];
+    for (r, (&weight, code)) in g.weights[..nr].iter().zip(chosen).enumerate() {
+        // A pass reads the pass entry, worth 0 (adding -0.0 changes no sum).
+        let code = code.load(Ordering::Relaxed);
+        let best = if code == SPLIT {
+            let (starts, all) = g.state_successors(k);
+            all[starts[r] as usize..starts[r + 1] as usize].iter().fold(
+                [f64::NEG_INFINITY; 4],
+                |best, &code| {
+                    let v = value(g, x, code);
+                    std::array::from_fn(|j| best[j].max(v[j]))
+                },
+            )
+        } else {
+            value(g, x, code)
+        };
+        for j in 0..4 {
+            sum[j] += weight * best[j];
+        }
+    }
+    let d = f64::from(g.denominator);
+    sum.map(|v| v / d)
 }
 
 #[cfg(test)]
@@ -336,6 +466,24 @@ mod tests {
             .unwrap();
         let values = solved.cube.unwrap().values[i];
         (Cubeful::from_array(values), solved.equity[i])
+    }
+
+    // Skipping a state in a full sweep takes its recorded plays, and only where a look at
+    // every play would record and value the same ones; NikoNiko's own check is its
+    // manifest checksum, here a board with NikoNiko's dice (and its passes).
+    #[test]
+    fn skipping_the_states_whose_plays_cannot_have_changed_changes_no_bit_of_the_cube() {
+        let v = Variant::parse("points=8:checkers=3:faces=0-2:home=4").unwrap();
+        let graph = crate::gammon::solver::graph_of(&v);
+        let with = super::solve_with(&graph, 1e-12, Progress::SILENT, true).unwrap();
+        let without = super::solve_with(&graph, 1e-12, Progress::SILENT, false).unwrap();
+        assert_eq!(with.sweeps, without.sweeps);
+        assert_eq!(with.residual.to_bits(), without.residual.to_bits());
+        let bits = |c: &super::Cubeful| -> Vec<u64> {
+            c.values.iter().flatten().map(|e| e.to_bits()).collect()
+        };
+        assert!(bits(&with) == bits(&without), "the cubeful values differ");
+        assert!(with.sweeps > 50, "{} sweeps", with.sweeps);
     }
 
     fn close(a: f64, b: f64) {

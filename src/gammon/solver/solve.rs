@@ -23,37 +23,12 @@
 //! still lose a gammon, and with the plays that leave a class folded into constants.
 
 use super::graph::{class, decode, Graph, BOTH_OFF, NONE_OFF, ONE_OFF};
-use super::sweep::{iterate, level_sweep, with_loans, Duo, Keep, Scalar, Slot};
+use super::sweep::{by_rolls, iterate, level_sweep, rolls, with_loans, Duo, Keep, Scalar, Slot};
 use crate::gammon::Error;
 use crate::progress::Progress;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
-
-/// The moving rolls of `g`: `R` when the caller knows it (so that loops over the rolls
-/// unroll), else the graph's count (`R` = 0).
-#[inline(always)]
-fn rolls<const R: usize>(g: &Graph) -> usize {
-    if R > 0 {
-        debug_assert_eq!(R, g.roll_count());
-        R
-    } else {
-        g.roll_count()
-    }
-}
-
-/// Calls `f::<…, R>(…)` with `R` the graph's roll count for the counts of the built-in
-/// variants (5: NikoNiko; 3: its faces 1-2 game; 21: two six-sided dice), else 0.
-macro_rules! by_rolls {
-    ($g:expr, $f:ident $(::<$($p:tt),*>)? ($($arg:expr),* $(,)?)) => {
-        match $g.roll_count() {
-            5 => $f::<$($($p,)*)? 5>($($arg),*),
-            3 => $f::<$($($p,)*)? 3>($($arg),*),
-            21 => $f::<$($($p,)*)? 21>($($arg),*),
-            _ => $f::<$($($p,)*)? 0>($($arg),*),
-        }
-    };
-}
 
 /// The six exclusive outcome chances for the side on roll, in the solver's order: win
 /// single, gammon, backgammon; lose single, gammon, backgammon (the public form is
@@ -115,13 +90,7 @@ fn solve_with(
         schedule: Schedule::new(),
         sweeps: 0,
         tolerance,
-        elimination: eliminate.then(|| Elimination {
-            limit: (0..n)
-                .into_par_iter()
-                .map(|_| AtomicU64::new(f64::NEG_INFINITY.to_bits()))
-                .collect(),
-            clock: 0.0,
-        }),
+        elimination: eliminate.then(|| Elimination::new(n)),
     };
     // Class by class (see `graph`): a class leads only to itself and to the classes
     // solved before it. Then sweeps over every state until one changes nothing by
@@ -484,27 +453,52 @@ struct PolicyIteration<'a> {
 }
 
 /// What lets a full sweep skip most states once the values settle (action elimination):
-/// a state's recorded plays are still the best of their rolls as long as no value has
-/// moved by half the smallest lead they had, when last compared, over the next best play.
-/// The clock is the sum of the largest changes of every sweep (and extrapolation) so far,
-/// which bounds how far any value has moved between two of its readings; a state is
-/// skipped while its limit, the clock when it was last compared plus half its lead,
-/// exceeds the clock now plus the largest change of the sweep under way (and a margin for
-/// rounding). A skipped state's value is computed from the same plays, in the same order,
-/// as a full look would take: the result is the same, bit for bit.
-struct Elimination {
+/// a state's recorded plays are still the best of their rolls as long as no play's value
+/// can have moved by half the smallest lead they had, when last compared, over the next
+/// best play. The clock is the sum of the largest changes of every sweep (and
+/// extrapolation) so far, which bounds how far any value has moved between two of its
+/// readings; a play's value moves at most that far here, and twice as far with the cube
+/// (a take doubles), so a state is skipped while its limit, the clock when it was last
+/// compared plus half its lead (a quarter with the cube), exceeds the clock now plus the
+/// largest change of the sweep under way (and a margin for rounding). A skipped state's
+/// value is computed from the same plays, in the same order, as a full look would take:
+/// the result is the same, bit for bit.
+pub(super) struct Elimination {
     /// By sweep position, the bits of the limit (-∞ until first compared).
     limit: Vec<AtomicU64>,
     /// The clock before the sweep under way.
     clock: f64,
 }
 
+impl Elimination {
+    /// For `n` states, none compared yet.
+    pub(super) fn new(n: usize) -> Self {
+        Elimination {
+            limit: (0..n)
+                .into_par_iter()
+                .map(|_| AtomicU64::new(f64::NEG_INFINITY.to_bits()))
+                .collect(),
+            clock: 0.0,
+        }
+    }
+
+    /// Advances the clock by a change.
+    pub(super) fn tick(&mut self, change: f64) {
+        self.clock += change;
+    }
+
+    /// The limits and the clock, for a full sweep.
+    pub(super) fn limits(&self) -> (&[AtomicU64], f64) {
+        (&self.limit, self.clock)
+    }
+}
+
 /// The limits and the clock of an [`Elimination`], when there is one.
-type Limits<'a> = Option<(&'a [AtomicU64], f64)>;
+pub(super) type Limits<'a> = Option<(&'a [AtomicU64], f64)>;
 
 /// Room left for the rounding of the clock's sums (far above it: a clock near 30 after
 /// a few hundred additions is off by under 1e-12).
-const CLOCK_MARGIN: f64 = 1e-11;
+pub(super) const CLOCK_MARGIN: f64 = 1e-11;
 
 impl PolicyIteration<'_> {
     /// Starts the schedule again (for a new class).
@@ -542,17 +536,14 @@ impl PolicyIteration<'_> {
     /// Advances the clock of [`Elimination`] by a change.
     fn tick(&mut self, change: f64) {
         if let Some(el) = &mut self.elimination {
-            el.clock += change;
+            el.tick(change);
         }
     }
 
     fn full(&mut self, bounds: &[u32], e: &[Scalar], keep: Option<&Keep<Scalar>>) -> f64 {
         let (g, a, chosen) = (self.g, &self.scratch, &self.chosen);
         self.changed.store(false, Ordering::Relaxed);
-        let skip = self
-            .elimination
-            .as_ref()
-            .map(|el| (el.limit.as_slice(), el.clock));
+        let skip = self.elimination.as_ref().map(Elimination::limits);
         let full = Some((&self.changed, skip));
         let delta = by_rolls!(g, equity_sweep(g, bounds, e, a, keep, chosen, full));
         self.tick(delta);

@@ -18,6 +18,32 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
+/// The moving rolls of `g`: `R` when the caller knows it (so that loops over the rolls
+/// unroll), else the graph's count (`R` = 0).
+#[inline(always)]
+pub(super) fn rolls<const R: usize>(g: &Graph) -> usize {
+    if R > 0 {
+        debug_assert_eq!(R, g.roll_count());
+        R
+    } else {
+        g.roll_count()
+    }
+}
+
+/// Calls `f::<…, R>(…)` with `R` the graph's roll count for the counts of the built-in
+/// variants (5: NikoNiko; 3: its faces 1-2 game; 21: two six-sided dice), else 0.
+macro_rules! by_rolls {
+    ($g:expr, $f:ident $(::<$($p:tt),*>)? ($($arg:expr),* $(,)?)) => {
+        match $g.roll_count() {
+            5 => $f::<$($($p,)*)? 5>($($arg),*),
+            3 => $f::<$($($p,)*)? 3>($($arg),*),
+            21 => $f::<$($($p,)*)? 21>($($arg),*),
+            _ => $f::<$($($p,)*)? 0>($($arg),*),
+        }
+    };
+}
+pub(super) use by_rolls;
+
 /// A value of one state that the sweep's threads share. Each is written by the one thread
 /// that owns the state, and read by the others only across a barrier, so relaxed atomic
 /// loads and stores (plain moves on common hardware) are enough.
