@@ -20,6 +20,10 @@
 //! The owned and the opponent-owns values hold each other up alone (the owner's
 //! redouble); the centred and the Jacoby values then follow, each on its own, from the
 //! redouble values they imply.
+//!
+//! Most pairs (about three in four of NikoNiko's solves) have no double anywhere at
+//! their solution; there every value solves alone in closed form, which is tried first
+//! and kept where it implies no double.
 
 use super::cube::{after_move, doubled, with_cube_access, CENTRED, JACOBY, OPPONENT, OWNED};
 
@@ -63,6 +67,22 @@ pub fn solve(a_s: [f64; 4], a_t: [f64; 4], p_s: f64, p_t: f64, old: [f64; 4]) ->
     if p_s == 1.0 && p_t == 1.0 {
         // Neither side can ever move: the game never ends, and no one gains by doubling.
         return [0.0; 4];
+    }
+    // Most often neither side doubles, nor redoubles: each value then solves alone,
+    // `N_s = (a_s - p_s a_t') / (1 - p_s p_t)` with `a_t'` the owned and opponent-owns
+    // parts swapped. That holds where no side would double at the solution.
+    let inv = 1.0 / (1.0 - p_s * p_t);
+    let alone = |a: [f64; 4], p: f64, b: [f64; 4]| -> [f64; 4] {
+        let b = [b[OPPONENT], b[CENTRED], b[JACOBY], b[OWNED]];
+        std::array::from_fn(|j| (a[j] - p * b[j]) * inv)
+    };
+    let (n_s, n_t) = (alone(a_s, p_s, a_t), alone(a_t, p_t, a_s));
+    let holds = |n: [f64; 4]| {
+        let d = doubled(n[OPPONENT]);
+        n[OWNED] >= d && n[CENTRED] >= d && n[JACOBY] >= d
+    };
+    if holds(n_s) && holds(n_t) {
+        return n_s;
     }
     // t as one step of the pair's equations from s as it was.
     let guess_t = add(a_t, p_t, after_move(old));
