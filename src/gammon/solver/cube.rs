@@ -16,8 +16,9 @@
 //! turn. Under the Jacoby rule a gammon or backgammon won with the cube centred counts 1.
 //!
 //! The iteration is the cubeless one's machinery (class by class, levels, Jacobi within
-//! one, Aitken, and modified policy iteration on the same [`Schedule`]) with four values
-//! a state; pass pairs are solved jointly, as the cubeless ones are (see [`cube_pair`]).
+//! one, Aitken, modified policy iteration on the same [`Schedule`], and action
+//! elimination) with four values a state; pass pairs are solved jointly, as the cubeless
+//! ones are (see [`cube_pair`]).
 //! A full sweep records each roll's best play when the four cube states agree on it
 //! (they nearly always do); the sweeps between value that play only, and look at every
 //! play of a roll where they disagree.

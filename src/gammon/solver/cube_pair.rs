@@ -21,7 +21,7 @@
 //! redouble); the centred and the Jacoby values then follow, each on its own, from the
 //! redouble values they imply.
 //!
-//! Most pairs (about three in four of NikoNiko's solves) have no double anywhere at
+//! Most pairs (about half of NikoNiko's solves) have no double anywhere at
 //! their solution; there every value solves alone in closed form, which is tried first
 //! and kept where it implies no double.
 
