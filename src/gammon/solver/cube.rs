@@ -181,7 +181,7 @@ struct Run<'a> {
     /// By sweep position and moving roll: the first play best for the centred cube in the
     /// last full sweep, when it is best in the other cube states too, else [`SPLIT`] (a
     /// sweep over the recorded plays then looks at every play of that roll); the pass
-    /// entry where the roll passes.
+    /// entry where the roll passes (and for every roll before its class's first sweep).
     chosen: Vec<AtomicU32>,
     /// Set by a full sweep that changes a recorded play.
     changed: AtomicBool,
@@ -201,20 +201,12 @@ struct Run<'a> {
 impl<'a> Run<'a> {
     fn new(g: &'a Graph, tolerance: f64, eliminate: bool) -> Self {
         let (n, nr) = (g.len(), g.roll_count());
-        let pass = g.win + 3;
-        let chosen = atomics(nr * n, SPLIT);
-        chosen.par_chunks(nr).enumerate().for_each(|(k, rolls)| {
-            let (starts, _) = g.state_successors(k);
-            for (r, recorded) in rolls.iter().enumerate() {
-                if starts[r] == starts[r + 1] {
-                    recorded.store(pass, Ordering::Relaxed);
-                }
-            }
-        });
         Run {
             g,
             a: filled(n, [0.0; 4]),
-            chosen,
+            // As in the cubeless solve: the pass entry until a full sweep (each class's
+            // first sweep is one) records the rolls that move.
+            chosen: atomics(nr * n, g.win + 3),
             changed: AtomicBool::new(false),
             schedule: Schedule::new(),
             step: 1.0,
