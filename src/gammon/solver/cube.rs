@@ -25,12 +25,12 @@
 
 use super::cube_pair;
 use super::graph::{decode, Graph, BOTH_OFF, NONE_OFF, ONE_OFF};
-use super::solve::{atomics, filled, Elimination, Limits, Schedule, CLOCK_MARGIN};
+use super::solve::{atomics, filled, Elimination, Schedule, Skip};
 use super::sweep::{by_rolls, iterate, level_sweep, rolls, Keep, Quad, Slot};
 use crate::gammon::Error;
 use crate::progress::Progress;
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
 /// Where a cube state sits in a value: the side on roll owns the cube.
 pub const OWNED: usize = 0;
@@ -278,16 +278,15 @@ impl<'a> Run<'a> {
     /// One sweep: looking at every play (of the states not skipped) and recording the
     /// best when `full`, else valuing the recorded plays only.
     fn pass(&self, bounds: &[u32], x: &[Quad], keep: Option<&Keep<Quad>>, full: bool) -> f64 {
-        let skip = self.elimination.as_ref().map(Elimination::limits);
-        let full = full.then_some((&self.changed, skip));
+        let full = full.then_some((&self.changed, self.elimination.as_ref()));
         let (g, a, chosen, step) = (self.g, &self.a, &self.chosen, self.step);
         by_rolls!(g, cube_sweep(g, bounds, x, a, keep, chosen, full, step))
     }
 }
 
 /// A full sweep when `full` is given (recording the best plays in `chosen`, setting its
-/// flag if one becomes a different play, and skipping with the limits and clock of
-/// [`Elimination`], if any), else a sweep over the plays recorded last; each value moves
+/// flag if one becomes a different play, and skipping with the [`Elimination`], if
+/// any), else a sweep over the plays recorded last; each value moves
 /// `step` of the way to its new estimate.
 #[allow(clippy::too_many_arguments)]
 fn cube_sweep<const R: usize>(
@@ -297,7 +296,7 @@ fn cube_sweep<const R: usize>(
     a: &[Quad],
     keep: Option<&Keep<Quad>>,
     chosen: &[AtomicU32],
-    full: Option<(&AtomicBool, Limits)>,
+    full: Option<(&AtomicBool, Option<&Elimination>)>,
     step: f64,
 ) -> f64 {
     level_sweep(
@@ -307,8 +306,8 @@ fn cube_sweep<const R: usize>(
         a,
         keep,
         |x, k, moved| match full {
-            Some((changed, skip)) => {
-                let skip = skip.map(|(limit, clock)| (limit, clock + moved + CLOCK_MARGIN, clock));
+            Some((changed, elimination)) => {
+                let skip = elimination.map(|el| el.at(moved));
                 full_part::<R>(g, x, k, chosen, changed, skip)
             }
             None => chosen_part::<R>(g, x, k, chosen),
@@ -327,8 +326,7 @@ fn cube_sweep<const R: usize>(
 /// `k`; records in `chosen` each roll's first best play for the centred cube, or
 /// [`SPLIT`] where that play is not the best in every cube state. With `skip`, the
 /// state's recorded plays are kept without a look at the others when they provably are
-/// still what a look would find (see [`Elimination`]); `skip.1` bounds how much any value
-/// it reads may have changed since the clock `skip.2` started.
+/// still what a look would find (see [`Elimination`]).
 #[inline]
 fn full_part<const R: usize>(
     g: &Graph,
@@ -336,12 +334,10 @@ fn full_part<const R: usize>(
     k: usize,
     chosen: &[AtomicU32],
     changed: &AtomicBool,
-    skip: Option<(&[AtomicU64], f64, f64)>,
+    skip: Option<Skip>,
 ) -> [f64; 4] {
-    if let Some((limit, bound, _)) = skip {
-        if f64::from_bits(limit[k].load(Ordering::Relaxed)) > bound {
-            return chosen_part::<R>(g, x, k, chosen);
-        }
+    if skip.is_some_and(|skip| skip.skips(k)) {
+        return chosen_part::<R>(g, x, k, chosen);
     }
     let nr = rolls::<R>(g);
     let mut sum = [0.0f64; 4];
@@ -398,9 +394,9 @@ fn full_part<const R: usize>(
             sum[j] += weight * best[j];
         }
     }
-    if let Some((limit, _, clock)) = skip {
+    if let Some(skip) = skip {
         // A play's values move at most twice as far as the values they read.
-        limit[k].store((clock + lead / 4.0).to_bits(), Ordering::Relaxed);
+        skip.record(k, lead / 4.0);
     }
     let d = f64::from(g.denominator);
     sum.map(|v| v / d)

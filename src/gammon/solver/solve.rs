@@ -359,8 +359,7 @@ impl Schedule {
 /// ordered rolls' count, for
 /// the state at sweep position `k`; records the first best play of each roll in `chosen`.
 /// With `skip`, the state's recorded plays are kept without a look at the others when
-/// they provably are still the best (see [`Elimination`]); `skip.1` bounds how much any
-/// value it reads may have changed since the clock `skip.2` started.
+/// they provably are still the best (see [`Elimination`]).
 #[inline]
 fn moving_part<const R: usize>(
     g: &Graph,
@@ -368,12 +367,10 @@ fn moving_part<const R: usize>(
     k: usize,
     chosen: &[AtomicU32],
     changed: &AtomicBool,
-    skip: Option<(&[AtomicU64], f64, f64)>,
+    skip: Option<Skip>,
 ) -> f64 {
-    if let Some((limit, bound, _)) = skip {
-        if f64::from_bits(limit[k].load(Ordering::Relaxed)) > bound {
-            return chosen_part::<R>(g, e, k, chosen);
-        }
+    if skip.is_some_and(|skip| skip.skips(k)) {
+        return chosen_part::<R>(g, e, k, chosen);
     }
     let mut sum = 0.0;
     // The smallest lead of a best play over the next best, over the rolls.
@@ -405,8 +402,8 @@ fn moving_part<const R: usize>(
             sum += weight * best;
         }
     }
-    if let Some((limit, _, clock)) = skip {
-        limit[k].store((clock + lead / 2.0).to_bits(), Ordering::Relaxed);
+    if let Some(skip) = skip {
+        skip.record(k, lead / 2.0);
     }
     sum / f64::from(g.denominator)
 }
@@ -487,18 +484,46 @@ impl Elimination {
         self.clock += change;
     }
 
-    /// The limits and the clock, for a full sweep.
-    pub(super) fn limits(&self) -> (&[AtomicU64], f64) {
-        (&self.limit, self.clock)
+    /// For a state of the full sweep under way, which has changed no value by more than
+    /// `moved` so far.
+    pub(super) fn at(&self, moved: f64) -> Skip<'_> {
+        Skip {
+            limit: &self.limit,
+            bound: self.clock + moved + CLOCK_MARGIN,
+            clock: self.clock,
+        }
     }
 }
 
-/// The limits and the clock of an [`Elimination`], when there is one.
-pub(super) type Limits<'a> = Option<(&'a [AtomicU64], f64)>;
+/// An [`Elimination`] as a full sweep reads it at one point: whether a state is skipped,
+/// and its new limit after a look at every play.
+#[derive(Clone, Copy)]
+pub(super) struct Skip<'a> {
+    limit: &'a [AtomicU64],
+    /// The clock now plus the largest change of the sweep under way (and the margin).
+    bound: f64,
+    /// The clock before the sweep under way.
+    clock: f64,
+}
+
+impl Skip<'_> {
+    /// Whether the state at sweep position `k` keeps its recorded plays without a look.
+    #[inline]
+    pub(super) fn skips(&self, k: usize) -> bool {
+        f64::from_bits(self.limit[k].load(Ordering::Relaxed)) > self.bound
+    }
+
+    /// After a look at every play of the state at sweep position `k`: its recorded plays
+    /// stand while no value moves by more than `room` from now.
+    #[inline]
+    pub(super) fn record(&self, k: usize, room: f64) {
+        self.limit[k].store((self.clock + room).to_bits(), Ordering::Relaxed);
+    }
+}
 
 /// Room left for the rounding of the clock's sums (far above it: a clock near 30 after
 /// a few hundred additions is off by under 1e-12).
-pub(super) const CLOCK_MARGIN: f64 = 1e-11;
+const CLOCK_MARGIN: f64 = 1e-11;
 
 impl PolicyIteration<'_> {
     /// Starts the schedule again (for a new class).
@@ -543,8 +568,7 @@ impl PolicyIteration<'_> {
     fn full(&mut self, bounds: &[u32], e: &[Scalar], keep: Option<&Keep<Scalar>>) -> f64 {
         let (g, a, chosen) = (self.g, &self.scratch, &self.chosen);
         self.changed.store(false, Ordering::Relaxed);
-        let skip = self.elimination.as_ref().map(Elimination::limits);
-        let full = Some((&self.changed, skip));
+        let full = Some((&self.changed, self.elimination.as_ref()));
         let delta = by_rolls!(g, equity_sweep(g, bounds, e, a, keep, chosen, full));
         self.tick(delta);
         self.schedule
@@ -554,8 +578,8 @@ impl PolicyIteration<'_> {
 }
 
 /// A full sweep when `full` is given (recording the best plays in `chosen`, setting its
-/// flag if one differs from the play recorded before, and skipping with the limits and
-/// clock of [`Elimination`], if any), else a sweep over the plays recorded last.
+/// flag if one differs from the play recorded before, and skipping with the
+/// [`Elimination`], if any), else a sweep over the plays recorded last.
 fn equity_sweep<const R: usize>(
     g: &Graph,
     bounds: &[u32],
@@ -563,7 +587,7 @@ fn equity_sweep<const R: usize>(
     a: &[Scalar],
     keep: Option<&Keep<Scalar>>,
     chosen: &[AtomicU32],
-    full: Option<(&AtomicBool, Limits)>,
+    full: Option<(&AtomicBool, Option<&Elimination>)>,
 ) -> f64 {
     level_sweep(
         g,
@@ -572,8 +596,8 @@ fn equity_sweep<const R: usize>(
         a,
         keep,
         |e, k, moved| match full {
-            Some((changed, skip)) => {
-                let skip = skip.map(|(limit, clock)| (limit, clock + moved + CLOCK_MARGIN, clock));
+            Some((changed, elimination)) => {
+                let skip = elimination.map(|el| el.at(moved));
                 moving_part::<R>(g, e, k, chosen, changed, skip)
             }
             None => chosen_part::<R>(g, e, k, chosen),
