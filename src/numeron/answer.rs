@@ -151,8 +151,9 @@ pub fn answer(space: &Space, guess: u32, secret: u32) -> Answer {
     Answer::from_code(answer_code(space, guess, secret), space.digits())
 }
 
-/// Largest table kept in memory: 5,040² answers (about 25 MB, N = 4).
-pub const MAX_TABLE_CELLS: usize = 5040 * 5040;
+/// Largest table kept in memory: 10,000² answers (100 MB: four digits with repeats, or
+/// Mastermind with five pegs and six colours, 7,776 codes).
+pub const MAX_TABLE_CELLS: usize = 10_000 * 10_000;
 
 /// Every answer of every guess against every secret, row per guess (one byte each).
 #[derive(Debug, Clone)]

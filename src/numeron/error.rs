@@ -130,7 +130,7 @@ pub enum Error {
         known: String,
     },
     /// An exact strategy on a space too large for the exact search.
-    #[error("the exact search handles at most {max} candidates (N ≤ 4), not {candidates}")]
+    #[error("the exact search handles at most {max} candidates, not {candidates}")]
     TooLargeForExactSearch {
         /// Candidates of the space.
         candidates: usize,

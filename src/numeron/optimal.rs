@@ -8,6 +8,10 @@
 //!   other ways (`R` = the number of non-winning answers), so at most `R^(k-1)` secrets can
 //!   be found with the `k`-th guess; filling those slots shallowest first bounds the total
 //!   from below (and proves a set too large for `d` guesses infeasible);
+//! - **small sets**: only one secret can be found with the first guess, so `n` secrets cost
+//!   at least `2n - 1`, reached exactly when some candidate tells all the others apart;
+//!   failing that they cost at least `2n`, reached when a candidate leaves one pair (both
+//!   checked on the candidates alone, before any other guess is scored);
 //! - a guess's bound is `|S|` plus the slot bounds of its classes, so guesses are tried in
 //!   ascending bound order and the loop stops at the first bound that cannot beat the best;
 //! - each child gets the budget left by the others' bounds, and on large sets every child
@@ -19,17 +23,23 @@
 //!
 //! Reductions that keep exactness: only one guess per orbit of the symmetries fixing the
 //! guesses so far, and per class of guesses differing only in digits no candidate contains;
-//! only one guess per distinct partition (with its winning candidate
-//! marked); guesses that do not split the set are skipped. Results are memoised by a
-//! canonical image of the set under digit relabelling and position permutation (exact
-//! values, and lower bounds learnt from cut-offs).
+//! only one guess per distinct partition (with its winning candidate marked); guesses that
+//! do not split the set are skipped. Both are checked only for the guesses the bounds let
+//! through. Results are memoised by a canonical image of the set under digit relabelling
+//! and position permutation (exact values, and lower bounds learnt from cut-offs).
+//!
+//! Every guess is scored at every node by one pass per candidate over that candidate's row
+//! of a dense answer table (answers are symmetric: the guess `g` against the secret `s`
+//! answers as `s` against `g`), which tallies the classes of all guesses at once.
 
 use super::answer::{AnswerTable, Oracle};
 use super::rules::Space;
-use super::symmetry::{canonical_key, position_permutations, Stabilizer};
+use super::symmetry::{Canon, Stabilizer};
 use super::tree::{partition, Node};
 use super::{Error, Result};
-use std::collections::{HashMap, HashSet};
+use rayon::prelude::*;
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::time::Instant;
 
 /// Sets at least this large probe their classes' bounds before searching any deeply.
@@ -38,15 +48,60 @@ const PROBE_FROM: usize = 12;
 /// "Infinite" cost: no tree within the depth cap.
 pub const INF: u32 = 1 << 30;
 
-/// Largest candidate space the exact search takes (ranks must fit `u16` and the answer
-/// table must fit in memory).
-pub const MAX_SEARCH_SPACE: usize = 5040;
+/// Largest candidate space the exact search takes (ranks must fit `u16` in the memo's keys
+/// and the answer table must fit in memory: 10,000² bytes).
+pub const MAX_SEARCH_SPACE: usize = 10_000;
 
 #[derive(Debug, Clone, Copy)]
 enum Entry {
     Exact(u32),
     Lower(u32),
 }
+
+/// A fast hash for the memo's keys (sorted ranks): a multiply-rotate over 8-byte words.
+#[derive(Default, Clone, Copy)]
+struct WordHasher(u64);
+
+impl WordHasher {
+    #[inline]
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+impl Hasher for WordHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        let mut words = bytes.chunks_exact(8);
+        for w in &mut words {
+            self.add(u64::from_le_bytes(w.try_into().expect("eight bytes")));
+        }
+        let rest = words.remainder();
+        if !rest.is_empty() {
+            let mut w = [0u8; 8];
+            w[..rest.len()].copy_from_slice(rest);
+            self.add(u64::from_le_bytes(w));
+        }
+    }
+
+    fn write_u32(&mut self, v: u32) {
+        self.add(u64::from(v));
+    }
+
+    fn write_u64(&mut self, v: u64) {
+        self.add(v);
+    }
+
+    fn write_usize(&mut self, v: usize) {
+        self.add(v as u64);
+    }
+}
+
+/// Memo keys: (depth cap, at most the set's size; the set's canonical image).
+type Memo<V> = HashMap<(u32, Box<[u16]>), V, BuildHasherDefault<WordHasher>>;
 
 /// Counters of one search, for the report.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -59,27 +114,115 @@ pub struct Stats {
     pub hits: u64,
 }
 
+impl std::ops::Add for Stats {
+    type Output = Stats;
+
+    fn add(self, o: Stats) -> Stats {
+        Stats {
+            nodes: self.nodes + o.nodes,
+            memo: self.memo + o.memo,
+            hits: self.hits + o.hits,
+        }
+    }
+}
+
 /// The search state: the memo persists across calls, so successive questions reuse work.
 pub struct Search<'a> {
     oracle: Oracle<'a>,
     hard: bool,
-    perms: Vec<Vec<usize>>,
-    all: Vec<u32>,
+    /// Number of candidates (and of guesses).
+    len: usize,
+    /// Dense answers: `cells[g * len + s]` numbers the answer of `g` to `s` among the
+    /// answers that occur, `0..width`.
+    cells: Vec<u8>,
+    /// A power of two above the number of dense answers.
+    width: usize,
+    /// The winning answer's dense number.
+    win: u8,
     non_winning_answers: u64,
-    memo: HashMap<(u8, Vec<u16>), Entry>,
-    feasible_memo: HashMap<(u8, Vec<u16>), bool>,
+    /// `floor[k]`: the slot bound of `k` secrets with no cap on the depth.
+    floor: Vec<u32>,
+    /// `capacity[d]`: the most secrets the slots of `d` guesses hold (saturating).
+    capacity: Vec<u64>,
+    canon: Canon,
+    all: Vec<u32>,
+    memo: Memo<Entry>,
+    feasible_memo: Memo<bool>,
     stats: Stats,
     deadline: Option<Instant>,
     aborted: bool,
+    tally8: Vec<u8>,
+    tally16: Vec<u16>,
+}
+
+/// Adds one to the tally of every guess's answer to each member of `set`: `buf[g * width +
+/// a]` counts the members that answer `a` to the guess `g`.
+fn tally<T: Copy + Default + std::ops::AddAssign + From<u8>>(
+    cells: &[u8],
+    len: usize,
+    width: usize,
+    set: &[u32],
+    buf: &mut Vec<T>,
+) {
+    buf.clear();
+    buf.resize(len * width, T::default());
+    for &s in set {
+        let row = &cells[s as usize * len..(s as usize + 1) * len];
+        for (g, &a) in row.iter().enumerate() {
+            buf[g * width + a as usize] += T::from(1);
+        }
+    }
+}
+
+/// The bound of a guess whose classes over `n` candidates have the sizes `counts` (by dense
+/// answer): `n` plus the slot bounds of the classes that do not win; `None` when the guess
+/// tells nothing (one class, not a win) or leaves a class larger than `cap`.
+#[inline]
+fn judge<T: Copy + Into<u32>>(
+    counts: &[T],
+    n: usize,
+    win: usize,
+    floor: &[u32],
+    cap: u64,
+) -> Option<u32> {
+    let mut bound = n as u32;
+    let mut biggest = 0u32;
+    for &k in counts {
+        let k: u32 = k.into();
+        bound += floor[k as usize];
+        biggest = biggest.max(k);
+    }
+    let hit: u32 = counts[win].into();
+    if (hit == 0 && biggest as usize == n) || u64::from(biggest) > cap {
+        return None;
+    }
+    // The winning class (0 or 1 secret) costs nothing more: floor[hit] = hit.
+    Some(bound - hit)
+}
+
+/// Digits that no member of `set` contains, ascending.
+fn dead_digits(space: &Space, set: &[u32]) -> Vec<u8> {
+    let n = space.digits();
+    let mut alive = 0u16;
+    for &r in set {
+        let p = space.packed(r);
+        for i in 0..n {
+            alive |= 1 << (p >> (4 * i) & 15);
+        }
+    }
+    (0..space.rules().alphabet as u8)
+        .filter(|&d| alive >> d & 1 == 0)
+        .collect()
 }
 
 impl<'a> Search<'a> {
     /// A search over `space` with answers from `table`; `hard` restricts guesses to the
     /// candidates still possible.
     pub fn new(space: &'a Space, table: &'a AnswerTable, hard: bool) -> Result<Search<'a>> {
-        if space.len() > MAX_SEARCH_SPACE {
+        let len = space.len();
+        if len > MAX_SEARCH_SPACE {
             return Err(Error::TooLargeForExactSearch {
-                candidates: space.len(),
+                candidates: len,
                 max: MAX_SEARCH_SPACE,
             });
         }
@@ -87,29 +230,69 @@ impl<'a> Search<'a> {
             space,
             table: Some(table),
         };
-        let win = oracle.win();
         let mut seen = vec![false; oracle.codes()];
-        for g in 0..space.len() as u32 {
+        for g in 0..len as u32 {
             for &c in table.row(g) {
                 seen[c as usize] = true;
             }
         }
-        let non_winning_answers = seen
-            .iter()
+        let mut dense = vec![u8::MAX; seen.len()];
+        let mut answers = 0usize;
+        for (code, _) in seen.iter().enumerate().filter(|(_, &s)| s) {
+            dense[code] = answers as u8;
+            answers += 1;
+        }
+        let win = dense[oracle.win() as usize];
+        let mut cells = vec![0u8; len * len];
+        cells
+            .par_chunks_mut(len.max(1))
             .enumerate()
-            .filter(|&(a, &s)| s && a != win as usize)
-            .count() as u64;
+            .for_each(|(g, row)| {
+                for (cell, &code) in row.iter_mut().zip(table.row(g as u32)) {
+                    *cell = dense[code as usize];
+                }
+            });
+        let non_winning_answers = answers.saturating_sub(1) as u64;
+        let r = non_winning_answers.max(1);
+        let mut floor = Vec::with_capacity(len + 1);
+        floor.push(0u32);
+        let (mut level, mut slots, mut used, mut total) = (1u64, 1u64, 0u64, 0u64);
+        for _ in 0..len {
+            if used == slots {
+                level += 1;
+                slots = slots.saturating_mul(r);
+                used = 0;
+            }
+            used += 1;
+            total += level;
+            floor.push(total.min(u64::from(INF)) as u32);
+        }
+        let mut capacity = vec![0u64];
+        let mut slots = 1u64;
+        for _ in 0..64 {
+            let last = *capacity.last().expect("capacity of no guess");
+            capacity.push(last.saturating_add(slots));
+            slots = slots.saturating_mul(r);
+        }
         Ok(Search {
             oracle,
             hard,
-            perms: position_permutations(space.digits()),
-            all: (0..space.len() as u32).collect(),
+            len,
+            cells,
+            width: answers.next_power_of_two(),
+            win,
             non_winning_answers,
-            memo: HashMap::new(),
-            feasible_memo: HashMap::new(),
+            floor,
+            capacity,
+            canon: Canon::new(space),
+            all: (0..len as u32).collect(),
+            memo: Memo::default(),
+            feasible_memo: Memo::default(),
             stats: Stats::default(),
             deadline: None,
             aborted: false,
+            tally8: Vec::new(),
+            tally16: Vec::new(),
         })
     }
 
@@ -131,24 +314,43 @@ impl<'a> Search<'a> {
         }
     }
 
+    /// The most secrets that `depth` guesses can find (the slots of the slot bound).
+    fn capacity(&self, depth: u32) -> u64 {
+        self.capacity
+            .get(depth as usize)
+            .copied()
+            .unwrap_or(u64::MAX)
+    }
+
+    /// The dense answers of `guess` to every secret, by secret rank.
+    #[inline]
+    fn row(&self, guess: u32) -> &[u8] {
+        let g = guess as usize;
+        &self.cells[g * self.len..(g + 1) * self.len]
+    }
+
     /// The slot bound: least total number of guesses for `n` secrets with at most `depth`
     /// guesses each ([`INF`] when even the slots do not suffice).
     pub fn lower_bound(&self, n: usize, depth: u32) -> u32 {
-        let mut left = n as u64;
-        let mut total = 0u64;
-        let mut slots = 1u64;
-        let mut k = 1u64;
-        while left > 0 {
-            if k > u64::from(depth) {
-                return INF;
-            }
-            let take = left.min(slots);
-            total += take * k;
-            left -= take;
-            slots = slots.saturating_mul(self.non_winning_answers.max(1));
-            k += 1;
+        if n as u64 > self.capacity(depth) {
+            return INF;
         }
-        total.min(u64::from(INF)) as u32
+        match self.floor.get(n) {
+            Some(&f) => f,
+            None => {
+                // Beyond the space (only asked by tests): fill the slots one by one.
+                let r = self.non_winning_answers.max(1);
+                let (mut left, mut total, mut slots, mut k) = (n as u64, 0u64, 1u64, 1u64);
+                while left > 0 {
+                    let take = left.min(slots);
+                    total += take * k;
+                    left -= take;
+                    slots = slots.saturating_mul(r);
+                    k += 1;
+                }
+                total.min(u64::from(INF)) as u32
+            }
+        }
     }
 
     /// The least total number of guesses for the candidates `set` (ascending ranks) after
@@ -180,6 +382,21 @@ impl<'a> Search<'a> {
         Ok(v)
     }
 
+    /// The least total for `set` as [`Search::optimum`] when it is at most `beta`; else
+    /// `Err(bound)` with a proven lower bound above `beta`.
+    pub fn optimum_within(
+        &mut self,
+        set: &[u32],
+        history: &[u32],
+        depth: u32,
+        beta: u32,
+    ) -> Result<std::result::Result<u32, u32>> {
+        let mut h = history.to_vec();
+        let v = self.cost(set, &mut h, depth, beta);
+        self.check_aborted()?;
+        Ok(if v <= beta { Ok(v) } else { Err(v) })
+    }
+
     /// The least worst case for `set`: the smallest depth cap under which every secret
     /// can be found (decided by [`Search::feasible`]).
     pub fn min_worst(&mut self, set: &[u32], history: &[u32]) -> Result<u32> {
@@ -209,27 +426,42 @@ impl<'a> Search<'a> {
         if n <= 1 {
             return true;
         }
-        if self.lower_bound(n, depth) >= INF {
+        if n as u64 > self.capacity(depth) {
             return false;
         }
-        if n == 2 {
-            return depth >= 2;
+        if depth as usize >= n {
+            // Guessing the candidates one by one finds each within n guesses.
+            return true;
+        }
+        if n as u64 <= self.non_winning_answers + 1 && self.perfect_member(set) {
+            return true;
         }
         if self.count_node_and_check_time() {
             return false;
         }
         let key = (
-            depth.min(n as u32) as u8,
-            canonical_key(self.oracle.space, set, &self.perms),
+            depth.min(n as u32),
+            self.canon.key(self.oracle.space, set).into_boxed_slice(),
         );
         if let Some(&known) = self.feasible_memo.get(&key) {
             self.stats.hits += 1;
             return known;
         }
-        let (candidates, _) = self.ordered_guesses(set, history, depth, INF - 1);
+        let (candidates, _) = self.scan(set, depth, INF - 1);
+        let space = self.oracle.space;
+        let stabilizer = Stabilizer::of_history(space, history);
+        let dead = dead_digits(space, set);
+        let mut tried: Vec<Vec<u8>> = Vec::new();
         let mut found = false;
         for (_, g) in candidates {
-            let classes = self.classes_largest_first(g, set);
+            if !stabilizer.keeps(space, g, &dead) {
+                continue;
+            }
+            let (labels, classes) = self.split(g, set);
+            if tried.contains(&labels) {
+                continue;
+            }
+            tried.push(labels);
             history.push(g);
             let all = classes.iter().all(|c| self.feasible(c, history, depth - 1));
             history.pop();
@@ -245,16 +477,76 @@ impl<'a> Search<'a> {
         found
     }
 
-    /// The classes `guess` splits `set` into, the winning one left out, largest first.
-    fn classes_largest_first(&self, guess: u32, set: &[u32]) -> Vec<Vec<u32>> {
-        let win = self.oracle.win();
-        let mut classes: Vec<Vec<u32>> = partition(&self.oracle, guess, set)
-            .into_iter()
-            .filter(|(a, _)| *a != win)
-            .map(|(_, c)| c)
-            .collect();
+    /// Whether a member of `set` answers differently to every other member.
+    fn perfect_member(&self, set: &[u32]) -> bool {
+        let mut seen = vec![false; self.width];
+        set.iter().any(|&g| {
+            let row = self.row(g);
+            seen.iter_mut().for_each(|s| *s = false);
+            set.iter().all(|&s| {
+                let a = row[s as usize] as usize;
+                !std::mem::replace(&mut seen[a], true)
+            })
+        })
+    }
+
+    /// The exact cost of a small set when the candidates alone settle it, else a lower
+    /// bound: a member telling all others apart costs `2n - 1`, the least possible; with
+    /// none, every guess leaves some secret to a third guess (or finds none with the
+    /// first), so `2n` is a bound, reached by a member leaving one pair.
+    fn members_first(&self, set: &[u32], depth: u32) -> (Option<u32>, u32) {
+        let n = set.len() as u32;
+        let mut counts = vec![0u32; self.width];
+        let mut one_pair = false;
+        for &g in set {
+            let row = self.row(g);
+            counts.iter_mut().for_each(|c| *c = 0);
+            for &s in set {
+                counts[row[s as usize] as usize] += 1;
+            }
+            counts[self.win as usize] = 0;
+            let mut pairs = 0;
+            let mut larger = false;
+            for &c in &counts {
+                pairs += u32::from(c == 2);
+                larger |= c > 2;
+            }
+            if pairs == 0 && !larger {
+                return (Some(2 * n - 1), 2 * n - 1);
+            }
+            one_pair |= pairs == 1 && !larger;
+        }
+        if one_pair && depth >= 3 {
+            (Some(2 * n), 2 * n)
+        } else {
+            (None, 2 * n)
+        }
+    }
+
+    /// The classes `guess` splits `set` into, the winning one left out, largest first (ties
+    /// in order of first member); and the partition written as each member's class number
+    /// by first appearance (255 for the winning secret), which identifies it.
+    fn split(&self, guess: u32, set: &[u32]) -> (Vec<u8>, Vec<Vec<u32>>) {
+        let row = self.row(guess);
+        let mut number = vec![u8::MAX; self.width];
+        let mut classes: Vec<Vec<u32>> = Vec::new();
+        let mut labels = Vec::with_capacity(set.len());
+        for &s in set {
+            let a = row[s as usize];
+            if a == self.win {
+                labels.push(u8::MAX);
+                continue;
+            }
+            let slot = &mut number[a as usize];
+            if *slot == u8::MAX {
+                *slot = classes.len() as u8;
+                classes.push(Vec::new());
+            }
+            labels.push(*slot);
+            classes[*slot as usize].push(s);
+        }
         classes.sort_by_key(|c| std::cmp::Reverse(c.len()));
-        classes
+        (labels, classes)
     }
 
     /// Counts a searched node and, every 1024 nodes, checks the deadline: true (and the
@@ -296,27 +588,19 @@ impl<'a> Search<'a> {
         } else {
             self.all.clone()
         };
-        let mut reps = Stabilizer::of_history(self.oracle.space, history).representatives(
-            self.oracle.space,
-            &pool,
-            set,
-        );
+        let space = self.oracle.space;
+        let mut reps = Stabilizer::of_history(space, history).representatives(space, &pool, set);
         reps.sort_by_key(|&g| (set.binary_search(&g).is_err(), g));
-        let win = self.oracle.win();
         let mut h = history.to_vec();
         h.push(0);
         for g in reps {
             *h.last_mut().expect("pushed") = g;
-            let classes = partition(&self.oracle, g, set);
-            if classes.len() == 1 && classes[0].0 != win {
+            let member = set.binary_search(&g).is_ok();
+            let (_, children) = self.split(g, set);
+            if !member && children.len() == 1 {
                 continue;
             }
             let mut acc = n;
-            let children: Vec<&Vec<u32>> = classes
-                .iter()
-                .filter(|(a, _)| *a != win)
-                .map(|(_, c)| c)
-                .collect();
             acc += children
                 .iter()
                 .map(|c| self.lower_bound(c.len(), depth - 1))
@@ -325,7 +609,7 @@ impl<'a> Search<'a> {
                 continue;
             }
             let mut ok = true;
-            for c in children {
+            for c in &children {
                 let clb = self.lower_bound(c.len(), depth - 1);
                 let v = self.cost(c, &mut h, depth - 1, target - (acc - clb));
                 self.check_aborted()?;
@@ -381,12 +665,22 @@ impl<'a> Search<'a> {
         if n == 2 {
             return 3;
         }
+        if n as u64 <= self.non_winning_answers + 2 {
+            let (exact, lower) = self.members_first(set, depth);
+            if let Some(v) = exact {
+                return v;
+            }
+            lb = lb.max(lower);
+            if lb > beta {
+                return lb;
+            }
+        }
         if self.count_node_and_check_time() {
             return INF;
         }
         let key = (
-            depth.min(n as u32) as u8,
-            canonical_key(self.oracle.space, set, &self.perms),
+            depth.min(n as u32),
+            self.canon.key(self.oracle.space, set).into_boxed_slice(),
         );
         match self.memo.get(&key) {
             Some(&Entry::Exact(v)) => {
@@ -402,7 +696,11 @@ impl<'a> Search<'a> {
             }
             None => {}
         }
-        let (candidates, skipped) = self.ordered_guesses(set, history, depth, beta);
+        let (candidates, skipped) = self.scan(set, depth, beta);
+        let space = self.oracle.space;
+        let stabilizer = Stabilizer::of_history(space, history);
+        let dead = dead_digits(space, set);
+        let mut tried: Vec<Vec<u8>> = Vec::new();
         let mut best = INF;
         let mut fail = skipped;
         for (bound, g) in candidates {
@@ -411,7 +709,14 @@ impl<'a> Search<'a> {
                 fail = fail.min(bound);
                 break;
             }
-            let classes = self.classes_largest_first(g, set);
+            if !stabilizer.keeps(space, g, &dead) {
+                continue;
+            }
+            let (labels, classes) = self.split(g, set);
+            if tried.contains(&labels) {
+                continue;
+            }
+            tried.push(labels);
             history.push(g);
             let mut acc = bound;
             let mut ok = true;
@@ -479,24 +784,33 @@ impl<'a> Search<'a> {
 
     /// A lower bound on the least total for `set` (no depth cap) looking `levels` guesses
     /// ahead: `|S| + min over guesses of Σ bound(class)`, with the slot bound at the leaves.
-    pub fn lookahead_bound(&self, set: &[u32], history: &mut Vec<u32>, levels: u32) -> u32 {
+    pub fn lookahead_bound(&mut self, set: &[u32], history: &mut Vec<u32>, levels: u32) -> u32 {
         let n = set.len();
         let depth = n as u32;
         if levels == 0 || n <= 2 {
             return self.lower_bound(n, depth);
         }
-        let win = self.oracle.win();
+        let space = self.oracle.space;
+        let stabilizer = Stabilizer::of_history(space, history);
+        let dead = dead_digits(space, set);
+        let mut tried: Vec<Vec<u8>> = Vec::new();
         let mut best = INF;
-        for (bound, g) in self.ordered_guesses(set, history, depth, INF).0 {
+        for (bound, g) in self.scan(set, depth, INF).0 {
             if bound >= best {
                 break;
             }
+            if !stabilizer.keeps(space, g, &dead) {
+                continue;
+            }
+            let (labels, classes) = self.split(g, set);
+            if tried.contains(&labels) {
+                continue;
+            }
+            tried.push(labels);
             history.push(g);
             let mut total = n as u32;
-            for (a, class) in partition(&self.oracle, g, set) {
-                if a != win {
-                    total = total.saturating_add(self.lookahead_bound(&class, history, levels - 1));
-                }
+            for class in &classes {
+                total = total.saturating_add(self.lookahead_bound(class, history, levels - 1));
             }
             history.pop();
             best = best.min(total);
@@ -504,64 +818,41 @@ impl<'a> Search<'a> {
         best
     }
 
-    /// The guesses worth trying at a node, one per orbit and per partition, with their
-    /// bounds, in ascending (bound, rank) order; guesses whose bound exceeds `beta` are left
-    /// out, and the least of their bounds is returned beside ([`INF`] if none).
-    fn ordered_guesses(
-        &self,
-        set: &[u32],
-        history: &[u32],
-        depth: u32,
-        beta: u32,
-    ) -> (Vec<(u32, u32)>, u32) {
-        let space = self.oracle.space;
-        let pool: &[u32] = if self.hard { set } else { &self.all };
-        let reps = Stabilizer::of_history(space, history).representatives(space, pool, set);
-        let win = self.oracle.win();
+    /// The guesses worth trying at a node (`set`, at most `depth` guesses each) with their
+    /// bounds, in ascending (bound, rank) order: every allowed guess that splits the set and
+    /// leaves no class too large for `depth - 1` guesses. Those whose bound exceeds `beta`
+    /// are left out, and the least of their bounds is returned beside ([`INF`] if none).
+    fn scan(&mut self, set: &[u32], depth: u32, beta: u32) -> (Vec<(u32, u32)>, u32) {
         let n = set.len();
-        let mut seen: HashSet<Vec<u8>> = HashSet::new();
-        let mut counts = vec![0u32; self.oracle.codes()];
+        let cap = self.capacity(depth.saturating_sub(1));
+        let (win, width, len) = (self.win as usize, self.width, self.len);
+        let floor = &self.floor;
         let mut out = Vec::new();
-        let mut label = vec![0u8; self.oracle.codes()];
         let mut skipped = INF;
-        for g in reps {
-            self.oracle.count_into(g, set, &mut counts);
-            if counts[win as usize] == 0 && counts.iter().any(|&c| c as usize == n) {
-                continue;
-            }
-            let mut bound = n as u32;
-            for (a, &c) in counts.iter().enumerate() {
-                if c > 0 && a != win as usize {
-                    bound = bound.saturating_add(self.lower_bound(c as usize, depth - 1));
+        let mut keep = |g: u32, bound: Option<u32>| match bound {
+            Some(b) if b <= beta => out.push((b, g)),
+            Some(b) => skipped = skipped.min(b),
+            None => {}
+        };
+        if self.hard {
+            let mut counts = vec![0u32; width];
+            for &g in set {
+                let row = &self.cells[g as usize * len..(g as usize + 1) * len];
+                counts.iter_mut().for_each(|c| *c = 0);
+                for &s in set {
+                    counts[row[s as usize] as usize] += 1;
                 }
+                keep(g, judge(&counts, n, win, floor, cap));
             }
-            if bound >= INF {
-                continue;
+        } else if n < 256 {
+            tally(&self.cells, len, width, set, &mut self.tally8);
+            for (g, counts) in self.tally8.chunks_exact(width).enumerate() {
+                keep(g as u32, judge(counts, n, win, floor, cap));
             }
-            if bound > beta {
-                skipped = skipped.min(bound);
-                continue;
-            }
-            // The partition's shape: answers relabelled by first appearance, win kept apart.
-            label.iter_mut().for_each(|l| *l = 0);
-            let mut next = 1u8;
-            let row = self.oracle.table.expect("the search has a table").row(g);
-            let shape: Vec<u8> = set
-                .iter()
-                .map(|&s| {
-                    let a = row[s as usize];
-                    if a == win {
-                        return 255;
-                    }
-                    if label[a as usize] == 0 {
-                        label[a as usize] = next;
-                        next += 1;
-                    }
-                    label[a as usize]
-                })
-                .collect();
-            if seen.insert(shape) {
-                out.push((bound, g));
+        } else {
+            tally(&self.cells, len, width, set, &mut self.tally16);
+            for (g, counts) in self.tally16.chunks_exact(width).enumerate() {
+                keep(g as u32, judge(counts, n, win, floor, cap));
             }
         }
         out.sort_unstable();

@@ -303,6 +303,6 @@ mod tests {
         let engine = Engine::new(Rules::new(5), Strategy::Optimal).unwrap();
         let e = solve_root(&engine, false, Objective::Total, None, Progress::SILENT).unwrap_err();
         assert_eq!(e.kind(), crate::ErrorKind::Input);
-        assert!(e.to_string().contains("at most 5040"), "{e}");
+        assert!(e.to_string().contains("at most 10000"), "{e}");
     }
 }
