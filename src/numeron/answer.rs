@@ -4,7 +4,7 @@
 //! An answer is stored as one byte, `eat · (N + 1) + bite`, so a guess partitions the
 //! candidates into at most `(N + 1)²` classes indexed by that byte.
 
-use super::rules::Space;
+use super::rules::{Notation, Space};
 use super::{Error, Result};
 use rayon::prelude::*;
 
@@ -41,34 +41,47 @@ impl Answer {
         }
     }
 
-    /// Parses a reply in either notation: two numbers, EAT then BITE, apart by spaces, a
+    /// Parses a reply in Numeron's words: two numbers, EAT then BITE, apart by spaces, a
     /// comma, a slash or a dash (`1 0`, `1,0`, `1-0`); two single digits run together
     /// (`10`); or each number followed by its letter, `E` for EAT and `B` for BITE, in
     /// either order and either case (`1E0B`, `0b 1e`). A reply no code of `n` digits can
     /// get is refused.
     pub fn parse(text: &str, n: usize) -> Result<Answer> {
+        Answer::parse_in(text, n, Notation::Numeron)
+    }
+
+    /// Parses a reply as [`Answer::parse`] in the words of `notation`: in Mastermind's,
+    /// black pegs then white pegs, the letters `B` and `W` (`1 2`, `12`, `1B2W`, `2w 1b`).
+    pub fn parse_in(text: &str, n: usize, notation: Notation) -> Result<Answer> {
         let t = text.trim();
-        let (eat, bite) = Self::read(t).ok_or_else(|| Error::NotAnAnswer {
+        let (eat, bite) = Self::read(t, notation.letters()).ok_or_else(|| Error::NotAnAnswer {
             text: t.to_string(),
+            help: notation.reply_help(),
         })?;
         let a = Answer { eat, bite };
         if usize::from(eat) + usize::from(bite) > n {
             return Err(Error::AnswerTooLarge {
-                answer: a,
+                reply: notation.reply(a),
+                in_place: notation.in_place(),
+                elsewhere: notation.elsewhere(),
                 digits: n,
+                unit: notation.position(),
             });
         }
         if n >= 1 && usize::from(eat) == n - 1 && bite == 1 {
             return Err(Error::LastDigitElsewhere {
-                answer: a,
+                reply: notation.reply(a),
                 in_place: eat,
+                unit: notation.position(),
             });
         }
         Ok(a)
     }
 
-    /// EAT and BITE read from a reply, or `None` when it follows neither notation.
-    fn read(t: &str) -> Option<(u8, u8)> {
+    /// The two counts read from a reply whose lettered form uses `letters` (in place,
+    /// elsewhere; upper case), or `None` when it follows no accepted form.
+    fn read(t: &str, letters: (u8, u8)) -> Option<(u8, u8)> {
+        let (first, second) = letters;
         let bytes = t.as_bytes();
         if bytes.len() == 2 && bytes.iter().all(u8::is_ascii_digit) {
             return Some((bytes[0] - b'0', bytes[1] - b'0'));
@@ -97,10 +110,10 @@ impl Answer {
             }
             let value: u8 = rest[..digits].parse().ok()?;
             rest = &rest[digits..];
-            let letter = match rest.bytes().next() {
-                Some(c @ (b'e' | b'E' | b'b' | b'B')) => {
+            let letter = match rest.bytes().next().map(|c| c.to_ascii_uppercase()) {
+                Some(c) if c == first || c == second => {
                     rest = &rest[1..];
-                    Some(c.to_ascii_uppercase())
+                    Some(c)
                 }
                 _ => None,
             };
@@ -108,8 +121,12 @@ impl Answer {
         }
         match items.as_slice() {
             [(e, None), (b, None)] => Some((*e, *b)),
-            [(e, Some(b'E')), (b, Some(b'B'))] if separators == 0 => Some((*e, *b)),
-            [(b, Some(b'B')), (e, Some(b'E'))] if separators == 0 => Some((*e, *b)),
+            [(e, Some(x)), (b, Some(y))] if separators == 0 && *x == first && *y == second => {
+                Some((*e, *b))
+            }
+            [(b, Some(y)), (e, Some(x))] if separators == 0 && *x == first && *y == second => {
+                Some((*e, *b))
+            }
             _ => None,
         }
     }

@@ -3,7 +3,6 @@
 //! Messages say what is wrong in the game's words; they never name a command-line option
 //! (the command layer adds its own advice with [`Error::advised`]).
 
-use super::answer::Answer;
 use crate::error::excerpt;
 use crate::error::ErrorKind;
 use thiserror::Error;
@@ -43,25 +42,29 @@ pub enum Error {
     /// The candidates could not be numbered.
     #[error("the candidates cannot be numbered: {0}")]
     Numbering(#[from] crate::rank::RankError),
-    /// A code with a character that is not an admissible digit.
-    #[error("{:?} is not a code: {found:?} is not a digit 0-{highest}", excerpt(.text))]
-    NotADigit {
+    /// A code with a character that is not an admissible digit (or colour).
+    #[error("{:?} is not a code: {found:?} is not a {symbol} {symbols}", excerpt(.text))]
+    NotASymbol {
         /// The text given.
         text: String,
         /// The first offending character.
         found: char,
-        /// The highest digit of the alphabet.
-        highest: usize,
+        /// The word for a symbol (`digit`, `colour`).
+        symbol: &'static str,
+        /// The symbols allowed, written out (`0-9`, `1-6 or A-F`).
+        symbols: String,
     },
     /// A code of the wrong length.
-    #[error("{:?} has {found} digits, expected {expected}", excerpt(.text))]
+    #[error("{:?} has {found} {unit}s, expected {expected}", excerpt(.text))]
     CodeLength {
         /// The text given.
         text: String,
-        /// Digits found.
+        /// Positions found.
         found: usize,
-        /// Digits of a code.
+        /// Positions of a code.
         expected: usize,
+        /// The word for a position (`digit`, `peg`).
+        unit: &'static str,
     },
     /// A code repeating a digit when digits must be distinct.
     #[error("{:?} repeats the digit {digit}, but this game's digits are distinct", excerpt(.text))]
@@ -77,47 +80,57 @@ pub enum Error {
         /// The text given.
         text: String,
     },
-    /// A reply that is not EAT and BITE in either notation.
-    #[error("{:?} is not an answer: type EAT and BITE as `1 0` or `1E0B`", excerpt(.text))]
+    /// A reply that is not the two counts in any of the accepted forms.
+    #[error("{:?} is not an answer: {help}", excerpt(.text))]
     NotAnAnswer {
         /// The text given.
         text: String,
+        /// How to type one, in the game's words.
+        help: &'static str,
     },
-    /// A reply with more EAT and BITE than there are digits.
-    #[error("{answer} is impossible: EAT + BITE cannot exceed {digits} digits")]
+    /// A reply with more symbols in place and elsewhere than a code has positions.
+    #[error("{reply} is impossible: {in_place} + {elsewhere} cannot exceed {digits} {unit}s")]
     AnswerTooLarge {
-        /// The reply.
-        answer: Answer,
-        /// Digits of a code.
+        /// The reply, written out.
+        reply: String,
+        /// The name of the count in place (`EAT`, `black`).
+        in_place: &'static str,
+        /// The name of the count elsewhere (`BITE`, `white`).
+        elsewhere: &'static str,
+        /// Positions of a code.
         digits: usize,
+        /// The word for a position (`digit`, `peg`).
+        unit: &'static str,
     },
-    /// `(N-1)E1B`: the one digit out of place would have nowhere else to go.
+    /// `(N-1)E1B`: the one symbol out of place would have nowhere else to go.
     #[error(
-        "{answer} is impossible: when {in_place} digits are in place, the last one cannot be elsewhere"
+        "{reply} is impossible: when {in_place} {unit}s are in place, the last one cannot be elsewhere"
     )]
     LastDigitElsewhere {
-        /// The reply.
-        answer: Answer,
-        /// Digits in place.
+        /// The reply, written out.
+        reply: String,
+        /// Positions in place.
         in_place: u8,
+        /// The word for a position (`digit`, `peg`).
+        unit: &'static str,
     },
     /// A reply no secret at all gives to this guess.
-    #[error("{answer} is impossible for the guess {guess}: no secret at all gives it")]
+    #[error("{reply} is impossible for the guess {guess}: no secret at all gives it")]
     ImpossibleForGuess {
-        /// The reply.
-        answer: Answer,
+        /// The reply, written out.
+        reply: String,
         /// The guess, written out.
         guess: String,
     },
     /// A reply that no candidate left gives: it contradicts the earlier ones.
     #[error(
-        "{guess} {answer} contradicts the earlier answers ({earlier}): no secret fits them all; check them and type this one again"
+        "{guess} {reply} contradicts the earlier answers ({earlier}): no secret fits them all; check them and type this one again"
     )]
     Contradiction {
         /// The guess, written out.
         guess: String,
-        /// The reply.
-        answer: Answer,
+        /// The reply, written out.
+        reply: String,
         /// The earlier guesses and answers, written out.
         earlier: String,
     },
@@ -137,8 +150,8 @@ pub enum Error {
         /// The largest space searched.
         max: usize,
     },
-    /// An exact strategy on a space that takes hours, not asked for explicitly.
-    #[error("strategy {strategy} on {candidates} candidates is a search of hours")]
+    /// An exact strategy on a space that takes minutes, not asked for explicitly.
+    #[error("strategy {strategy} on {candidates} candidates is a search of minutes")]
     SearchOfHours {
         /// The strategy's name.
         strategy: &'static str,
@@ -234,7 +247,7 @@ impl Error {
             | Digits { .. }
             | TooFewSymbols { .. }
             | TooManyCandidates { .. }
-            | NotADigit { .. }
+            | NotASymbol { .. }
             | CodeLength { .. }
             | RepeatedDigit { .. }
             | NotACandidate { .. }

@@ -126,10 +126,9 @@ impl std::ops::Add for Stats {
     }
 }
 
-/// The search state: the memo persists across calls, so successive questions reuse work.
-pub struct Search<'a> {
-    oracle: Oracle<'a>,
-    hard: bool,
+/// What every search over one space shares: the dense answers, the bounds and the tables
+/// of the canonical keys.
+struct Tables {
     /// Number of candidates (and of guesses).
     len: usize,
     /// Dense answers: `cells[g * len + s]` numbers the answer of `g` to `s` among the
@@ -146,6 +145,13 @@ pub struct Search<'a> {
     capacity: Vec<u64>,
     canon: Canon,
     all: Vec<u32>,
+}
+
+/// The search state: the memo persists across calls, so successive questions reuse work.
+pub struct Search<'a> {
+    oracle: Oracle<'a>,
+    hard: bool,
+    tables: std::sync::Arc<Tables>,
     memo: Memo<Entry>,
     feasible_memo: Memo<bool>,
     stats: Stats,
@@ -274,9 +280,7 @@ impl<'a> Search<'a> {
             capacity.push(last.saturating_add(slots));
             slots = slots.saturating_mul(r);
         }
-        Ok(Search {
-            oracle,
-            hard,
+        let tables = Tables {
             len,
             cells,
             width: answers.next_power_of_two(),
@@ -286,6 +290,11 @@ impl<'a> Search<'a> {
             capacity,
             canon: Canon::new(space),
             all: (0..len as u32).collect(),
+        };
+        Ok(Search {
+            oracle,
+            hard,
+            tables: std::sync::Arc::new(tables),
             memo: Memo::default(),
             feasible_memo: Memo::default(),
             stats: Stats::default(),
@@ -294,6 +303,24 @@ impl<'a> Search<'a> {
             tally8: Vec::new(),
             tally16: Vec::new(),
         })
+    }
+
+    /// A new search over the same space and rules, sharing this one's tables but with a
+    /// memo, counters and deadline of its own (so that searches can run side by side and
+    /// count the same whatever the number of threads).
+    pub fn fork(&self) -> Search<'a> {
+        Search {
+            oracle: self.oracle,
+            hard: self.hard,
+            tables: self.tables.clone(),
+            memo: Memo::default(),
+            feasible_memo: Memo::default(),
+            stats: Stats::default(),
+            deadline: None,
+            aborted: false,
+            tally8: Vec::new(),
+            tally16: Vec::new(),
+        }
     }
 
     /// Stops the search (every later call returns an error) once `deadline` passes.
@@ -316,7 +343,8 @@ impl<'a> Search<'a> {
 
     /// The most secrets that `depth` guesses can find (the slots of the slot bound).
     fn capacity(&self, depth: u32) -> u64 {
-        self.capacity
+        self.tables
+            .capacity
             .get(depth as usize)
             .copied()
             .unwrap_or(u64::MAX)
@@ -326,7 +354,7 @@ impl<'a> Search<'a> {
     #[inline]
     fn row(&self, guess: u32) -> &[u8] {
         let g = guess as usize;
-        &self.cells[g * self.len..(g + 1) * self.len]
+        &self.tables.cells[g * self.tables.len..(g + 1) * self.tables.len]
     }
 
     /// The slot bound: least total number of guesses for `n` secrets with at most `depth`
@@ -335,11 +363,11 @@ impl<'a> Search<'a> {
         if n as u64 > self.capacity(depth) {
             return INF;
         }
-        match self.floor.get(n) {
+        match self.tables.floor.get(n) {
             Some(&f) => f,
             None => {
                 // Beyond the space (only asked by tests): fill the slots one by one.
-                let r = self.non_winning_answers.max(1);
+                let r = self.tables.non_winning_answers.max(1);
                 let (mut left, mut total, mut slots, mut k) = (n as u64, 0u64, 1u64, 1u64);
                 while left > 0 {
                     let take = left.min(slots);
@@ -415,6 +443,30 @@ impl<'a> Search<'a> {
         }
     }
 
+    /// The least worst case for `set` as [`Search::min_worst`] when it is at most `limit`;
+    /// else `Err(limit + 1)`, a lower bound.
+    pub fn min_worst_within(
+        &mut self,
+        set: &[u32],
+        history: &[u32],
+        limit: u32,
+    ) -> Result<std::result::Result<u32, u32>> {
+        let mut d = 1;
+        while self.lower_bound(set.len(), d) >= INF {
+            d += 1;
+        }
+        while d <= limit {
+            let mut h = history.to_vec();
+            let ok = self.feasible(set, &mut h, d);
+            self.check_aborted()?;
+            if ok {
+                return Ok(Ok(d));
+            }
+            d += 1;
+        }
+        Ok(Err(d.max(limit + 1)))
+    }
+
     /// Whether some strategy finds every secret of `set` within `depth` guesses: an AND-OR
     /// search that stops at the first guess whose classes are all feasible, largest class
     /// first, memoised by (canonical set, depth).
@@ -433,7 +485,7 @@ impl<'a> Search<'a> {
             // Guessing the candidates one by one finds each within n guesses.
             return true;
         }
-        if n as u64 <= self.non_winning_answers + 1 && self.perfect_member(set) {
+        if n as u64 <= self.tables.non_winning_answers + 1 && self.perfect_member(set) {
             return true;
         }
         if self.count_node_and_check_time() {
@@ -441,7 +493,10 @@ impl<'a> Search<'a> {
         }
         let key = (
             depth.min(n as u32),
-            self.canon.key(self.oracle.space, set).into_boxed_slice(),
+            self.tables
+                .canon
+                .key(self.oracle.space, set)
+                .into_boxed_slice(),
         );
         if let Some(&known) = self.feasible_memo.get(&key) {
             self.stats.hits += 1;
@@ -479,7 +534,7 @@ impl<'a> Search<'a> {
 
     /// Whether a member of `set` answers differently to every other member.
     fn perfect_member(&self, set: &[u32]) -> bool {
-        let mut seen = vec![false; self.width];
+        let mut seen = vec![false; self.tables.width];
         set.iter().any(|&g| {
             let row = self.row(g);
             seen.iter_mut().for_each(|s| *s = false);
@@ -496,7 +551,7 @@ impl<'a> Search<'a> {
     /// first), so `2n` is a bound, reached by a member leaving one pair.
     fn members_first(&self, set: &[u32], depth: u32) -> (Option<u32>, u32) {
         let n = set.len() as u32;
-        let mut counts = vec![0u32; self.width];
+        let mut counts = vec![0u32; self.tables.width];
         let mut one_pair = false;
         for &g in set {
             let row = self.row(g);
@@ -504,7 +559,7 @@ impl<'a> Search<'a> {
             for &s in set {
                 counts[row[s as usize] as usize] += 1;
             }
-            counts[self.win as usize] = 0;
+            counts[self.tables.win as usize] = 0;
             let mut pairs = 0;
             let mut larger = false;
             for &c in &counts {
@@ -528,12 +583,12 @@ impl<'a> Search<'a> {
     /// by first appearance (255 for the winning secret), which identifies it.
     fn split(&self, guess: u32, set: &[u32]) -> (Vec<u8>, Vec<Vec<u32>>) {
         let row = self.row(guess);
-        let mut number = vec![u8::MAX; self.width];
+        let mut number = vec![u8::MAX; self.tables.width];
         let mut classes: Vec<Vec<u32>> = Vec::new();
         let mut labels = Vec::with_capacity(set.len());
         for &s in set {
             let a = row[s as usize];
-            if a == self.win {
+            if a == self.tables.win {
                 labels.push(u8::MAX);
                 continue;
             }
@@ -586,7 +641,7 @@ impl<'a> Search<'a> {
         let pool: Vec<u32> = if self.hard {
             set.to_vec()
         } else {
-            self.all.clone()
+            self.tables.all.clone()
         };
         let space = self.oracle.space;
         let mut reps = Stabilizer::of_history(space, history).representatives(space, &pool, set);
@@ -665,7 +720,7 @@ impl<'a> Search<'a> {
         if n == 2 {
             return 3;
         }
-        if n as u64 <= self.non_winning_answers + 2 {
+        if n as u64 <= self.tables.non_winning_answers + 2 {
             let (exact, lower) = self.members_first(set, depth);
             if let Some(v) = exact {
                 return v;
@@ -680,7 +735,10 @@ impl<'a> Search<'a> {
         }
         let key = (
             depth.min(n as u32),
-            self.canon.key(self.oracle.space, set).into_boxed_slice(),
+            self.tables
+                .canon
+                .key(self.oracle.space, set)
+                .into_boxed_slice(),
         );
         match self.memo.get(&key) {
             Some(&Entry::Exact(v)) => {
@@ -825,8 +883,8 @@ impl<'a> Search<'a> {
     fn scan(&mut self, set: &[u32], depth: u32, beta: u32) -> (Vec<(u32, u32)>, u32) {
         let n = set.len();
         let cap = self.capacity(depth.saturating_sub(1));
-        let (win, width, len) = (self.win as usize, self.width, self.len);
-        let floor = &self.floor;
+        let (win, width, len) = (self.tables.win as usize, self.tables.width, self.tables.len);
+        let floor = &self.tables.floor;
         let mut out = Vec::new();
         let mut skipped = INF;
         let mut keep = |g: u32, bound: Option<u32>| match bound {
@@ -837,7 +895,7 @@ impl<'a> Search<'a> {
         if self.hard {
             let mut counts = vec![0u32; width];
             for &g in set {
-                let row = &self.cells[g as usize * len..(g as usize + 1) * len];
+                let row = &self.tables.cells[g as usize * len..(g as usize + 1) * len];
                 counts.iter_mut().for_each(|c| *c = 0);
                 for &s in set {
                     counts[row[s as usize] as usize] += 1;
@@ -845,12 +903,12 @@ impl<'a> Search<'a> {
                 keep(g, judge(&counts, n, win, floor, cap));
             }
         } else if n < 256 {
-            tally(&self.cells, len, width, set, &mut self.tally8);
+            tally(&self.tables.cells, len, width, set, &mut self.tally8);
             for (g, counts) in self.tally8.chunks_exact(width).enumerate() {
                 keep(g as u32, judge(counts, n, win, floor, cap));
             }
         } else {
-            tally(&self.cells, len, width, set, &mut self.tally16);
+            tally(&self.tables.cells, len, width, set, &mut self.tally16);
             for (g, counts) in self.tally16.chunks_exact(width).enumerate() {
                 keep(g as u32, judge(counts, n, win, floor, cap));
             }
@@ -871,7 +929,7 @@ mod tests {
         let table = AnswerTable::build(&space).unwrap();
         let search = Search::new(&space, &table, false).unwrap();
         // Three digits: 9 answers are possible (not 2E1B), 8 of them not winning.
-        assert_eq!(search.non_winning_answers, 8);
+        assert_eq!(search.tables.non_winning_answers, 8);
         assert_eq!(search.lower_bound(1, 1), 1);
         assert_eq!(search.lower_bound(2, 2), 3);
         assert_eq!(search.lower_bound(9, 2), 1 + 8 * 2);
