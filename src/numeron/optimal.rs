@@ -28,9 +28,12 @@
 //! through. Results are memoised by a canonical image of the set under digit relabelling
 //! and position permutation (exact values, and lower bounds learnt from cut-offs).
 //!
-//! Every guess is scored at every node by one pass per candidate over that candidate's row
-//! of a dense answer table (answers are symmetric: the guess `g` against the secret `s`
-//! answers as `s` against `g`), which tallies the classes of all guesses at once.
+//! Every guess is scored at every node from the candidates' rows of a dense answer table
+//! (answers are symmetric: the guess `g` against the secret `s` answers as `s` against
+//! `g`, so a candidate's row holds every guess's answer to it). Sixteen guesses are
+//! counted side by side, one byte each, by comparisons the compiler turns into vector
+//! instructions, and judged together with word operations ([`judge_lanes`]): only the
+//! guesses a node keeps are looked at one by one.
 
 use super::answer::{AnswerTable, Oracle};
 use super::rules::Space;
@@ -131,10 +134,14 @@ impl std::ops::Add for Stats {
 struct Tables {
     /// Number of candidates (and of guesses).
     len: usize,
-    /// Dense answers: `cells[g * len + s]` numbers the answer of `g` to `s` among the
+    /// Row length of `cells`: `len` rounded up to whole lanes.
+    stride: usize,
+    /// Number of dense answers.
+    answers: usize,
+    /// Dense answers: `cells[g * stride + s]` numbers the answer of `g` to `s` among the
     /// answers that occur, `0..width`.
     cells: Vec<u8>,
-    /// A power of two above the number of dense answers.
+    /// A power of two above the number of dense answers, at least eight.
     width: usize,
     /// The winning answer's dense number.
     win: u8,
@@ -157,25 +164,176 @@ pub struct Search<'a> {
     stats: Stats,
     deadline: Option<Instant>,
     aborted: bool,
-    tally8: Vec<u8>,
     tally16: Vec<u16>,
 }
 
-/// Adds one to the tally of every guess's answer to each member of `set`: `buf[g * width +
-/// a]` counts the members that answer `a` to the guess `g`.
+/// Guesses tallied at a time: their counters (`BLOCK * width` bytes or words) stay in the
+/// first-level cache while every member's row adds to them.
+const BLOCK: usize = 512;
+
+/// Guesses counted side by side by [`tally_lanes`] (rows of answers are padded to whole
+/// lanes).
+const LANES: usize = 16;
+
+/// The classes of the guesses `g0..g0 + LANES` over `set`: `acc[a][l]` counts the members
+/// answering `a` to the guess `g0 + l` (answers at or above `answers` are not counted).
+/// Each answer is counted by a comparison across the lanes, which the compiler turns into
+/// vector instructions: no counter is read and written one guess at a time.
+#[inline]
+fn tally_lanes<const W: usize>(
+    cells: &[u8],
+    stride: usize,
+    g0: usize,
+    answers: usize,
+    set: &[u32],
+) -> [[u8; LANES]; W] {
+    let mut acc = [[0u8; LANES]; W];
+    // Eight answers at a time: their counters fit in vector registers for the whole pass.
+    for (pass, counters) in acc.chunks_exact_mut(8).enumerate() {
+        if pass * 8 >= answers {
+            break;
+        }
+        let first = (pass * 8) as u8;
+        let mut eight = [[0u8; LANES]; 8];
+        for &s in set {
+            let base = s as usize * stride + g0;
+            let row: &[u8; LANES] = cells[base..base + LANES]
+                .try_into()
+                .expect("rows hold whole lanes");
+            for (a, counts) in eight.iter_mut().enumerate() {
+                let a = first + a as u8;
+                for (c, &r) in counts.iter_mut().zip(row) {
+                    *c += u8::from(r == a);
+                }
+            }
+        }
+        counters.copy_from_slice(&eight);
+    }
+    acc
+}
+
+/// What a scan keeps: the guesses with their bounds up to `beta`, and the least bound
+/// above it.
+struct Kept {
+    beta: u32,
+    /// `(bound << 32) | guess`, so that sorting orders by bound, then guess.
+    keys: Vec<u64>,
+    skipped: u32,
+}
+
+impl Kept {
+    #[inline]
+    fn keep(&mut self, g: u32, bound: Option<u32>) {
+        match bound {
+            Some(b) if b <= self.beta => self.keys.push(u64::from(b) << 32 | u64::from(g)),
+            Some(b) => self.skipped = self.skipped.min(b),
+            None => {}
+        }
+    }
+}
+
+/// Each byte's low seven bits, each byte's high bit, and each byte's lowest bit, of the
+/// sixteen lanes of a [`judge_lanes`] word.
+const LOW7: u128 = u128::from_le_bytes([0x7f; LANES]);
+const HIGH: u128 = u128::from_le_bytes([0x80; LANES]);
+const ONES: u128 = u128::from_le_bytes([0x01; LANES]);
+
+/// Judges the guesses `g0..g0 + LANES` (those below `len`) from their classes `acc`, as
+/// [`judge`] does, but sixteen at a time: while no class holds more than `small` secrets a
+/// guess's bound is `3n - t`, with `t` its winning secret (0 or 1) plus its non-empty
+/// classes. The classes are counted across the lanes with word operations on each answer's
+/// sixteen counters (one byte per lane); when no lane is kept (`t >= 3n - beta`) and none
+/// has a larger class, only the best `t` is looked for, which gives the least bound above
+/// `beta`. A guess that tells nothing has `t = 1`, below every other, so it never sets that
+/// bound.
+#[allow(clippy::too_many_arguments)]
+#[inline]
+fn judge_lanes<const W: usize>(
+    acc: &[[u8; LANES]; W],
+    g0: usize,
+    len: usize,
+    n: usize,
+    win: usize,
+    floor: &[u32],
+    cap: u64,
+    small: u8,
+    kept: &mut Kept,
+) {
+    // A byte above `small` (below 127) sets its high bit in `((x & LOW7) + over) | x`.
+    let over = ONES * u128::from(0x7f - small);
+    let mut parts = 0u128;
+    let mut big = 0u128;
+    for counts in acc {
+        let x = u128::from_le_bytes(*counts);
+        parts += ((((x & LOW7) + LOW7) | x) & HIGH) >> 7;
+        big |= (((x & LOW7) + over) | x) & HIGH;
+    }
+    let t = parts + u128::from_le_bytes(acc[win]);
+    let t = t.to_le_bytes();
+    let valid = LANES.min(len.saturating_sub(g0));
+    let three_n = 3 * n as u32;
+    // Lanes are kept when t >= 3n - beta; t never exceeds answers + 1.
+    let need = three_n.saturating_sub(kept.beta);
+    let simple = big == 0 && cap != 1 && cap >= u64::from(small);
+    if simple && need > u32::from(u8::MAX) {
+        let best = t[..valid].iter().copied().max().unwrap_or(0);
+        if best > 1 {
+            kept.skipped = kept.skipped.min(three_n - u32::from(best));
+        }
+        return;
+    }
+    let need8 = need.min(255) as u8;
+    if simple && t[..valid].iter().all(|&x| x < need8) {
+        let best = t[..valid].iter().copied().max().unwrap_or(0);
+        if best > 1 {
+            kept.skipped = kept.skipped.min(three_n - u32::from(best));
+        }
+        return;
+    }
+    let big = big.to_le_bytes();
+    for l in 0..valid {
+        if big[l] != 0 || cap == 1 || cap < u64::from(small) {
+            judge_lane(acc, l, g0, n, win, floor, cap, kept);
+        } else if t[l] > 1 {
+            kept.keep((g0 + l) as u32, Some(three_n - u32::from(t[l])));
+        }
+    }
+}
+
+/// One lane of [`judge_lanes`] judged class by class (a class above `R + 1` secrets).
+#[allow(clippy::too_many_arguments)]
+#[cold]
+#[inline(never)]
+fn judge_lane<const W: usize>(
+    acc: &[[u8; LANES]; W],
+    l: usize,
+    g0: usize,
+    n: usize,
+    win: usize,
+    floor: &[u32],
+    cap: u64,
+    kept: &mut Kept,
+) {
+    let counts: [u8; W] = std::array::from_fn(|a| acc[a][l]);
+    kept.keep((g0 + l) as u32, judge(&counts, n, win, floor, cap));
+}
+
+/// Tallies the answers of the guesses `guesses` to the members of `set`: `buf[i * width +
+/// a]` counts the members that answer `a` to the guess `guesses.start + i`.
 fn tally<T: Copy + Default + std::ops::AddAssign + From<u8>>(
     cells: &[u8],
-    len: usize,
+    stride: usize,
+    guesses: std::ops::Range<usize>,
     width: usize,
     set: &[u32],
     buf: &mut Vec<T>,
 ) {
     buf.clear();
-    buf.resize(len * width, T::default());
+    buf.resize(guesses.len() * width, T::default());
     for &s in set {
-        let row = &cells[s as usize * len..(s as usize + 1) * len];
-        for (g, &a) in row.iter().enumerate() {
-            buf[g * width + a as usize] += T::from(1);
+        let row = &cells[s as usize * stride..][guesses.clone()];
+        for (counts, &a) in buf.chunks_exact_mut(width).zip(row) {
+            counts[a as usize] += T::from(1);
         }
     }
 }
@@ -249,9 +407,10 @@ impl<'a> Search<'a> {
             answers += 1;
         }
         let win = dense[oracle.win() as usize];
-        let mut cells = vec![0u8; len * len];
+        let stride = len.div_ceil(LANES) * LANES;
+        let mut cells = vec![0u8; len * stride];
         cells
-            .par_chunks_mut(len.max(1))
+            .par_chunks_mut(stride.max(1))
             .enumerate()
             .for_each(|(g, row)| {
                 for (cell, &code) in row.iter_mut().zip(table.row(g as u32)) {
@@ -282,8 +441,10 @@ impl<'a> Search<'a> {
         }
         let tables = Tables {
             len,
+            stride,
+            answers,
             cells,
-            width: answers.next_power_of_two(),
+            width: answers.next_power_of_two().max(8),
             win,
             non_winning_answers,
             floor,
@@ -300,7 +461,6 @@ impl<'a> Search<'a> {
             stats: Stats::default(),
             deadline: None,
             aborted: false,
-            tally8: Vec::new(),
             tally16: Vec::new(),
         })
     }
@@ -318,7 +478,6 @@ impl<'a> Search<'a> {
             stats: Stats::default(),
             deadline: None,
             aborted: false,
-            tally8: Vec::new(),
             tally16: Vec::new(),
         }
     }
@@ -354,7 +513,7 @@ impl<'a> Search<'a> {
     #[inline]
     fn row(&self, guess: u32) -> &[u8] {
         let g = guess as usize;
-        &self.tables.cells[g * self.tables.len..(g + 1) * self.tables.len]
+        &self.tables.cells[g * self.tables.stride..][..self.tables.len]
     }
 
     /// The slot bound: least total number of guesses for `n` secrets with at most `depth`
@@ -884,37 +1043,59 @@ impl<'a> Search<'a> {
         let n = set.len();
         let cap = self.capacity(depth.saturating_sub(1));
         let (win, width, len) = (self.tables.win as usize, self.tables.width, self.tables.len);
+        let (stride, answers) = (self.tables.stride, self.tables.answers);
         let floor = &self.tables.floor;
-        let mut out = Vec::new();
-        let mut skipped = INF;
-        let mut keep = |g: u32, bound: Option<u32>| match bound {
-            Some(b) if b <= beta => out.push((b, g)),
-            Some(b) => skipped = skipped.min(b),
-            None => {}
+        let mut kept = Kept {
+            beta,
+            keys: Vec::new(),
+            skipped: INF,
         };
         if self.hard {
             let mut counts = vec![0u32; width];
             for &g in set {
-                let row = &self.tables.cells[g as usize * len..(g as usize + 1) * len];
+                let row = &self.tables.cells[g as usize * stride..][..len];
                 counts.iter_mut().for_each(|c| *c = 0);
                 for &s in set {
                     counts[row[s as usize] as usize] += 1;
                 }
-                keep(g, judge(&counts, n, win, floor, cap));
+                kept.keep(g, judge(&counts, n, win, floor, cap));
             }
-        } else if n < 256 {
-            tally(&self.tables.cells, len, width, set, &mut self.tally8);
-            for (g, counts) in self.tally8.chunks_exact(width).enumerate() {
-                keep(g as u32, judge(counts, n, win, floor, cap));
+        } else if n < 256 && matches!(width, 8 | 16 | 32) && answers < 127 {
+            let small = (self.tables.non_winning_answers + 1) as u8;
+            let cells = &self.tables.cells;
+            for g0 in (0..len).step_by(LANES) {
+                match width {
+                    8 => {
+                        let acc = tally_lanes::<8>(cells, stride, g0, answers, set);
+                        judge_lanes(&acc, g0, len, n, win, floor, cap, small, &mut kept);
+                    }
+                    16 => {
+                        let acc = tally_lanes::<16>(cells, stride, g0, answers, set);
+                        judge_lanes(&acc, g0, len, n, win, floor, cap, small, &mut kept);
+                    }
+                    _ => {
+                        let acc = tally_lanes::<32>(cells, stride, g0, answers, set);
+                        judge_lanes(&acc, g0, len, n, win, floor, cap, small, &mut kept);
+                    }
+                }
             }
         } else {
-            tally(&self.tables.cells, len, width, set, &mut self.tally16);
-            for (g, counts) in self.tally16.chunks_exact(width).enumerate() {
-                keep(g as u32, judge(counts, n, win, floor, cap));
+            let cells = &self.tables.cells;
+            for start in (0..len).step_by(BLOCK) {
+                let guesses = start..len.min(start + BLOCK);
+                tally(cells, stride, guesses, width, set, &mut self.tally16);
+                for (g, counts) in self.tally16.chunks_exact(width).enumerate() {
+                    kept.keep(start as u32 + g as u32, judge(counts, n, win, floor, cap));
+                }
             }
         }
-        out.sort_unstable();
-        (out, skipped)
+        kept.keys.sort_unstable();
+        let out = kept
+            .keys
+            .iter()
+            .map(|&k| ((k >> 32) as u32, k as u32))
+            .collect();
+        (out, kept.skipped)
     }
 }
 
