@@ -136,6 +136,9 @@ pub struct OptimumArgs {
     /// Minimise the worst case instead of the expected number of guesses
     #[arg(long)]
     pub worst: bool,
+    /// Minimise the worst case, then the number of secrets that need it
+    #[arg(long, conflicts_with = "worst")]
+    pub fewest_at_worst: bool,
     /// Guesses must be consistent with the answers so far
     #[arg(long)]
     pub hard: bool,
@@ -386,13 +389,16 @@ pub fn play(rules: Rules, seed: Option<u64>) -> Result<()> {
 pub fn optimum(rules: Rules, o: &OptimumArgs) -> Result<()> {
     let OptimumArgs {
         worst,
+        fewest_at_worst,
         hard,
         budget,
         quiet,
         json,
     } = *o;
     let engine = Engine::new(rules, Strategy::Optimal).map_err(advise)?;
-    let objective = if worst {
+    let objective = if fewest_at_worst {
+        Objective::FewestAtWorst
+    } else if worst {
         Objective::Worst
     } else {
         Objective::Total
@@ -418,8 +424,13 @@ pub fn optimum(rules: Rules, o: &OptimumArgs) -> Result<()> {
 }
 
 fn render_optimum(report: &OptimumReport, r: &RootReport) -> String {
-    let worst = r.objective == Objective::Worst;
-    let what = if worst { "worst case" } else { "total" };
+    let what = match (r.objective, r.worst) {
+        (Objective::Worst, _) => "worst case".to_string(),
+        (Objective::FewestAtWorst, Some(w)) => {
+            format!("worst case {w}, then fewest secrets needing guess {w}")
+        }
+        _ => "total".to_string(),
+    };
     let mut out = format!(
         "exact search, {}{}, least {what}: ",
         describe(&report.variant),

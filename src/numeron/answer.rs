@@ -322,6 +322,26 @@ mod tests {
         assert!(Answer::parse("1 2 3", 3).is_err());
     }
 
+    #[test]
+    fn mastermind_replies_are_black_then_white_pegs() {
+        let m = Notation::Mastermind;
+        let a = Answer { eat: 1, bite: 2 };
+        assert_eq!(m.reply(a), "1B2W");
+        for text in ["1B2W", "2w1b", "1b 2w", "1 2", "12", "1,2"] {
+            assert_eq!(Answer::parse_in(text, 4, m).unwrap(), a, "{text}");
+        }
+        // Numeron's letters are not Mastermind's: E is no peg, and B is black, not BITE.
+        assert!(Answer::parse_in("1E2B", 4, m).is_err());
+        assert_eq!(
+            Answer::parse_in("2B", 4, m).map_err(|e| e.to_string()),
+            Err("\"2B\" is not an answer: type the black and white pegs as `1 2` or `1B2W`".into())
+        );
+        let e = Answer::parse_in("3B1W", 4, m).unwrap_err().to_string();
+        assert!(e.contains("when 3 pegs are in place"), "{e}");
+        let e = Answer::parse_in("3 2", 4, m).unwrap_err().to_string();
+        assert_eq!(e, "3B2W is impossible: black + white cannot exceed 4 pegs");
+    }
+
     mod properties {
         use super::super::Answer;
         use proptest::prelude::{prop_assert, prop_assert_eq, proptest};

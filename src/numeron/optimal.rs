@@ -45,6 +45,9 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::time::Instant;
 
+/// Sets up to this size are solved exactly inside [`Search::last_greedy`].
+const EXACT_LAST: usize = 64;
+
 /// Sets at least this large probe their classes' bounds before searching any deeply.
 const PROBE_FROM: usize = 12;
 
@@ -161,9 +164,11 @@ pub struct Search<'a> {
     tables: std::sync::Arc<Tables>,
     memo: Memo<Entry>,
     feasible_memo: Memo<bool>,
+    last_memo: Memo<Entry>,
     stats: Stats,
     deadline: Option<Instant>,
     aborted: bool,
+    tally8: Vec<u8>,
     tally16: Vec<u16>,
 }
 
@@ -458,9 +463,11 @@ impl<'a> Search<'a> {
             tables: std::sync::Arc::new(tables),
             memo: Memo::default(),
             feasible_memo: Memo::default(),
+            last_memo: Memo::default(),
             stats: Stats::default(),
             deadline: None,
             aborted: false,
+            tally8: Vec::new(),
             tally16: Vec::new(),
         })
     }
@@ -475,9 +482,11 @@ impl<'a> Search<'a> {
             tables: self.tables.clone(),
             memo: Memo::default(),
             feasible_memo: Memo::default(),
+            last_memo: Memo::default(),
             stats: Stats::default(),
             deadline: None,
             aborted: false,
+            tally8: Vec::new(),
             tally16: Vec::new(),
         }
     }
@@ -495,7 +504,7 @@ impl<'a> Search<'a> {
     /// The counters so far.
     pub fn stats(&self) -> Stats {
         Stats {
-            memo: (self.memo.len() + self.feasible_memo.len()) as u64,
+            memo: (self.memo.len() + self.feasible_memo.len() + self.last_memo.len()) as u64,
             ..self.stats
         }
     }
@@ -862,6 +871,309 @@ impl<'a> Search<'a> {
             consistent,
             branches,
         })
+    }
+
+    /// The fewest secrets of `set` that a strategy finding every one within `depth`
+    /// guesses must leave to its last guess (the `depth`-th), with the least worst case
+    /// known to be `depth` this is the second key of the lexicographic objective;
+    /// [`INF`] when not every secret can be found within `depth` guesses.
+    pub fn fewest_last(&mut self, set: &[u32], history: &[u32], depth: u32) -> Result<u32> {
+        let mut h = history.to_vec();
+        let v = self.last_cost(set, &mut h, depth, INF);
+        self.check_aborted()?;
+        Ok(v)
+    }
+
+    /// [`Search::fewest_last`] when it is at most `beta`; else `Err(bound)` with a proven
+    /// lower bound above `beta`.
+    pub fn fewest_last_within(
+        &mut self,
+        set: &[u32],
+        history: &[u32],
+        depth: u32,
+        beta: u32,
+    ) -> Result<std::result::Result<u32, u32>> {
+        let mut h = history.to_vec();
+        let v = self.last_cost(set, &mut h, depth, beta);
+        self.check_aborted()?;
+        Ok(if v <= beta { Ok(v) } else { Err(v) })
+    }
+
+    /// An upper bound on [`Search::fewest_last`]: the secrets that one strategy finding
+    /// every secret within `depth` guesses leaves to its last guess; `None` when no
+    /// strategy finds them all in time. The strategy is greedy: at each node the guess of
+    /// least total bound (as [`Search::optimum`] orders them) whose classes can all still
+    /// be finished in time; sets of at most [`EXACT_LAST`] candidates are solved exactly.
+    pub fn last_greedy(&mut self, set: &[u32], history: &[u32], depth: u32) -> Result<Option<u32>> {
+        let mut h = history.to_vec();
+        let v = self.greedy_last(set, &mut h, depth);
+        self.check_aborted()?;
+        Ok(v)
+    }
+
+    fn greedy_last(&mut self, set: &[u32], history: &mut Vec<u32>, depth: u32) -> Option<u32> {
+        let n = set.len();
+        if self.aborted || self.last_bound(n, depth) >= INF {
+            return None;
+        }
+        if n <= EXACT_LAST {
+            let v = self.last_cost(set, history, depth, INF);
+            return (v < INF).then_some(v);
+        }
+        let (candidates, _) = self.scan(set, depth, INF - 1);
+        let space = self.oracle.space;
+        let stabilizer = Stabilizer::of_history(space, history);
+        let dead = dead_digits(space, set);
+        let mut tried: Vec<Vec<u8>> = Vec::new();
+        for (_, g) in candidates {
+            if !stabilizer.keeps(space, g, &dead) {
+                continue;
+            }
+            let (labels, classes) = self.split(g, set);
+            if tried.contains(&labels) {
+                continue;
+            }
+            tried.push(labels);
+            history.push(g);
+            let feasible = classes.iter().all(|c| self.feasible(c, history, depth - 1));
+            let mut total = Some(0u32);
+            if feasible {
+                for c in &classes {
+                    total = total
+                        .zip(self.greedy_last(c, history, depth - 1))
+                        .map(|(a, b)| a + b);
+                }
+            }
+            history.pop();
+            if self.aborted {
+                return None;
+            }
+            if feasible {
+                return total;
+            }
+        }
+        None
+    }
+
+    /// A lower bound on [`Search::fewest_last`] from the size alone: `depth - 1` guesses
+    /// find at most `capacity(depth - 1)` secrets, the others need the last guess.
+    pub fn last_bound(&self, n: usize, depth: u32) -> u32 {
+        if depth == 0 {
+            return if n == 0 { 0 } else { INF };
+        }
+        if n as u64 > self.capacity(depth) {
+            return INF;
+        }
+        (n as u64).saturating_sub(self.capacity(depth - 1)) as u32
+    }
+
+    /// `last(S, d, β)`: the fewest secrets left to the `d`-th guess when at most `β`, else a
+    /// lower bound above `β`; the same branch and bound as [`Search::cost`] with the bound
+    /// [`Search::last_bound`] for each class.
+    fn last_cost(&mut self, set: &[u32], history: &mut Vec<u32>, depth: u32, beta: u32) -> u32 {
+        let n = set.len();
+        if self.aborted {
+            return INF;
+        }
+        let mut lb = self.last_bound(n, depth);
+        if lb >= INF || lb > beta || n == 0 {
+            return lb;
+        }
+        if depth == 1 {
+            return n as u32;
+        }
+        if n < depth as usize {
+            // The candidates guessed one by one all come before the last guess.
+            return 0;
+        }
+        if depth >= 3 && n as u64 <= self.tables.non_winning_answers + 1 && self.perfect_member(set)
+        {
+            return 0;
+        }
+        if self.count_node_and_check_time() {
+            return INF;
+        }
+        let key = (
+            depth.min(n as u32),
+            self.tables
+                .canon
+                .key(self.oracle.space, set)
+                .into_boxed_slice(),
+        );
+        match self.last_memo.get(&key) {
+            Some(&Entry::Exact(v)) => {
+                self.stats.hits += 1;
+                return v;
+            }
+            Some(&Entry::Lower(v)) => {
+                lb = lb.max(v);
+                if lb > beta {
+                    self.stats.hits += 1;
+                    return lb;
+                }
+            }
+            None => {}
+        }
+        let (candidates, skipped) = self.scan_last(set, depth, beta);
+        let space = self.oracle.space;
+        let stabilizer = Stabilizer::of_history(space, history);
+        let dead = dead_digits(space, set);
+        let mut tried: Vec<Vec<u8>> = Vec::new();
+        let mut best = INF;
+        let mut fail = skipped;
+        for (bound, g) in candidates {
+            let limit = beta.min(best.saturating_sub(1));
+            if bound > limit {
+                fail = fail.min(bound);
+                break;
+            }
+            if !stabilizer.keeps(space, g, &dead) {
+                continue;
+            }
+            let (labels, classes) = self.split(g, set);
+            if tried.contains(&labels) {
+                continue;
+            }
+            tried.push(labels);
+            history.push(g);
+            let mut acc = bound;
+            let mut ok = true;
+            let mut floors: Vec<u32> = classes
+                .iter()
+                .map(|c| self.last_bound(c.len(), depth - 1))
+                .collect();
+            if n >= PROBE_FROM {
+                // As in `cost`: each class first asked whether it meets its own bound.
+                for (c, floor) in classes.iter().zip(floors.iter_mut()) {
+                    if c.len() < 3 {
+                        continue;
+                    }
+                    let v = self.last_cost(c, history, depth - 1, *floor);
+                    if self.aborted {
+                        history.pop();
+                        return INF;
+                    }
+                    if v > *floor {
+                        acc = acc.saturating_add(v - *floor).min(INF);
+                        *floor = v;
+                    }
+                    if acc > limit {
+                        ok = false;
+                        break;
+                    }
+                }
+            }
+            for (c, &clb) in classes.iter().zip(&floors) {
+                if !ok {
+                    break;
+                }
+                let v = self.last_cost(c, history, depth - 1, limit - (acc - clb));
+                if self.aborted {
+                    history.pop();
+                    return INF;
+                }
+                acc = (acc - clb).saturating_add(v).min(INF);
+                if acc > limit {
+                    ok = false;
+                    break;
+                }
+            }
+            history.pop();
+            if ok {
+                best = acc;
+                if best <= lb {
+                    break;
+                }
+            } else {
+                fail = fail.min(acc);
+            }
+        }
+        if best <= beta {
+            self.last_memo.insert(key, Entry::Exact(best));
+            best
+        } else {
+            let low = lb.max(fail);
+            self.last_memo.insert(key, Entry::Lower(low));
+            low
+        }
+    }
+
+    /// The guesses worth trying for [`Search::last_cost`] at a node, with their bounds (the
+    /// classes' [`Search::last_bound`]s), as [`Search::scan`] does for the total. Most
+    /// guesses share the bound 0 on large sets; among equal bounds the guesses of least
+    /// total bound come first (the classes that are easiest to finish early).
+    fn scan_last(&mut self, set: &[u32], depth: u32, beta: u32) -> (Vec<(u32, u32)>, u32) {
+        let n = set.len();
+        let cap = self.capacity(depth - 1);
+        let last = self.capacity(depth.saturating_sub(2));
+        let (win, width, len) = (self.tables.win as usize, self.tables.width, self.tables.len);
+        let stride = self.tables.stride;
+        let floor = &self.tables.floor;
+        // (last bound, total bound, guess), packed 24, 24 and 16 bits.
+        let mut keys: Vec<u64> = Vec::new();
+        let mut skipped = INF;
+        let mut judge_last = |g: u32, counts: &[u32]| {
+            let mut bound = 0u64;
+            let mut total = n as u64;
+            let mut biggest = 0u32;
+            for (a, &k) in counts.iter().enumerate() {
+                if a != win {
+                    bound += u64::from(k).saturating_sub(last);
+                    total += u64::from(floor[k as usize]);
+                }
+                biggest = biggest.max(k);
+            }
+            let hit = counts[win];
+            if (hit == 0 && biggest as usize == n) || u64::from(biggest) > cap {
+                return;
+            }
+            if bound > u64::from(beta) {
+                skipped = skipped.min(bound as u32);
+                return;
+            }
+            keys.push(bound << 40 | total.min(0xff_ffff) << 16 | u64::from(g));
+        };
+        let cells = &self.tables.cells;
+        let mut counts = vec![0u32; width];
+        if self.hard {
+            for &g in set {
+                let row = &cells[g as usize * stride..][..len];
+                counts.iter_mut().for_each(|c| *c = 0);
+                for &s in set {
+                    counts[row[s as usize] as usize] += 1;
+                }
+                judge_last(g, &counts);
+            }
+        } else {
+            for start in (0..len).step_by(BLOCK) {
+                let guesses = start..len.min(start + BLOCK);
+                if n < 256 {
+                    tally(cells, stride, guesses, width, set, &mut self.tally8);
+                    for (g, c) in self.tally8.chunks_exact(width).enumerate() {
+                        counts
+                            .iter_mut()
+                            .zip(c)
+                            .for_each(|(x, &y)| *x = u32::from(y));
+                        judge_last((start + g) as u32, &counts);
+                    }
+                } else {
+                    tally(cells, stride, guesses, width, set, &mut self.tally16);
+                    for (g, c) in self.tally16.chunks_exact(width).enumerate() {
+                        counts
+                            .iter_mut()
+                            .zip(c)
+                            .for_each(|(x, &y)| *x = u32::from(y));
+                        judge_last((start + g) as u32, &counts);
+                    }
+                }
+            }
+        }
+        keys.sort_unstable();
+        let out = keys
+            .iter()
+            .map(|&k| ((k >> 40) as u32, (k & 0xffff) as u32))
+            .collect();
+        (out, skipped)
     }
 
     fn cost(&mut self, set: &[u32], history: &mut Vec<u32>, depth: u32, beta: u32) -> u32 {

@@ -245,8 +245,12 @@ pub struct OptimumReport {
     pub variant: Variant,
     /// Whether every guess had to be a candidate still possible.
     pub hard: bool,
-    /// `"total"` or `"worst"`.
+    /// `"total"`, `"worst"` or `"fewest-at-worst"`.
     pub objective: &'static str,
+    /// For `"fewest-at-worst"`: the least worst case, whose secrets `lower` and `upper`
+    /// count.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub worst: Option<u32>,
     /// Whether the bounds meet (the optimum is proved).
     pub exact: bool,
     /// The first guess of the figures.
@@ -285,7 +289,9 @@ impl OptimumReport {
             objective: match r.objective {
                 Objective::Total => "total",
                 Objective::Worst => "worst",
+                Objective::FewestAtWorst => "fewest-at-worst",
             },
+            worst: r.worst,
             exact: r.exact,
             first_guess: space.format(r.first_guess),
             secrets: r.secrets,

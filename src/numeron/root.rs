@@ -34,6 +34,8 @@ pub enum Objective {
     Total,
     /// The worst case.
     Worst,
+    /// The worst case, then the number of secrets that need it (lexicographically).
+    FewestAtWorst,
 }
 
 /// The optimum, or bounds on it when the budget ran out.
@@ -61,6 +63,9 @@ pub struct RootReport {
     pub per_class: Vec<ClassBound>,
     /// Every first guess tried (one per pattern), in the order tried.
     pub first_guesses: Vec<FirstGuessBound>,
+    /// For [`Objective::FewestAtWorst`]: the least worst case, whose secrets `lower` and
+    /// `upper` count.
+    pub worst: Option<u32>,
 }
 
 /// One first guess: what is proved of the whole game's value when it opens.
@@ -114,6 +119,9 @@ pub fn solve_root(
     budget: Option<Duration>,
     progress: Progress<'_>,
 ) -> Result<RootReport> {
+    if objective == Objective::FewestAtWorst {
+        return solve_fewest_at_worst(engine, hard, budget, progress);
+    }
     let too_large = Error::TooLargeForExactSearch {
         candidates: engine.space.len(),
         max: MAX_SEARCH_SPACE,
@@ -150,7 +158,7 @@ pub fn solve_root(
     search.set_deadline(deadline);
     let combine = |v: &[u64]| match objective {
         Objective::Total => n + v.iter().sum::<u64>(),
-        Objective::Worst => 1 + v.iter().copied().max().unwrap_or(0),
+        Objective::Worst | Objective::FewestAtWorst => 1 + v.iter().copied().max().unwrap_or(0),
     };
     // The first guesses in order of promise: the least bound after probing each class.
     let probes: Vec<Vec<u64>> = splits
@@ -196,7 +204,7 @@ pub fn solve_root(
                 }
                 let limit = |lower: u64| match objective {
                     Objective::Total => lower + (value - floor),
-                    Objective::Worst => value - 1,
+                    Objective::Worst | Objective::FewestAtWorst => value - 1,
                 };
                 classes
                     .iter()
@@ -283,6 +291,142 @@ pub fn solve_root(
             })
             .collect(),
         first_guesses,
+        worst: None,
+    })
+}
+
+/// The least worst case, then the fewest secrets that need it: the worst case is solved
+/// first ([`Objective::Worst`]); then below each first guess that reaches it, each class
+/// gets an upper bound from a greedy strategy ([`Search::last_greedy`]) and a lower bound
+/// that rises one at a time (each step a complete search: can the class leave at most
+/// `β` secrets to the last guess?) until they meet or the budget runs out.
+fn solve_fewest_at_worst(
+    engine: &Engine,
+    hard: bool,
+    budget: Option<Duration>,
+    progress: Progress<'_>,
+) -> Result<RootReport> {
+    let started = Instant::now();
+    let deadline = budget.and_then(|b| started.checked_add(b));
+    let worst = solve_root(engine, hard, Objective::Worst, budget, progress)?;
+    if !worst.exact {
+        return Err(Error::OutOfTime);
+    }
+    let w = worst.lower as u32;
+    let table = engine.table.as_ref().ok_or(Error::TooLargeForExactSearch {
+        candidates: engine.space.len(),
+        max: MAX_SEARCH_SPACE,
+    })?;
+    let mut search = Search::new(&engine.space, table, hard)?;
+    search.set_deadline(deadline);
+    let oracle = engine.oracle();
+    let win = oracle.win();
+    let all: Vec<u32> = (0..engine.space.len() as u32).collect();
+    let firsts: Vec<u32> = worst
+        .first_guesses
+        .iter()
+        .filter(|f| f.upper == Some(u64::from(w)))
+        .map(|f| f.guess)
+        .collect();
+    let splits: Vec<(u32, Vec<Vec<u32>>)> = firsts
+        .iter()
+        .map(|&g| {
+            let mut classes: Vec<Vec<u32>> = partition(&oracle, g, &all)
+                .into_iter()
+                .filter(|(a, _)| *a != win)
+                .map(|(_, c)| c)
+                .collect();
+            classes.sort_by_key(|c| c.len());
+            (g, classes)
+        })
+        .collect();
+    progress.start(
+        "fewest at the worst case",
+        Some(splits.iter().map(|s| s.1.len() as u64).sum()),
+    );
+    let mut results: Vec<Vec<Found>> = Vec::new();
+    for (first, classes) in &splits {
+        let mut found = Vec::new();
+        for class in classes {
+            let t = Instant::now();
+            let history = [*first];
+            let depth = w - 1;
+            let mut lower = u64::from(search.last_bound(class.len(), depth));
+            let mut upper = match search.last_greedy(class, &history, depth) {
+                Ok(Some(u)) => Some(u64::from(u)),
+                Ok(None) => return Err(Error::Internal("a class misses the least worst case")),
+                Err(_) => None,
+            };
+            while upper.is_none_or(|u| lower < u) && !search.is_aborted() {
+                let beta = lower.min(u64::from(INF - 1)) as u32;
+                match search.fewest_last_within(class, &history, depth, beta) {
+                    Ok(Ok(v)) => {
+                        // Every smaller value was refuted: this one is the least.
+                        lower = u64::from(v);
+                        upper = Some(lower);
+                    }
+                    Ok(Err(bound)) => lower = u64::from(bound),
+                    Err(_) => break,
+                }
+            }
+            found.push(Found {
+                lower,
+                upper,
+                time: t.elapsed(),
+            });
+            advance(progress, engine, *first, class.len());
+        }
+        results.push(found);
+    }
+    progress.finish();
+    let sum = |f: &[Found], pick: &dyn Fn(&Found) -> Option<u64>| -> Option<u64> {
+        f.iter().map(pick).sum::<Option<u64>>()
+    };
+    let first_guesses: Vec<FirstGuessBound> = splits
+        .iter()
+        .zip(&results)
+        .map(|((g, _), f)| FirstGuessBound {
+            guess: *g,
+            lower: sum(f, &|x| Some(x.lower)).unwrap_or(0),
+            upper: sum(f, &|x| x.upper),
+        })
+        .collect();
+    let best = (0..splits.len())
+        .min_by_key(|&i| {
+            (
+                first_guesses[i].upper.unwrap_or(u64::MAX),
+                first_guesses[i].lower,
+            )
+        })
+        .ok_or(Error::Internal(
+            "no first guess reaches the least worst case",
+        ))?;
+    let lower = first_guesses.iter().map(|f| f.lower).min().unwrap_or(0);
+    let upper = first_guesses[best].upper.ok_or(Error::OutOfTime)?;
+    let (first, classes) = &splits[best];
+    let found = &results[best];
+    Ok(RootReport {
+        objective: Objective::FewestAtWorst,
+        secrets: all.len() as u64,
+        first_guess: *first,
+        lower,
+        upper,
+        exact: lower == upper,
+        solved_classes: found.iter().filter(|f| f.exact()).count(),
+        classes: classes.len(),
+        stats: search.stats() + worst.stats,
+        per_class: classes
+            .iter()
+            .zip(found)
+            .map(|(c, f)| ClassBound {
+                size: c.len(),
+                lower: f.lower,
+                upper: f.upper.unwrap_or(f.lower),
+                time: f.time,
+            })
+            .collect(),
+        first_guesses,
+        worst: Some(w),
     })
 }
 
@@ -312,7 +456,7 @@ fn probe(search: &mut Search<'_>, class: &[u32], first: u32, objective: Objectiv
                 Err(_) => u64::from(floor),
             }
         }
-        Objective::Worst => u64::from(slots),
+        Objective::Worst | Objective::FewestAtWorst => u64::from(slots),
     }
 }
 
@@ -341,8 +485,10 @@ fn solve_class(
             let limit = limit.min(u64::from(INF - 1)) as u32;
             search.optimum_within(class, &history, depth, limit)
         }
-        (Objective::Worst, None) => search.min_worst(class, &history).map(Ok),
-        (Objective::Worst, Some(limit)) => {
+        (Objective::Worst | Objective::FewestAtWorst, None) => {
+            search.min_worst(class, &history).map(Ok)
+        }
+        (Objective::Worst | Objective::FewestAtWorst, Some(limit)) => {
             let limit = limit.min(u64::from(INF - 1)) as u32;
             search.min_worst_within(class, &history, limit)
         }
@@ -368,7 +514,7 @@ fn solve_class(
                     let mut fresh = search.fork();
                     u64::from(fresh.lookahead_bound(class, &mut vec![first], LOOKAHEAD))
                 }
-                Objective::Worst => (1u32..)
+                Objective::Worst | Objective::FewestAtWorst => (1u32..)
                     .find(|&d| search.lower_bound(class.len(), d) < INF)
                     .map_or(1, u64::from),
             };
@@ -400,7 +546,7 @@ fn heuristic_cost(
         let a = Analysis::of_tree(&subtree);
         best = best.min(match objective {
             Objective::Total => a.total,
-            Objective::Worst => u64::from(a.max),
+            Objective::Worst | Objective::FewestAtWorst => u64::from(a.max),
         });
     }
     Ok(best)

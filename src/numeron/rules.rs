@@ -405,6 +405,31 @@ mod tests {
         assert!(Space::new(Rules::new(7).with_repeats(true)).is_err());
     }
 
+    #[test]
+    fn mastermind_codes_are_colours_one_to_six_or_letters() {
+        let s = Space::new(Rules::mastermind(4, 6)).unwrap();
+        assert_eq!(s.len(), 1296);
+        assert_eq!(
+            (s.format(0), s.format(1295)),
+            ("1111".into(), "6666".into())
+        );
+        let r = s.parse("1123").unwrap();
+        assert_eq!(s.parse("aabc").unwrap(), r);
+        assert_eq!(s.parse("A1bC").unwrap(), r);
+        for (bad, fault) in [
+            ("1237", "'7' is not a colour 1-6 or A-F"),
+            ("0123", "'0' is not a colour"),
+            ("123", "has 3 pegs, expected 4"),
+        ] {
+            let e = s.parse(bad).unwrap_err().to_string();
+            assert!(e.contains(fault), "{bad}: {e}");
+        }
+        // Ten colours have no digit for the tenth: they are written A to J.
+        let ten = Space::new(Rules::mastermind(2, 10)).unwrap();
+        assert_eq!(ten.format(99), "JJ");
+        assert!(ten.parse("1J").is_ok());
+    }
+
     mod properties {
         use super::super::{Rules, Space};
         use proptest::prelude::{prop_assert, prop_assert_eq, proptest};
@@ -413,6 +438,20 @@ mod tests {
             #[test]
             fn parsing_any_text_as_a_code_never_panics(text in "\\PC{0,20}", digits in 1usize..=4, repeats: bool) {
                 let space = Space::new(Rules::new(digits).with_repeats(repeats)).unwrap();
+                let _ = space.parse(&text);
+            }
+
+            #[test]
+            fn every_mastermind_code_reads_back_as_itself(pegs in 1usize..=4, colours in 1usize..=10, pick: u32) {
+                let space = Space::new(Rules::mastermind(pegs, colours)).unwrap();
+                let r = pick % space.len() as u32;
+                prop_assert_eq!(space.parse(&space.format(r)).unwrap(), r);
+                prop_assert_eq!(space.parse(&space.format(r).to_lowercase()).unwrap(), r);
+            }
+
+            #[test]
+            fn parsing_any_text_as_a_mastermind_code_never_panics(text in "\\PC{0,12}", colours in 1usize..=10) {
+                let space = Space::new(Rules::mastermind(4, colours)).unwrap();
                 let _ = space.parse(&text);
             }
 
