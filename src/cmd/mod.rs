@@ -9,6 +9,7 @@ pub mod numeron;
 pub mod poker;
 pub mod progress;
 pub mod table;
+pub mod tables;
 
 use std::io::Write;
 use tabula::Result;

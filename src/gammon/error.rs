@@ -1,4 +1,4 @@
-//! Everything that can go wrong in the backgammon family's gnubg layer, each fault its own
+//! Everything that can go wrong in the backgammon family's engine, each fault its own
 //! variant.
 
 use crate::error::ErrorKind;
@@ -163,6 +163,18 @@ pub enum Error {
     /// The stored values do not satisfy the rules' equations within their rounding.
     #[error("the table is not consistent with the rules: {0}")]
     Inconsistent(String),
+    /// A question about the doubling cube, asked of a table that does not keep it.
+    #[error(
+        "{}: no cube table lies beside it (the table was built without the cube){}",
+        path.display(),
+        hint.as_ref().map(|h| format!(": {h}")).unwrap_or_default()
+    )]
+    NoCube {
+        /// The table asked.
+        path: PathBuf,
+        /// Advice, such as the command that builds the cube table.
+        hint: Option<String>,
+    },
     /// A line of the player's answers could not be read.
     #[error("standard input: {0}")]
     Line(#[from] crate::lines::LineError),
@@ -198,7 +210,7 @@ impl Error {
             | Error::Variant { .. }
             | Error::Input { .. } => ErrorKind::Input,
             Error::NotConverged { .. } | Error::Inconsistent(_) => ErrorKind::Failed,
-            Error::Table(_) => ErrorKind::Table,
+            Error::Table(_) | Error::NoCube { .. } => ErrorKind::Table,
             Error::Line(crate::lines::LineError::Read(_)) => ErrorKind::Io,
             Error::Line(_) => ErrorKind::Input,
             Error::Header { .. }
@@ -206,6 +218,20 @@ impl Error {
             | Error::Length { .. }
             | Error::Corrupt { .. } => ErrorKind::Table,
             Error::Io { .. } => ErrorKind::Io,
+        }
+    }
+
+    /// Adds advice (such as the command that builds the table) to a fault that a rebuild
+    /// cures (a missing cube table, and the table faults of
+    /// [`crate::table::TableError::with_hint`]); other errors are returned unchanged.
+    pub fn with_hint(self, advice: &str) -> Self {
+        match self {
+            Error::Table(e) => Error::Table(e.with_hint(advice)),
+            Error::NoCube { path, .. } => Error::NoCube {
+                path,
+                hint: Some(advice.to_string()),
+            },
+            e => e,
         }
     }
 

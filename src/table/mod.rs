@@ -28,7 +28,9 @@ pub use header::{Header, BLOCK_SIZE, HEADER_LEN, MAGIC, SUM_LEN, VERSION};
 #[cfg(feature = "pack")]
 pub use pack::{pack, unpack};
 pub use read::Table;
-pub use write::{clean_stale_temporaries, file_len, prepare, publish, stage, write, Staged};
+pub use write::{
+    clean_stale_temporaries, file_len, prepare, publish, stage, write, write_file, Staged,
+};
 
 use std::path::{Path, PathBuf};
 use thiserror::Error;

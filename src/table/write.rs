@@ -152,6 +152,53 @@ pub(crate) fn stage_with(
     Ok(tmp.into_temp_path())
 }
 
+/// Writes a file of any format (gnubg's databases, plots, trees) at `path` the way
+/// tables are written: `fill` writes it, buffered, into a temporary file beside `path`,
+/// which is synced and renamed over `path` only if `fill` succeeds; on any failure the
+/// temporary file is removed and `path` is left as it was. The folder must exist; a
+/// `path` that is a folder or another kind of file than a regular one is refused.
+pub fn write_file<E: From<TableError>>(
+    path: &Path,
+    fill: impl FnOnce(&mut dyn Write) -> Result<(), E>,
+) -> Result<(), E> {
+    let dir = folder_of(path);
+    if !dir.is_dir() {
+        return Err(TableError::NoFolder { path: dir }.into());
+    }
+    match std::fs::metadata(path) {
+        Ok(m) if !m.is_file() => {
+            return Err(TableError::NotAFile {
+                path: path.to_path_buf(),
+                what: if m.is_dir() {
+                    "a folder"
+                } else {
+                    "a special file (a device, a pipe or a socket)"
+                },
+            }
+            .into())
+        }
+        _ => {}
+    }
+    clean_stale_temporaries(path)?;
+    let fail = |source| TableError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let prefix = temp_prefix(&file_name(path));
+    let mut tmp = temp_builder(&prefix).tempfile_in(&dir).map_err(fail)?;
+    {
+        let mut out = std::io::BufWriter::new(tmp.as_file_mut());
+        fill(&mut out)?;
+        out.flush().map_err(fail)?;
+    }
+    tmp.as_file().sync_all().map_err(fail)?;
+    tmp.persist(path).map_err(|e| fail(e.error))?;
+    if let Ok(dir) = File::open(&dir) {
+        let _ = dir.sync_all();
+    }
+    Ok(())
+}
+
 /// Renames every staged table into place, all or nothing: if any rename fails, the
 /// targets already renamed get back their old files (or are removed if they had none)
 /// and no temporary file is left. Returns the headers, in order.

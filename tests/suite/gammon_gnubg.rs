@@ -5,13 +5,13 @@
 //! with `set board ID` and evaluated with `eval` against its own `makehyper` databases.
 //! The tests marked `#[ignore]` read gnubg's real `hyper1.bd` and `hyper2.bd`: build them
 //! with `scripts/gnubg_databases.sh FOLDER`, then
-//! `TABULA_GNUBG_DIR=FOLDER cargo test --release --test gammon_gnubg -- --include-ignored`.
+//! `TABULA_GNUBG_DIR=FOLDER cargo test --release --test suite gammon_gnubg -- --include-ignored`.
 
 use proptest::prelude::*;
 use std::path::PathBuf;
-use tabula::gammon::{
-    bd, hyper, position_id, Error, HyperFile, HyperIndex, HyperWriter, Position, Record, Stored,
-};
+use tabula::gammon::gnubg::{bd, position_id, HyperFile, HyperWriter, Record, Stored};
+use tabula::gammon::numbering::hyper;
+use tabula::gammon::{Error, HyperIndex, Position};
 
 /// One line of `scripts/gnubg_eval.sh`: a Position ID, gnubg's side numbers (side on roll,
 /// other side), its five probabilities (3 decimals) and four cubeful equities (4 decimals).
@@ -205,7 +205,7 @@ fn any_board_position() -> impl Strategy<Value = Position> {
             side
         })
     };
-    (side(), side()).prop_map(|(us, them)| Position::new(us, them).unwrap())
+    (side(), side()).prop_map(|(us, them)| Position::new(&us, &them).unwrap())
 }
 
 proptest! {

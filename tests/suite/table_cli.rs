@@ -231,7 +231,7 @@ fn a_table_of_format_version_1_is_refused_with_advice_to_rebuild() {
         .arg(&path)
         .assert()
         .code(1)
-        .stderr(contains("rebuild it (run `tabula nikoniko build`)"));
+        .stderr(contains("rebuild it (run `tabula nikoniko build --table"));
 }
 
 #[test]
@@ -372,7 +372,7 @@ fn a_flipped_byte_in_the_equity_table_is_reported_as_corruption_by_the_query() {
             .code(1)
             .stdout("")
             .stderr(contains("nikoniko.tbl is corrupt"))
-            .stderr(contains("run `tabula nikoniko build`"));
+            .stderr(contains("run `tabula nikoniko build --table"));
     }
 }
 
@@ -510,6 +510,6 @@ fn every_kind_of_query_refuses_a_table_damaged_in_every_block() {
             .assert()
             .code(1)
             .stderr(contains("nikoniko.tbl is corrupt"))
-            .stderr(contains("run `tabula nikoniko build`"));
+            .stderr(contains("run `tabula nikoniko build --table"));
     }
 }

@@ -9,8 +9,8 @@
 //! [`HyperFile`] reads a file through a memory map after checking its header and length;
 //! [`HyperWriter`] writes one, byte for byte as `makehyper` would.
 
-use super::{Error, HyperIndex, Position};
 use crate::error::shorten;
+use crate::gammon::{Error, HyperIndex, Position};
 use memmap2::Mmap;
 use serde::Serialize;
 use std::fs::File;
@@ -32,7 +32,7 @@ const MAX_CHECKERS: usize = 9;
 pub fn header(checkers: usize) -> Result<[u8; HEADER_LEN], Error> {
     if !(1..=MAX_CHECKERS).contains(&checkers) {
         return Err(Error::Size {
-            points: super::hyper::GNUBG_POINTS,
+            points: crate::gammon::numbering::hyper::GNUBG_POINTS,
             checkers,
             reason: "a database header names 1 to 9 checkers",
         });
