@@ -22,7 +22,7 @@ restore() {
     rm -rf "$WORK"
 }
 trap restore EXIT
-"$T" gammon build --variant "hyper$C" --cube --quiet --table "$WORK/hyper$C.tbl" >/dev/null
+"$T" gammon build --variant "hyper$C" --quiet --table "$WORK/hyper$C.tbl" >/dev/null
 "$T" gammon export --variant "hyper$C" --table "$WORK/hyper$C.tbl" --gnubg "$WORK/hyper$C.bd"
 mkdir -p "$DATA"
 if [ -f "$DATA/hyper$C.bd" ]; then

@@ -68,3 +68,66 @@ fn main() -> ExitCode {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Cli;
+    use clap::CommandFactory;
+
+    /// Every subcommand, by its path from `tabula`.
+    fn leaves(cmd: &clap::Command, path: String, out: &mut Vec<(String, clap::Command)>) {
+        let mut any = false;
+        for sub in cmd.get_subcommands() {
+            any = true;
+            leaves(sub, format!("{path} {}", sub.get_name()), out);
+        }
+        if !any {
+            out.push((path, cmd.clone()));
+        }
+    }
+
+    #[test]
+    fn every_subcommand_has_an_example_and_every_argument_a_description() {
+        let mut all = Vec::new();
+        leaves(&Cli::command(), "tabula".to_string(), &mut all);
+        let mut faults = Vec::new();
+        for (path, cmd) in &all {
+            if cmd.get_about().is_none() {
+                faults.push(format!("{path}: no description"));
+            }
+            let example = cmd.get_after_help().map(|h| h.to_string());
+            if !example
+                .as_ref()
+                .is_some_and(|h| h.contains("Example") && h.contains("tabula "))
+            {
+                faults.push(format!("{path}: no example in its help"));
+            }
+            // Each example is a command line this program takes.
+            for line in example.iter().flat_map(|h| h.lines()) {
+                let words: Vec<&str> = line.split_whitespace().collect();
+                if words.first() == Some(&"tabula") {
+                    if let Err(e) = <Cli as clap::Parser>::try_parse_from(&words) {
+                        faults.push(format!("{path}: its example `{line}` is refused: {e}"));
+                    }
+                }
+            }
+            for arg in cmd.get_arguments() {
+                let id = arg.get_id().as_str();
+                if id == "help" || id == "version" {
+                    continue;
+                }
+                match arg.get_help() {
+                    Some(h) if !h.to_string().trim().is_empty() => {}
+                    _ => faults.push(format!("{path}: argument {id} has no description")),
+                }
+            }
+        }
+        assert!(all.len() > 40, "{} subcommands", all.len());
+        assert!(
+            faults.is_empty(),
+            "{} faults:\n{}",
+            faults.len(),
+            faults.join("\n")
+        );
+    }
+}

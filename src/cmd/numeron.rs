@@ -18,6 +18,7 @@ use tabula::{Error, Result};
 #[derive(Subcommand)]
 pub enum GameCmd {
     /// Play a strategy against every secret: exact distribution of the number of guesses
+    #[command(after_help = "Example:\n  tabula numeron analyze --digits 3 --strategy minimax")]
     Analyze {
         #[command(flatten)]
         game: GameArgs,
@@ -29,10 +30,12 @@ pub enum GameCmd {
         /// Hide the progress spinner
         #[arg(long)]
         quiet: bool,
+        /// Print one JSON document on stdout instead of text
         #[arg(long)]
         json: bool,
     },
     /// Show a strategy's game against one secret, guess by guess
+    #[command(after_help = "Example:\n  tabula numeron trace --secret 719 --strategy first")]
     Trace {
         /// The secret, e.g. 719
         #[arg(long)]
@@ -41,10 +44,12 @@ pub enum GameCmd {
         game: GameArgs,
         #[command(flatten)]
         player: PlayerArgs,
+        /// Print one JSON document on stdout instead of text
         #[arg(long)]
         json: bool,
     },
     /// Interactive helper: it proposes guesses, you type the answers (`1 0` or `1E0B`)
+    #[command(after_help = "Example:\n  tabula numeron solve --strategy entropy")]
     Solve {
         #[command(flatten)]
         game: GameArgs,
@@ -59,6 +64,7 @@ pub enum GameCmd {
         long: bool,
     },
     /// Play against the program: it hides a secret and answers your guesses
+    #[command(after_help = "Example:\n  tabula numeron play --seed 7")]
     Play {
         #[command(flatten)]
         game: GameArgs,
@@ -67,6 +73,7 @@ pub enum GameCmd {
         seed: Option<u64>,
     },
     /// The exact optimum of the whole game, with a progress bar and a time budget
+    #[command(after_help = "Example:\n  tabula numeron optimum --digits 3")]
     Optimum {
         #[command(flatten)]
         game: GameArgs,
@@ -82,10 +89,12 @@ pub enum GameCmd {
         /// Hide the progress bar
         #[arg(long)]
         quiet: bool,
+        /// Print one JSON document on stdout instead of text
         #[arg(long)]
         json: bool,
     },
     /// Two players race (each guesses the other's secret, first to N EAT wins)
+    #[command(after_help = "Example:\n  tabula numeron race --first entropy --second optimal")]
     Race {
         #[command(flatten)]
         game: GameArgs,
@@ -95,6 +104,7 @@ pub enum GameCmd {
         /// Strategy of the player moving second
         #[arg(long, default_value = "first", value_parser = parse_strategy)]
         second: Strategy,
+        /// Print one JSON document on stdout instead of text
         #[arg(long)]
         json: bool,
     },

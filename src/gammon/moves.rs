@@ -15,7 +15,7 @@
 //! // The opening 1-2 has four distinct plays.
 //! let plays = Generator::new(&nikoniko).plays(&opening, Roll::new(1, 2));
 //! assert_eq!(plays.len(), 4);
-//! assert_eq!(plays[0].text(8), "8/6 8/7");
+//! assert_eq!(plays[0].text(8), "8/6 6/5");
 //! ```
 
 use super::{Position, Roll, Variant};
@@ -74,10 +74,11 @@ impl Play {
         PlayText(self, points).to_string()
     }
 
-    fn push(&mut self, step: Step, after: Position) {
+    /// Makes one more (legal) step.
+    fn push(&mut self, step: Step, variant: &Variant) {
         self.steps[usize::from(self.len)] = step;
         self.len += 1;
-        self.after = after;
+        apply(variant, &mut self.after, step);
     }
 }
 
@@ -133,6 +134,16 @@ pub fn win_points(variant: &Variant, loser: &[u8]) -> u32 {
 /// opposing checkers, a blot is hit, bearing off only with every checker home and with a
 /// larger die only from the highest point held.
 pub fn step(variant: &Variant, p: &Position, from: usize, die: u8) -> Option<(Position, Step)> {
+    let s = legal_step(variant, p, from, die)?;
+    let mut after = *p;
+    apply(variant, &mut after, s);
+    Some((after, s))
+}
+
+/// The step of one checker from `from` by `die` if the rules allow it (see [`step`]),
+/// without making it.
+#[inline]
+fn legal_step(variant: &Variant, p: &Position, from: usize, die: u8) -> Option<Step> {
     let bar = variant.points + 1;
     let d = usize::from(die);
     let us = p.us();
@@ -143,28 +154,18 @@ pub fn step(variant: &Variant, p: &Position, from: usize, die: u8) -> Option<(Po
     if us[bar - 1] > 0 && from != bar {
         return None; // the bar enters first
     }
-    let mut after = *p;
-    after.us_mut()[from - 1] -= 1;
     if from > d {
         let to = from - d;
-        let theirs = bar - to; // the opponent's point
-        let hit = match after.them()[theirs - 1] {
+        let hit = match p.them()[bar - to - 1] {
             0 => false,
             1 => true,
             _ => return None, // a made point
         };
-        if hit {
-            let them = after.them_mut();
-            them[theirs - 1] = 0;
-            them[bar - 1] += 1;
-        }
-        after.us_mut()[to - 1] += 1;
-        let step = Step {
+        return Some(Step {
             from: from as u8,
             to: to as u8,
             hit,
-        };
-        return Some((after, step));
+        });
     }
     // Bearing off: every checker home or off, and a larger die only from the highest.
     let home = variant.home;
@@ -174,12 +175,27 @@ pub fn step(variant: &Variant, p: &Position, from: usize, die: u8) -> Option<(Po
     if from < d && us[from..home].iter().any(|&c| c > 0) {
         return None;
     }
-    let step = Step {
+    Some(Step {
         from: from as u8,
         to: 0,
         hit: false,
-    };
-    Some((after, step))
+    })
+}
+
+/// Makes a legal step on `p`.
+#[inline]
+fn apply(variant: &Variant, p: &mut Position, s: Step) {
+    let bar = variant.points + 1;
+    p.us_mut()[usize::from(s.from) - 1] -= 1;
+    let to = usize::from(s.to);
+    if to > 0 {
+        if s.hit {
+            let them = p.them_mut();
+            them[bar - to - 1] = 0;
+            them[bar - 1] += 1;
+        }
+        p.us_mut()[to - 1] += 1;
+    }
 }
 
 /// A reusable generator of one variant's legal plays (keeps its buffers between calls).
@@ -284,11 +300,11 @@ impl<'a> Generator<'a> {
         };
         let mut moved = false;
         for from in (1..=top).rev() {
-            if let Some((after, s)) = step(variant, &play.after, from, die) {
+            if let Some(s) = legal_step(variant, &play.after, from, die) {
                 moved = true;
                 let mut next = play;
-                next.push(s, after);
-                if next.wins() {
+                next.push(s, variant);
+                if s.to == 0 && next.wins() {
                     // Bearing off the last checker ends the game: all dice count as used.
                     self.leaf(next, dice.len() as u8, first_die);
                 } else {
@@ -335,6 +351,24 @@ pub struct RollStats {
     pub wins: u64,
 }
 
+impl RollStats {
+    /// The counts of two sets of positions together, roll by roll (either may be absent).
+    pub fn merge(a: Option<Vec<RollStats>>, b: Option<Vec<RollStats>>) -> Option<Vec<RollStats>> {
+        match (a, b) {
+            (Some(mut a), Some(b)) => {
+                for (x, y) in a.iter_mut().zip(b) {
+                    x.plays += y.plays;
+                    x.passes += y.passes;
+                    x.wins += y.wins;
+                }
+                Some(a)
+            }
+            (a, None) => a,
+            (None, b) => b,
+        }
+    }
+}
+
 /// Generates the plays of each of the variant's distinct rolls (the idle `0-0` first
 /// when its dice have a 0) for every position of `positions`, in parallel on the current
 /// rayon pool, and counts them.
@@ -371,14 +405,7 @@ pub fn play_statistics(variant: &Variant, positions: &[Position]) -> Vec<RollSta
         })
         .reduce(
             || empty.clone(),
-            |mut a, b| {
-                for (x, y) in a.iter_mut().zip(b) {
-                    x.plays += y.plays;
-                    x.passes += y.passes;
-                    x.wins += y.wins;
-                }
-                a
-            },
+            |a, b| RollStats::merge(Some(a), Some(b)).expect("both present"),
         )
 }
 

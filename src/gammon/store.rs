@@ -8,7 +8,7 @@
 //! Records that are not states are all zero.
 //!
 //! Beside it (same stem, extension `cube`) the cube table: four `i32` a record, the
-//! no-double equities `round(e · 2^29)` indexed by [`CubeState::index`]. Its header names
+//! no-double equities `round(e · 2^29)` indexed by [`super::CubeState::index`]. Its header names
 //! the cubeless table's checksum, so a mismatched pair is refused. A table knows its
 //! variant: its header's variant line describes the rules and the numbering.
 
@@ -37,7 +37,7 @@ pub type Record = [u32; 6];
 /// Kind of a cube table (beside the cubeless one, extension `cube`).
 pub const CUBE_KIND: &str = "gammon-cubeful";
 /// Layout of its records: the four no-double equities, each `round(e · 2^29)` as `i32`
-/// bits, indexed by [`CubeState::index`].
+/// bits, indexed by [`super::CubeState::index`].
 pub const CUBE_LAYOUT: &str = "i32x4";
 
 /// A cube record.

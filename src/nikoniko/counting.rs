@@ -136,29 +136,39 @@ pub struct Count {
 
 /// Enumerates every state in the article's order and checks that the index of the k-th
 /// is k and that unranking k gives it back; counts the states the article's way too; with
-/// `plays`, generates the plays of every roll from every state and counts them.
+/// `plays`, generates the plays of every roll from every state and counts them. The
+/// blocks of the index (one per side-on-roll vector) are checked in parallel.
 pub fn count(plays: bool) -> Result<Count, Error> {
     let index = super::index();
-    let states = index.all_states();
-    states
-        .par_iter()
-        .enumerate()
-        .try_for_each(|(i, p)| {
-            let i = i as u64;
-            if index.index(p) != i {
-                return Err(format!("state #{i} has index {}", index.index(p)));
+    let variant = super::variant();
+    let (states, stats) = (1..index.blocks())
+        .into_par_iter()
+        .map_init(Vec::new, |block_states, block| {
+            block_states.clear();
+            index.block_into(block, block_states);
+            let start = index.block_start(block);
+            for (k, p) in block_states.iter().enumerate() {
+                let i = start + k as u64;
+                if index.index(p) != i {
+                    return Err(format!("state #{i} has index {}", index.index(p)));
+                }
+                if index.position(i).as_ref() != Some(p) {
+                    return Err(format!("index {i} does not unrank to state #{i}"));
+                }
             }
-            if index.position(i).as_ref() != Some(p) {
-                return Err(format!("index {i} does not unrank to state #{i}"));
-            }
-            Ok(())
+            let stats = plays.then(|| play_statistics(&variant, block_states));
+            Ok((block_states.len() as u64, stats))
         })
+        .try_reduce(
+            || (0, None),
+            |a, b| Ok((a.0 + b.0, RollStats::merge(a.1, b.1))),
+        )
         .map_err(Error::Index)?;
     let count = Count {
-        states: states.len() as u64,
+        states,
         seed_count: index.count_like_the_article(),
         side_vectors: index.side_vectors(),
-        plays: plays.then(|| play_statistics(&super::variant(), &states)),
+        plays: stats,
     };
     if (count.states, count.seed_count, count.side_vectors) != (STATES, STATES, SIDE_VECTORS) {
         return Err(Error::Index(format!(

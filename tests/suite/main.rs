@@ -3,6 +3,8 @@
 
 mod common;
 
+mod architecture;
+
 mod bingo_cli;
 mod bingo_law;
 mod bingo_players;

@@ -184,21 +184,44 @@ impl SeedIndex {
     /// Every state, in index order, built by walking the article's `next_PN` order rather
     /// than by unranking.
     pub fn all_states(&self) -> Vec<Position> {
-        let width = self.points + 2;
         let mut out = Vec::with_capacity(self.states() as usize);
-        let mut me: Locations = [0; MAX_LOCATIONS];
-        me[0] = self.checkers;
-        while self.side.advance(&mut me[..width]) {
-            let ns = open_points(&me, self.points);
-            let places = ns + 2;
-            let mut v: Locations = [0; MAX_LOCATIONS];
-            v[0] = self.checkers;
-            while self.opp[ns].advance(&mut v[..places]) {
-                let opp = self.expand(&me, &v[..places]);
-                out.push(Position::new(&me[1..width], &opp[1..width]).expect("slots"));
-            }
+        for block in 1..self.blocks() {
+            self.block_into(block, &mut out);
         }
         out
+    }
+
+    /// Blocks of the index: one per side-on-roll vector (block 0, all off, is empty).
+    pub fn blocks(&self) -> usize {
+        self.base.len() - 1
+    }
+
+    /// The index of the first state of block `block`.
+    pub fn block_start(&self, block: usize) -> u64 {
+        self.base[block]
+    }
+
+    /// Appends the states of block `block` (the side on roll's vector of seqNumber
+    /// `block`), in index order, walking the article's `next_PN` order.
+    pub fn block_into(&self, block: usize, out: &mut Vec<Position>) {
+        let width = self.points + 2;
+        let mut me: Locations = [0; MAX_LOCATIONS];
+        if block == 0
+            || self
+                .side
+                .unrank_into(block as u64, &mut me[..width])
+                .is_err()
+        {
+            return;
+        }
+        let ns = open_points(&me, self.points);
+        let places = ns + 2;
+        let mut v: Locations = [0; MAX_LOCATIONS];
+        v[0] = self.checkers;
+        while self.opp[ns].advance(&mut v[..places]) {
+            let opp = self.expand(&me, &v[..places]);
+            out.push(Position::new(&me[1..width], &opp[1..width]).expect("slots"));
+        }
     }
 
     /// Every side's locations (off, the points, the bar: `P + 2` counts), in the order
