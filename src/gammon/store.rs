@@ -110,6 +110,21 @@ pub struct Written {
     pub checksum: String,
 }
 
+impl Written {
+    /// The tables published at `targets`, with the `headers` they were published with.
+    pub fn list(targets: Vec<PathBuf>, headers: Vec<crate::table::Header>) -> Vec<Written> {
+        targets
+            .into_iter()
+            .zip(headers)
+            .map(|(path, h)| Written {
+                path,
+                kind: h.kind.clone(),
+                checksum: h.checksum_hex(),
+            })
+            .collect()
+    }
+}
+
 /// What a build did: the tables it published and how the solve went.
 #[derive(Debug, Clone, Serialize)]
 pub struct BuildReport {
@@ -237,15 +252,7 @@ pub fn build(
     let opening_index = at.iter().position(|&r| r == opening).expect("a state");
     Ok(BuildReport {
         variant: variant.name(),
-        tables: targets
-            .into_iter()
-            .zip(headers)
-            .map(|(path, h)| Written {
-                path,
-                kind: h.kind.clone(),
-                checksum: h.checksum_hex(),
-            })
-            .collect(),
+        tables: Written::list(targets, headers),
         records,
         solve: solved.report.clone(),
         seconds: started.elapsed().as_secs_f64(),
