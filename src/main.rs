@@ -7,7 +7,6 @@ mod cmd;
 static ALLOCATOR: alloc::HugePages = alloc::HugePages;
 
 use clap::{Parser, Subcommand};
-use std::io::Write;
 use std::process::ExitCode;
 
 #[derive(Parser)]
@@ -47,7 +46,13 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return cmd::usage(&e),
+    };
+    if let Err(e) = cmd::threads() {
+        return cmd::fail(&e);
+    }
     let result = match cli.command {
         Command::Table(c) => cmd::table::run(c),
         Command::Nikoniko(c) => cmd::nikoniko::run(c),
@@ -61,11 +66,7 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         // A reader that stops early (`| head`) is not a failure.
         Err(e) if e.is_broken_pipe() => ExitCode::SUCCESS,
-        Err(e) => {
-            // Nothing more can be done if even stderr is closed or full.
-            let _ = writeln!(std::io::stderr(), "tabula: {e}");
-            ExitCode::from(cmd::exit_code(&e))
-        }
+        Err(e) => cmd::fail(&e),
     }
 }
 

@@ -359,7 +359,8 @@ fn bad_variants_exit_2_naming_the_fault() {
         .arg(folder().join("huge.tbl"))
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(2));
+    // The variant is sound; this machine's memory is not enough: a runtime failure.
+    assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("GB"));
 }
 

@@ -389,7 +389,10 @@ fn damaged_or_foreign_files_are_refused_with_the_fault_named() {
     assert_eq!(tabula::Error::from(wrong).kind(), tabula::ErrorKind::Table);
 
     let missing = HyperFile::open(&dir.path().join("hyper3.bd")).unwrap_err();
-    assert!(matches!(missing, Error::Io { .. }));
+    assert!(matches!(
+        missing,
+        Error::Table(tabula::table::TableError::Missing { .. })
+    ));
 }
 
 #[test]

@@ -357,11 +357,11 @@ fn run_simulate(
     drop(bars);
     let seconds = started.elapsed().as_secs_f64();
     if !run.quiet {
-        eprintln!(
+        super::diag(&format!(
             "{} games in {seconds:.3} s ({:.0} games/s)",
             run.games,
             run.games as f64 / seconds
-        );
+        ));
     }
     print()
 }
