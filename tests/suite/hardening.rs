@@ -417,6 +417,26 @@ fn json_answers_carry_no_wall_clock_time() {
         let text = doc.to_string();
         assert!(!text.contains("seconds"), "{args:?}: {text}");
     }
+    // A build's report has its timings only when asked.
+    let dir = tempfile::tempdir().unwrap();
+    let t = dir.path().join("h1.tbl");
+    let t = t.to_str().unwrap();
+    let build = [
+        "gammon",
+        "build",
+        "--variant",
+        "hyper1",
+        "--quiet",
+        "--json",
+        "--table",
+        t,
+    ];
+    let plain = json(&build);
+    assert!(plain.get("seconds").is_none() && plain.get("graph_seconds").is_none());
+    assert_eq!(plain["records"], 676);
+    let timed = json(&[&build[..], &["--timings"]].concat());
+    assert!(timed["seconds"].as_f64().unwrap() >= 0.0);
+    assert_eq!(timed["tables"], plain["tables"]);
 }
 
 #[test]
