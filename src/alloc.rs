@@ -1,7 +1,7 @@
 //! A global allocator for the binary: large blocks are aligned to 2 MiB and offered to the
 //! kernel as transparent huge pages; an allocation the system refuses ends the program
-//! with exit status 1 and a message saying how much was asked for (`docs/cli.md`,
-//! "Memory"), not with an abort and a backtrace.
+//! with exit status 1 and a message saying how much was asked for (`docs/cli.md`, "Files,
+//! streams and memory"), not with an abort and a backtrace.
 //!
 //! The NikoNiko solver reads its value arrays at random, a few million times a sweep; on
 //! 4 KiB pages most of those reads also miss the TLB. On Linux, where transparent huge

@@ -1,5 +1,5 @@
 //! gnubg 1.07's Hypergammon database files, `hyper<C>.bd` (`docs/gammon.md`, "gnubg's
-//! database file").
+//! Hypergammon database files").
 //!
 //! A 40-byte header `gnubg-H<C>` + 31 `x` + a newline, then one 28-byte record for each
 //! record of [`HyperIndex::hypergammon`], in record order: five probabilities and four

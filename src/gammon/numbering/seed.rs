@@ -1,5 +1,5 @@
-//! The NikoNiko article's dense index of states (`docs/nikoniko.md`, "Dense index"),
-//! generalised to any board of `P` points and `C` checkers a side.
+//! The NikoNiko article's dense index of states (`docs/nikoniko.md`, "States and the dense
+//! index"), generalised to any board of `P` points and `C` checkers a side.
 //!
 //! A side is its count vector over the locations `0..=P + 1` (0 borne off, then the
 //! points, the bar last), numbered by the article's `seqNumber` in its `next_PN` order
