@@ -300,7 +300,16 @@ fn a_person_sets_a_position_makes_a_play_and_plays_a_game_with_the_cube_in_a_bro
         best["equity"].as_f64()
     );
     browser.screenshot("serve-board.png");
-    browser.click("#plays tbody tr");
+    // The play made on the board: the checker, then where it lands.
+    let steps: Vec<&str> = best["play"].as_str().unwrap().split(' ').collect();
+    let from = steps[0].split('/').next().unwrap();
+    let to = steps[steps.len() - 1]
+        .split('/')
+        .nth(1)
+        .unwrap()
+        .trim_end_matches('*');
+    browser.click(&format!("#board-holder g[data-point='{from}']"));
+    browser.click(&format!("#board-holder g[data-point='{to}']"));
     let mover_after = best["position"].as_str().unwrap();
     let next: Vec<&str> = mover_after.split('/').rev().collect();
     let next = next.join("/");
@@ -317,6 +326,32 @@ fn a_person_sets_a_position_makes_a_play_and_plays_a_game_with_the_cube_in_a_bro
     );
 
     play_a_game(&browser);
+    bingo_chart(&browser, &server);
+}
+
+/// Bingo's law of T for the 3×3 card, drawn: one bar per call with a chance, and the mean
+/// the API gives.
+fn bingo_chart(browser: &Browser, server: &Server) {
+    browser.click("button[data-tab='bingo']");
+    browser.click("#bingo-size option[value='3']");
+    browser.click("#bingo-go");
+    let law = server.ok("/api/bingo/law?size=3&pattern=line");
+    let mean = format!("{:.4}", law["mean"].as_f64().unwrap());
+    browser.until("the chart", || {
+        browser.text("#bingo-summary").contains(&mean)
+    });
+    let bars = browser.run(
+        "return document.querySelectorAll('#bingo-chart svg rect').length;",
+        json!([]),
+    );
+    let live = law["distribution"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["p"].as_f64().unwrap() > 0.0 || r["cdf"].as_f64().unwrap() < 1.0)
+        .count();
+    assert_eq!(bars.as_u64(), Some(live as u64));
+    browser.screenshot("serve-bingo.png");
 }
 
 /// A game against tabula with the cube: the person doubles at once (tabula takes, as

@@ -159,14 +159,28 @@ function drawBoard(holder, rules, pos, opts) {
 function stepsOf(play) {
   return play.split(" ").filter((s) => s.includes("/")).map((s) => s.replace("*", ""));
 }
-function within(entered, steps) {
-  const left = steps.slice();
-  for (const s of entered) {
-    const i = left.indexOf(s);
-    if (i < 0) return false;
-    left.splice(i, 1);
+// What is left of a play's steps once a checker has gone from `from` to `to`, by one
+// step or a chain of them (20/14 14/9 for 20 to 9); null when the play has no such move.
+function consume(steps, from, to) {
+  for (let i = 0; i < steps.length; i++) {
+    const [a, b] = steps[i].split("/");
+    if (a !== String(from)) continue;
+    const rest = steps.slice(0, i).concat(steps.slice(i + 1));
+    if (b === String(to)) return rest;
+    if (b !== "off") {
+      const further = consume(rest, b, to);
+      if (further) return further;
+    }
   }
-  return true;
+  return null;
+}
+function leftOf(play, moves) {
+  let steps = stepsOf(play);
+  for (const [from, to] of moves) {
+    steps = consume(steps, from, to);
+    if (!steps) return null;
+  }
+  return steps;
 }
 // Moves one checker of x in a local copy of the board (hitting a lone one of o).
 function applyStep(rules, pos, from, to) {
@@ -180,13 +194,13 @@ function applyStep(rules, pos, from, to) {
   }
   return { x, o };
 }
-function makeEntry(getPlays, getPos, redraw, commit) {
+function makeEntry(getPlays, getPos, getRules, redraw, commit) {
   const entry = { from: null, steps: [], pos: null };
   entry.reset = () => { entry.from = null; entry.steps = []; entry.pos = null; };
   entry.click = (target) => {
     const plays = getPlays();
     if (!plays || !plays.length) return false;
-    const rules = app.rules;
+    const rules = getRules();
     const pos = entry.pos || parsePosition(rules, getPos());
     if (entry.from === null) {
       const has = target === "bar" ? pos.x[rules.points] > 0 : target !== "off" && pos.x[target - 1] > 0;
@@ -194,15 +208,15 @@ function makeEntry(getPlays, getPos, redraw, commit) {
       entry.from = target; say(""); redraw(entry); return true;
     }
     if (target === entry.from) { entry.from = null; redraw(entry); return true; }
-    const step = `${entry.from}/${target}`;
-    const tried = entry.steps.concat([step]);
-    const fits = plays.filter((m) => within(tried, stepsOf(m.play)));
-    if (!fits.length) { say(`${step} is not a step of a legal play.`); entry.from = null; redraw(entry); return true; }
+    const tried = entry.steps.concat([[entry.from, target]]);
+    const shown = tried.map(([a, b]) => `${a}/${b}`).join(" ");
+    const fits = plays.filter((m) => leftOf(m.play, tried));
+    if (!fits.length) { say(`${entry.from}/${target} is not a move of a legal play.`); entry.from = null; redraw(entry); return true; }
     entry.steps = tried;
     entry.pos = applyStep(rules, pos, entry.from, target);
     entry.from = null;
-    const done = fits.find((m) => stepsOf(m.play).length === tried.length);
-    if (done) { entry.reset(); commit(done); } else { say(`${tried.join(" ")} …`); redraw(entry); }
+    const done = fits.find((m) => leftOf(m.play, tried).length === 0);
+    if (done) { entry.reset(); say(""); commit(done); } else { say(`${shown} …`); redraw(entry); }
     return true;
   };
   return entry;
@@ -246,7 +260,7 @@ async function setPosition(textIn, roll) {
     if (looked.position_id) fact("Position ID", looked.position_id, "fact-position-id");
     fact("Index", String(looked.index));
     fact("Pips", `${looked.pips[0]} (on roll) – ${looked.pips[1]}`);
-    $("dice").value = roll || "";
+    $("dice").value = sortedRoll(roll);
     say("");
     updateLink();
     drawAnalysis();
@@ -259,6 +273,7 @@ function drawAnalysis(entry) {
   const roll = $("dice").value;
   drawBoard($("board-holder"), app.rules, pos, {
     dice: roll ? roll.split("-") : null,
+    cube: app.cube ? { value: 1, owner: { centred: "centre", owned: "x", opponent: "o" }[$("equity-cube").value] } : null,
     label: `board: ${app.position}`,
     names: ["on roll", "opponent"],
     selected: entry ? entry.from : null,
@@ -378,7 +393,7 @@ function makePlay(m) {
   setPosition(swapped(m.position));
 }
 
-const boardEntry = makeEntry(() => app.plays, () => app.position, (entry) => drawAnalysis(entry), (m) => makePlay(m));
+const boardEntry = makeEntry(() => app.plays, () => app.position, () => app.rules, (entry) => drawAnalysis(entry), (m) => makePlay(m));
 
 function updateLink() {
   const params = new URLSearchParams({ variant: app.variant, position: app.position || "" });
@@ -387,6 +402,13 @@ function updateLink() {
   const hash = "#" + params.toString();
   $("link").href = location.pathname + hash;
   history.replaceState(null, "", hash);
+}
+
+// A roll as the dice list it: the smaller die first (`6-5` is `5-6`).
+function sortedRoll(roll) {
+  const dice = (roll || "").split("-").map(Number);
+  if (dice.length !== 2 || dice.some((d) => !Number.isInteger(d))) return "";
+  return dice[0] <= dice[1] ? `${dice[0]}-${dice[1]}` : `${dice[1]}-${dice[0]}`;
 }
 
 function randomRoll(rules, random) {
@@ -476,7 +498,7 @@ async function humanRoll(rollText) {
 async function humanPlay(m) {
   gameEntry.reset();
   log(`You roll ${game.dice} and play ${m.play}.`);
-  if (m.position.split("/")[0] === "") return finish("human", m.equity);
+  if (m.position.split("/")[0] === "") { game.position = m.position; return finish("human", m.equity); }
   await passTurn("tabula", swapped(m.position));
 }
 
@@ -534,7 +556,7 @@ async function tabulaRollAndPlay() {
   const best = h.moves[0];
   log(`tabula rolls ${roll} and plays ${best.play}.`);
   game.lastTabula = { roll };
-  if (best.position.split("/")[0] === "") return finish("tabula", best.equity);
+  if (best.position.split("/")[0] === "") { game.position = best.position; return finish("tabula", best.equity); }
   await passTurn("human", swapped(best.position));
 }
 
@@ -544,6 +566,7 @@ async function passTurn(who, position) {
 }
 
 function finish(winner, points) {
+  game.dice = null;
   const value = game.cube ? game.cube.value : 1;
   game.over = { winner, points: points * value, kind: ["", "a single game", "a gammon", "a backgammon"][points] };
   renderGame();
@@ -604,7 +627,7 @@ function renderGame(entry) {
   if (phase === "move" && game.plays) holder.append(playsTable(game.plays, $("game-analysis").checked, (m) => guard(humanPlay(m))));
 }
 
-const gameEntry = makeEntry(() => game && game.plays, () => game.position, (entry) => renderGame(entry), (m) => guard(humanPlay(m)));
+const gameEntry = makeEntry(() => game && game.plays, () => game.position, () => game.rules, (entry) => renderGame(entry), (m) => guard(humanPlay(m)));
 
 async function guard(promise) {
   try { await promise; } catch (e) { fail(e); }
@@ -664,7 +687,7 @@ async function start() {
   $("dice").addEventListener("change", showPlays);
   $("hint-cube").addEventListener("change", showPlays);
   $("roll").addEventListener("click", () => { $("dice").value = randomRoll(app.rules, cryptoRandom); showPlays(); });
-  $("equity-cube").addEventListener("change", showEquity);
+  $("equity-cube").addEventListener("change", () => { drawAnalysis(); showEquity(); });
   $("jacoby").addEventListener("change", showEquity);
   $("variant").addEventListener("change", () => { chooseVariant($("variant").value); setPosition(variantInfo(app.variant).opening); });
   $("game-new").addEventListener("click", () => guard(newGame()));
