@@ -49,18 +49,30 @@ for route in "$EQUITY" "$HINT"; do
     curl -fsS "$BASE$route" >/dev/null || { echo "$route fails"; exit 1; }
 done
 
+# The server's processor time so far (user + system), in seconds: on a machine shared with
+# other work, requests per processor-second say what a core of its own would answer.
+cpu() {
+    awk -v hz="$(getconf CLK_TCK)" '{ printf "%.3f", ($14 + $15) / hz }' "/proc/$SERVER/stat"
+}
+
 failed=0
 run() {
     local name=$1 route=$2
+    local before after
+    before=$(cpu)
     wrk -t1 -c"$CONNECTIONS" -d"${SECONDS_EACH}s" --latency "$BASE$route" >"$WORK/$name.txt"
+    after=$(cpu)
     local rps p50 p99 bad sock
     rps=$(awk '/^Requests\/sec/ { print $2 }' "$WORK/$name.txt")
     p50=$(awk '$1 == "50%" { print $2 }' "$WORK/$name.txt")
     p99=$(awk '$1 == "99%" { print $2 }' "$WORK/$name.txt")
     bad=$(awk '/Non-2xx/ { print $NF }' "$WORK/$name.txt")
     sock=$(grep -c 'Socket errors' "$WORK/$name.txt" || true)
-    printf '%-7s %10s req/s   p50 %8s   p99 %8s   non-2xx %s   socket errors %s\n' \
-        "$name" "$rps" "$p50" "$p99" "${bad:-0}" "$( [ "$sock" = 0 ] && echo 0 || grep 'Socket errors' "$WORK/$name.txt")"
+    local total per_cpu
+    total=$(awk '/requests in/ { print $1 }' "$WORK/$name.txt")
+    per_cpu=$(awk -v n="$total" -v a="$before" -v b="$after" 'BEGIN { printf "%.0f", n / (b - a) }')
+    printf '%-7s %10s req/s   p50 %8s   p99 %8s   %7s req per server processor-second   non-2xx %s   socket errors %s\n' \
+        "$name" "$rps" "$p50" "$p99" "$per_cpu" "${bad:-0}" "$( [ "$sock" = 0 ] && echo 0 || grep 'Socket errors' "$WORK/$name.txt")"
     if [ -n "$bad" ] || [ "$sock" != 0 ]; then failed=1; fi
 }
 run equity "$EQUITY"

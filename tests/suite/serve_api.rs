@@ -548,3 +548,77 @@ fn sigterm_finishes_the_request_in_flight_and_stops_the_server_cleanly() {
     assert_eq!(code, 200, "{body}");
     assert!(body.contains("\"distribution\""));
 }
+
+#[test]
+fn mutated_requests_get_an_answer_or_a_fault_never_a_crash_or_a_hang() {
+    let s = server();
+    let routes = [
+        "/api/gammon/hyper1/equity?position=20/6&cube=owned",
+        "/api/gammon/hyper1/hint?position=bar/3&roll=6-5&cube=centred",
+        "/api/gammon/hyper1/moves?position=24/24&roll=1-1",
+        "/api/gammon/hyper1/show?position=AAAgCAAAAAAAAA",
+        "/api/gammon/nikoniko/hint?position=8,8,5,2,2/8,8,5,2,2&roll=0-2",
+        "/api/gammon/points=12:checkers=2/show?position=12,11/12,11",
+        "/api/numeron/next?history=123:0E1B&strategy=parts",
+        "/api/poker/compare?a=oizsk&b=ooiis&rule=article",
+        "/api/bingo/law?size=3&pattern=corners",
+    ];
+    let junk = [
+        "",
+        "%",
+        "%FF",
+        "%00",
+        "/",
+        "..",
+        "&",
+        "=",
+        "bar",
+        "-1",
+        "99999999999999999999",
+        "%E5%A4%A7",
+        "+",
+        ",",
+        ":",
+        "?",
+        "%23",
+        "%2F..%2F",
+    ];
+    // A fixed xorshift: the same requests on every run.
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    let mut next = |n: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % n as u64) as usize
+    };
+    for _ in 0..400 {
+        let route = routes[next(routes.len())];
+        // Mutated after `/api/` (before it, a path is the page's or a 404's).
+        let cut = 5 + next(route.len() - 4);
+        let insert = junk[next(junk.len())];
+        let mut path = format!("{}{insert}{}", &route[..cut], &route[cut..]);
+        if next(4) == 0 {
+            path.push_str(&insert.repeat(next(50)));
+        }
+        let url = format!("{}{path}", s.base);
+        // Some mutations are not URLs at all: the client refuses them itself.
+        let Ok(mut response) = agent().get(&url).call() else {
+            continue;
+        };
+        let status = response.status().as_u16();
+        let body = response.body_mut().read_to_string().unwrap();
+        assert!(
+            [200, 400, 404, 414, 503].contains(&status),
+            "{path}: {status} {body}"
+        );
+        let value: Value = serde_json::from_str(&body).unwrap_or_else(|_| {
+            panic!("{path}: {status} and not JSON: {body}");
+        });
+        assert_eq!(
+            status == 200,
+            value.get("error").is_none(),
+            "{path}: {value}"
+        );
+    }
+    s.ok("/api/gammon/hyper1/equity?position=24/24");
+}
