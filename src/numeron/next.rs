@@ -114,3 +114,59 @@ pub fn next(
         guess,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::numeron::answer::answer;
+    use crate::numeron::Rules;
+
+    fn engine() -> Engine {
+        Engine::new(Rules::new(3), Strategy::Minimax).unwrap()
+    }
+
+    #[test]
+    fn the_candidates_left_are_the_secrets_that_give_every_reply() {
+        let e = engine();
+        let history: Vec<(u32, Answer)> = ["123:0E1B", "456:1E0B"]
+            .iter()
+            .map(|t| parse_turn(&e, t).unwrap())
+            .collect();
+        let r = next(&e, Strategy::Minimax, false, &history).unwrap();
+        // Counted again by brute force over the 720 codes.
+        let fits = |s: u32, upto: usize| {
+            history[..upto]
+                .iter()
+                .all(|&(g, a)| answer(&e.space, g, s) == a)
+        };
+        let all = e.space.len() as u32;
+        let left: Vec<String> = (0..all)
+            .filter(|&s| fits(s, 2))
+            .map(|s| e.space.format(s))
+            .collect();
+        assert_eq!(r.history[0].left, (0..all).filter(|&s| fits(s, 1)).count());
+        assert_eq!(r.history[1].left, left.len());
+        assert_eq!(r.candidates, left.len());
+        assert_eq!(r.listed, left[..left.len().min(LISTED)]);
+        assert!(!r.solved && r.guess.is_some());
+    }
+
+    #[test]
+    fn a_found_secret_ends_the_history_and_a_contradiction_is_refused() {
+        let e = engine();
+        let won = parse_turn(&e, "719:3E0B").unwrap();
+        let r = next(&e, Strategy::Minimax, false, &[won]).unwrap();
+        assert!(r.solved);
+        assert_eq!((r.candidates, r.guess), (1, None));
+        assert!(next(&e, Strategy::Minimax, false, &[won, won]).is_err());
+        let a = parse_turn(&e, "123:0E0B").unwrap();
+        let b = parse_turn(&e, "123:1E0B").unwrap();
+        let refused = next(&e, Strategy::Minimax, false, &[a, b]).unwrap_err();
+        assert!(refused.to_string().contains("contradicts"), "{refused}");
+        let malformed = parse_turn(&e, "123").unwrap_err();
+        assert!(
+            malformed.to_string().contains("GUESS:ANSWER"),
+            "{malformed}"
+        );
+    }
+}
