@@ -181,6 +181,7 @@ fn build_command(command: &str, table: Option<&Path>) -> String {
 /// The table that answers `v`'s questions in the folder `dir` (the server's): the
 /// variant's family table, as `--variant` finds it; for NikoNiko without one, the
 /// article's `nikoniko.tbl`. Only these file names in `dir` are ever opened.
+#[cfg(feature = "serve")]
 pub fn open_in(dir: &Path, v: &Variant) -> Result<Handle> {
     let family = dir.join(family_file(v));
     let article = dir.join(nikoniko::store::FILE_NAME);
@@ -203,6 +204,7 @@ pub fn open_in(dir: &Path, v: &Variant) -> Result<Handle> {
 
 /// The table at `path`, of either kind, memory-mapped (the server's look through its
 /// folder).
+#[cfg(feature = "serve")]
 pub fn open_file(path: &Path) -> Result<Handle> {
     open_path(path, Some(path), Open::Map, None)
 }
