@@ -84,6 +84,14 @@ impl Browser {
 
     /// One WebDriver command: its `value`.
     fn send(&self, method: &str, path: &str, body: Option<Value>) -> Value {
+        match self.try_send(method, path, body) {
+            Ok(value) => value,
+            Err(text) => panic!("{method} {path}: {text}"),
+        }
+    }
+
+    /// One WebDriver command: its `value`, or the driver's answer when it fails.
+    fn try_send(&self, method: &str, path: &str, body: Option<Value>) -> Result<Value, String> {
         let url = format!("{}{path}", self.base);
         let mut response = match method {
             "GET" => agent().get(&url).call(),
@@ -97,8 +105,10 @@ impl Browser {
         let status = response.status().as_u16();
         let text = response.body_mut().read_to_string().unwrap();
         let value: Value = serde_json::from_str(&text).unwrap();
-        assert_eq!(status, 200, "{method} {path}: {text}");
-        value["value"].clone()
+        match status {
+            200 => Ok(value["value"].clone()),
+            _ => Err(text),
+        }
     }
 
     fn session(&self, method: &str, path: &str, body: Option<Value>) -> Value {
@@ -142,9 +152,20 @@ impl Browser {
             .to_string()
     }
 
+    /// Clicks the element `css` selects, found again if the page redrew it meanwhile.
     fn click(&self, css: &str) {
-        let e = self.find(css);
-        self.session("POST", &format!("/element/{e}/click"), None);
+        for _ in 0..50 {
+            let e = self.find(css);
+            let path = format!("/session/{}/element/{e}/click", self.session);
+            match self.try_send("POST", &path, None) {
+                Ok(_) => return,
+                Err(text) if text.contains("stale element reference") => {
+                    std::thread::sleep(Duration::from_millis(20));
+                }
+                Err(text) => panic!("clicking {css}: {text}"),
+            }
+        }
+        panic!("{css} kept going stale");
     }
 
     fn type_into(&self, css: &str, text: &str) {
@@ -157,17 +178,22 @@ impl Browser {
         );
     }
 
+    /// The text shown by the element `css` selects (read in one step, in the page).
     fn text(&self, css: &str) -> String {
-        let e = self.find(css);
-        self.session("GET", &format!("/element/{e}/text"), None)
+        self.find(css);
+        let script = "const e = document.querySelector(arguments[0]); return e ? e.innerText : '';";
+        self.run(script, json!([css]))
             .as_str()
-            .unwrap()
+            .unwrap_or_default()
             .to_string()
     }
 
+    /// An attribute of the element `css` selects ("" when it has none).
     fn attribute(&self, css: &str, name: &str) -> String {
-        let e = self.find(css);
-        self.session("GET", &format!("/element/{e}/attribute/{name}"), None)
+        self.find(css);
+        let script = "const e = document.querySelector(arguments[0]); \
+                      return e ? e.getAttribute(arguments[1]) : null;";
+        self.run(script, json!([css, name]))
             .as_str()
             .unwrap_or_default()
             .to_string()

@@ -481,7 +481,11 @@ async function advance() {
   renderGame();
 }
 
+// While the server answers, nothing can be pressed twice.
+function busy() { game.phase = "thinking"; renderGame(); }
+
 async function humanRoll(rollText) {
+  busy();
   game.dice = rollText || randomRoll(game.rules, game.rng);
   const params = { position: game.position, roll: game.dice };
   if (game.cube) params.cube = cubeStateFor("human");
@@ -496,6 +500,7 @@ async function humanRoll(rollText) {
 }
 
 async function humanPlay(m) {
+  busy();
   gameEntry.reset();
   log(`You roll ${game.dice} and play ${m.play}.`);
   if (m.position.split("/")[0] === "") { game.position = m.position; return finish("human", m.equity); }
@@ -503,6 +508,7 @@ async function humanPlay(m) {
 }
 
 async function humanDouble() {
+  busy();
   const e = await gammonOf(game.variant, "equity", { position: game.position, cube: cubeStateFor("human") });
   if (e.cube.double_take <= 1) {
     game.cube = { value: game.cube.value * 2, owner: "tabula" };
@@ -532,6 +538,7 @@ async function tabulaTurn() {
 }
 
 async function humanTake() {
+  busy();
   game.cube = { value: game.cube.value * 2, owner: "human" };
   log(`You take: the cube is ${game.cube.value}, yours.`);
   await tabulaRollAndPlay();
@@ -622,6 +629,7 @@ function renderGame(entry) {
   $("game-take").disabled = phase !== "offer";
   $("game-pass").disabled = phase !== "offer";
   $("game-undo").disabled = game.snapshots.length < (game.over ? 1 : 2);
+  $("game-to-board").disabled = !!game.over;
   const holder = $("game-plays");
   holder.replaceChildren();
   if (phase === "move" && game.plays) holder.append(playsTable(game.plays, $("game-analysis").checked, (m) => guard(humanPlay(m))));
@@ -697,6 +705,12 @@ async function start() {
   $("game-pass").addEventListener("click", humanPass);
   $("game-undo").addEventListener("click", undo);
   $("game-analysis").addEventListener("change", () => renderGame());
+  $("game-to-board").addEventListener("click", () => {
+    // The game's position from the side on roll, its dice if rolled: in the Board tab.
+    showTab("board");
+    chooseVariant(game.variant);
+    setPosition(game.position, game.turn === "human" ? game.dice : "");
+  });
   $("bingo-form").addEventListener("submit", (e) => { e.preventDefault(); drawBingo(); });
   try {
     const listing = await api("/api/variants");
