@@ -43,6 +43,12 @@ enum Command {
     /// Inspect, verify, pack and unpack table files
     #[command(subcommand)]
     Table(cmd::table::TableCmd),
+    /// Serve the board in a browser and the tables' answers over HTTP (JSON)
+    #[cfg(feature = "serve")]
+    #[command(
+        after_help = "Example:\n  tabula serve --addr 127.0.0.1:7878\n\nThen open http://127.0.0.1:7878/ in a browser."
+    )]
+    Serve(cmd::serve::ServeArgs),
 }
 
 fn main() -> ExitCode {
@@ -61,6 +67,8 @@ fn main() -> ExitCode {
         Command::Fabfib(c) => cmd::fabfib::run(c),
         Command::Bingo(c) => cmd::bingo::run(c),
         Command::Numeron(c) => cmd::numeron::run(c),
+        #[cfg(feature = "serve")]
+        Command::Serve(c) => cmd::serve::run(c),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

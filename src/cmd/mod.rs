@@ -8,6 +8,8 @@ pub mod nikoniko;
 pub mod numeron;
 pub mod poker;
 pub mod progress;
+#[cfg(feature = "serve")]
+pub mod serve;
 pub mod table;
 pub mod tables;
 

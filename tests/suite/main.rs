@@ -26,4 +26,8 @@ mod poker_cli;
 mod poker_parser;
 mod poker_rules;
 mod rank_props;
+#[cfg(feature = "serve")]
+mod serve_api;
+#[cfg(feature = "serve")]
+mod serve_browser;
 mod table_cli;

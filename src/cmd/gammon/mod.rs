@@ -2,6 +2,7 @@
 //! family's engine; the functions that answer each question are shared with the
 //! article's presets, `tabula nikoniko …` (`super::nikoniko`).
 
+pub mod answer;
 pub mod args;
 pub mod handle;
 pub mod render;
@@ -9,16 +10,15 @@ pub mod render;
 use super::progress::Bars;
 use super::{emit, emit_json};
 use args::{
-    AtRoll, CountArgs, EquityArgs, HintArgs, Json, MovesArgs, PlayArgs, Quiet, ShowArgs, Source,
-    Timings,
+    CountArgs, EquityArgs, HintArgs, Json, MovesArgs, PlayArgs, Quiet, ShowArgs, Source, Timings,
 };
 use clap::Subcommand;
 use handle::{Handle, Open};
 use serde::Serialize;
 use std::path::PathBuf;
 use std::time::Instant;
-use tabula::gammon::{game, gnubg, notation, numbering, query, store, verify};
-use tabula::gammon::{BuiltIn, Position, Roll, Variant};
+use tabula::gammon::{game, gnubg, numbering, store, verify};
+use tabula::gammon::{BuiltIn, Position, Variant};
 use tabula::Result;
 
 #[derive(Subcommand)]
@@ -242,17 +242,6 @@ fn board(v: &Variant) -> Option<fn(&Position) -> String> {
     }
 }
 
-fn position(v: &Variant, text: &str) -> Result<Position> {
-    Ok(notation::parse_position(v, text)?)
-}
-
-fn position_and_roll(v: &Variant, at: &AtRoll) -> Result<(Position, Roll)> {
-    Ok((
-        position(v, &at.at.position)?,
-        notation::parse_roll(v, &at.roll)?,
-    ))
-}
-
 /// `count`.
 pub fn count(v: &Variant, json: Json) -> Result<()> {
     let c = numbering::census(v)?;
@@ -261,8 +250,8 @@ pub fn count(v: &Variant, json: Json) -> Result<()> {
 
 /// `show`.
 pub fn show(v: &Variant, args: ShowArgs) -> Result<()> {
-    let p = position(v, &args.at.position)?;
-    let looked = query::look(v, &tabula::gammon::Numbers::new(v)?, &p)?;
+    let looked = answer::show(v, &tabula::gammon::Numbers::new(v)?, &args.at.position)?;
+    let p = answer::position(v, &args.at.position)?;
     text_or_json(&looked, args.json, || match board(v) {
         Some(draw) => draw(&p),
         None => render::looked(&looked),
@@ -271,31 +260,27 @@ pub fn show(v: &Variant, args: ShowArgs) -> Result<()> {
 
 /// `moves`.
 pub fn moves(v: &Variant, args: MovesArgs) -> Result<()> {
-    let (p, roll) = position_and_roll(v, &args.at)?;
-    let m = query::moves(v, &tabula::gammon::Numbers::new(v)?, &p, roll)?;
+    let numbers = tabula::gammon::Numbers::new(v)?;
+    let m = answer::moves(v, &numbers, &args.at.at.position, &args.at.roll)?;
     text_or_json(&m, args.json, || render::moves(&m))
 }
 
 /// `equity` of a position of `v`, in the table `open` opens.
 pub fn equity(v: &Variant, open: impl FnOnce() -> Result<Handle>, args: EquityArgs) -> Result<()> {
-    let p = position(v, &args.at.position)?;
-    let h = open()?;
-    let e = h.advise(query::evaluate(h.table.as_ref(), &p, args.cube.into()))?;
+    let e = answer::equity(v, open, &args.at.position, args.cube.into())?;
     text_or_json(&e, args.json, || render::evaluation(&e))
 }
 
 /// `hint` for a position of `v`, in the table `open` opens.
 pub fn hint(v: &Variant, open: impl FnOnce() -> Result<Handle>, args: HintArgs) -> Result<()> {
-    let (p, roll) = position_and_roll(v, &args.at)?;
-    let h = open()?;
     let cube = args.cube.map(Into::into);
-    let hint = h.advise(query::hint(h.table.as_ref(), &p, roll, cube))?;
+    let hint = answer::hint(v, open, &args.at.at.position, &args.at.roll, cube)?;
     text_or_json(&hint, args.json, || render::hint(&hint))
 }
 
 /// `opening`.
 pub fn opening(h: &Handle, json: Json) -> Result<()> {
-    let o = h.advise(query::opening(h.table.as_ref()))?;
+    let o = answer::opening(h)?;
     text_or_json(&o, json, || render::opening(&o))
 }
 
