@@ -9,7 +9,7 @@
 # missing (needs root and apt-get). Prints, per file, the wall and CPU (user + system)
 # seconds makehyper took. Then run the checks on the files:
 #
-#   TABULA_GNUBG_DIR=FOLDER cargo test --release --test gammon_gnubg -- --include-ignored
+#   TABULA_GNUBG_DIR=FOLDER cargo test --release --test suite gammon_gnubg -- --include-ignored
 set -euo pipefail
 
 FOLDER=${1:-tables/gnubg}

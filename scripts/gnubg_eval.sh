@@ -59,4 +59,14 @@ awk '
     if (evaluator !~ /Hypergammon/) { printf "%s  no database evaluation (evaluator %s)\n", id, evaluator; next }
     printf "%s %s %s %s %s %s %s %s %s %s %s %s\n", id, player, opponent, $2, $3, $4, $5, $6, owned, centred, jacoby, opp
 }
-' "$WORK/out"
+' "$WORK/out" >"$WORK/lines"
+cat "$WORK/lines"
+# A Position ID gnubg printed no line for: it found no database (or refused the ID).
+missing=0
+for id in "$@"; do
+    if ! grep -q "^$id " "$WORK/lines"; then
+        echo "$id: gnubg printed no evaluation; is hyper$CHECKERS.bd in gnubg's data folder (Debian: /var/lib/gnubg)? RAW=1 shows its output" >&2
+        missing=1
+    fi
+done
+exit "$missing"

@@ -46,7 +46,7 @@ pub enum Error {
     /// Fabfib.
     #[error(transparent)]
     Fabfib(#[from] crate::fabfib::Error),
-    /// The backgammon family's gnubg interchange.
+    /// The backgammon family's engine.
     #[error(transparent)]
     Gammon(#[from] crate::gammon::Error),
     /// Reading or writing something other than a table.

@@ -1,8 +1,8 @@
-//! `tabula mastermind analyze|trace|solve|play|optimum|race`: Numeron's commands on the
+//! `tabula mastermind analyze|trace|solve|play|optimum|next|race`: Numeron's commands on the
 //! preset of Mastermind (4 pegs, 6 colours that may repeat), in its own words: colours
 //! written 1-6 (or A-F), replies in black and white pegs (`docs/numeron.md`).
 
-use super::numeron::{self, parse_strategy, OptimumArgs, PlayerArgs, RaceArgs};
+use super::numeron::{self, parse_strategy, NextArgs, OptimumArgs, PlayerArgs, RaceArgs};
 use clap::{Args, Subcommand};
 use std::path::PathBuf;
 use tabula::numeron::{Rules, Strategy};
@@ -12,7 +12,7 @@ use tabula::Result;
 pub enum MastermindCmd {
     /// Play a strategy against every secret: exact distribution of the number of guesses
     #[command(
-        after_long_help = "Example:\n  tabula mastermind analyze --strategy optimal --tree mastermind.txt"
+        after_help = "Example:\n  tabula mastermind analyze --strategy optimal --tree mastermind.txt"
     )]
     Analyze {
         #[command(flatten)]
@@ -25,13 +25,13 @@ pub enum MastermindCmd {
         /// Hide the progress spinner
         #[arg(long)]
         quiet: bool,
-        /// Print one JSON document instead of text
+        /// Print one JSON document on stdout instead of text
         #[arg(long)]
         json: bool,
     },
     /// Show a strategy's game against one secret, guess by guess
     #[command(
-        after_long_help = "Example:\n  tabula mastermind trace --secret 3632 --strategy minimax"
+        after_help = "Example:\n  tabula mastermind trace --secret 3632 --strategy minimax"
     )]
     Trace {
         /// The secret, e.g. 3632 or CFCB
@@ -41,12 +41,12 @@ pub enum MastermindCmd {
         game: MastermindArgs,
         #[command(flatten)]
         player: PlayerArgs,
-        /// Print one JSON document instead of text
+        /// Print one JSON document on stdout instead of text
         #[arg(long)]
         json: bool,
     },
     /// Interactive helper: it proposes guesses, you type the black and white pegs (`1 2` or `1B2W`)
-    #[command(after_long_help = "Example:\n  tabula mastermind solve --strategy optimal")]
+    #[command(after_help = "Example:\n  tabula mastermind solve --strategy optimal")]
     Solve {
         #[command(flatten)]
         game: MastermindArgs,
@@ -61,7 +61,7 @@ pub enum MastermindCmd {
         long: bool,
     },
     /// Play against the program: it hides a code and answers your guesses in pegs
-    #[command(after_long_help = "Example:\n  tabula mastermind play --seed 7")]
+    #[command(after_help = "Example:\n  tabula mastermind play --seed 7")]
     Play {
         #[command(flatten)]
         game: MastermindArgs,
@@ -70,16 +70,26 @@ pub enum MastermindCmd {
         seed: Option<u64>,
     },
     /// The exact optimum of the whole game, with a progress bar and a time budget
-    #[command(after_long_help = "Example:\n  tabula mastermind optimum --worst")]
+    #[command(after_help = "Example:\n  tabula mastermind optimum --worst")]
     Optimum {
         #[command(flatten)]
         game: MastermindArgs,
         #[command(flatten)]
         optimum: OptimumArgs,
     },
+    /// The codes left after guesses and their pegs, and the strategy's next guess
+    #[command(
+        after_help = "Example:\n  tabula mastermind next --history 1122:1B0W,1344:0B2W --strategy optimal"
+    )]
+    Next {
+        #[command(flatten)]
+        game: MastermindArgs,
+        #[command(flatten)]
+        next: NextArgs,
+    },
     /// Two players race (each guesses the other's code, first to all black pegs wins)
     #[command(
-        after_long_help = "Example:\n  tabula mastermind race --first minimax --second optimal"
+        after_help = "Example:\n  tabula mastermind race --first minimax --second optimal"
     )]
     Race {
         #[command(flatten)]
@@ -129,6 +139,7 @@ pub fn run(cmd: MastermindCmd) -> Result<()> {
         } => numeron::solve(game.rules(), strategy, hard, long),
         MastermindCmd::Play { game, seed } => numeron::play(game.rules(), seed),
         MastermindCmd::Optimum { game, optimum } => numeron::optimum(game.rules(), &optimum),
+        MastermindCmd::Next { game, next } => numeron::run_next(game.rules(), &next),
         MastermindCmd::Race { game, race } => numeron::run_race(game.rules(), &race),
     }
 }

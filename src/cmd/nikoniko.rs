@@ -1,83 +1,87 @@
-//! `tabula nikoniko …`: NikoNiko Gammon.
+//! `tabula nikoniko …`: NikoNiko Gammon with the article's own table. The questions are
+//! presets of the family's commands (`super::gammon`) on the article's table; the
+//! article's counting and its table format are its own.
 
+use super::gammon::args::{ArticleTable, CountArgs, EquityArgs, HintArgs, Json, MovesArgs};
+use super::gammon::args::{PlayArgs, Quiet, ShowArgs, Timings};
+use super::gammon::handle::{open_article, Open};
+use super::gammon::{self as family, render};
 use super::progress::Bars;
-use super::{emit, emit_json};
+use super::{emit, emit_json, tables};
 use clap::Subcommand;
-use serde_json::{json, Value};
-use std::path::PathBuf;
 use std::time::Instant;
-use tabula::nikoniko::{
-    self, board, counting, game, index,
-    moves::{self, Generator},
-    notation, query, store, verify, Outcomes, Position, Roll,
-};
+use tabula::nikoniko::{self, counting, store};
 use tabula::Result;
 
 #[derive(Subcommand)]
 pub enum NikonikoCmd {
     /// Enumerate every state and prove the index round-trips (1,106,945 states)
+    #[command(after_help = "Example:\n  tabula nikoniko count --plays")]
     Count {
-        /// Also generate the plays of all 6 distinct rolls for every state, and count them
+        /// Also generate the plays of every roll from every state, and count them
         #[arg(long)]
         plays: bool,
-        #[arg(long)]
-        json: bool,
+        #[command(flatten)]
+        args: CountArgs,
     },
     /// Show a position: board, notation, index, pip counts
+    #[command(after_help = "Example:\n  tabula nikoniko show 8,8,5,2,2/8,8,5,2,2")]
     Show {
-        /// `8,8,5,2,2/8,8,5,2,2` (side on roll first) or a dense index
-        position: String,
-        #[arg(long)]
-        json: bool,
+        #[command(flatten)]
+        args: ShowArgs,
     },
     /// Every distinct legal play of a roll
+    #[command(after_help = "Example:\n  tabula nikoniko moves 8,8,5,2,2/8,8,5,2,2 2-2")]
     Moves {
-        position: String,
-        /// `1-2`, `0-0`, `2-2`, …
-        roll: String,
-        #[arg(long)]
-        json: bool,
+        #[command(flatten)]
+        args: MovesArgs,
     },
-    /// Build the equity and outcome tables by value iteration
+    /// Build the article's equity and outcome tables by value iteration
+    #[command(after_help = "Example:\n  tabula nikoniko build")]
     Build {
-        /// The equity table (the outcome table goes beside it, extension `outcomes`)
-        #[arg(long, default_value_os_t = store::default_path())]
-        table: PathBuf,
-        /// Hide the progress display
-        #[arg(long)]
-        quiet: bool,
-        #[arg(long)]
-        json: bool,
+        #[command(flatten)]
+        table: ArticleTable,
+        #[command(flatten)]
+        quiet: Quiet,
+        #[command(flatten)]
+        json: Json,
+        #[command(flatten)]
+        timings: Timings,
     },
     /// Equity and outcome chances of a position for the side on roll
+    #[command(after_help = "Example:\n  tabula nikoniko equity 8,8,5,2,2/8,8,5,2,2")]
     Equity {
-        position: String,
-        #[arg(long, default_value_os_t = store::default_path())]
-        table: PathBuf,
-        #[arg(long)]
-        json: bool,
+        #[command(flatten)]
+        table: ArticleTable,
+        #[command(flatten)]
+        args: EquityArgs,
     },
-    /// Every legal play of a roll, best first, with equity and the equity each loses
+    /// Every legal play of a roll, best first, with the equity each loses
+    #[command(after_help = "Example:\n  tabula nikoniko hint 8,8,5,2,2/8,8,5,2,2 1-2")]
     Hint {
-        position: String,
-        roll: String,
-        #[arg(long, default_value_os_t = store::default_path())]
-        table: PathBuf,
-        #[arg(long)]
-        json: bool,
+        #[command(flatten)]
+        table: ArticleTable,
+        #[command(flatten)]
+        args: HintArgs,
+    },
+    /// The opening: each first roll's best play and the opening-roll winner's equity
+    #[command(after_help = "Example:\n  tabula nikoniko opening")]
+    Opening {
+        #[command(flatten)]
+        table: ArticleTable,
+        #[command(flatten)]
+        json: Json,
     },
     /// Play a game in the terminal against the table's perfect play
+    #[command(after_help = "Example:\n  tabula nikoniko play --seed 7")]
     Play {
-        /// Seed of the dice
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// Let the table move first
-        #[arg(long)]
-        second: bool,
-        #[arg(long, default_value_os_t = store::default_path())]
-        table: PathBuf,
+        #[command(flatten)]
+        table: ArticleTable,
+        #[command(flatten)]
+        args: PlayArgs,
     },
     /// The article's table of PNC(p, n): ways to put n checkers on p places
+    #[command(after_help = "Example:\n  tabula nikoniko pnc --places 10 --checkers 5")]
     Pnc {
         /// Rows: 1 to this many places
         #[arg(long, default_value_t = 10)]
@@ -85,301 +89,76 @@ pub enum NikonikoCmd {
         /// Columns: 0 to this many checkers
         #[arg(long, default_value_t = 5)]
         checkers: u32,
-        #[arg(long)]
-        json: bool,
+        #[command(flatten)]
+        json: Json,
     },
     /// Every count vector in the order of the article's next_PN, with its rank
+    #[command(after_help = "Example:\n  tabula nikoniko listing --places 4 --checkers 2")]
     Listing {
+        /// Places of a vector
         #[arg(long, default_value_t = 4)]
         places: u32,
+        /// Checkers of a vector
         #[arg(long, default_value_t = 2)]
         checkers: u32,
-        #[arg(long)]
-        json: bool,
+        #[command(flatten)]
+        json: Json,
     },
     /// Re-derive every stored value with one Bellman sweep and report the worst gap
+    #[command(after_help = "Example:\n  tabula nikoniko verify")]
     Verify {
-        #[arg(long, default_value_os_t = store::default_path())]
-        table: PathBuf,
-        #[arg(long)]
-        json: bool,
+        #[command(flatten)]
+        table: ArticleTable,
+        #[command(flatten)]
+        json: Json,
     },
-}
-
-fn position(text: &str) -> Result<Position> {
-    Ok(notation::parse_position(text)?)
-}
-
-fn roll(text: &str) -> Result<Roll> {
-    Ok(notation::parse_roll(text)?)
-}
-
-/// The six outcome chances in one line (also `tabula gammon`'s).
-pub(super) fn outcomes_text(o: &Outcomes) -> String {
-    format!(
-        "win {:5.1}% (gammon {:5.1}%, backgammon {:5.1}%)  lose {:5.1}% (gammon {:5.1}%, backgammon {:5.1}%)",
-        100.0 * o.win,
-        100.0 * o.win_gammon,
-        100.0 * o.win_backgammon,
-        100.0 * o.lose,
-        100.0 * o.lose_gammon,
-        100.0 * o.lose_backgammon,
-    )
 }
 
 pub fn run(cmd: NikonikoCmd) -> Result<()> {
+    let v = nikoniko::variant();
     match cmd {
-        NikonikoCmd::Count { plays, json } => {
+        NikonikoCmd::Count { plays, args } => {
             let started = Instant::now();
-            let states = index::check_bijection()?;
+            let c = counting::count(plays)?;
             let seconds = started.elapsed().as_secs_f64();
-            let seed_count = index::count_states_like_the_article();
-            let mut doc = json!({
-                "states": states,
-                "seed_count": seed_count,
-                "side_vectors": index::SIDE_VECTORS,
-                "round_trips_verified": states,
-                "seconds": seconds,
-            });
-            let mut text = format!(
-                "states                {states}\n\
-                 counted as the seed   {seed_count}\n\
-                 one side's vectors    {} (the seed's PNC(10, 5))\n\
-                 round trips verified  {states} (index -> position -> index) in {seconds:.3} s",
-                index::SIDE_VECTORS
-            );
-            if plays {
-                let all = index::all_states();
-                let started = Instant::now();
-                let stats = moves::play_statistics(&all);
-                let play_seconds = started.elapsed().as_secs_f64();
-                let rows: Vec<Value> = Roll::ALL
-                    .iter()
-                    .zip(stats)
-                    .map(|((r, _), s)| {
-                        json!({"roll": r.to_string(), "plays": s.plays, "passes": s.passes, "wins": s.wins})
-                    })
-                    .collect();
-                doc["plays"] = json!({ "rolls": rows, "seconds": play_seconds });
-                text.push_str(&format!(
-                    "\nplays of every roll from every state, generated in {play_seconds:.3} s:\n  roll        plays     passes       wins"
-                ));
-                for ((r, _), s) in Roll::ALL.iter().zip(stats) {
-                    text.push_str(&format!(
-                        "\n  {r}  {:>11} {:>10} {:>10}",
-                        s.plays, s.passes, s.wins
-                    ));
-                }
-            }
-            if json {
-                emit_json(&doc)
+            if args.json.json {
+                emit_json(&c)
             } else {
-                emit(&text)
+                emit(&render::count(&c, seconds))
             }
         }
-        NikonikoCmd::Show {
-            position: text,
-            json,
-        } => {
-            let p = position(&text)?;
-            if json {
-                emit_json(&json!({
-                    "index": index::index_of(&p),
-                    "position": notation::notation(&p),
-                    "pips": { "on_roll": p.my_pips(), "opponent": p.opp_pips() },
-                    "on_roll": p.me,
-                    "opponent": p.opp,
-                }))
-            } else {
-                emit(&board::render(&p))
-            }
-        }
-        NikonikoCmd::Moves {
-            position: text,
-            roll: r,
-            json,
-        } => {
-            let p = position(&text)?;
-            let r = roll(&r)?;
-            let plays = Generator::new().plays(&p, r);
-            let pass = plays.len() == 1 && plays[0].is_pass();
-            let listed: Vec<_> = if pass { Vec::new() } else { plays };
-            if json {
-                let moves: Vec<Value> = listed
-                    .iter()
-                    .map(|m| {
-                        json!({
-                            "position": notation::notation(&m.after),
-                            "play": m.to_string(),
-                            "index_after": if m.wins() { Value::Null } else { json!(index::index_of(&m.after.swap())) },
-                            "wins": m.score(),
-                        })
-                    })
-                    .collect();
-                emit_json(&json!({
-                    "position": notation::notation(&p),
-                    "roll": r.to_string(),
-                    "pass": pass,
-                    "moves": moves,
-                }))
-            } else if pass {
-                emit(&format!("{r}: no legal move, the turn passes"))
-            } else {
-                let mut text = format!("{} distinct plays of {r}:\n", listed.len());
-                for (k, m) in listed.iter().enumerate() {
-                    let end = match m.score() {
-                        0 => String::new(),
-                        s => format!("  (wins {s})"),
-                    };
-                    text.push_str(&format!(
-                        "{:>3}. {:<22} {}{end}\n",
-                        k + 1,
-                        m.to_string(),
-                        notation::notation(&m.after)
-                    ));
-                }
-                emit(&text)
-            }
-        }
-        NikonikoCmd::Build { table, quiet, json } => {
-            let bars = Bars::new(quiet);
-            let report = store::build(&table, bars.progress())?;
-            if json {
-                emit_json(&json!({
-                    "table": report.equity_path,
-                    "outcomes_table": report.outcomes_path,
-                    "states": index::STATES,
-                    "successors": report.successors,
-                    "sweeps": report.sweeps,
-                    "residual": report.residual,
-                    "outcome_sweeps": report.outcome_sweeps,
-                    "outcome_residual": report.outcome_residual,
-                    "seconds": report.seconds,
-                    "graph_seconds": report.graph_seconds,
-                    "solve_seconds": report.solve_seconds,
-                    "outcome_seconds": report.outcome_seconds,
-                    "checksum": report.equity_checksum,
-                    "outcomes_checksum": report.outcome_checksum,
-                    "opening_equity": report.opening_equity,
-                }))
-            } else {
-                emit(&format!(
-                    "built {} and {}\n\
-                     states          {}\n\
-                     plays           {} successor links\n\
-                     equity          {} sweeps, final residual {:.2e}\n\
-                     outcomes        {} sweeps, final residual {:.2e}\n\
-                     time            {:.2} s ({:.2} s generating plays, {:.2} s iterating, {:.2} s of it \
-                     for the outcomes)\n\
-                     checksum        sha256:{}\n\
-                     outcomes sum    sha256:{}\n\
-                     opening equity  {:+.6}",
-                    report.equity_path.display(),
-                    report.outcomes_path.display(),
-                    index::STATES,
-                    report.successors,
-                    report.sweeps,
-                    report.residual,
-                    report.outcome_sweeps,
-                    report.outcome_residual,
-                    report.seconds,
-                    report.graph_seconds,
-                    report.solve_seconds,
-                    report.outcome_seconds,
-                    report.equity_checksum,
-                    report.outcome_checksum,
-                    report.opening_equity,
-                ))
-            }
-        }
-        NikonikoCmd::Equity {
-            position: text,
+        NikonikoCmd::Show { args } => family::show(&v, args),
+        NikonikoCmd::Moves { args } => family::moves(&v, args),
+        NikonikoCmd::Build {
             table,
+            quiet,
             json,
+            timings,
         } => {
-            let p = position(&text)?;
-            let tables = store::Tables::open(&table)?;
-            let i = index::index_of(&p);
-            let (e, o) = (tables.equity(i)?, tables.outcomes(i)?);
-            if json {
-                emit_json(&json!({
-                    "index": i,
-                    "position": notation::notation(&p),
-                    "equity": e,
-                    "outcomes": o,
-                }))
-            } else {
-                emit(&format!(
-                    "position {}  (index {i})\nequity   {e:+.4} for the side on roll\n{}",
-                    notation::notation(&p),
-                    outcomes_text(&o)
-                ))
-            }
+            let path =
+                tables::given_or(table.table.as_deref(), store::FILE_NAME, tables::for_build);
+            let bars = Bars::new(quiet.quiet || json.json);
+            let report = store::build(&path, bars.progress())?;
+            family::emit_report(&report, json, timings)
         }
-        NikonikoCmd::Hint {
-            position: text,
-            roll: r,
-            table,
-            json,
-        } => {
-            let p = position(&text)?;
-            let r = roll(&r)?;
-            let tables = store::Tables::open(&table)?;
-            let rated = query::rated_plays(&tables, &p, r)?;
-            if json {
-                let moves: Vec<Value> = rated
-                    .iter()
-                    .map(|m| {
-                        json!({
-                            "position": notation::notation(&m.play.after),
-                            "play": m.play.to_string(),
-                            "equity": m.equity,
-                            "loss": m.loss,
-                            "outcomes": m.outcomes,
-                        })
-                    })
-                    .collect();
-                emit_json(&json!({
-                    "position": notation::notation(&p),
-                    "index": index::index_of(&p),
-                    "roll": r.to_string(),
-                    "moves": moves,
-                }))
-            } else {
-                let mut text = format!("{} to play {r}:\n", notation::notation(&p));
-                for (k, m) in rated.iter().enumerate() {
-                    text.push_str(&format!(
-                        "{:>3}. {:<22} {:<22} equity {:+.4}  loss {:.4}\n     {}\n",
-                        k + 1,
-                        m.play.to_string(),
-                        notation::notation(&m.play.after),
-                        m.equity,
-                        m.loss,
-                        outcomes_text(&m.outcomes)
-                    ));
-                }
-                emit(&text)
-            }
+        NikonikoCmd::Equity { table, args } => {
+            family::equity(&v, || open_article(&table, Open::Map), args)
         }
-        NikonikoCmd::Play {
-            seed,
-            second,
-            table,
-        } => {
-            // Loaded into memory: a game lasts, and the files may change meanwhile.
-            let tables = store::Tables::load(&table)?;
-            let stdin = std::io::stdin();
-            let mut stdout = std::io::stdout();
-            game::play(&tables, seed, !second, stdin.lock(), &mut stdout)?;
-            Ok(())
+        NikonikoCmd::Hint { table, args } => {
+            family::hint(&v, || open_article(&table, Open::Map), args)
         }
+        NikonikoCmd::Opening { table, json } => {
+            family::opening(&open_article(&table, Open::Map)?, json)
+        }
+        // Loaded into memory: a game lasts, and the files may change meanwhile.
+        NikonikoCmd::Play { table, args } => family::play(&open_article(&table, Open::Load)?, args),
         NikonikoCmd::Pnc {
             places,
             checkers,
             json,
         } => {
             let table = counting::pnc_table(places, checkers)?;
-            if json {
+            if json.json {
                 emit_json(&table)
             } else {
                 emit(&render_pnc(&table))
@@ -391,55 +170,14 @@ pub fn run(cmd: NikonikoCmd) -> Result<()> {
             json,
         } => {
             let listing = counting::listing(places, checkers)?;
-            if json {
+            if json.json {
                 emit_json(&listing)
             } else {
                 emit(&render_listing(&listing))
             }
         }
         NikonikoCmd::Verify { table, json } => {
-            let tables = store::Tables::open(&table)?;
-            let started = Instant::now();
-            let r = verify::verify(&tables)?;
-            let seconds = started.elapsed().as_secs_f64();
-            if json {
-                emit_json(&json!({
-                    "ok": r.ok,
-                    "max_bellman_gap": r.max_bellman_gap,
-                    "worst_index": r.worst_index,
-                    "bellman_bound": r.bellman_bound,
-                    "max_outcome_gap": r.max_outcome_gap,
-                    "outcome_bound": r.outcome_bound,
-                    "max_total_gap": r.max_total_gap,
-                    "total_bound": r.total_bound,
-                    "seconds": seconds,
-                }))?;
-            } else {
-                emit(&format!(
-                    "checksums           ok\n\
-                     Bellman sweep       largest gap {:.3e} at index {} (rounding allows {:.3e})\n\
-                     equity vs outcomes  largest gap {:.3e} (rounding allows {:.3e})\n\
-                     outcomes add to 1   largest gap {:.3e} (rounding allows {:.3e})\n\
-                     verdict             {} ({seconds:.2} s)",
-                    r.max_bellman_gap,
-                    r.worst_index,
-                    r.bellman_bound,
-                    r.max_outcome_gap,
-                    r.outcome_bound,
-                    r.max_total_gap,
-                    r.total_bound,
-                    if r.ok { "consistent" } else { "INCONSISTENT" }
-                ))?;
-            }
-            if r.ok {
-                Ok(())
-            } else {
-                Err(nikoniko::Error::Inconsistent(format!(
-                    "a gap exceeds what rounding allows (Bellman {:.3e}, outcomes {:.3e}, total {:.3e})",
-                    r.max_bellman_gap, r.max_outcome_gap, r.max_total_gap
-                ))
-                .into())
-            }
+            family::verify(&open_article(&table, Open::Map)?, json)
         }
     }
 }

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 use tabula::exact;
 use tabula::numeron::interactive;
+use tabula::numeron::next::NextReport;
 use tabula::numeron::report::{OptimumReport, RaceReport, StrategyReport, TraceReport, Variant};
 use tabula::numeron::root::{solve_root, Objective, RootReport};
 use tabula::numeron::session::trace;
@@ -19,7 +20,7 @@ use tabula::{Error, Result};
 pub enum GameCmd {
     /// Play a strategy against every secret: exact distribution of the number of guesses
     #[command(
-        after_long_help = "Example:\n  tabula numeron analyze --digits 4 --strategy entropy --tree tree.txt"
+        after_help = "Example:\n  tabula numeron analyze --digits 4 --strategy entropy --tree tree.txt"
     )]
     Analyze {
         #[command(flatten)]
@@ -32,12 +33,12 @@ pub enum GameCmd {
         /// Hide the progress spinner
         #[arg(long)]
         quiet: bool,
-        /// Print one JSON document instead of text
+        /// Print one JSON document on stdout instead of text
         #[arg(long)]
         json: bool,
     },
     /// Show a strategy's game against one secret, guess by guess
-    #[command(after_long_help = "Example:\n  tabula numeron trace --secret 719 --strategy first")]
+    #[command(after_help = "Example:\n  tabula numeron trace --secret 719 --strategy first")]
     Trace {
         /// The secret, e.g. 719
         #[arg(long)]
@@ -46,12 +47,12 @@ pub enum GameCmd {
         game: GameArgs,
         #[command(flatten)]
         player: PlayerArgs,
-        /// Print one JSON document instead of text
+        /// Print one JSON document on stdout instead of text
         #[arg(long)]
         json: bool,
     },
     /// Interactive helper: it proposes guesses, you type the answers (`1 0` or `1E0B`)
-    #[command(after_long_help = "Example:\n  tabula numeron solve --digits 4 --strategy entropy")]
+    #[command(after_help = "Example:\n  tabula numeron solve --digits 4 --strategy entropy")]
     Solve {
         #[command(flatten)]
         game: GameArgs,
@@ -66,7 +67,7 @@ pub enum GameCmd {
         long: bool,
     },
     /// Play against the program: it hides a secret and answers your guesses
-    #[command(after_long_help = "Example:\n  tabula numeron play --digits 4 --seed 7")]
+    #[command(after_help = "Example:\n  tabula numeron play --digits 4 --seed 7")]
     Play {
         #[command(flatten)]
         game: GameArgs,
@@ -75,16 +76,26 @@ pub enum GameCmd {
         seed: Option<u64>,
     },
     /// The exact optimum of the whole game, with a progress bar and a time budget
-    #[command(after_long_help = "Example:\n  tabula numeron optimum --digits 4 --budget 600")]
+    #[command(after_help = "Example:\n  tabula numeron optimum --digits 4 --budget 600")]
     Optimum {
         #[command(flatten)]
         game: GameArgs,
         #[command(flatten)]
         optimum: OptimumArgs,
     },
+    /// The candidates left after guesses and their answers, and the strategy's next guess
+    #[command(
+        after_help = "Example:\n  tabula numeron next --history 123:0E1B,456:1E0B --strategy entropy"
+    )]
+    Next {
+        #[command(flatten)]
+        game: GameArgs,
+        #[command(flatten)]
+        next: NextArgs,
+    },
     /// Two players race (each guesses the other's secret, first to N EAT wins)
     #[command(
-        after_long_help = "Example:\n  tabula numeron race --first entropy --second optimal"
+        after_help = "Example:\n  tabula numeron race --first entropy --second optimal"
     )]
     Race {
         #[command(flatten)]
@@ -99,17 +110,18 @@ pub enum GameCmd {
 pub struct GameArgs {
     /// Number of digits N (1..=10)
     #[arg(long, default_value_t = 3)]
-    digits: usize,
+    pub digits: usize,
     /// Allow repeated digits (K^N candidates, scored as in Mastermind)
     #[arg(long)]
-    repeats: bool,
+    pub repeats: bool,
     /// Number of digit symbols K, the digits 0 to K-1 (1..=10)
     #[arg(long, value_name = "K", default_value_t = 10)]
-    symbols: usize,
+    pub symbols: usize,
 }
 
 impl GameArgs {
-    fn rules(&self) -> Rules {
+    /// The rules these arguments name.
+    pub fn rules(&self) -> Rules {
         Rules::new(self.digits)
             .with_repeats(self.repeats)
             .with_alphabet(self.symbols)
@@ -148,7 +160,25 @@ pub struct OptimumArgs {
     /// Hide the progress bar
     #[arg(long)]
     pub quiet: bool,
-    /// Print one JSON document instead of text
+    /// Print one JSON document on stdout instead of text
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The history `next` continues, and who continues it.
+#[derive(Args)]
+pub struct NextArgs {
+    /// The guesses so far and their answers, oldest first, as GUESS:ANSWER separated
+    /// by commas (123:0E1B,456:1E0B)
+    #[arg(long, value_delimiter = ',', value_name = "TURNS")]
+    pub history: Vec<String>,
+    /// Strategy choosing the next guess
+    #[arg(long, default_value = "entropy", value_parser = parse_strategy)]
+    pub strategy: Strategy,
+    /// Propose only a guess consistent with the answers so far
+    #[arg(long)]
+    pub hard: bool,
+    /// Print one JSON document on stdout instead of text
     #[arg(long)]
     pub json: bool,
 }
@@ -162,7 +192,7 @@ pub struct RaceArgs {
     /// Strategy of the player moving second
     #[arg(long, default_value = "first", value_parser = parse_strategy)]
     pub second: Strategy,
-    /// Print one JSON document instead of text
+    /// Print one JSON document on stdout instead of text
     #[arg(long)]
     pub json: bool,
 }
@@ -217,8 +247,68 @@ pub fn run(cmd: GameCmd) -> Result<()> {
         } => solve(game.rules(), strategy, hard, long),
         GameCmd::Play { game, seed } => play(game.rules(), seed),
         GameCmd::Optimum { game, optimum: o } => optimum(game.rules(), &o),
+        GameCmd::Next { game, next: n } => run_next(game.rules(), &n),
         GameCmd::Race { game, race } => run_race(game.rules(), &race),
     }
+}
+
+/// `next` on the command line: the report as text or JSON.
+pub fn run_next(rules: Rules, n: &NextArgs) -> Result<()> {
+    let report = next_report(rules, n.strategy, n.hard, &n.history)?;
+    if n.json {
+        return emit_json(&sorted(&report)?);
+    }
+    emit(&render_next(&report))
+}
+
+/// `next`'s answer, for both doors (the command line and the server): the candidates
+/// left after `history` (`GUESS:ANSWER` each) and `strategy`'s next guess.
+pub fn next(
+    game: &GameArgs,
+    strategy: Strategy,
+    hard: bool,
+    history: &[String],
+) -> Result<NextReport> {
+    next_report(game.rules(), strategy, hard, history)
+}
+
+fn next_report(
+    rules: Rules,
+    strategy: Strategy,
+    hard: bool,
+    history: &[String],
+) -> Result<NextReport> {
+    let engine = Engine::new(rules, strategy).map_err(advise)?;
+    let turns = history
+        .iter()
+        .map(|t| numeron::next::parse_turn(&engine, t))
+        .collect::<numeron::Result<Vec<_>>>()
+        .map_err(advise)?;
+    numeron::next::next(&engine, strategy, hard, &turns).map_err(advise)
+}
+
+fn render_next(r: &NextReport) -> String {
+    let mut out = String::new();
+    for t in &r.history {
+        out.push_str(&format!("{}  {}  {} left\n", t.guess, t.reply, t.left));
+    }
+    let more = r.candidates.saturating_sub(r.listed.len());
+    out.push_str(&format!(
+        "{} candidate{}: {}{}",
+        r.candidates,
+        if r.candidates == 1 { "" } else { "s" },
+        r.listed.join(" "),
+        if more > 0 {
+            format!(" … and {more} more")
+        } else {
+            String::new()
+        }
+    ));
+    match &r.guess {
+        Some(g) => out.push_str(&format!("\nnext guess ({}): {g}", r.strategy)),
+        None => out.push_str("\nsolved"),
+    }
+    out
 }
 
 /// The variant in the game's words: `3 digits`, `4 digits (repeats), 6 symbols`, `4 pegs,

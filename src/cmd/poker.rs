@@ -20,23 +20,30 @@ const RULE_HELP: &str = "Rule to compare by: `article` (default) or statistics j
 #[derive(Subcommand)]
 pub enum PokerCmd {
     /// The rank of a hand (Japanese and English) and its tie-break values
+    #[command(after_help = "Example:\n  tabula poker judge oizsk")]
     Judge {
         /// Five of 大石泉すき, or of the letters o i z s k (e.g. oizsk)
         hand: String,
+        /// Print one JSON document on stdout instead of text
         #[arg(long)]
         json: bool,
     },
     /// Which of two hands wins, and at which stage it is decided
+    #[command(after_help = "Example:\n  tabula poker compare oizsk ooiis")]
     Compare {
+        /// The first hand (e.g. oizsk)
         a: String,
+        /// The second hand
         b: String,
         #[arg(long, default_value = "article", value_parser = Rule::parse, help = RULE_HELP)]
         rule: Rule,
+        /// Print one JSON document on stdout instead of text
         #[arg(long)]
         json: bool,
     },
     /// Exact count and probability of each rank over all 3,125 hands; with --strength,
     /// every hand's chances against a random hand
+    #[command(after_help = "Example:\n  tabula poker table")]
     Table {
         /// List all 3,125 hands, strongest first, with their chances to beat, tie and
         /// lose to a uniformly random hand
@@ -45,29 +52,35 @@ pub enum PokerCmd {
         #[arg(long, default_value = "article", value_parser = Rule::parse, help = RULE_HELP,
               requires = "strength")]
         rule: Rule,
+        /// Print one JSON document on stdout instead of text
         #[arg(long)]
         json: bool,
     },
     /// The exact chance that a hand beats, ties and loses to a uniformly random hand
+    #[command(after_help = "Example:\n  tabula poker strength oizsk")]
     Strength {
         /// Five of 大石泉すき, or of the letters o i z s k (e.g. oizsk)
         hand: String,
         #[arg(long, default_value = "article", value_parser = Rule::parse, help = RULE_HELP)]
         rule: Rule,
+        /// Print one JSON document on stdout instead of text
         #[arg(long)]
         json: bool,
     },
     /// Check the comparator over all 3,125 × 3,124 ordered pairs of different hands
+    #[command(after_help = "Example:\n  tabula poker verify --json")]
     Verify {
         /// Example tied pairs to list per stage
         #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u16).range(0..=1000))]
         examples: u16,
         #[arg(long, default_value = "article", value_parser = Rule::parse, help = RULE_HELP)]
         rule: Rule,
+        /// Print one JSON document on stdout instead of text
         #[arg(long)]
         json: bool,
     },
     /// Search a stated family of natural fifth rules for the one leaving the fewest ties
+    #[command(after_help = "Example:\n  tabula poker search-rule --top 5")]
     SearchRule {
         /// Longest sequence of statistics to try as one rule (1 to 3)
         #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u8).range(1..=3))]
@@ -75,6 +88,7 @@ pub enum PokerCmd {
         /// Single statistics to list in the human output
         #[arg(long, default_value_t = 10)]
         top: usize,
+        /// Print one JSON document on stdout instead of text
         #[arg(long)]
         json: bool,
     },
@@ -95,8 +109,7 @@ pub fn run(cmd: PokerCmd) -> Result<()> {
             show(&Judgement::of(&Hand::parse(&hand)?), json, render_judgement)
         }
         PokerCmd::Compare { a, b, rule, json } => {
-            let comparison = Comparison::under(&Hand::parse(&a)?, &Hand::parse(&b)?, &rule);
-            show(&comparison, json, render_comparison)
+            show(&comparison(&a, &b, &rule)?, json, render_comparison)
         }
         PokerCmd::Table {
             strength: false,
@@ -131,6 +144,11 @@ pub fn run(cmd: PokerCmd) -> Result<()> {
             })
         }
     }
+}
+
+/// `compare`'s answer, for both doors (the command line and the server).
+pub fn comparison(a: &str, b: &str, rule: &Rule) -> Result<Comparison> {
+    Ok(Comparison::under(&Hand::parse(a)?, &Hand::parse(b)?, rule))
 }
 
 /// A short description of a comparison stage, for people.

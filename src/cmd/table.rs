@@ -10,21 +10,39 @@ use tabula::Result;
 #[derive(Subcommand)]
 pub enum TableCmd {
     /// Print a table's header (cheap checks only)
+    #[command(after_help = "Example:\n  tabula table info tables/nikoniko.tbl --json")]
     Info {
+        /// The table file
         path: PathBuf,
+        /// Print one JSON document on stdout instead of text
         #[arg(long)]
         json: bool,
     },
     /// Check everything: header, size and payload checksum
+    #[command(after_help = "Example:\n  tabula table verify tables/hyper2.tbl")]
     Verify {
+        /// The table file
         path: PathBuf,
+        /// Print one JSON document on stdout instead of text
         #[arg(long)]
         json: bool,
     },
     /// Compress a table with zstd for shipping
-    Pack { path: PathBuf, output: PathBuf },
+    #[command(after_help = "Example:\n  tabula table pack tables/hyper2.tbl hyper2.tbl.zst")]
+    Pack {
+        /// The table file
+        path: PathBuf,
+        /// The packed file to write
+        output: PathBuf,
+    },
     /// Decompress a packed table (it must verify)
-    Unpack { path: PathBuf, output: PathBuf },
+    #[command(after_help = "Example:\n  tabula table unpack hyper2.tbl.zst tables/hyper2.tbl")]
+    Unpack {
+        /// The packed file
+        path: PathBuf,
+        /// The table file to write
+        output: PathBuf,
+    },
 }
 
 pub fn run(cmd: TableCmd) -> Result<()> {

@@ -1,4 +1,4 @@
-//! Everything that can go wrong in the backgammon family's gnubg layer, each fault its own
+//! Everything that can go wrong in the backgammon family's engine, each fault its own
 //! variant.
 
 use crate::error::ErrorKind;
@@ -30,6 +30,17 @@ pub enum Error {
         checkers: usize,
         /// Which count does not fit.
         reason: String,
+    },
+    /// Work that would need more memory than this process can take (the memory
+    /// available, and the address-space limit); refused before anything is allocated.
+    #[error("{what} needs about {:.1} GB and this process can take {:.1} GB more (the memory available, and the address-space limit)", *need as f64 / 1e9, *have as f64 / 1e9)]
+    OutOfMemory {
+        /// What would have been done.
+        what: String,
+        /// Bytes it needs, roughly.
+        need: u64,
+        /// Bytes this process can still take.
+        have: u64,
     },
     /// One side's checkers do not fit the board or the checker count.
     #[error("not a side of {checkers} checkers on {points} points: {reason}")]
@@ -124,6 +135,14 @@ pub enum Error {
         /// What is wrong with it.
         reason: &'static str,
     },
+    /// A fault found in a file, named with the file.
+    #[error("{}: {source}", path.display())]
+    InFile {
+        /// The file.
+        path: PathBuf,
+        /// The fault.
+        source: Box<Error>,
+    },
     /// Records given to a database writer that do not fit the index: a value for an
     /// illegal record, none for a legal one, or the wrong number of records.
     #[error("record {record}: {reason}")]
@@ -163,6 +182,18 @@ pub enum Error {
     /// The stored values do not satisfy the rules' equations within their rounding.
     #[error("the table is not consistent with the rules: {0}")]
     Inconsistent(String),
+    /// A question about the doubling cube, asked of a table that does not keep it.
+    #[error(
+        "{}: no cube table lies beside it (the table was built without the cube){}",
+        path.display(),
+        hint.as_ref().map(|h| format!(": {h}")).unwrap_or_default()
+    )]
+    NoCube {
+        /// The table asked.
+        path: PathBuf,
+        /// Advice, such as the command that builds the cube table.
+        hint: Option<String>,
+    },
     /// A line of the player's answers could not be read.
     #[error("standard input: {0}")]
     Line(#[from] crate::lines::LineError),
@@ -197,8 +228,10 @@ impl Error {
             | Error::Rank(_)
             | Error::Variant { .. }
             | Error::Input { .. } => ErrorKind::Input,
-            Error::NotConverged { .. } | Error::Inconsistent(_) => ErrorKind::Failed,
-            Error::Table(_) => ErrorKind::Table,
+            Error::NotConverged { .. } | Error::Inconsistent(_) | Error::OutOfMemory { .. } => {
+                ErrorKind::Failed
+            }
+            Error::Table(_) | Error::NoCube { .. } => ErrorKind::Table,
             Error::Line(crate::lines::LineError::Read(_)) => ErrorKind::Io,
             Error::Line(_) => ErrorKind::Input,
             Error::Header { .. }
@@ -206,6 +239,21 @@ impl Error {
             | Error::Length { .. }
             | Error::Corrupt { .. } => ErrorKind::Table,
             Error::Io { .. } => ErrorKind::Io,
+            Error::InFile { source, .. } => source.kind(),
+        }
+    }
+
+    /// Adds advice (such as the command that builds the table) to a fault that a rebuild
+    /// cures (a missing cube table, and the table faults of
+    /// [`crate::table::TableError::with_hint`]); other errors are returned unchanged.
+    pub fn with_hint(self, advice: &str) -> Self {
+        match self {
+            Error::Table(e) => Error::Table(e.with_hint(advice)),
+            Error::NoCube { path, .. } => Error::NoCube {
+                path,
+                hint: Some(advice.to_string()),
+            },
+            e => e,
         }
     }
 

@@ -1,123 +1,99 @@
-//! A game of any variant in the terminal against the table's perfect play, the family's
-//! form of `crate::nikoniko::game`: cubeless ([`play`]), or money play with the doubling
-//! cube ([`play_with_cube`], `docs/gammon.md`, "Commands").
+//! A game in the terminal against a table's perfect play, for any variant and any table
+//! ([`Evaluator`]): cubeless, or money play with the doubling cube (`docs/gammon.md`,
+//! "Playing"). The session reads the human's answers from any `BufRead` and writes to
+//! any `Write`, so it is tested with scripted input.
 
-use super::moves::{self, Play};
+use super::cube::{decide, Cube, CubeDecision, Owner};
+use super::moves::{win_points, Generator, Play};
 use super::notation::{notation, parse_position};
-use super::query::{cube_action, hint_with, CubeState};
-use super::store::{Cubeful, Tables};
-use super::{Error, Position};
+use super::query::hint;
+use super::{Error, Evaluator, Position, Roll};
 use crate::lines::Lines;
 use crate::random;
 use std::io::{BufRead, Write};
 
-pub use crate::nikoniko::game::GameEnd;
-
-/// Who owns the doubling cube.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Owner {
-    /// Nobody: it is in the centre, either side may double.
-    Centred,
-    /// The human (X).
-    Human,
-    /// The table (O).
-    Table,
-}
-
-/// The doubling cube: its value and its owner.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Cube {
-    /// 1, 2, 4, …: what a single game is worth.
-    pub value: u32,
-    /// Who may double next.
-    pub owner: Owner,
-}
-
-impl Cube {
-    /// The cube at the start of a game: 1, centred.
-    pub const START: Cube = Cube {
-        value: 1,
-        owner: Owner::Centred,
-    };
-
-    /// The cube state as `side` sees it when on roll.
-    fn state(&self, side: Owner) -> CubeState {
-        match self.owner {
-            Owner::Centred => CubeState::Centred,
-            o if o == side => CubeState::Owned,
-            _ => CubeState::Opponent,
-        }
-    }
-
-    fn describe(&self) -> String {
-        let owner = match self.owner {
-            Owner::Centred => "centred",
-            Owner::Human => "yours",
-            Owner::Table => "O's",
-        };
-        format!("cube {}, {owner}", self.value)
-    }
-}
-
-/// How a game with the cube ended, and the cube at its end.
+/// How a game ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CubeGame {
-    /// The end: a finished game's points are the cube's value times 1, 2 or 3, or the
-    /// cube's value before a double that was passed.
+pub enum GameEnd {
+    /// The game was played out, or a double passed.
+    Finished {
+        /// Points won by the human: 1 a single game, 2 a gammon, 3 a backgammon, times
+        /// the cube's value (or the cube's value before a double that was passed);
+        /// negative when the human lost.
+        human_points: i32,
+    },
+    /// The human quit or the input ended.
+    Abandoned,
+}
+
+/// How a game went: its end and the cube at its end (a passed double left unturned;
+/// always [`Cube::START`] without the cube).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameResult {
+    /// How it ended.
     pub end: GameEnd,
-    /// The cube when the game ended (a passed double left unturned).
+    /// The cube when it ended.
     pub cube: Cube,
 }
 
-/// Plays one game: the human against the table, dice from `seed`. The human moves first
-/// when `human_first`. Reads moves from `input` (lines of at most
+/// What kind of game to play.
+#[derive(Clone, Copy)]
+pub struct Options<'a> {
+    /// Seed of the dice.
+    pub seed: u64,
+    /// The human (X) rolls first; else the table (O).
+    pub human_first: bool,
+    /// Money play with the doubling cube (no Jacoby rule, no beavers); the table must
+    /// keep the cube.
+    pub cube: bool,
+    /// Draws the board from the side on roll's view (the human's when on roll); without
+    /// it each turn shows the position's notation.
+    pub board: Option<&'a (dyn Fn(&Position) -> String + Sync)>,
+}
+
+impl Options<'_> {
+    /// A cubeless game, the human first, with the dice of `seed`, no board.
+    pub fn new(seed: u64) -> Options<'static> {
+        Options {
+            seed,
+            human_first: true,
+            cube: false,
+            board: None,
+        }
+    }
+}
+
+/// Plays one game from the variant's opening: the human (X) against the table (O).
+///
+/// With the cube, before each roll the side on roll may double when the cube is centred
+/// or its own: the table doubles when its cube decision is "double, take" or "double,
+/// pass" (not when too good: it plays on for the gammon), and takes the human's double
+/// when taking costs it no more than passing; it chooses its plays by their cubeful
+/// equity in its cube state. Reads answers from `input` (lines of at most
 /// [`crate::lines::MAX_LINE`] bytes), writes everything to `out`.
 pub fn play<R: BufRead, W: Write>(
-    tables: &Tables,
-    seed: u64,
-    human_first: bool,
+    table: &dyn Evaluator,
+    options: &Options<'_>,
     input: R,
     out: &mut W,
-) -> Result<GameEnd, Error> {
-    let start = tables.variant().opening();
-    Ok(session(tables, seed, start, human_first, None, input, out)?.end)
+) -> Result<GameResult, Error> {
+    if options.cube && !table.has_cube() {
+        return Err(Error::NoCube {
+            path: table.path().to_path_buf(),
+            hint: None,
+        });
+    }
+    let start = table.variant().opening();
+    let cube = options.cube.then_some(Cube::START);
+    Session::new(table, options, Lines::new(input), out).run(start, cube)
 }
 
-/// Plays one game of money play with the doubling cube (no Jacoby rule, no beavers), as
-/// [`play`] does otherwise. Before each roll the side on roll may double when the cube is
-/// centred or its own: the table doubles when its cube decision
-/// ([`crate::gammon::query::cube_action`]) is "double, take" or "double, pass" (not when
-/// too good: it plays on for the gammon), and takes the human's double when taking costs
-/// it no more than passing. The table chooses its plays by their cubeful equity in its
-/// cube state. Needs the cube table ([`Tables::has_cube`]).
-pub fn play_with_cube<R: BufRead, W: Write>(
-    tables: &Tables,
-    seed: u64,
-    human_first: bool,
-    input: R,
-    out: &mut W,
-) -> Result<CubeGame, Error> {
-    if !tables.has_cube() {
-        return Err(no_cube(tables));
-    }
-    let start = tables.variant().opening();
-    session(
-        tables,
-        seed,
-        start,
-        human_first,
-        Some(Cube::START),
-        input,
-        out,
-    )
-}
-
-fn no_cube(tables: &Tables) -> Error {
-    Error::Input {
-        what: "table",
-        input: tables.table().path().display().to_string(),
-        reason: "has no cube table beside it; money play with the cube needs one".into(),
-    }
+/// One game under way.
+struct Session<'a, R, W> {
+    table: &'a dyn Evaluator,
+    options: &'a Options<'a>,
+    input: Lines<R>,
+    out: &'a mut W,
 }
 
 fn io(e: std::io::Error) -> Error {
@@ -127,324 +103,364 @@ fn io(e: std::io::Error) -> Error {
     }
 }
 
-/// The cubeful equities of `p` (the side on roll's view).
-fn cubeful(tables: &Tables, p: &Position) -> Result<Cubeful, Error> {
-    tables.cubeful(p)?.ok_or_else(|| no_cube(tables))
-}
-
-/// One game from `start` (the side on roll first), the human on roll first when
-/// `human_first`, with the cube from `cube` when given; without it, the cubeless game.
-fn session<R: BufRead, W: Write>(
-    tables: &Tables,
-    seed: u64,
-    start: Position,
-    human_first: bool,
-    mut cube: Option<Cube>,
-    input: R,
-    out: &mut W,
-) -> Result<CubeGame, Error> {
-    let v = tables.variant().clone();
-    let mut input = Lines::new(input);
-    let mut rng = random::stream(seed, 0);
-    let mut pos = start;
-    let mut human_on_roll = human_first;
-    let ended = |end: GameEnd, cube: Option<Cube>| {
-        Ok(CubeGame {
-            end,
-            cube: cube.unwrap_or(Cube::START),
-        })
-    };
-    writeln!(
-        out,
-        "{}: you are X, the table plays O. Dice seed {seed}.",
-        v.name
-    )
-    .map_err(io)?;
-    if cube.is_some() {
-        writeln!(
+impl<'a, R: BufRead, W: Write> Session<'a, R, W> {
+    fn new(
+        table: &'a dyn Evaluator,
+        options: &'a Options<'a>,
+        input: Lines<R>,
+        out: &'a mut W,
+    ) -> Self {
+        Session {
+            table,
+            options,
+            input,
             out,
-            "Money play with the doubling cube (no Jacoby rule): the side on roll may double \
-             before it rolls when the cube is centred or its own."
-        )
-        .map_err(io)?;
-    }
-    let faces = v.faces.len() as u64;
-    loop {
-        let view = if human_on_roll {
-            pos.clone()
-        } else {
-            pos.swapped()
-        };
-        match &cube {
-            None => writeln!(out, "\nX (you) / O: {}", notation(&v, &view)),
-            Some(c) => writeln!(
-                out,
-                "\nX (you) / O: {}   ({})",
-                notation(&v, &view),
-                c.describe()
-            ),
         }
-        .map_err(io)?;
-        if let Some(c) = cube.as_mut() {
-            let before = c.value;
-            let side = if human_on_roll {
-                Owner::Human
-            } else {
-                Owner::Table
-            };
-            let state = c.state(side);
-            if state != CubeState::Opponent {
-                let action = cube_action(&cubeful(tables, &pos)?, state, false);
-                let points = f64::from(before);
-                if human_on_roll {
-                    match choose(&mut input, out, "Double or roll? [d/r] ", ["d", "r"])? {
-                        None => {
-                            writeln!(out, "Game abandoned.").map_err(io)?;
-                            return ended(GameEnd::Abandoned, cube);
-                        }
-                        Some(0) => {
-                            // The table's equity taking is minus the doubler's, passing -1.
-                            let take = -action.double_take * points;
-                            writeln!(out, "You double to {}.", 2 * before).map_err(io)?;
-                            if action.double_take <= 1.0 {
-                                c.value *= 2;
-                                c.owner = Owner::Table;
-                                writeln!(
-                                    out,
-                                    "O takes (for O: {take:+.4} taking, {:+.4} passing): {}.",
-                                    -points,
-                                    c.describe()
-                                )
-                                .map_err(io)?;
-                            } else {
-                                writeln!(
-                                    out,
-                                    "O passes (for O: {take:+.4} taking, {:+.4} passing): you \
-                                     win {before} point(s).",
-                                    -points
-                                )
-                                .map_err(io)?;
-                                let human_points = before as i32;
-                                return ended(GameEnd::Finished { human_points }, cube);
-                            }
-                        }
-                        Some(_) => {}
-                    }
-                } else if matches!(action.action, "double, take" | "double, pass") {
-                    writeln!(
-                        out,
-                        "O doubles to {} (for O: no double {:+.4}, double and take {:+.4}, \
-                         double and pass {:+.4}).",
-                        2 * before,
-                        action.no_double * points,
-                        action.double_take * points,
-                        action.double_pass * points
-                    )
-                    .map_err(io)?;
-                    match choose(&mut input, out, "Take or pass? [t/p] ", ["t", "p"])? {
-                        None => {
-                            writeln!(out, "Game abandoned.").map_err(io)?;
-                            return ended(GameEnd::Abandoned, cube);
-                        }
-                        Some(0) => {
-                            c.value *= 2;
-                            c.owner = Owner::Human;
-                            writeln!(out, "You take: {}.", c.describe()).map_err(io)?;
-                        }
-                        Some(_) => {
-                            writeln!(out, "You pass: you lose {before} point(s).").map_err(io)?;
-                            let human_points = -(before as i32);
-                            return ended(GameEnd::Finished { human_points }, cube);
-                        }
-                    }
+    }
+
+    fn say(&mut self, text: std::fmt::Arguments<'_>) -> Result<(), Error> {
+        self.out.write_fmt(text).map_err(io)?;
+        self.out.write_all(b"\n").map_err(io)
+    }
+
+    /// The game from `start` (the human's view when `human_first`), with `cube` when
+    /// given; without it, the cubeless game.
+    fn run(mut self, start: Position, mut cube: Option<Cube>) -> Result<GameResult, Error> {
+        let v = self.table.variant().clone();
+        let mut rng = random::stream(self.options.seed, 0);
+        let mut pos = start;
+        let mut human = self.options.human_first;
+        let ended = |end: GameEnd, cube: Option<Cube>| {
+            Ok(GameResult {
+                end,
+                cube: cube.unwrap_or(Cube::START),
+            })
+        };
+        self.say(format_args!(
+            "{}: you are X, the table plays O. Dice seed {}.",
+            v.title(),
+            self.options.seed
+        ))?;
+        if cube.is_some() {
+            self.say(format_args!(
+                "Money play with the doubling cube (no Jacoby rule): the side on roll may \
+                 double before it rolls when the cube is centred or its own."
+            ))?;
+        }
+        let faces = v.faces.len() as u64;
+        loop {
+            self.show(&pos, human, cube)?;
+            if let Some(c) = cube.as_mut() {
+                if let Some(end) = self.cube_turn(&pos, human, c)? {
+                    return ended(end, cube);
                 }
             }
-        }
-        let a = v.faces[random::below(&mut rng, faces) as usize];
-        let b = v.faces[random::below(&mut rng, faces) as usize];
-        let roll = (a.min(b), a.max(b));
-        let plays = moves::plays(&v, &pos, roll);
-        let chosen: Play = if human_on_roll {
-            writeln!(out, "You roll {}-{}.", roll.0, roll.1).map_err(io)?;
-            if plays.len() == 1 {
-                writeln!(out, "Only one play: {}", plays[0].text(v.points)).map_err(io)?;
-                plays[0].clone()
-            } else {
-                for (k, p) in plays.iter().enumerate() {
-                    writeln!(
-                        out,
-                        "  {:>2}. {:<24} -> {}",
-                        k + 1,
-                        p.text(v.points),
-                        notation(&v, &p.after)
-                    )
-                    .map_err(io)?;
-                }
-                match ask(&v, &mut input, out, &plays)? {
+            let a = v.faces[random::below(&mut rng, faces) as usize];
+            let b = v.faces[random::below(&mut rng, faces) as usize];
+            let roll = Roll::new(a, b);
+            let chosen = if human {
+                match self.human_play(&pos, roll)? {
                     Some(p) => p,
                     None => {
-                        writeln!(out, "Game abandoned.").map_err(io)?;
+                        self.say(format_args!("Game abandoned."))?;
                         return ended(GameEnd::Abandoned, cube);
                     }
                 }
-            }
-        } else {
-            let state = cube.map(|c| (c.state(Owner::Table), false));
-            let ranked = hint_with(tables, &pos, roll, state)?;
-            match ranked.moves.first() {
-                Some(best) => {
-                    match (&cube, best.cubeful) {
-                        (Some(c), Some(e)) => writeln!(
-                            out,
-                            "O rolls {}-{} and plays {} (cubeful equity for O {:+.4}).",
-                            roll.0,
-                            roll.1,
-                            best.play,
-                            e * f64::from(c.value)
-                        ),
-                        _ => writeln!(
-                            out,
-                            "O rolls {}-{} and plays {} (equity for O {:+.4}).",
-                            roll.0, roll.1, best.play, best.equity
-                        ),
-                    }
-                    .map_err(io)?;
-                    plays
-                        .iter()
-                        .find(|p| notation(&v, &p.after) == best.position)
-                        .cloned()
-                        .expect("the best play is a legal play")
-                }
-                None => {
-                    writeln!(out, "O rolls {}-{} and cannot move.", roll.0, roll.1).map_err(io)?;
-                    plays[0].clone()
-                }
-            }
-        };
-        if moves::off(chosen.after.us(), v.checkers) == v.checkers {
-            let won = moves::win_points(&v, chosen.after.them()) as i32;
-            let value = cube.map_or(1, |c| c.value as i32);
-            let points = won * value;
-            let human_points = if human_on_roll { points } else { -points };
-            let word = ["", "a single game", "a gammon", "a backgammon"][won as usize];
-            let at = match cube {
-                Some(c) => format!(" with the cube at {}", c.value),
-                None => String::new(),
-            };
-            if human_points > 0 {
-                writeln!(out, "You win {word}{at}: {points} point(s).").map_err(io)?;
             } else {
-                writeln!(out, "O wins {word}{at}: you lose {points} point(s).").map_err(io)?;
+                self.table_play(&pos, roll, cube)?
+            };
+            if chosen.wins() {
+                let won = win_points(&v, chosen.after.them()) as i32;
+                let value = cube.map_or(1, |c| c.value as i32);
+                let points = won * value;
+                let human_points = if human { points } else { -points };
+                let word = ["", "a single game", "a gammon", "a backgammon"][won as usize];
+                let at = match cube {
+                    Some(c) => format!(" with the cube at {}", c.value),
+                    None => String::new(),
+                };
+                if human_points > 0 {
+                    self.say(format_args!("You win {word}{at}: {points} point(s)."))?;
+                } else {
+                    self.say(format_args!(
+                        "O wins {word}{at}: you lose {points} point(s)."
+                    ))?;
+                }
+                return ended(GameEnd::Finished { human_points }, cube);
             }
-            return ended(GameEnd::Finished { human_points }, cube);
+            pos = chosen.after.swapped();
+            human = !human;
         }
-        pos = chosen.after.swapped();
-        human_on_roll = !human_on_roll;
     }
-}
 
-/// Writes `prompt` and reads the answer (lower-cased when `fold`): `None` for `q`, `quit`
-/// or the end of the input.
-fn answer<R: BufRead, W: Write>(
-    input: &mut Lines<R>,
-    out: &mut W,
-    prompt: &str,
-    fold: bool,
-) -> Result<Option<String>, Error> {
-    write!(out, "{prompt}").map_err(io)?;
-    out.flush().map_err(io)?;
-    let Some(line) = input.next_line()? else {
-        writeln!(out).map_err(io)?;
-        return Ok(None);
-    };
-    let line = if fold { line.to_lowercase() } else { line };
-    Ok((line != "q" && line != "quit").then_some(line))
-}
+    /// Shows the position from the human's side, with the cube.
+    fn show(&mut self, pos: &Position, human: bool, cube: Option<Cube>) -> Result<(), Error> {
+        let view = if human { *pos } else { pos.swapped() };
+        let cube = match cube {
+            Some(c) => format!("   ({})", describe(&c)),
+            None => String::new(),
+        };
+        match self.options.board {
+            Some(board) => {
+                let drawn = board(&view);
+                self.say(format_args!("\n{drawn}{cube}"))
+            }
+            None => {
+                let v = self.table.variant();
+                let text = notation(v, &view);
+                self.say(format_args!("\nX (you) / O: {text}{cube}"))
+            }
+        }
+    }
 
-/// Asks `prompt` until the answer is one of the two `letters` (or the word it starts);
-/// the letter's place, or `None` for `q` or the end of the input.
-fn choose<R: BufRead, W: Write>(
-    input: &mut Lines<R>,
-    out: &mut W,
-    prompt: &str,
-    letters: [&str; 2],
-) -> Result<Option<usize>, Error> {
-    let words = |l: &str| match l {
-        "d" => "double",
-        "r" => "roll",
-        "t" => "take",
-        _ => "pass",
-    };
-    loop {
-        let Some(answer) = answer(input, out, prompt, true)? else {
+    /// The cube decisions before the roll of the side on roll (`human` or the table);
+    /// the game's end when a double is passed or the human quits.
+    fn cube_turn(
+        &mut self,
+        pos: &Position,
+        human: bool,
+        c: &mut Cube,
+    ) -> Result<Option<GameEnd>, Error> {
+        let before = c.value;
+        let (me, other) = if human {
+            (Owner::X, Owner::O)
+        } else {
+            (Owner::O, Owner::X)
+        };
+        let state = c.state(me);
+        if !state.has_access() {
+            return Ok(None);
+        }
+        let action = decide(&self.table.cubeful_required(pos)?, state);
+        let points = f64::from(before);
+        if human {
+            match self.choose("Double or roll? [d/r] ", ["d", "r"])? {
+                None => {
+                    self.say(format_args!("Game abandoned."))?;
+                    return Ok(Some(GameEnd::Abandoned));
+                }
+                Some(0) => {
+                    // The table's equity taking is minus the doubler's; passing, -1.
+                    let take = -action.double_take * points;
+                    self.say(format_args!("You double to {}.", 2 * before))?;
+                    if action.double_take <= 1.0 {
+                        *c = c.taken_by(other);
+                        let cube = describe(c);
+                        self.say(format_args!(
+                            "O takes (for O: {take:+.6} taking, {:+.6} passing): {cube}.",
+                            -points
+                        ))?;
+                    } else {
+                        self.say(format_args!(
+                            "O passes (for O: {take:+.6} taking, {:+.6} passing): you win \
+                             {before} point(s).",
+                            -points
+                        ))?;
+                        return Ok(Some(GameEnd::Finished {
+                            human_points: before as i32,
+                        }));
+                    }
+                }
+                Some(_) => {}
+            }
+        } else if action.action.is_some_and(CubeDecision::doubles) {
+            self.say(format_args!(
+                "O doubles to {} (for O: no double {:+.6}, double and take {:+.6}, double and \
+                 pass {:+.6}).",
+                2 * before,
+                action.no_double * points,
+                action.double_take * points,
+                action.double_pass * points
+            ))?;
+            match self.choose("Take or pass? [t/p] ", ["t", "p"])? {
+                None => {
+                    self.say(format_args!("Game abandoned."))?;
+                    return Ok(Some(GameEnd::Abandoned));
+                }
+                Some(0) => {
+                    *c = c.taken_by(other);
+                    let cube = describe(c);
+                    self.say(format_args!("You take: {cube}."))?;
+                }
+                Some(_) => {
+                    self.say(format_args!("You pass: you lose {before} point(s)."))?;
+                    return Ok(Some(GameEnd::Finished {
+                        human_points: -(before as i32),
+                    }));
+                }
+            }
+        }
+        Ok(None)
+    }
+
+    /// The human's play of `roll`: the only one, or the one chosen; `None` to quit.
+    fn human_play(&mut self, pos: &Position, roll: Roll) -> Result<Option<Play>, Error> {
+        let v = self.table.variant();
+        let plays = Generator::new(v).plays(pos, roll);
+        self.say(format_args!("You roll {roll}."))?;
+        if plays.len() == 1 {
+            let only = plays[0].text(v.points);
+            self.say(format_args!("Only one play: {only}"))?;
+            return Ok(Some(plays[0]));
+        }
+        for (k, p) in plays.iter().enumerate() {
+            let (text, after) = (p.text(v.points), notation(v, &p.after));
+            self.say(format_args!("  {:>2}. {text:<24} -> {after}", k + 1))?;
+        }
+        self.ask(&plays)
+    }
+
+    /// The table's best play of `roll`: by cubeful equity in its cube state when the cube
+    /// is in play, else cubeless.
+    fn table_play(
+        &mut self,
+        pos: &Position,
+        roll: Roll,
+        cube: Option<Cube>,
+    ) -> Result<Play, Error> {
+        let state = cube.map(|c| c.state(Owner::O));
+        let ranked = hint(self.table, pos, roll, state)?;
+        let Some(best) = ranked.moves.first() else {
+            self.say(format_args!("O rolls {roll} and cannot move."))?;
+            return Ok(Play::pass(pos));
+        };
+        match (cube, best.cubeful) {
+            (Some(c), Some(e)) => self.say(format_args!(
+                "O rolls {roll} and plays {} (cubeful equity for O {:+.6}).",
+                best.text,
+                e * f64::from(c.value)
+            ))?,
+            _ => self.say(format_args!(
+                "O rolls {roll} and plays {} (equity for O {:+.6}).",
+                best.text, best.equity
+            ))?,
+        }
+        Ok(best.play)
+    }
+
+    /// Writes `prompt` and reads the answer (lower-cased when `fold`): `None` for `q`,
+    /// `quit` or the end of the input.
+    fn answer(&mut self, prompt: &str, fold: bool) -> Result<Option<String>, Error> {
+        write!(self.out, "{prompt}").map_err(io)?;
+        self.out.flush().map_err(io)?;
+        let Some(line) = self.input.next_line()? else {
+            writeln!(self.out).map_err(io)?;
             return Ok(None);
         };
-        if let Some(k) = letters
-            .iter()
-            .position(|&l| answer == l || answer == words(l))
-        {
-            return Ok(Some(k));
+        let line = if fold { line.to_lowercase() } else { line };
+        Ok((line != "q" && line != "quit").then_some(line))
+    }
+
+    /// Asks `prompt` until the answer is one of the two `letters` (or the word it
+    /// starts); the letter's place, or `None` for `q` or the end of the input.
+    fn choose(&mut self, prompt: &str, letters: [&str; 2]) -> Result<Option<usize>, Error> {
+        let words = |l: &str| match l {
+            "d" => "double",
+            "r" => "roll",
+            "t" => "take",
+            _ => "pass",
+        };
+        loop {
+            let Some(answer) = self.answer(prompt, true)? else {
+                return Ok(None);
+            };
+            if let Some(k) = letters
+                .iter()
+                .position(|&l| answer == l || answer == words(l))
+            {
+                return Ok(Some(k));
+            }
+            let [a, b] = letters;
+            self.say(format_args!(
+                "Answer {a} ({}), {b} ({}) or q.",
+                words(a),
+                words(b)
+            ))?;
         }
-        writeln!(
-            out,
-            "Answer {} ({}), {} ({}) or q.",
-            letters[0],
-            words(letters[0]),
-            letters[1],
-            words(letters[1])
-        )
-        .map_err(io)?;
+    }
+
+    /// Asks for one of `plays`: its number, its steps or the position it leads to.
+    fn ask(&mut self, plays: &[Play]) -> Result<Option<Play>, Error> {
+        let v = self.table.variant();
+        let example = plays[0].text(v.points);
+        let prompt =
+            format!("Your play (number, steps like `{example}`, the resulting position, or q): ");
+        loop {
+            let Some(line) = self.answer(&prompt, false)? else {
+                return Ok(None);
+            };
+            let answer = line.as_str();
+            if let Ok(k) = answer.parse::<usize>() {
+                if (1..=plays.len()).contains(&k) {
+                    return Ok(Some(plays[k - 1]));
+                }
+                self.say(format_args!(
+                    "There is no play {k}: choose 1 to {}.",
+                    plays.len()
+                ))?;
+                continue;
+            }
+            let words: Vec<&str> = answer.split_whitespace().collect();
+            if let Some(p) = plays
+                .iter()
+                .find(|p| p.text(v.points).split(' ').eq(words.iter().copied()))
+            {
+                return Ok(Some(*p));
+            }
+            if let Ok(target) = parse_position(v, answer) {
+                if let Some(p) = plays.iter().find(|p| p.after == target) {
+                    return Ok(Some(*p));
+                }
+            }
+            let shown = crate::error::excerpt(answer);
+            self.say(format_args!(
+                "`{shown}` is not one of the legal plays listed."
+            ))?;
+        }
     }
 }
 
-fn ask<R: BufRead, W: Write>(
-    v: &super::Variant,
-    input: &mut Lines<R>,
-    out: &mut W,
-    plays: &[Play],
-) -> Result<Option<Play>, Error> {
-    let prompt = "Your play (number, steps like `24/18 13/10*`, the resulting position, or q): ";
-    loop {
-        let Some(line) = answer(input, out, prompt, false)? else {
-            return Ok(None);
-        };
-        let answer = line.as_str();
-        if let Ok(k) = answer.parse::<usize>() {
-            if (1..=plays.len()).contains(&k) {
-                return Ok(Some(plays[k - 1].clone()));
-            }
-            writeln!(out, "There is no play {k}: choose 1 to {}.", plays.len()).map_err(io)?;
-            continue;
-        }
-        let words: Vec<&str> = answer.split_whitespace().collect();
-        if let Some(p) = plays
-            .iter()
-            .find(|p| p.text(v.points).split(' ').eq(words.iter().copied()))
-        {
-            return Ok(Some(p.clone()));
-        }
-        if let Ok(target) = parse_position(v, answer) {
-            if let Some(p) = plays.iter().find(|p| p.after == target) {
-                return Ok(Some(p.clone()));
-            }
-        }
-        writeln!(out, "`{answer}` is not one of the legal plays listed.").map_err(io)?;
-    }
+/// The cube for the human's eyes: `cube 2, yours`.
+fn describe(c: &Cube) -> String {
+    let owner = match c.owner {
+        Owner::Centred => "centred",
+        Owner::X => "yours",
+        Owner::O => "O's",
+    };
+    format!("cube {}, {owner}", c.value)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::gammon::cube::CubeState;
+    use crate::gammon::store::Tables;
+    use crate::gammon::{moves, Variant};
+
+    fn play_with(
+        table: &Tables,
+        seed: u64,
+        human_first: bool,
+        cube: bool,
+        input: &str,
+    ) -> (GameResult, String) {
+        let options = Options {
+            seed,
+            human_first,
+            cube,
+            board: None,
+        };
+        let mut out = Vec::new();
+        let game = play(table, &options, input.as_bytes(), &mut out).unwrap();
+        (game, String::from_utf8(out).unwrap())
+    }
 
     #[test]
     fn a_scripted_hyper1_game_against_the_table_ends_with_a_score() {
         let tables = built("hyper1", false);
         // Always the first play listed.
-        let input = "1\n".repeat(200);
-        let mut out = Vec::new();
-        let end = play(tables, 7, true, input.as_bytes(), &mut out).unwrap();
-        let text = String::from_utf8(out).unwrap();
-        match end {
+        let (game, text) = play_with(tables, 7, true, false, &"1\n".repeat(200));
+        match game.end {
             GameEnd::Finished { human_points } => {
                 assert!((1..=3).contains(&human_points.abs()), "{text}");
                 assert!(text.contains("point(s)"));
@@ -458,10 +474,26 @@ mod tests {
         // The tables with the cube (built once for this module's tests): play without the
         // cube reads only their cubeless part.
         let tables = built(TWO_CHECKERS, true);
-        let mut out = Vec::new();
-        let end = play(tables, 1, true, "q\n".as_bytes(), &mut out).unwrap();
         // Two checkers a side: the first roll offers a choice, answered `q`.
-        assert_eq!(end, GameEnd::Abandoned);
+        let (game, _) = play_with(tables, 1, true, false, "q\n");
+        assert_eq!(game.end, GameEnd::Abandoned);
+    }
+
+    #[test]
+    fn a_board_drawn_by_the_caller_replaces_the_notation_line() {
+        let tables = built("hyper1", false);
+        let board = |p: &Position| format!("BOARD {}", p.pips()[0]);
+        let options = Options {
+            seed: 7,
+            human_first: true,
+            cube: false,
+            board: Some(&board),
+        };
+        let mut out = Vec::new();
+        play(tables, &options, "q\n".as_bytes(), &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.contains("\nBOARD 24"), "{text}");
+        assert!(!text.contains("X (you) / O:"), "{text}");
     }
 
     /// Two checkers a side on 12 points: games with choices and doubles, its tables with
@@ -482,18 +514,18 @@ mod tests {
             _ => unreachable!("no test uses {name} (cube: {cube})"),
         };
         cell.get_or_init(|| {
-            let v = super::super::Variant::parse(name).unwrap();
+            let v = Variant::parse(name).unwrap();
             let dir = tempfile::tempdir().unwrap();
             let path = dir.path().join("table.tbl");
-            super::super::store::build_with(&v, &path, cube, crate::progress::Progress::SILENT)
+            crate::gammon::store::build(&v, &path, cube, crate::progress::Progress::SILENT)
                 .unwrap();
-            Tables::open(&v, &path).unwrap()
+            Tables::open(&path).unwrap()
         })
     }
 
     /// The first legal position with play left, in record order, where the side on roll's
     /// cube decision in `state` is `action`.
-    fn position_where(tables: &Tables, state: CubeState, action: &str) -> Position {
+    fn position_where(tables: &Tables, state: CubeState, action: CubeDecision) -> Position {
         let numbers = tables.numbers();
         let checkers = tables.variant().checkers;
         (0..numbers.records())
@@ -501,7 +533,7 @@ mod tests {
             .filter(|p| p.clash().is_none())
             .filter(|p| moves::off(p.us(), checkers) < checkers)
             .filter(|p| moves::off(p.them(), checkers) < checkers)
-            .find(|p| cube_action(&cubeful(tables, p).unwrap(), state, false).action == action)
+            .find(|p| decide(&tables.cubeful_required(p).unwrap(), state).action == Some(action))
             .unwrap_or_else(|| panic!("no position where the cube decision is {action}"))
     }
 
@@ -512,18 +544,17 @@ mod tests {
         human_first: bool,
         cube: Cube,
         input: &str,
-    ) -> (CubeGame, String) {
-        let mut out = Vec::new();
-        let game = session(
-            tables,
+    ) -> (GameResult, String) {
+        let options = Options {
             seed,
-            start,
             human_first,
-            Some(cube),
-            input.as_bytes(),
-            &mut out,
-        )
-        .unwrap();
+            cube: true,
+            board: None,
+        };
+        let mut out = Vec::new();
+        let game = Session::new(tables, &options, Lines::new(input.as_bytes()), &mut out)
+            .run(start, Some(cube))
+            .unwrap();
         (game, String::from_utf8(out).unwrap())
     }
 
@@ -532,15 +563,12 @@ mod tests {
         let tables = built("hyper1", true);
         let opening = tables.variant().opening();
         // The table's own decision, which gnubg's database confirms (tests/suite).
-        let decision = cube_action(
-            &cubeful(tables, &opening).unwrap(),
+        let decision = decide(
+            &tables.cubeful_required(&opening).unwrap(),
             CubeState::Centred,
-            false,
         );
-        assert_eq!(decision.action, "double, take");
-        let mut out = Vec::new();
-        let game = play_with_cube(tables, 5, false, "p\n".as_bytes(), &mut out).unwrap();
-        let text = String::from_utf8(out).unwrap();
+        assert_eq!(decision.action, Some(CubeDecision::DoubleTake));
+        let (game, text) = play_with(tables, 5, false, true, "p\n");
         assert_eq!(game.end, GameEnd::Finished { human_points: -1 }, "{text}");
         assert_eq!(game.cube, Cube::START);
         assert!(text.contains("O doubles to 2"), "{text}");
@@ -555,7 +583,7 @@ mod tests {
         assert_eq!(game.end, GameEnd::Abandoned, "{text}");
         let owned = Cube {
             value: 2,
-            owner: Owner::Human,
+            owner: Owner::X,
         };
         assert_eq!(game.cube, owned, "{text}");
         // Owning the cube, the human is asked before its roll.
@@ -566,30 +594,24 @@ mod tests {
     #[test]
     fn the_table_passes_a_double_where_its_cube_decision_says_pass_and_takes_it_otherwise() {
         let tables = built("hyper1", true);
+        let owned_by_human = Cube {
+            value: 2,
+            owner: Owner::X,
+        };
         for (before, state) in [
             (Cube::START, CubeState::Centred),
-            (
-                Cube {
-                    value: 2,
-                    owner: Owner::Human,
-                },
-                CubeState::Owned,
-            ),
+            (owned_by_human, CubeState::Owned),
         ] {
-            let pass = position_where(tables, state, "double, pass");
+            let pass = position_where(tables, state, CubeDecision::DoublePass);
             let (game, text) = run(tables, 3, pass, true, before, "d\n");
             let human_points = before.value as i32;
             assert_eq!(game.end, GameEnd::Finished { human_points }, "{text}");
             assert_eq!(game.cube, before);
             assert!(text.contains("O passes"), "{text}");
 
-            let take = position_where(tables, state, "double, take");
+            let take = position_where(tables, state, CubeDecision::DoubleTake);
             let (game, text) = run(tables, 3, take, true, before, "d\nq\nq\n");
-            let taken = Cube {
-                value: 2 * before.value,
-                owner: Owner::Table,
-            };
-            assert_eq!(game.cube, taken, "{text}");
+            assert_eq!(game.cube, before.taken_by(Owner::O), "{text}");
             assert!(text.contains("O takes"), "{text}");
         }
     }
@@ -597,7 +619,7 @@ mod tests {
     #[test]
     fn the_table_too_good_to_double_plays_on_without_doubling() {
         let tables = built("hyper1", true);
-        let p = position_where(tables, CubeState::Centred, "too good");
+        let p = position_where(tables, CubeState::Centred, CubeDecision::TooGood);
         let (game, text) = run(tables, 2, p, false, Cube::START, "q\n");
         assert!(!text.contains("O doubles"), "{text}");
         assert!(text.contains("O rolls"), "{text}");
@@ -617,10 +639,7 @@ mod tests {
             (TWO_CHECKERS, 2, false),
         ] {
             let tables = built(name, true);
-            let mut out = Vec::new();
-            let game =
-                play_with_cube(tables, seed, human_first, script.as_bytes(), &mut out).unwrap();
-            let text = String::from_utf8(out).unwrap();
+            let (game, text) = play_with(tables, seed, human_first, true, &script);
             let GameEnd::Finished { human_points } = game.end else {
                 panic!("the game was abandoned:\n{text}");
             };
@@ -638,7 +657,11 @@ mod tests {
     #[test]
     fn a_table_without_its_cube_refuses_money_play() {
         let tables = built("hyper1", false);
-        let e = play_with_cube(tables, 1, true, "".as_bytes(), &mut Vec::new()).unwrap_err();
-        assert_eq!(e.kind(), crate::error::ErrorKind::Input);
+        let options = Options {
+            cube: true,
+            ..Options::new(1)
+        };
+        let e = play(tables, &options, "".as_bytes(), &mut Vec::new()).unwrap_err();
+        assert!(matches!(e, Error::NoCube { .. }), "{e}");
     }
 }

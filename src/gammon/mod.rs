@@ -1,40 +1,57 @@
-//! The backgammon family's interchange with GNU Backgammon (gnubg), independent of any
-//! solver (`docs/gammon.md`).
+//! The backgammon family's engine (`docs/gammon.md`): one set of rules, numberings,
+//! solver, tables and gnubg interchange for every member — NikoNiko Gammon, Hypergammon
+//! 1–3 and variants of a user's own. It knows no single member: a member (the NikoNiko
+//! article's own table format, say) sits on top of it and reaches its tables through the
+//! one [`Evaluator`] interface.
 //!
-//! - [`hyper`]: gnubg's Hypergammon index (one side numbered by stars and bars, a record
-//!   = side on roll · N + other side), generalised to any board and checker count.
-//! - [`position_id`]: gnubg's 14-character Position IDs on the 24-point board.
-//! - [`bd`]: gnubg 1.07's `hyper<C>.bd` database files, read through a memory map and
-//!   written record by record.
+//! - Rules: [`Variant`] (with the [`BuiltIn`] members), [`Position`] (always from the
+//!   side on roll), [`Roll`], [`moves`] (the one move generator), [`Outcomes`], and the
+//!   doubling cube's vocabulary in [`cube`].
+//! - Numberings ([`numbering`]): gnubg's Hypergammon index and the NikoNiko article's
+//!   dense index, side by side.
+//! - [`solver`]: the exact solve of a whole variant, cube included.
+//! - [`store`]: the family's tables on disk; [`Evaluator`]: what any table answers.
+//! - [`query`], [`verify`], [`game`]: the questions, the Bellman check and the game,
+//!   written once over [`Evaluator`].
+//! - [`notation`]: positions and rolls as text; [`gnubg`]: Position IDs, gnubg's
+//!   Hypergammon databases, comparison and export.
 //!
 //! ```
-//! use tabula::gammon::{hyper, position_id, HyperIndex};
+//! use tabula::gammon::{gnubg::position_id, notation, HyperIndex, Variant};
 //!
 //! let index = HyperIndex::hypergammon(3).unwrap();
 //! let counts = index.counts();
 //! assert_eq!((counts.records, counts.legal), (10_732_176, 7_959_904));
 //!
-//! let opening = hyper::hypergammon_opening(3).unwrap();
+//! let hyper3 = Variant::parse("hyper3").unwrap();
+//! let opening = hyper3.opening();
 //! let id = position_id::encode(&opening).unwrap();
 //! assert_eq!(position_id::decode(&id).unwrap(), opening);
+//! assert_eq!(notation::notation(&hyper3, &opening), "24,23,22/24,23,22");
 //! ```
 
-pub mod bd;
+pub mod cube;
 mod error;
+mod evaluator;
 pub mod game;
-pub mod hyper;
+pub mod gnubg;
 pub mod moves;
 pub mod notation;
+pub mod numbering;
+mod outcomes;
 mod position;
-pub mod position_id;
 pub mod query;
+mod roll;
 pub mod solver;
 pub mod store;
 pub mod variant;
+pub mod verify;
 
-pub use crate::nikoniko::Outcomes;
-pub use bd::{HyperFile, HyperWriter, Record, Stored};
+pub use cube::{CubeDecision, CubeState, Cubeful};
 pub use error::Error;
-pub use hyper::{Counts, HyperIndex};
+pub use evaluator::{Bounds, Evaluator};
+pub use numbering::{Counts, HyperIndex, Numbers, SeedIndex};
+pub use outcomes::Outcomes;
 pub use position::Position;
-pub use variant::{Numbering, Variant};
+pub use roll::Roll;
+pub use variant::{BuiltIn, Numbering, Variant};

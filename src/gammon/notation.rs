@@ -3,9 +3,9 @@
 //! (`bar` for the bar), the side on roll first, as NikoNiko writes them; or a record
 //! number of the variant's index; or, on 24 points, a gnubg Position ID.
 
+use super::gnubg::position_id;
 use super::moves::off;
-use super::store::Numbers;
-use super::{position_id, Error, Position, Variant};
+use super::{Error, Numbers, Position, Roll, Variant};
 
 /// A position as text: the points of each side, highest first, `bar` first of all.
 pub fn notation(variant: &Variant, p: &Position) -> String {
@@ -40,16 +40,24 @@ pub fn parse_position(variant: &Variant, text: &str) -> Result<Position, Error> 
     let t = text.trim();
     let bad = |reason: String| input("position", text, reason);
     let p = if !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()) {
-        let record: u64 = t
-            .parse()
-            .map_err(|_| bad("a record number too large".to_string()))?;
-        Numbers::new(variant)?
-            .position(record)
-            .map_err(|e| bad(e.to_string()))?
-    } else if t.contains('/') {
-        let (us, them) = t.split_once('/').expect("a slash");
-        Position::new(side(variant, us, &bad)?, side(variant, them, &bad)?)?
-    } else if variant.points == 24 && t.len() == position_id::LEN {
+        let numbers = Numbers::new(variant)?;
+        let out_of_range = || {
+            bad(format!(
+                "the index is out of range (0 to {})",
+                numbers.records() - 1
+            ))
+        };
+        let record: u64 = t.parse().map_err(|_| out_of_range())?;
+        if record >= numbers.records() {
+            return Err(out_of_range());
+        }
+        numbers.position(record).map_err(|e| bad(e.to_string()))?
+    } else if let Some((us, them)) = t.split_once('/') {
+        if them.contains('/') {
+            return Err(bad("more than one `/`".to_string()));
+        }
+        Position::new(&side(variant, us, &bad)?, &side(variant, them, &bad)?)?
+    } else if variant.points == position_id::POINTS && t.len() == position_id::LEN {
         let p = position_id::decode(t)?;
         if p.points() != 24 {
             return Err(bad("not a 24-point position".to_string()));
@@ -57,9 +65,9 @@ pub fn parse_position(variant: &Variant, text: &str) -> Result<Position, Error> 
         p
     } else {
         return Err(bad(format!(
-            "expected X/O (the points of each side's checkers, e.g. {}), a record number{}",
+            "expected X/O (the points of each side's checkers, e.g. {}), an index{}",
             notation(variant, &variant.opening()),
-            if variant.points == 24 {
+            if variant.points == position_id::POINTS {
                 ", or a gnubg Position ID"
             } else {
                 ""
@@ -103,24 +111,35 @@ pub fn check(variant: &Variant, p: &Position) -> Result<(), String> {
 /// One side's list: points `1..=P` or `bar`, comma-separated (empty: all off).
 fn side(variant: &Variant, text: &str, bad: &dyn Fn(String) -> Error) -> Result<Vec<u8>, Error> {
     let mut slots = vec![0u8; variant.points + 1];
-    for token in text.split(',').map(str::trim).filter(|t| !t.is_empty()) {
+    if text.trim().is_empty() {
+        return Ok(slots);
+    }
+    let p = variant.points;
+    for (listed, token) in text.split(',').map(str::trim).enumerate() {
         let slot = if token.eq_ignore_ascii_case("bar") {
-            variant.points
+            p
         } else {
             match token.parse::<usize>() {
-                Ok(point) if (1..=variant.points).contains(&point) => point - 1,
-                _ => {
+                Ok(point) if (1..=p).contains(&point) => point - 1,
+                Ok(point) => {
                     return Err(bad(format!(
-                        "{} is not a point 1-{} or bar",
-                        crate::error::excerpt(token),
-                        variant.points
+                        "point {point} does not exist (points are 1 to {p}, or `bar`)"
+                    )))
+                }
+                Err(_) if token.is_empty() => {
+                    return Err(bad("an empty entry in a list of points".to_string()))
+                }
+                Err(_) => {
+                    return Err(bad(format!(
+                        "unknown token `{}` (expected a point 1 to {p} or `bar`)",
+                        crate::error::excerpt(token)
                     )))
                 }
             }
         };
-        if usize::from(slots[slot]) >= variant.checkers {
+        if listed >= variant.checkers {
             return Err(bad(format!(
-                "more than {} checkers on one side",
+                "a side lists more than {} checkers",
                 variant.checkers
             )));
         }
@@ -129,34 +148,30 @@ fn side(variant: &Variant, text: &str, bad: &dyn Fn(String) -> Error) -> Result<
     Ok(slots)
 }
 
-/// Reads a roll `a-b` of the variant's faces; returns it smaller die first.
-pub fn parse_roll(variant: &Variant, text: &str) -> Result<(u8, u8), Error> {
-    let bad = |reason: String| input("roll", text, reason);
-    let (a, b) = text
-        .trim()
-        .split_once('-')
-        .ok_or_else(|| bad("expected a-b, the two dice".to_string()))?;
+/// Reads a roll `a-b` of the variant's faces, each die written as a plain number.
+pub fn parse_roll(variant: &Variant, text: &str) -> Result<Roll, Error> {
+    let faces = variant
+        .faces
+        .iter()
+        .map(u8::to_string)
+        .collect::<Vec<_>>()
+        .join(", ");
+    let bad = || {
+        input(
+            "roll",
+            text,
+            format!("not a roll: expected two dice of the faces {faces}, like `1-2`"),
+        )
+    };
+    let (a, b) = text.trim().split_once('-').ok_or_else(bad)?;
     let die = |t: &str| -> Result<u8, Error> {
-        let d: u8 = t
-            .trim()
-            .parse()
-            .map_err(|_| bad(format!("{} is not a die", crate::error::excerpt(t))))?;
-        if variant.faces.contains(&d) {
-            Ok(d)
-        } else {
-            Err(bad(format!(
-                "{d} is not a face of this variant's dice ({})",
-                variant
-                    .faces
-                    .iter()
-                    .map(u8::to_string)
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )))
+        let t = t.trim();
+        match variant.faces.iter().find(|f| f.to_string() == t) {
+            Some(&d) => Ok(d),
+            None => Err(bad()),
         }
     };
-    let (a, b) = (die(a)?, die(b)?);
-    Ok((a.min(b), a.max(b)))
+    Ok(Roll::new(die(a)?, die(b)?))
 }
 
 #[cfg(test)]
@@ -183,21 +198,28 @@ mod tests {
     fn a_bad_position_is_refused_with_the_fault_named() {
         let v = Variant::built_in("hyper2").unwrap();
         let fault = |t: &str| parse_position(&v, t).unwrap_err().to_string();
-        assert!(fault("24,23,22/24,23").contains("3 checkers in play"));
+        assert!(fault("24,23,22/24,23").contains("lists more than 2 checkers"));
         assert!(fault("24,24,24/24,23").contains("more than 2"));
-        assert!(fault("25,23/24,23").contains("not a point"));
+        assert!(fault("25,23/24,23").contains("point 25 does not exist"));
+        assert!(fault("x,23/24,23").contains("unknown token `x`"));
         assert!(fault("/24,23").contains("no checker in play"));
         assert!(fault("3,2/23,20").contains("held by both"));
         assert!(fault("nonsense").contains("expected X/O"));
+        assert!(fault("24,,23/24,23").contains("empty entry"));
+        assert!(fault("24/23/22").contains("more than one"));
+        assert!(fault("123201").contains("out of range (0 to 123200)"));
     }
 
     #[test]
     fn rolls_must_use_the_variants_faces() {
         let v = Variant::built_in("nikoniko-12").unwrap();
-        assert_eq!(parse_roll(&v, "2-1").unwrap(), (1, 2));
-        assert!(parse_roll(&v, "0-1")
-            .unwrap_err()
-            .to_string()
-            .contains("not a face"));
+        assert_eq!(parse_roll(&v, "2-1").unwrap(), Roll::new(1, 2));
+        for bad in ["0-1", "+1-2", "01-2", "1-2-1", "12", ""] {
+            let e = parse_roll(&v, bad).unwrap_err().to_string();
+            assert!(
+                e.contains("not a roll: expected two dice of the faces 1, 2"),
+                "{e}"
+            );
+        }
     }
 }

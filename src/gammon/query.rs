@@ -1,18 +1,21 @@
-//! Questions a built table answers: a position's equity and outcome chances, the plays
-//! of a roll ranked, and the opening roll's best plays.
+//! Questions a solved table answers (`docs/gammon.md`, "Queries"), through any
+//! [`Evaluator`]: a position's equity, outcome chances and cube decision; the plays of a
+//! roll ranked; the opening roll's best plays. The results are plain serde types: the
+//! command line's `--json` documents are their serde form.
 
-use super::moves::{self, off};
+use super::cube::{decide, CubeAction, CubeState, Cubeful};
+use super::gnubg::position_id;
+use super::moves::{win_points, Generator, Play};
 use super::notation::notation;
-use super::store::{Cubeful, Tables};
-use super::{position_id, Error, Outcomes, Position, Variant};
+use super::{Error, Evaluator, Numbers, Outcomes, Position, Roll, Variant};
 use serde::Serialize;
 
-/// A position looked up.
+/// A position looked up (no table needed).
 #[derive(Debug, Clone, Serialize)]
 pub struct Looked {
     /// The variant's name.
     pub variant: String,
-    /// Its record number.
+    /// Its number in the variant's index (a gnubg record or the article's index).
     pub index: u64,
     /// Its notation.
     pub position: String,
@@ -21,6 +24,33 @@ pub struct Looked {
     pub position_id: Option<String>,
     /// Pip counts, the side on roll first.
     pub pips: [u32; 2],
+}
+
+/// The legal plays of a roll (no table needed).
+#[derive(Debug, Clone, Serialize)]
+pub struct Moves {
+    /// The position before the roll.
+    pub position: String,
+    /// The roll, smaller die first.
+    pub roll: Roll,
+    /// Whether the roll passes (no legal move).
+    pub pass: bool,
+    /// Every distinct play, in the generator's order; empty for a pass.
+    pub moves: Vec<Move>,
+}
+
+/// One play of [`Moves`].
+#[derive(Debug, Clone, Serialize)]
+pub struct Move {
+    /// The steps, as a backgammon player writes them.
+    pub play: String,
+    /// The position after the play, the mover's side first.
+    pub position: String,
+    /// The index of the position after the play with the opponent on roll; none when
+    /// the play wins.
+    pub index_after: Option<u64>,
+    /// The points the play wins when it bears off the last checker (1, 2 or 3), else 0.
+    pub wins: u32,
 }
 
 /// What a table says of a position.
@@ -33,92 +63,42 @@ pub struct Evaluation {
     pub equity: f64,
     /// Its outcome chances.
     pub outcomes: Outcomes,
-    /// The no-double equities in the four cube states, when the cube was solved.
+    /// The no-double equities in the four cube states, when the table keeps the cube.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cubeful: Option<Cubeful>,
-    /// The cube decision of the side on roll, when the cube was solved.
+    /// The cube decision of the side on roll, when the table keeps the cube.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cube: Option<CubeAction>,
-}
-
-/// Where the cube is, for a cube decision.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum CubeState {
-    /// In the centre.
-    Centred,
-    /// Owned by the side on roll.
-    Owned,
-    /// Owned by the opponent: the side on roll cannot double.
-    Opponent,
-}
-
-/// The side on roll's cube decision, with the equities behind it (as gnubg shows them).
-#[derive(Debug, Clone, Serialize)]
-pub struct CubeAction {
-    /// `no double`, `double, take`, `double, pass`, `too good`, or `no access` (the
-    /// opponent owns the cube).
-    pub action: &'static str,
-    /// The cube state decided for.
-    pub state: CubeState,
-    /// Whether the Jacoby rule applies (centred cube only).
-    pub jacoby: bool,
-    /// Equity if it does not double.
-    pub no_double: f64,
-    /// Equity if it doubles and is taken: twice its equity with the opponent owning.
-    pub double_take: f64,
-    /// Equity if it doubles and the opponent passes: 1.
-    pub double_pass: f64,
-}
-
-/// The cube decision for the side on roll from its no-double equities.
-pub fn cube_action(c: &Cubeful, state: CubeState, jacoby: bool) -> CubeAction {
-    let jacoby = jacoby && state == CubeState::Centred;
-    let no_double = match state {
-        CubeState::Centred if jacoby => c.centred_jacoby,
-        CubeState::Centred => c.centred,
-        CubeState::Owned => c.owned,
-        CubeState::Opponent => c.opponent_owns,
-    };
-    let double_take = 2.0 * c.opponent_owns;
-    let action = if state == CubeState::Opponent {
-        "no access"
-    } else if double_take.min(1.0) > no_double {
-        if double_take <= 1.0 {
-            "double, take"
-        } else {
-            "double, pass"
-        }
-    } else if no_double > 1.0 {
-        "too good"
-    } else {
-        "no double"
-    };
-    CubeAction {
-        action,
-        state,
-        jacoby,
-        no_double,
-        double_take,
-        double_pass: 1.0,
-    }
 }
 
 /// A play ranked by [`hint`].
 #[derive(Debug, Clone, Serialize)]
 pub struct Ranked {
+    /// The play itself.
+    #[serde(skip)]
+    pub play: Play,
     /// The steps, as a backgammon player writes them.
-    pub play: String,
+    #[serde(rename = "play")]
+    pub text: String,
     /// The position after the play, the mover's side first.
     pub position: String,
-    /// The play's equity for the side that moved.
+    /// The play's cubeless equity for the side that moved.
     pub equity: f64,
     /// Its outcome chances for the side that moved.
     pub outcomes: Outcomes,
     /// Its cubeful equity for the side that moved, in the cube state the plays were
-    /// ranked for (with a cube table and a cube state asked for).
+    /// ranked for (when one was asked for).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cubeful: Option<f64>,
+    /// What it gives up against the best play, in the equity the plays were ranked by.
+    pub loss: f64,
+}
+
+impl Ranked {
+    /// The value the plays are ranked by: cubeful when asked for, else cubeless.
+    pub fn key(&self) -> f64 {
+        self.cubeful.unwrap_or(self.equity)
+    }
 }
 
 /// The plays of a roll, best first.
@@ -126,9 +106,15 @@ pub struct Ranked {
 pub struct Hint {
     /// The position before the roll.
     pub position: String,
+    /// Its number in the variant's index.
+    pub index: u64,
     /// The roll, smaller die first.
-    pub roll: String,
-    /// Every distinct play, best first (ties keep the generator's order).
+    pub roll: Roll,
+    /// The cube state the plays are ranked for, when one was asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cube: Option<CubeState>,
+    /// Every distinct play, best first (ties keep the generator's order); empty when
+    /// the roll passes.
     pub moves: Vec<Ranked>,
 }
 
@@ -151,156 +137,175 @@ pub struct Opening {
 #[derive(Debug, Clone, Serialize)]
 pub struct OpeningRoll {
     /// The roll.
-    pub roll: String,
+    pub roll: Roll,
     /// The best play.
     pub play: String,
     /// Its equity.
     pub equity: f64,
 }
 
-/// Looks a position up (no table needed).
-pub fn look(
-    variant: &Variant,
-    numbers: &super::store::Numbers,
-    p: &Position,
-) -> Result<Looked, Error> {
-    let pips = |s: &[u8]| {
-        s.iter()
-            .enumerate()
-            .map(|(i, &c)| (i as u32 + 1) * u32::from(c))
-            .sum()
-    };
+/// Looks a position up in the variant's numbering.
+pub fn look(variant: &Variant, numbers: &Numbers, p: &Position) -> Result<Looked, Error> {
     Ok(Looked {
-        variant: variant.name.clone(),
+        variant: variant.name(),
         index: numbers.record(p)?,
         position: notation(variant, p),
-        position_id: (variant.points == 24)
+        position_id: (variant.points == position_id::POINTS)
             .then(|| position_id::encode(p).ok())
             .flatten(),
-        pips: [pips(p.us()), pips(p.them())],
+        pips: p.pips(),
     })
 }
 
-/// The equity and outcome chances of a position, and with the cube solved its cubeful
-/// equities and the cube decision for the cube `state` (`jacoby`: under the Jacoby rule).
+/// Every distinct legal play of `roll` from `p`.
+pub fn moves(
+    variant: &Variant,
+    numbers: &Numbers,
+    p: &Position,
+    roll: Roll,
+) -> Result<Moves, Error> {
+    let plays = Generator::new(variant).plays(p, roll);
+    let pass = plays.len() == 1 && plays[0].is_pass();
+    let mut listed = Vec::new();
+    for m in plays.iter().filter(|m| !m.is_pass()) {
+        let (index_after, wins) = if m.wins() {
+            (None, win_points(variant, m.after.them()))
+        } else {
+            (Some(numbers.record(&m.after.swapped())?), 0)
+        };
+        listed.push(Move {
+            play: m.text(variant.points),
+            position: notation(variant, &m.after),
+            index_after,
+            wins,
+        });
+    }
+    Ok(Moves {
+        position: notation(variant, p),
+        roll,
+        pass,
+        moves: listed,
+    })
+}
+
+/// The equity and outcome chances of a position, and where the table keeps the cube its
+/// no-double equities and the decision of the side on roll in cube state `state`.
 pub fn evaluate(
-    tables: &Tables,
+    table: &dyn Evaluator,
     p: &Position,
     state: CubeState,
-    jacoby: bool,
 ) -> Result<Evaluation, Error> {
-    let looked = look(tables.variant(), tables.numbers(), p)?;
-    let cubeful = tables.cubeful(p)?;
+    let looked = look(table.variant(), table.numbers(), p)?;
+    let cubeful = table.cubeful(p)?;
     Ok(Evaluation {
         looked,
-        equity: tables.equity(p)?,
-        outcomes: tables.outcomes(p)?,
-        cube: cubeful.as_ref().map(|c| cube_action(c, state, jacoby)),
+        equity: table.equity(p)?,
+        outcomes: table.outcomes(p)?,
+        cube: cubeful.as_ref().map(|c| decide(c, state)),
         cubeful,
     })
 }
 
-/// The value of a play's result for the side that moved: a win's points, or the
-/// opponent's stored equity negated.
-fn value(tables: &Tables, after: &Position) -> Result<(f64, Outcomes), Error> {
-    let v = tables.variant();
-    if off(after.us(), v.checkers) == v.checkers {
-        let points = moves::win_points(v, after.them());
+/// What a play is worth to the side that made it, cubeless: a win's points, or minus the
+/// opponent's stored equity after it.
+pub fn value(table: &dyn Evaluator, play: &Play) -> Result<(f64, Outcomes), Error> {
+    if play.wins() {
+        let points = win_points(table.variant(), play.after.them());
         return Ok((f64::from(points), Outcomes::won(points as u8)));
     }
-    let next = after.swapped();
-    Ok((-tables.equity(&next)?, tables.outcomes(&next)?.flip()))
+    let next = play.after.swapped();
+    Ok((-table.equity(&next)?, table.outcomes(&next)?.flip()))
 }
 
-/// Every play of `roll` from `p`, best first by cubeless equity.
-pub fn hint(tables: &Tables, p: &Position, roll: (u8, u8)) -> Result<Hint, Error> {
-    hint_with(tables, p, roll, None)
+/// What a play is worth to the side that made it in its cube state `state`: a win's
+/// points (1 under the Jacoby rule), or what the opponent, on roll and deciding on the
+/// cube first, leaves it.
+pub fn cubeful_value(table: &dyn Evaluator, play: &Play, state: CubeState) -> Result<f64, Error> {
+    if play.wins() {
+        let points = win_points(table.variant(), play.after.them());
+        return Ok(if state == CubeState::CentredJacoby {
+            1.0
+        } else {
+            f64::from(points)
+        });
+    }
+    let next = table.cubeful_required(&play.after.swapped())?;
+    Ok(next.after_move()[state])
 }
 
 /// Every play of `roll` from `p`, best first: by the cubeful equity of the side that
-/// moves in the cube state `cube` (`(state, jacoby)`) when given and the cube was solved,
-/// else by cubeless equity. After the play the opponent decides on the cube first.
-pub fn hint_with(
-    tables: &Tables,
+/// moves in cube state `cube` when given (the table must keep the cube), else by
+/// cubeless equity. Empty when the roll passes.
+pub fn hint(
+    table: &dyn Evaluator,
     p: &Position,
-    roll: (u8, u8),
-    cube: Option<(CubeState, bool)>,
+    roll: Roll,
+    cube: Option<CubeState>,
 ) -> Result<Hint, Error> {
-    let v = tables.variant();
-    let slot = cube
-        .filter(|_| tables.has_cube())
-        .map(|(state, jacoby)| match state {
-            CubeState::Owned => crate::gammon::solver::cube::OWNED,
-            CubeState::Centred if jacoby => crate::gammon::solver::cube::JACOBY,
-            CubeState::Centred => crate::gammon::solver::cube::CENTRED,
-            CubeState::Opponent => crate::gammon::solver::cube::OPPONENT,
+    let v = table.variant();
+    if cube.is_some() && !table.has_cube() {
+        return Err(Error::NoCube {
+            path: table.path().to_path_buf(),
+            hint: None,
         });
+    }
     let mut ranked = Vec::new();
-    for play in moves::plays(v, p, roll) {
-        if play.steps.is_empty() {
+    for play in Generator::new(v).plays(p, roll) {
+        if play.is_pass() {
             continue;
         }
-        let (equity, outcomes) = value(tables, &play.after)?;
-        let cubeful = match slot {
+        let (equity, outcomes) = value(table, &play)?;
+        let cubeful = match cube {
+            Some(state) => Some(cubeful_value(table, &play, state)?),
             None => None,
-            Some(k) if off(play.after.us(), v.checkers) == v.checkers => {
-                let points = f64::from(moves::win_points(v, play.after.them()));
-                Some(if k == crate::gammon::solver::cube::JACOBY {
-                    1.0
-                } else {
-                    points
-                })
-            }
-            Some(k) => {
-                let next = tables
-                    .cubeful(&play.after.swapped())?
-                    .expect("a cube table");
-                Some(crate::gammon::solver::cube::after_move(next.to_array())[k])
-            }
         };
         ranked.push(Ranked {
-            play: play.text(v.points),
+            text: play.text(v.points),
             position: notation(v, &play.after),
+            play,
             equity,
             outcomes,
             cubeful,
+            loss: 0.0,
         });
     }
-    let key = |r: &Ranked| r.cubeful.unwrap_or(r.equity);
-    ranked.sort_by(|a, b| key(b).total_cmp(&key(a)));
+    ranked.sort_by(|a, b| b.key().total_cmp(&a.key()));
+    let best = ranked.first().map_or(0.0, Ranked::key);
+    for r in &mut ranked {
+        r.loss = best - r.key();
+    }
     Ok(Hint {
         position: notation(v, p),
-        roll: format!("{}-{}", roll.0, roll.1),
+        index: table.record(p)?,
+        roll,
+        cube,
         moves: ranked,
     })
 }
 
 /// The opening: each non-double first roll's best play, and the opening-roll winner's
 /// equity (the average over the ordered non-double rolls).
-pub fn opening(tables: &Tables) -> Result<Opening, Error> {
-    let v = tables.variant();
+pub fn opening(table: &dyn Evaluator) -> Result<Opening, Error> {
+    let v = table.variant();
     let start = v.opening();
     let mut rolls = Vec::new();
     let (mut sum, mut weight) = (0.0, 0.0);
     for (i, &a) in v.faces.iter().enumerate() {
         for &b in &v.faces[i + 1..] {
-            let h = hint(tables, &start, (a, b))?;
+            let roll = Roll::new(a, b);
+            let h = hint(table, &start, roll, None)?;
             let (play, equity) = match h.moves.first() {
-                Some(m) => (m.play.clone(), m.equity),
+                Some(m) => (m.text.clone(), m.equity),
                 // No play: the opponent is on roll in the same position.
-                None => ("(no move)".to_string(), -tables.equity(&start)?),
+                None => ("(no move)".to_string(), -table.equity(&start)?),
             };
-            sum += 2.0 * equity;
-            weight += 2.0;
-            rolls.push(OpeningRoll {
-                roll: format!("{a}-{b}"),
-                play,
-                equity,
-            });
+            sum += f64::from(roll.weight()) * equity;
+            weight += f64::from(roll.weight());
+            rolls.push(OpeningRoll { roll, play, equity });
         }
     }
     Ok(Opening {
-        variant: v.name.clone(),
+        variant: v.name(),
         position: notation(v, &start),
         rolls,
         winner_equity: if weight > 0.0 { sum / weight } else { 0.0 },

@@ -6,12 +6,14 @@
 //!
 //! let hyper2 = Variant::parse("hyper2").unwrap();
 //! assert_eq!((hyper2.points, hyper2.checkers, hyper2.home), (24, 2, 6));
+//! // Hypergammon-2's rules described are Hypergammon-2.
+//! assert_eq!(Variant::parse("points=24:checkers=2").unwrap().name(), "hyper2");
 //! let own = Variant::parse("points=10:checkers=2:faces=1-3:home=3:start=10,9").unwrap();
 //! assert_eq!(own.faces, vec![1, 2, 3]);
 //! assert!(Variant::parse("points=10:checkers=0").is_err());
 //! ```
 
-use super::{Error, HyperIndex};
+use super::{Error, HyperIndex, Roll};
 use serde::Serialize;
 
 /// The largest board: gnubg's 24 points.
@@ -22,20 +24,101 @@ pub const MAX_FACES: usize = 15;
 pub const MAX_FACE: u8 = 15;
 
 /// How a variant's positions are numbered in its tables.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Numbering {
-    /// The NikoNiko article's dense index (`docs/nikoniko.md`): one record per state.
+    /// The NikoNiko article's dense index (`docs/nikoniko.md`), generalised to any board
+    /// ([`super::numbering::SeedIndex`]): one record per state.
     Seed,
-    /// gnubg's Hypergammon index, generalised: one record per pair of side numbers.
+    /// gnubg's Hypergammon index, generalised ([`super::HyperIndex`]): one record per
+    /// pair of side numbers.
     Gnubg,
+}
+
+/// The built-in variants (`docs/gammon.md`, "Built-in variants").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+pub enum BuiltIn {
+    /// NikoNiko Gammon: 8 points, 5 checkers, dice 0-2, the article's index.
+    #[serde(rename = "nikoniko")]
+    Nikoniko,
+    /// NikoNiko Gammon with dice 1-2 only (the article's rejected game).
+    #[serde(rename = "nikoniko-12")]
+    Nikoniko12,
+    /// Hypergammon with one checker a side.
+    #[serde(rename = "hyper1")]
+    Hyper1,
+    /// Hypergammon with two checkers a side.
+    #[serde(rename = "hyper2")]
+    Hyper2,
+    /// Hypergammon with three checkers a side.
+    #[serde(rename = "hyper3")]
+    Hyper3,
+}
+
+impl BuiltIn {
+    /// Every built-in variant.
+    pub const ALL: [BuiltIn; 5] = [
+        BuiltIn::Nikoniko,
+        BuiltIn::Nikoniko12,
+        BuiltIn::Hyper1,
+        BuiltIn::Hyper2,
+        BuiltIn::Hyper3,
+    ];
+
+    /// Its name on the command line and in file names.
+    pub const fn name(self) -> &'static str {
+        match self {
+            BuiltIn::Nikoniko => "nikoniko",
+            BuiltIn::Nikoniko12 => "nikoniko-12",
+            BuiltIn::Hyper1 => "hyper1",
+            BuiltIn::Hyper2 => "hyper2",
+            BuiltIn::Hyper3 => "hyper3",
+        }
+    }
+
+    /// Its name for people.
+    pub const fn title(self) -> &'static str {
+        match self {
+            BuiltIn::Nikoniko => "NikoNiko Gammon",
+            BuiltIn::Nikoniko12 => "NikoNiko Gammon, dice 1-2",
+            BuiltIn::Hyper1 => "Hypergammon-1",
+            BuiltIn::Hyper2 => "Hypergammon-2",
+            BuiltIn::Hyper3 => "Hypergammon-3",
+        }
+    }
+
+    /// The built-in variant of this name.
+    pub fn from_name(name: &str) -> Option<BuiltIn> {
+        BuiltIn::ALL.into_iter().find(|b| b.name() == name)
+    }
+
+    /// Its rules.
+    pub fn variant(self) -> Variant {
+        let make = |points, checkers, faces: &[u8], home, start: &[u8], numbering| Variant {
+            built_in: Some(self),
+            points,
+            checkers,
+            faces: faces.to_vec(),
+            home,
+            start: start.to_vec(),
+            numbering,
+        };
+        match self {
+            BuiltIn::Nikoniko => make(8, 5, &[0, 1, 2], 2, &[8, 8, 5, 2, 2], Numbering::Seed),
+            BuiltIn::Nikoniko12 => make(8, 5, &[1, 2], 2, &[8, 8, 5, 2, 2], Numbering::Seed),
+            BuiltIn::Hyper1 => make(24, 1, &SIX, 6, &[24], Numbering::Gnubg),
+            BuiltIn::Hyper2 => make(24, 2, &SIX, 6, &[24, 23], Numbering::Gnubg),
+            BuiltIn::Hyper3 => make(24, 3, &SIX, 6, &[24, 23, 22], Numbering::Gnubg),
+        }
+    }
 }
 
 /// A variant: the rules of one member of the family.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Variant {
-    /// Its name: a built-in's, or the description of a variant given on the command line.
-    pub name: String,
+    /// The built-in variant these rules are, if any.
+    #[serde(skip)]
+    built_in: Option<BuiltIn>,
     /// Points on the board, `P` (at most [`MAX_POINTS`]).
     pub points: usize,
     /// Checkers a side, `C`.
@@ -50,13 +133,13 @@ pub struct Variant {
     pub numbering: Numbering,
 }
 
-/// The rolls of a variant: the distinct rolls that may move something, smaller die
-/// first, each with its weight among the `denominator` equally likely ordered rolls, and
-/// the weight of the rolls that never move (all faces 0).
+/// The rolls of a variant: the distinct rolls that may move something, each with its
+/// weight ([`Roll::weight`]) among the `denominator` equally likely ordered rolls, and the
+/// weight of the rolls that never move (all faces 0).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Rolls {
-    /// `(low, high, weight)`, in ascending order of `(low, high)`.
-    pub moving: Vec<(u8, u8, u32)>,
+    /// The rolls that move, in ascending order of `(low, high)`.
+    pub moving: Vec<Roll>,
     /// Weight of the rolls that move nothing (`0-0`).
     pub idle: u32,
     /// Ordered rolls in all: faces².
@@ -64,28 +147,68 @@ pub struct Rolls {
 }
 
 /// The built-in variants' names.
-pub const BUILT_IN: [&str; 5] = ["nikoniko", "nikoniko-12", "hyper1", "hyper2", "hyper3"];
+pub const BUILT_IN: [&str; 5] = [
+    BuiltIn::Nikoniko.name(),
+    BuiltIn::Nikoniko12.name(),
+    BuiltIn::Hyper1.name(),
+    BuiltIn::Hyper2.name(),
+    BuiltIn::Hyper3.name(),
+];
 
 impl Variant {
     /// A built-in variant by name.
     pub fn built_in(name: &str) -> Option<Variant> {
-        let make = |points, checkers, faces: &[u8], home, start: &[u8], numbering| Variant {
-            name: name.to_string(),
-            points,
-            checkers,
-            faces: faces.to_vec(),
-            home,
-            start: start.to_vec(),
-            numbering,
-        };
-        Some(match name {
-            "nikoniko" => make(8, 5, &[0, 1, 2], 2, &[8, 8, 5, 2, 2], Numbering::Seed),
-            "nikoniko-12" => make(8, 5, &[1, 2], 2, &[8, 8, 5, 2, 2], Numbering::Seed),
-            "hyper1" => make(24, 1, &SIX, 6, &[24], Numbering::Gnubg),
-            "hyper2" => make(24, 2, &SIX, 6, &[24, 23], Numbering::Gnubg),
-            "hyper3" => make(24, 3, &SIX, 6, &[24, 23, 22], Numbering::Gnubg),
-            _ => return None,
-        })
+        BuiltIn::from_name(name).map(BuiltIn::variant)
+    }
+
+    /// The built-in variant these rules are, if any.
+    pub fn built_in_kind(&self) -> Option<BuiltIn> {
+        self.built_in
+    }
+
+    /// Its name: a built-in's, or the description of its rules ([`Variant::describe`]).
+    pub fn name(&self) -> String {
+        match self.built_in {
+            Some(b) => b.name().to_string(),
+            None => self.describe(),
+        }
+    }
+
+    /// Its name for people: a built-in's title, or the description of its rules.
+    pub fn title(&self) -> String {
+        match self.built_in {
+            Some(b) => b.title().to_string(),
+            None => self.describe(),
+        }
+    }
+
+    /// The same rules, known as the built-in variant they are, if any (a description of
+    /// Hypergammon-2's rules is Hypergammon-2).
+    pub fn recognised(mut self) -> Variant {
+        self.built_in = None;
+        self.built_in = BuiltIn::ALL
+            .into_iter()
+            .find(|b| b.variant().same_rules(&self));
+        self
+    }
+
+    /// Whether two variants have the same rules and numbering, whatever their names.
+    fn same_rules(&self, other: &Variant) -> bool {
+        (
+            self.points,
+            self.checkers,
+            &self.faces,
+            self.home,
+            &self.start,
+            self.numbering,
+        ) == (
+            other.points,
+            other.checkers,
+            &other.faces,
+            other.home,
+            &other.start,
+            other.numbering,
+        )
     }
 
     /// A built-in variant's name, or a description `key=value:key=value…` with the keys
@@ -109,10 +232,18 @@ impl Variant {
         }
         let (mut points, mut checkers, mut faces, mut home, mut start) =
             (None, None, None, None, None);
+        let mut seen: Vec<&str> = Vec::new();
         for part in text.split(':') {
             let (key, value) = part
                 .split_once('=')
                 .ok_or_else(|| bad(format!("{}: expected key=value", excerpt(part))))?;
+            if seen.contains(&key.trim()) {
+                return Err(bad(format!(
+                    "the key {} is given twice",
+                    excerpt(key.trim())
+                )));
+            }
+            seen.push(key.trim());
             let number = |what: &str| -> Result<usize, Error> {
                 value
                     .trim()
@@ -148,7 +279,7 @@ impl Variant {
                 .collect(),
         };
         let variant = Variant {
-            name: String::new(),
+            built_in: None,
             points,
             checkers,
             faces: faces.unwrap_or_else(|| SIX.to_vec()),
@@ -157,10 +288,7 @@ impl Variant {
             numbering: Numbering::Gnubg,
         };
         variant.check()?;
-        Ok(Variant {
-            name: variant.describe(),
-            ..variant
-        })
+        Ok(variant.recognised())
     }
 
     /// Checks that the variant describes a game this program can solve: 1 to 24 points,
@@ -265,11 +393,11 @@ impl Variant {
         let mut idle = 0;
         for (i, &low) in self.faces.iter().enumerate() {
             for &high in &self.faces[i..] {
-                let weight = if low == high { 1 } else { 2 };
-                if high == 0 {
-                    idle += weight;
+                let roll = Roll::new(low, high);
+                if roll.moves() {
+                    moving.push(roll);
                 } else {
-                    moving.push((low, high, weight));
+                    idle += roll.weight();
                 }
             }
         }
@@ -279,6 +407,11 @@ impl Variant {
             idle,
             denominator: n * n,
         }
+    }
+
+    /// Whether `roll` can be thrown with this variant's dice.
+    pub fn has_roll(&self, roll: Roll) -> bool {
+        self.faces.contains(&roll.low()) && self.faces.contains(&roll.high())
     }
 
     /// The index of records for a gnubg-numbered variant (any variant's sides are
@@ -298,7 +431,8 @@ impl Variant {
 
     /// The opening position.
     pub fn opening(&self) -> super::Position {
-        super::Position::new(self.start_slots(), self.start_slots()).expect("same lengths")
+        let side = self.start_slots();
+        super::Position::new(&side, &side).expect("a checked variant's slots")
     }
 }
 
@@ -363,8 +497,13 @@ mod tests {
     #[test]
     fn nikonikos_rolls_are_five_that_move_and_zero_zero() {
         let r = Variant::built_in("nikoniko").unwrap().rolls();
+        let listed: Vec<(u8, u8, u32)> = r
+            .moving
+            .iter()
+            .map(|r| (r.low(), r.high(), r.weight()))
+            .collect();
         assert_eq!(
-            r.moving,
+            listed,
             vec![(0, 1, 2), (0, 2, 2), (1, 1, 1), (1, 2, 2), (2, 2, 1)]
         );
         assert_eq!((r.idle, r.denominator), (1, 9));
@@ -374,7 +513,7 @@ mod tests {
     fn hypergammons_rolls_are_the_21_of_two_dice_weighing_36() {
         let r = Variant::built_in("hyper3").unwrap().rolls();
         assert_eq!(r.moving.len(), 21);
-        assert_eq!(r.moving.iter().map(|m| m.2).sum::<u32>(), 36);
+        assert_eq!(r.moving.iter().map(|m| m.weight()).sum::<u32>(), 36);
         assert_eq!(r.idle, 0);
     }
 
@@ -391,10 +530,23 @@ mod tests {
         assert_eq!((v.home, v.faces.len()), (3, 6));
         assert_eq!(v.start, vec![12, 11]);
         assert_eq!(
-            v.name,
+            v.name(),
             "points=12:checkers=2:faces=1,2,3,4,5,6:home=3:start=12,11"
         );
-        assert_eq!(Variant::parse(&v.name).unwrap(), v);
+        assert_eq!(Variant::parse(&v.name()).unwrap(), v);
+        assert_eq!(v.built_in_kind(), None);
+    }
+
+    #[test]
+    fn a_built_in_variants_rules_described_are_that_variant() {
+        for b in BuiltIn::ALL {
+            let v = b.variant();
+            let mut described = Variant::parse(&v.describe()).unwrap();
+            // A description is numbered as gnubg numbers Hypergammon.
+            described.numbering = v.numbering;
+            assert_eq!(described.recognised().built_in_kind(), Some(b));
+        }
+        assert_eq!(Variant::parse("hyper3").unwrap().title(), "Hypergammon-3");
     }
 
     #[test]
@@ -406,6 +558,7 @@ mod tests {
         assert!(fault("points=8:checkers=2:faces=1,16").contains("face 16"));
         assert!(fault("points=9:checkers=1:start=5").contains("both sides"));
         assert!(fault("hyper9").contains("unknown variant"));
+        assert!(fault("points=8:checkers=2:points=9").contains("the key points is given twice"));
         assert!(fault("points=24:checkers=6").contains("16 bits"));
     }
 }

@@ -1,33 +1,38 @@
 //! An ASCII board a backgammon player can read, from the side on roll's point of view.
 //!
 //! ```text
-//!   O: off 0  bar 0                    (O's points)
-//!   +---------------------------+       1  2  3  4  5  6  7  8
-//!   | 8  7  6  5  4  3 | 2  1 |
+//!   O (opponent)   bar 0  off 0  pips 25
+//!   O's points:  1  2  3  4  5  6 | 7  8
+//!              +------------------+------+
+//!              | X  O  .  X  O  . | X  O |
 //! ```
 //! Columns are the side on roll's points 8 down to 1 (its home, points 2 and 1, on the
 //! right); each column shows that point's checkers, `X` for the side on roll, `O` for the
 //! opponent, stacked up to five high.
 
-use super::index::index_of;
-use super::notation::notation;
-use super::position::{Position, BAR, CHECKERS};
+use crate::gammon::{notation::notation, Position};
 
-/// The board as text, with the notation, index and pip counts.
+/// Points on the article's board, and checkers a side.
+const POINTS: usize = 8;
+const CHECKERS: usize = 5;
+
+/// The board of a NikoNiko position as text, with the notation, index and pip counts.
 pub fn render(p: &Position) -> String {
+    let variant = super::variant();
+    let [my_pips, opp_pips] = p.pips();
+    let (me, opp) = (p.us(), p.them());
     let mut lines = Vec::new();
     lines.push(format!(
-        "  O (opponent)   bar {}  off {}  pips {}",
-        p.opp[BAR],
-        p.opp[0],
-        p.opp_pips()
+        "  O (opponent)   bar {}  off {}  pips {opp_pips}",
+        opp[POINTS],
+        CHECKERS - p.them_in_play(),
     ));
     lines.push("  O's points:  1  2  3  4  5  6 | 7  8".to_string());
     lines.push("             +------------------+------+".to_string());
-    for row in 0..CHECKERS {
+    for row in 0..CHECKERS as u8 {
         let mut line = String::from("             |");
-        for point in (1..=8usize).rev() {
-            let (mine, theirs) = (p.me[point], p.opp[9 - point]);
+        for point in (1..=POINTS).rev() {
+            let (mine, theirs) = (me[point - 1], opp[POINTS - point]);
             let cell = if mine > row {
                 " X "
             } else if theirs > row {
@@ -48,15 +53,14 @@ pub fn render(p: &Position) -> String {
     lines.push("             +------------------+------+".to_string());
     lines.push("  X's points:  8  7  6  5  4  3 | 2  1   (X's home: 2, 1)".to_string());
     lines.push(format!(
-        "  X (on roll)    bar {}  off {}  pips {}",
-        p.me[BAR],
-        p.me[0],
-        p.my_pips()
+        "  X (on roll)    bar {}  off {}  pips {my_pips}",
+        me[POINTS],
+        CHECKERS - p.us_in_play(),
     ));
     lines.push(format!(
         "  position {}   index {}",
-        notation(p),
-        index_of(p)
+        notation(&variant, p),
+        super::index().index(p)
     ));
     lines.join("\n")
 }
@@ -67,8 +71,8 @@ mod tests {
 
     #[test]
     fn the_opening_board_shows_both_sides_stacks() {
-        let text = render(&Position::OPENING);
-        assert!(text.contains("position 8,8,5,2,2/8,8,5,2,2"));
+        let text = render(&super::super::variant().opening());
+        assert!(text.contains("position 8,8,5,2,2/8,8,5,2,2   index 562767"));
         // X's 8 holds two, X's 1 holds O's two (O's point 8).
         let first_row = text.lines().nth(3).unwrap();
         assert_eq!(first_row, "             | X  O  .  X  O  . | X  O |");

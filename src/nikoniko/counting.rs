@@ -1,9 +1,12 @@
-//! The counting tables of the NikoNiko article (`docs/nikoniko.md`, "Counting"): how many
-//! ways `n` checkers stand on `p` places (PNC), and the count vectors listed in the order
-//! the article's `next_PN` produces them, each with its rank.
+//! The counting of the NikoNiko article (`docs/nikoniko.md`, "Counting (the article's own
+//! tables)"): how many ways `n` checkers stand on `p` places (PNC), the count vectors
+//! listed in the order the article's `next_PN` produces them, each with its rank, and the
+//! article's checks of its state count and index ([`count`]).
 
-use super::Error;
+use super::{Error, SIDE_VECTORS, STATES};
+use crate::gammon::moves::{play_statistics, RollStats};
 use crate::rank::{pnc, Multisets, Ranker};
+use rayon::prelude::*;
 use serde::Serialize;
 
 /// The most vectors [`listing`] writes out.
@@ -115,6 +118,68 @@ pub fn listing(places: u32, checkers: u32) -> Result<Listing, Error> {
     })
 }
 
+/// The article's counts of the states, each by two methods.
+#[derive(Debug, Clone, Serialize)]
+pub struct Count {
+    /// States enumerated in the article's order, each checked to round-trip through its
+    /// index (index → position → index).
+    pub states: u64,
+    /// States counted the article's way, block by block (see
+    /// [`crate::gammon::SeedIndex::count_like_the_article`]).
+    pub seed_count: u64,
+    /// One side's count vectors, all off included: the article's PNC(10, 5).
+    pub side_vectors: u64,
+    /// With the plays: for each roll, its plays, passes and wins over every state.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub plays: Option<Vec<RollStats>>,
+}
+
+/// Enumerates every state in the article's order and checks that the index of the k-th
+/// is k and that unranking k gives it back; counts the states the article's way too; with
+/// `plays`, generates the plays of every roll from every state and counts them. The
+/// blocks of the index (one per side-on-roll vector) are checked in parallel.
+pub fn count(plays: bool) -> Result<Count, Error> {
+    let index = super::index();
+    let variant = super::variant();
+    let (states, stats) = (1..index.blocks())
+        .into_par_iter()
+        .map_init(Vec::new, |block_states, block| {
+            block_states.clear();
+            index.block_into(block, block_states);
+            let start = index.block_start(block);
+            for (k, p) in block_states.iter().enumerate() {
+                let i = start + k as u64;
+                if index.index(p) != i {
+                    return Err(format!("state #{i} has index {}", index.index(p)));
+                }
+                if index.position(i).as_ref() != Some(p) {
+                    return Err(format!("index {i} does not unrank to state #{i}"));
+                }
+            }
+            let stats = plays.then(|| play_statistics(&variant, block_states));
+            Ok((block_states.len() as u64, stats))
+        })
+        .try_reduce(
+            || (0, None),
+            |a, b| Ok((a.0 + b.0, RollStats::merge(a.1, b.1))),
+        )
+        .map_err(Error::Index)?;
+    let count = Count {
+        states,
+        seed_count: index.count_like_the_article(),
+        side_vectors: index.side_vectors(),
+        plays: stats,
+    };
+    if (count.states, count.seed_count, count.side_vectors) != (STATES, STATES, SIDE_VECTORS) {
+        return Err(Error::Index(format!(
+            "{} states enumerated, {} counted, {} side vectors: the article has {STATES} \
+             and {SIDE_VECTORS}",
+            count.states, count.seed_count, count.side_vectors
+        )));
+    }
+    Ok(count)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -181,6 +246,25 @@ mod tests {
             assert_eq!(got, expected, "{places} places, {checkers} checkers");
             assert_eq!(listing.count, expected.len() as u64);
         }
+    }
+
+    #[test]
+    fn the_articles_states_round_trip_and_its_rolls_play_as_the_readme_counts() {
+        let c = count(true).unwrap();
+        assert_eq!(
+            (c.states, c.seed_count, c.side_vectors),
+            (STATES, STATES, 2002)
+        );
+        let rows: Vec<(String, u64, u64, u64)> = c
+            .plays
+            .unwrap()
+            .iter()
+            .map(|s| (s.roll.to_string(), s.plays, s.passes, s.wins))
+            .collect();
+        // Every state passes on 0-0; a win needs a die that moves.
+        assert_eq!(rows[0], ("0-0".to_string(), STATES, STATES, 0));
+        assert_eq!(rows.len(), 6);
+        assert_eq!(rows[4], ("1-2".to_string(), 3_964_224, 3_250, 6_760));
     }
 
     #[test]

@@ -1,67 +1,44 @@
-//! NikoNiko Gammon: backgammon at one third size (8 points, 5 checkers, dice 0–2).
-//!
-//! Positions are always seen from the side on roll. The rules are `docs/nikoniko.md`.
+//! NikoNiko Gammon, the article's own parts (`docs/nikoniko.md`): backgammon at one third
+//! size (8 points, 5 checkers, dice 0–2) is a member of the backgammon family, and its
+//! rules, index, solver, queries and game are the family engine's ([`crate::gammon`],
+//! the built-in variant [`BuiltIn::Nikoniko`]). What stays here is the article's: its
+//! 2-byte table format ([`store`], read through the engine's [`crate::gammon::Evaluator`]),
+//! its PNC table and listing and its counting checks ([`counting`]), and the ASCII board
+//! ([`board`]).
 //!
 //! ```
-//! use tabula::nikoniko::{index_of, moves::Generator, notation, Position, Roll};
+//! use tabula::gammon::{moves::Generator, notation, Roll};
+//! use tabula::nikoniko;
 //!
-//! let opening = notation::parse_position("8,8,5,2,2/8,8,5,2,2").unwrap();
-//! assert_eq!(opening, Position::OPENING);
-//! assert_eq!(index_of(&opening), 562_767);
+//! let v = nikoniko::variant();
+//! let opening = notation::parse_position(&v, "8,8,5,2,2/8,8,5,2,2").unwrap();
+//! assert_eq!(opening, v.opening());
+//! assert_eq!(nikoniko::index().index(&opening), 562_767);
 //! // The opening 1-2 has four distinct plays.
-//! assert_eq!(Generator::new().plays(&opening, Roll::new(1, 2)).len(), 4);
+//! assert_eq!(Generator::new(&v).plays(&opening, Roll::new(1, 2)).len(), 4);
 //! ```
 
 pub mod board;
 pub mod counting;
 mod error;
-pub mod game;
-pub mod index;
-pub mod moves;
-pub mod notation;
-mod outcomes;
-pub mod position;
-pub mod query;
 pub mod store;
-pub mod verify;
 
 pub use error::Error;
 
-pub use index::{index_of, position_at, STATES};
-pub use outcomes::Outcomes;
-pub use position::Position;
+use crate::gammon::{BuiltIn, SeedIndex, Variant};
 
-/// A roll of two dice with faces 0, 1, 2, kept with the smaller die first.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Roll {
-    /// The smaller die, 0–2.
-    pub low: u8,
-    /// The larger die, 0–2.
-    pub high: u8,
+/// Number of states: the article's 1,106,945.
+pub const STATES: u64 = 1_106_945;
+/// Count vectors of one side (5 checkers on 10 locations), all off included: the
+/// article's PNC(10, 5) = 2,002.
+pub const SIDE_VECTORS: u64 = 2_002;
+
+/// The game's rules: the family's built-in variant `nikoniko`.
+pub fn variant() -> Variant {
+    BuiltIn::Nikoniko.variant()
 }
 
-impl Roll {
-    /// The roll of dice `a` and `b` (order does not matter).
-    pub fn new(a: u8, b: u8) -> Roll {
-        Roll {
-            low: a.min(b),
-            high: a.max(b),
-        }
-    }
-
-    /// The 6 distinct rolls with their weight among the 9 equally likely ordered rolls.
-    pub const ALL: [(Roll, u32); 6] = [
-        (Roll { low: 0, high: 0 }, 1),
-        (Roll { low: 0, high: 1 }, 2),
-        (Roll { low: 0, high: 2 }, 2),
-        (Roll { low: 1, high: 1 }, 1),
-        (Roll { low: 1, high: 2 }, 2),
-        (Roll { low: 2, high: 2 }, 1),
-    ];
-}
-
-impl std::fmt::Display for Roll {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}-{}", self.low, self.high)
-    }
+/// The article's dense index of the states.
+pub fn index() -> SeedIndex {
+    SeedIndex::new(8, 5).expect("the article's board")
 }

@@ -1,14 +1,17 @@
-//! The NikoNiko tables on disk: equities (`i16` = round(equity × 10,000), the article's
-//! 2 bytes a state) and outcome probabilities (six `u16` = round(p × 65,535)), both
-//! indexed by the dense index, in the project's table format.
+//! The NikoNiko article's tables on disk (`docs/nikoniko.md`, "Tables"): equities (`i16` =
+//! round(equity × 10,000), the article's 2 bytes a state) and outcome probabilities (six
+//! `u16` = round(p × 65,535), exclusive: win single, gammon, backgammon, lose single,
+//! gammon, backgammon), both indexed by the article's dense index, in the project's table
+//! format. The family's solver computes them; the engine reads them through
+//! [`Evaluator`].
 //!
 //! The outcome table lives beside the equity table (same stem, extension `outcomes`) and
 //! names the equity table's checksum in its variant, so a mismatched pair is refused.
 
-use super::index::STATES;
-use super::{Error, Outcomes};
-use crate::gammon::solver::{solve_variant, Exclusive};
-use crate::gammon::Variant;
+use super::{Error, STATES};
+use crate::gammon::solver::{self, Exclusive};
+use crate::gammon::store::{BuildReport, Written};
+use crate::gammon::{Bounds, Evaluator, Numbers, Outcomes, Variant};
 use crate::progress::Progress;
 use crate::table::{self, Descriptor, Table, TableError};
 use rayon::prelude::*;
@@ -25,15 +28,8 @@ pub const VARIANT: &str = "nikoniko 8 points, 5 checkers, dice 0-2, cubeless, se
 pub const EQUITY_SCALE: f64 = 10_000.0;
 /// Stored probability = round(p × OUTCOME_SCALE).
 pub const OUTCOME_SCALE: f64 = 65_535.0;
-/// The solver's stopping tolerance: largest change in a sweep.
-pub const TOLERANCE: f64 = 1e-12;
-/// What to tell a user whose table is missing.
-pub const BUILD_HINT: &str = "run `tabula nikoniko build`";
-
-/// The default equity table: `tables/nikoniko.tbl`.
-pub fn default_path() -> PathBuf {
-    PathBuf::from("tables/nikoniko.tbl")
-}
+/// The file name of the equity table.
+pub const FILE_NAME: &str = "nikoniko.tbl";
 
 /// The outcome table that goes with the equity table at `equity_path`.
 pub fn outcomes_path(equity_path: &Path) -> PathBuf {
@@ -44,53 +40,20 @@ fn outcome_variant(equity_checksum: &str) -> String {
     format!("{VARIANT}; equity {}", &equity_checksum[..16])
 }
 
-/// What a build did.
-#[derive(Debug, Clone)]
-pub struct BuildReport {
-    /// Where the equity table was published.
-    pub equity_path: PathBuf,
-    /// Where the outcome table was published.
-    pub outcomes_path: PathBuf,
-    /// Sweeps of the equity iteration (full and policy sweeps alike).
-    pub sweeps: u32,
-    /// The largest change in an equity in the last (full) sweep.
-    pub residual: f64,
-    /// Sweeps of the outcome iteration.
-    pub outcome_sweeps: u32,
-    /// The largest change in an outcome probability in the last outcome sweep.
-    pub outcome_residual: f64,
-    /// Wall time, in seconds, spent generating every play of every state.
-    pub graph_seconds: f64,
-    /// Wall time, in seconds, spent solving (equities and outcome probabilities).
-    pub solve_seconds: f64,
-    /// The part of `solve_seconds` spent on the outcome probabilities.
-    pub outcome_seconds: f64,
-    /// Wall time, in seconds, of the whole build, writing the tables included.
-    pub seconds: f64,
-    /// Successor links in the graph: every play of every roll of every state.
-    pub successors: usize,
-    /// The equity table's payload SHA-256, in hex.
-    pub equity_checksum: String,
-    /// The outcome table's payload SHA-256, in hex.
-    pub outcome_checksum: String,
-    /// The solved (unquantised) equity of the opening position for the side on roll.
-    pub opening_equity: f64,
-}
-
 /// Quantises an equity for storage.
 pub fn quantise_equity(e: f64) -> i16 {
     (e * EQUITY_SCALE).round() as i16
 }
 
 /// Quantises outcome probabilities for storage.
-pub(crate) fn quantise_outcomes(o: &Exclusive) -> [u16; 6] {
+fn quantise_outcomes(o: &Exclusive) -> [u16; 6] {
     o.map(|p| (p.clamp(0.0, 1.0) * OUTCOME_SCALE).round() as u16)
 }
 
-/// Builds both tables from nothing and publishes them together: both are written and
-/// synced under temporary names, then renamed into place, all or nothing
-/// (`docs/table-format.md`). The folder is checked for room before the solve.
-/// `progress` hears of each stage and sweep.
+/// Solves the game with the family's solver and publishes both tables together: both
+/// are written and synced under temporary names, then renamed into place, all or nothing
+/// (`docs/table-format.md`). The folder is checked for room before the solve. `progress`
+/// hears of each stage and sweep.
 pub fn build(equity_path: &Path, progress: Progress<'_>) -> Result<BuildReport, Error> {
     let started = Instant::now();
     let out_path = outcomes_path(equity_path);
@@ -98,56 +61,43 @@ pub fn build(equity_path: &Path, progress: Progress<'_>) -> Result<BuildReport, 
         &[equity_path, &out_path],
         table::file_len(2, STATES) + table::file_len(12, STATES),
     )?;
-    let variant = Variant::built_in("nikoniko").expect("built in");
-    let solved = solve_variant(&variant, progress)?;
-    let (graph_seconds, solve_seconds) = (solved.graph_seconds, solved.solve_seconds);
+    let variant = super::variant();
+    let solved = solver::solve(&variant, false, progress)?;
     progress.start("writing tables", None);
-
+    // The article's numbering lists the states in index order.
     let equities: Vec<i16> = solved
         .equity
         .par_iter()
         .map(|&e| quantise_equity(e))
         .collect();
     let outcomes: Vec<[u16; 6]> = solved.outcomes.par_iter().map(quantise_outcomes).collect();
-    let outcomes = &outcomes;
-    let equity_table = table::stage(
-        equity_path,
-        Descriptor {
-            kind: EQUITY_KIND,
-            layout: "i16",
-            variant: VARIANT,
-        },
-        &equities,
-    )?;
+    let equity_descriptor = Descriptor {
+        kind: EQUITY_KIND,
+        layout: "i16",
+        variant: VARIANT,
+    };
+    let equity_table = table::stage(equity_path, equity_descriptor, &equities)?;
     // The outcome table names the equity table's checksum, so a mismatched pair is refused.
-    let variant = outcome_variant(&equity_table.header().checksum_hex());
-    let outcome_table = table::stage(
-        &out_path,
-        Descriptor {
-            kind: OUTCOME_KIND,
-            layout: "u16x6",
-            variant: &variant,
-        },
-        outcomes,
-    )?;
-    let headers = table::publish(vec![outcome_table, equity_table])?;
-    let (out_header, eq_header) = (&headers[0], &headers[1]);
+    let line = outcome_variant(&equity_table.header().checksum_hex());
+    let outcome_descriptor = Descriptor {
+        kind: OUTCOME_KIND,
+        layout: "u16x6",
+        variant: &line,
+    };
+    let outcome_table = table::stage(&out_path, outcome_descriptor, &outcomes)?;
+    // The outcome table first: a reader that opens the pair between the two renames
+    // finds the new outcome table naming an equity table it does not see, and refuses.
+    let mut headers = table::publish(vec![outcome_table, equity_table])?;
+    headers.reverse();
     progress.finish();
-    let opening = super::index_of(&super::Position::OPENING) as usize;
+    let opening = super::index().index(&variant.opening()) as usize;
+    let tables = Written::list(vec![equity_path.to_path_buf(), out_path], headers);
     Ok(BuildReport {
-        equity_path: equity_path.to_path_buf(),
-        outcomes_path: out_path,
-        sweeps: solved.sweeps,
-        residual: solved.residual,
-        outcome_sweeps: solved.outcome_sweeps,
-        outcome_residual: solved.outcome_residual,
-        graph_seconds,
-        solve_seconds,
-        outcome_seconds: solved.outcome_seconds,
+        variant: variant.name(),
+        tables,
+        records: STATES,
+        solve: solved.report.clone(),
         seconds: started.elapsed().as_secs_f64(),
-        successors: solved.successors,
-        equity_checksum: eq_header.checksum_hex(),
-        outcome_checksum: out_header.checksum_hex(),
         opening_equity: solved.equity[opening],
     })
 }
@@ -157,12 +107,13 @@ pub fn build(equity_path: &Path, progress: Progress<'_>) -> Result<BuildReport, 
 pub struct Tables {
     equity: Table,
     outcomes: Table,
+    variant: Variant,
+    numbers: Numbers,
 }
 
 impl Tables {
     /// Opens (memory-maps) the equity table at `equity_path` and its outcome table, with
-    /// the cheap checks (kind, variant, sizes, pairing); a missing, old or damaged table
-    /// says how to build it.
+    /// the cheap checks (kind, variant, sizes, pairing).
     pub fn open(equity_path: &Path) -> Result<Tables, TableError> {
         Tables::with(equity_path, Table::open)
     }
@@ -182,13 +133,14 @@ impl Tables {
         let variant = outcome_variant(&equity.header().checksum_hex());
         let outcomes = open_checked(&outcomes_path(equity_path), OUTCOME_KIND, &variant, open)?;
         outcomes.expect_layout::<[u16; 6]>()?;
-        Ok(Tables { equity, outcomes })
-    }
-
-    /// Checks every block and both payload checksums.
-    pub fn verify_checksums(&self) -> Result<(), TableError> {
-        self.equity.verify().map_err(hint)?;
-        self.outcomes.verify().map_err(hint)
+        let variant = super::variant();
+        let numbers = Numbers::new(&variant).expect("the article's numbering");
+        Ok(Tables {
+            equity,
+            outcomes,
+            variant,
+            numbers,
+        })
     }
 
     /// The equity table's file.
@@ -203,26 +155,51 @@ impl Tables {
 
     /// Stored equities, by index (every block checked first).
     pub fn equities(&self) -> Result<&[i16], TableError> {
-        self.equity.records::<i16>().map_err(hint)
+        self.equity.records::<i16>()
+    }
+}
+
+impl Evaluator for Tables {
+    fn variant(&self) -> &Variant {
+        &self.variant
     }
 
-    /// The equity of the state with dense index `i` (side on roll).
-    pub fn equity(&self, i: u64) -> Result<f64, TableError> {
-        let e: i16 = self.equity.record(i).map_err(hint)?;
+    fn numbers(&self) -> &Numbers {
+        &self.numbers
+    }
+
+    fn path(&self) -> &Path {
+        self.equity.path()
+    }
+
+    fn equity_at(&self, record: u64) -> Result<f64, crate::gammon::Error> {
+        let e: i16 = self.equity.record(record)?;
         Ok(f64::from(e) / EQUITY_SCALE)
     }
 
-    /// The outcome probabilities of the state with dense index `i` (side on roll).
-    pub fn outcomes(&self, i: u64) -> Result<Outcomes, TableError> {
-        let o: [u16; 6] = self.outcomes.record(i).map_err(hint)?;
+    fn outcomes_at(&self, record: u64) -> Result<Outcomes, crate::gammon::Error> {
+        let o: [u16; 6] = self.outcomes.record(record)?;
         Ok(Outcomes::from_exclusive(
             o.map(|q| f64::from(q) / OUTCOME_SCALE),
         ))
     }
-}
 
-fn hint(e: TableError) -> TableError {
-    e.with_hint(BUILD_HINT)
+    fn verify_checksums(&self) -> Result<(), crate::gammon::Error> {
+        self.equity.verify()?;
+        Ok(self.outcomes.verify()?)
+    }
+
+    fn bounds(&self) -> Bounds {
+        // Each stored equity is within half a unit of its true value; one Bellman sweep
+        // of such values is too, so the two differ by at most one unit (plus float
+        // noise). The six chances, each within half a unit, weigh up to 3 points each.
+        let (unit, p_unit) = (1.0 / EQUITY_SCALE, 1.0 / OUTCOME_SCALE);
+        Bounds {
+            bellman: unit + 1e-9,
+            outcome: 0.5 * unit + 6.0 * 3.0 * 0.5 * p_unit + 1e-9,
+            total: 6.0 * 0.5 * p_unit + 1e-9,
+        }
+    }
 }
 
 fn open_checked(
@@ -231,7 +208,7 @@ fn open_checked(
     variant: &str,
     open: fn(&Path) -> Result<Table, TableError>,
 ) -> Result<Table, TableError> {
-    let t = open(path).map_err(hint)?;
+    let t = open(path)?;
     t.expect_kind(kind)?;
     t.expect_variant(variant)?;
     if t.header().record_count != STATES {

@@ -85,3 +85,33 @@ pub fn tabula_with_umask(umask: &str, args: &[&std::ffi::OsStr]) -> std::process
         .args(args);
     cmd.output().unwrap()
 }
+
+/// NikoNiko through the family's engine: its rules, notation and index.
+pub mod niko {
+    use tabula::gammon::{notation as text, Error, Position, Roll, SeedIndex, Variant};
+
+    /// The variant.
+    pub fn variant() -> Variant {
+        tabula::nikoniko::variant()
+    }
+
+    /// The article's index.
+    pub fn index() -> SeedIndex {
+        tabula::nikoniko::index()
+    }
+
+    /// A position in NikoNiko's notation (or an index).
+    pub fn parse_position(t: &str) -> Result<Position, Error> {
+        text::parse_position(&variant(), t)
+    }
+
+    /// A roll `a-b` of dice 0-2.
+    pub fn parse_roll(t: &str) -> Result<Roll, Error> {
+        text::parse_roll(&variant(), t)
+    }
+
+    /// A position's notation.
+    pub fn notation(p: &Position) -> String {
+        text::notation(&variant(), p)
+    }
+}

@@ -20,8 +20,8 @@ fn build(variant: &str, threads: Option<&str>, table: &Path, cube: bool) -> Valu
         command.env("RAYON_NUM_THREADS", threads);
     }
     command.args(["gammon", "build", "--variant", variant, "--quiet", "--json"]);
-    if cube {
-        command.arg("--cube");
+    if !cube {
+        command.arg("--cubeless");
     }
     let out = command.arg("--table").arg(table).output().unwrap();
     assert!(
@@ -32,7 +32,17 @@ fn build(variant: &str, threads: Option<&str>, table: &Path, cube: bool) -> Valu
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
-/// Builds `variant` into the suite's folder as `file`, with `threads` threads.
+/// The checksum of the cubeless table a build reports.
+fn checksum(report: &Value) -> String {
+    assert_eq!(report["tables"][0]["kind"], "gammon-cubeless", "{report}");
+    format!(
+        "sha256:{}",
+        report["tables"][0]["checksum"].as_str().unwrap()
+    )
+}
+
+/// Builds `variant` without the cube into the suite's folder as `file`, with `threads`
+/// threads.
 fn build_with(variant: &str, threads: &str, file: &str) -> Value {
     build(variant, Some(threads), &folder().join(file), false)
 }
@@ -74,9 +84,8 @@ fn manifest(name: &str) -> String {
 #[test]
 fn hyper1_and_hyper2_tables_have_the_manifests_checksums() {
     for variant in ["hyper1", "hyper2"] {
-        let r = built(variant);
         assert_eq!(
-            format!("sha256:{}", r["checksum"].as_str().unwrap()),
+            checksum(built(variant)),
             manifest(&format!("{variant}.tbl")),
             "{variant}"
         );
@@ -87,18 +96,14 @@ fn hyper1_and_hyper2_tables_have_the_manifests_checksums() {
 #[test]
 #[ignore = "a full solve of 1.1 million states; run with --ignored"]
 fn the_nikoniko_12_table_has_the_manifests_checksum() {
-    let r = built("nikoniko-12");
-    assert_eq!(
-        format!("sha256:{}", r["checksum"].as_str().unwrap()),
-        manifest("nikoniko-12.tbl")
-    );
+    assert_eq!(checksum(built("nikoniko-12")), manifest("nikoniko-12.tbl"));
 }
 
 #[test]
 fn hyper_tables_do_not_depend_on_the_thread_count() {
     for variant in ["hyper1", "hyper2"] {
         let one = build_with(variant, "1", &format!("{variant}-one-thread.tbl"));
-        assert_eq!(one["checksum"], built(variant)["checksum"], "{variant}");
+        assert_eq!(checksum(&one), checksum(built(variant)), "{variant}");
     }
 }
 
@@ -252,27 +257,83 @@ fn the_family_table_passes_its_own_bellman_check() {
 }
 
 #[test]
-fn gammon_nikoniko_is_the_nikoniko_command() {
+fn the_article_table_answers_gammon_and_nikoniko_alike_and_knows_its_variant() {
     let t = crate::common::nikoniko_built().1.display().to_string();
-    let a = json(&[
-        "gammon",
-        "equity",
-        "8,8,5,2,2/8,8,5,2,2",
-        "--variant",
-        "nikoniko",
-        "--json",
-        "--table",
-        &t,
-    ]);
-    let b = json(&[
-        "nikoniko",
-        "equity",
-        "8,8,5,2,2/8,8,5,2,2",
-        "--json",
-        "--table",
-        &t,
-    ]);
-    assert_eq!(a, b);
+    let ask = |args: &[&str]| {
+        let mut all = args.to_vec();
+        all.extend(["8,8,5,2,2/8,8,5,2,2", "--json", "--table", &t]);
+        json(&all)
+    };
+    let by_nikoniko = ask(&["nikoniko", "equity"]);
+    assert_eq!(
+        ask(&["gammon", "equity", "--variant", "nikoniko"]),
+        by_nikoniko
+    );
+    // The table says its variant: --table alone is enough.
+    assert_eq!(ask(&["gammon", "equity"]), by_nikoniko);
+    assert_eq!(by_nikoniko["index"], 562_767);
+}
+
+#[test]
+fn gammon_with_the_variant_nikoniko_reads_the_family_table_not_the_articles() {
+    // A tables folder holding only the article's table: the family's query fails,
+    // naming the family's table and how to build it.
+    let dir = tempfile::tempdir().unwrap();
+    let article = crate::common::nikoniko_built().1.clone();
+    std::fs::copy(&article, dir.path().join("nikoniko.tbl")).unwrap();
+    std::fs::copy(
+        article.with_extension("outcomes"),
+        dir.path().join("nikoniko.outcomes"),
+    )
+    .unwrap();
+    // Run from the temporary folder, with no per-user folder: a `tables/` of the working
+    // copy or of the user's does not count.
+    let out = tabula()
+        .env("TABULA_TABLES", dir.path())
+        .env("XDG_DATA_HOME", dir.path())
+        .env("HOME", dir.path())
+        .current_dir(dir.path())
+        .args([
+            "gammon",
+            "equity",
+            "8,8,5,2,2/8,8,5,2,2",
+            "--variant",
+            "nikoniko",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("nikoniko-cube.tbl not found"), "{err}");
+    assert!(
+        err.contains("run `tabula gammon build --variant nikoniko`"),
+        "{err}"
+    );
+    // The article's own command finds its table there.
+    let a = tabula()
+        .env("TABULA_TABLES", dir.path())
+        .args(["nikoniko", "equity", "8,8,5,2,2/8,8,5,2,2"])
+        .output()
+        .unwrap();
+    assert!(a.status.success(), "{}", String::from_utf8_lossy(&a.stderr));
+}
+
+#[test]
+fn equities_print_to_six_decimals_whatever_the_variant_or_table() {
+    let article = crate::common::nikoniko_built().1.display().to_string();
+    for (position, table) in [
+        ("8,8,5,2,2/8,8,5,2,2", article),
+        ("24,23/24,23", table("hyper2")),
+    ] {
+        let out = tabula()
+            .args(["gammon", "equity", position, "--table", &table])
+            .output()
+            .unwrap();
+        let text = String::from_utf8(out.stdout).unwrap();
+        let line = text.lines().find(|l| l.starts_with("equity")).unwrap();
+        let number = line.split_whitespace().nth(1).unwrap();
+        assert_eq!(number.split_once('.').unwrap().1.len(), 6, "{line}");
+    }
 }
 
 #[test]
@@ -303,7 +364,8 @@ fn bad_variants_exit_2_naming_the_fault() {
         .arg(folder().join("huge.tbl"))
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(2));
+    // The variant is sound; this machine's memory is not enough: a runtime failure.
+    assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("GB"));
 }
 
@@ -443,6 +505,30 @@ fn a_cubeful_hint_ranks_by_the_cubeful_equity_of_the_state_asked_for() {
 }
 
 #[test]
+fn a_cubeful_hint_of_a_cubeless_table_fails_naming_the_command_that_builds_the_cube() {
+    let out = tabula()
+        .args([
+            "gammon",
+            "hint",
+            "24,23/24,23",
+            "6-5",
+            "--cube",
+            "owned",
+            "--table",
+        ])
+        .arg(table("hyper2"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("no cube table"), "{stderr}");
+    assert!(
+        stderr.contains("tabula gammon build --variant hyper2"),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn play_with_the_cube_needs_a_cube_table_and_names_the_command_that_builds_it() {
     let out = tabula()
         .args([
@@ -457,10 +543,11 @@ fn play_with_the_cube_needs_a_cube_table_and_names_the_command_that_builds_it() 
         .write_stdin("q\n")
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("no cube table"), "{stderr}");
     assert!(
-        stderr.contains("tabula gammon build --variant hyper1 --cube"),
+        stderr.contains("tabula gammon build --variant hyper1 --table"),
         "{stderr}"
     );
     // With its cube table the table doubles the Hypergammon-1 opening (a double and a

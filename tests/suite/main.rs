@@ -3,6 +3,8 @@
 
 mod common;
 
+mod architecture;
+
 mod bingo_cli;
 mod bingo_law;
 mod bingo_players;
@@ -11,6 +13,7 @@ mod fabfib_engine;
 mod fabfib_odds;
 mod gammon_cli;
 mod gammon_gnubg;
+mod hardening;
 mod mastermind;
 mod nikoniko_cli;
 mod nikoniko_inputs;
@@ -24,4 +27,8 @@ mod poker_cli;
 mod poker_parser;
 mod poker_rules;
 mod rank_props;
+#[cfg(feature = "serve")]
+mod serve_api;
+#[cfg(feature = "serve")]
+mod serve_browser;
 mod table_cli;

@@ -1,12 +1,11 @@
 //! NikoNiko's text inputs (issue 16): the position and roll parsers never panic, what the
 //! printer writes reads back, and the command line survives hostile streams.
 
+use crate::common::niko::{index, notation, parse_position, parse_roll};
 use crate::common::{nikoniko_built, tabula};
 use predicates::str::contains;
 use proptest::prelude::*;
-use tabula::nikoniko::index::all_states;
-use tabula::nikoniko::notation::{notation, parse_position, parse_roll};
-use tabula::nikoniko::{index_of, STATES};
+use tabula::nikoniko::STATES;
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(2000))]
@@ -22,14 +21,14 @@ proptest! {
     ) {
         if let Ok(p) = parse_position(&text) {
             // Whatever it accepts is a state, and its notation reads back to it.
-            prop_assert!(index_of(&p) < STATES);
+            prop_assert!(index().index(&p) < STATES);
             prop_assert_eq!(parse_position(&notation(&p)).ok(), Some(p));
         }
     }
 
     #[test]
     fn every_state_round_trips_through_its_notation(i in 0..STATES) {
-        let p = tabula::nikoniko::position_at(i).unwrap();
+        let p = index().position(i).unwrap();
         prop_assert_eq!(parse_position(&notation(&p)).ok(), Some(p));
         prop_assert_eq!(parse_position(&i.to_string()).ok(), Some(p));
     }
@@ -46,7 +45,7 @@ proptest! {
 
 #[test]
 fn the_notation_of_every_state_is_distinct() {
-    let all = all_states();
+    let all = index().all_states();
     let mut seen: Vec<String> = all.iter().map(notation).collect();
     seen.sort();
     seen.dedup();

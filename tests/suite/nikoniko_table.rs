@@ -2,14 +2,14 @@
 //! exact solver of bear-offs, the manifest's checksums, and a rebuild on one thread.
 //! They read the suite's one build (see `common::nikoniko_build`).
 
+use crate::common::niko::{index, parse_position, variant};
 use assert_cmd::Command;
 use num_rational::BigRational;
 use num_traits::{One, ToPrimitive, Zero};
 use std::collections::HashMap;
 use std::path::PathBuf;
-use tabula::nikoniko::notation::parse_position;
+use tabula::gammon::{Evaluator, Position};
 use tabula::nikoniko::store::{self, Tables};
-use tabula::nikoniko::{index_of, Position};
 use tabula::progress::Progress;
 
 /// The suite's one NikoNiko build (made by the command line, see `common`): the equity
@@ -24,8 +24,7 @@ fn tables() -> Tables {
 }
 
 fn equity(t: &Tables, position: &str) -> f64 {
-    t.equity(index_of(&parse_position(position).unwrap()))
-        .unwrap()
+    t.equity(&parse_position(position).unwrap()).unwrap()
 }
 
 #[test]
@@ -57,15 +56,14 @@ fn the_checksums_are_those_of_the_manifest() {
             .unwrap_or_else(|| panic!("{name} is not in the manifest"))
             .to_string()
     };
-    let r = built().1;
-    assert_eq!(
-        format!("sha256:{}", r["checksum"].as_str().unwrap()),
-        expected("nikoniko.tbl")
-    );
-    assert_eq!(
-        format!("sha256:{}", r["outcomes_checksum"].as_str().unwrap()),
-        expected("nikoniko.outcomes")
-    );
+    let tables = built().1["tables"].as_array().unwrap();
+    assert_eq!(tables.len(), 2);
+    for (table, name) in tables.iter().zip(["nikoniko.tbl", "nikoniko.outcomes"]) {
+        assert_eq!(
+            format!("sha256:{}", table["checksum"].as_str().unwrap()),
+            expected(name)
+        );
+    }
 }
 
 // A second full solve, on one thread: run with `cargo test --release -- --ignored`.
@@ -92,9 +90,9 @@ fn the_tables_bytes_do_not_depend_on_the_thread_count() {
 fn every_equity_lies_in_range_and_matches_its_outcome_chances() {
     let t = tables();
     for i in 0..tabula::nikoniko::STATES {
-        let e = t.equity(i).unwrap();
+        let e = t.equity_at(i).unwrap();
         assert!((-3.0..=3.0).contains(&e), "{i}: {e}");
-        let o = t.outcomes(i).unwrap();
+        let o = t.outcomes_at(i).unwrap();
         let from_o = o.equity();
         assert!((from_o - e).abs() < 2e-4, "{i}: {e} vs {from_o}");
     }
@@ -107,11 +105,9 @@ fn a_board_where_neither_side_can_ever_move_is_worth_nothing() {
     let t = tables();
     assert_eq!(equity(&t, "bar,2,2,1,1/bar,2,2,1,1"), 0.0);
     assert_eq!(
-        t.outcomes(index_of(
-            &parse_position("bar,2,2,1,1/bar,2,2,1,1").unwrap()
-        ))
-        .unwrap(),
-        tabula::nikoniko::Outcomes::default()
+        t.outcomes(&parse_position("bar,2,2,1,1/bar,2,2,1,1").unwrap())
+            .unwrap(),
+        tabula::gammon::Outcomes::default()
     );
 }
 
@@ -130,7 +126,7 @@ fn a_closed_out_side_loses_most_of_its_games() {
 #[test]
 fn the_opening_position_favours_the_side_on_roll() {
     let t = tables();
-    let e = t.equity(index_of(&Position::OPENING)).unwrap();
+    let e = t.equity(&variant().opening()).unwrap();
     assert!(e > 0.0 && e < 1.0, "{e}");
     assert!((e - built().1["opening_equity"].as_f64().unwrap()).abs() <= 0.5e-4);
 }
@@ -144,12 +140,11 @@ const ROLLS: [(&[&[u8]], i64); 5] = [
     (&[&[2, 2, 2, 2]], 1),
 ];
 
-/// A bear-off side as a count vector: `one` on point 1, `two` on point 2, the rest off.
-fn home_side((one, two): Home) -> [u8; 10] {
-    let mut v = [0u8; 10];
-    v[1] = one;
-    v[2] = two;
-    v[0] = 5 - one - two;
+/// A bear-off side as slots: `one` on point 1, `two` on point 2, the rest off.
+fn home_side((one, two): Home) -> [u8; 9] {
+    let mut v = [0u8; 9];
+    v[0] = one;
+    v[1] = two;
     v
 }
 
@@ -297,8 +292,8 @@ fn every_bear_off_matches_an_independent_exact_rational_solver() {
     for &me in &sides {
         for &opp in &sides {
             let exact = oracle.equity(me, opp);
-            let p = Position::new(home_side(me), home_side(opp)).unwrap();
-            let stored = t.equity(index_of(&p)).unwrap();
+            let p = Position::new(&home_side(me), &home_side(opp)).unwrap();
+            let stored = t.equity(&p).unwrap();
             let x = exact.to_f64().unwrap();
             assert!(
                 (stored - x).abs() <= 0.5e-4 + 1e-12,
@@ -313,9 +308,7 @@ fn every_bear_off_matches_an_independent_exact_rational_solver() {
         for &opp in &sides {
             let (win_g, lose_g) = oracle.gammons(me, opp);
             let o = t
-                .outcomes(index_of(
-                    &Position::new(home_side(me), home_side(opp)).unwrap(),
-                ))
+                .outcomes(&Position::new(&home_side(me), &home_side(opp)).unwrap())
                 .unwrap();
             let tol = 1.5 / 65535.0;
             assert!(
@@ -379,7 +372,8 @@ fn hint_lists_the_plays_best_first_with_the_equity_each_loses() {
     // The best play's equity is minus the equity of its position with the opponent on roll.
     let after = parse_position(moves[0]["position"].as_str().unwrap()).unwrap();
     let t = tables();
-    assert_eq!(eq[0], -t.equity(index_of(&after.swap())).unwrap());
+    assert_eq!(eq[0], -t.equity(&after.swapped()).unwrap());
+    assert_eq!(v["index"], index().index(&variant().opening()));
 }
 
 #[test]
@@ -409,27 +403,36 @@ fn verify_refuses_a_table_with_a_changed_value() {
 
 #[test]
 fn a_game_against_the_table_runs_to_its_end_and_refuses_illegal_answers() {
-    use tabula::nikoniko::game::{play, GameEnd};
+    use tabula::gammon::game::{play, GameEnd, Options};
     let t = tables();
+    let board = tabula::nikoniko::board::render;
+    let options = Options {
+        board: Some(&board),
+        ..Options::new(7)
+    };
     // Always the first listed play, after one answer that is not a play at all.
     let input = format!("99\n8/1\n{}", "1\n".repeat(500));
     let mut out = Vec::new();
-    let end = play(&t, 7, true, input.as_bytes(), &mut out).unwrap();
+    let game = play(&t, &options, input.as_bytes(), &mut out).unwrap();
     let text = String::from_utf8(out).unwrap();
-    let GameEnd::Finished { human_points } = end else {
+    let GameEnd::Finished { human_points } = game.end else {
         panic!("the game did not finish:\n{text}");
     };
     assert!((1..=3).contains(&human_points.abs()));
     assert!(text.contains("You win") || text.contains("O wins"));
     assert!(text.contains("There is no play 99") || text.contains("Only one play"));
+    assert!(
+        text.contains("X's points:  8  7  6  5  4  3 | 2  1"),
+        "{text}"
+    );
     // The same seed and answers replay the same game.
     let mut again = Vec::new();
-    play(&t, 7, true, input.as_bytes(), &mut again).unwrap();
+    play(&t, &options, input.as_bytes(), &mut again).unwrap();
     assert_eq!(text.as_bytes(), &again[..]);
     // End of input abandons the game.
     let mut out = Vec::new();
     assert_eq!(
-        play(&t, 7, true, &b""[..], &mut out).unwrap(),
+        play(&t, &options, &b""[..], &mut out).unwrap().end,
         GameEnd::Abandoned
     );
 }

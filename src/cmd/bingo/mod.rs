@@ -16,6 +16,7 @@ use tabula::Result;
 pub enum GameCmd {
     /// The exact law of T (calls until the card wins), beside the article's formula; or, with
     /// --players, the law of the first winning call among K cards
+    #[command(after_help = "Example:\n  tabula bingo exact --size 5 --pattern line")]
     Exact {
         #[command(flatten)]
         card: CardArgs,
@@ -31,18 +32,22 @@ pub enum GameCmd {
         /// No progress spinner
         #[arg(long)]
         quiet: bool,
+        /// Print one JSON document on stdout instead of text
         #[arg(long)]
         json: bool,
     },
     /// The article's check: every call order of the 3×3 card (8! = 40,320 with M = 8) against
     /// the exact law
+    #[command(after_help = "Example:\n  tabula bingo verify --size 3 --json")]
     Verify {
         #[command(flatten)]
         card: SmallCardArgs,
+        /// Print one JSON document on stdout instead of text
         #[arg(long)]
         json: bool,
     },
     /// Monte Carlo games, seeded and reproducible, tested against the exact law
+    #[command(after_help = "Example:\n  tabula bingo simulate --games 100000 --seed 1")]
     Simulate {
         #[command(flatten)]
         card: CardArgs,
@@ -54,11 +59,15 @@ pub enum GameCmd {
         /// beside the exact chances
         #[arg(long, requires = "players")]
         prizes: Option<u32>,
+        /// Print one JSON document on stdout instead of text
         #[arg(long)]
         json: bool,
     },
     /// Draw the exact law, the article's formula and simulations of one or more sizes (the
     /// article's figure), as an SVG, or a PNG when the file name ends in .png
+    #[command(
+        after_help = "Example:\n  tabula bingo plot --games 10000,1000000 --output bingo.svg"
+    )]
     Plot {
         #[command(flatten)]
         card: CardArgs,
@@ -78,6 +87,7 @@ pub enum GameCmd {
         /// Where to write the figure: SVG, or PNG when the name ends in .png
         #[arg(long, short, default_value = "bingo.svg")]
         output: PathBuf,
+        /// Print one JSON document on stdout instead of text
         #[arg(long)]
         json: bool,
     },
@@ -88,16 +98,16 @@ pub enum GameCmd {
 pub struct CardArgs {
     /// Card side: 3, 4, 5 or 7
     #[arg(long, default_value_t = 5)]
-    size: usize,
+    pub size: usize,
     /// Numbers in the drum, 1..=M (default 15 per column: 75 on 5×5)
     #[arg(long)]
-    max: Option<u64>,
+    pub max: Option<u64>,
     /// line, reach, double, triple, blackout, corners or hardway
     #[arg(long, default_value = "line")]
-    pattern: Pattern,
+    pub pattern: Pattern,
     /// No free centre: every square holds a number
     #[arg(long)]
-    no_free: bool,
+    pub no_free: bool,
 }
 
 /// The card for the exhaustive check of call orders.
@@ -119,10 +129,10 @@ pub struct SmallCardArgs {
 pub struct PlayerArgs {
     /// Number of cards sharing one sequence of calls
     #[arg(long)]
-    players: Option<u32>,
+    pub players: Option<u32>,
     /// us (column ranges; default on 5×5 with 75) or uniform
     #[arg(long, requires = "players")]
-    cards: Option<Cards>,
+    pub cards: Option<Cards>,
 }
 
 /// A simulation run.
@@ -204,50 +214,7 @@ pub fn run(cmd: GameCmd) -> Result<()> {
             prizes,
             quiet,
             json,
-        } => {
-            let setup = card.setup()?;
-            let bars = Bars::new(quiet || json);
-            match players.players {
-                Some(k) if prizes.is_some() => {
-                    let out = tabula::bingo::prizes::prizes(
-                        &setup,
-                        k,
-                        prizes.unwrap_or(1),
-                        players.cards,
-                        bars.progress(),
-                    )
-                    .map_err(|e| match e {
-                        e @ Error::Prizes { .. } => e.named("--prizes").into(),
-                        e => flag_context(e),
-                    })?;
-                    drop(bars);
-                    if json {
-                        json_document(&out)
-                    } else {
-                        emit(&render::prizes(&out))
-                    }
-                }
-                Some(k) => {
-                    let out = analysis::several_players(&setup, k, players.cards, bars.progress())
-                        .map_err(flag_context)?;
-                    drop(bars);
-                    if json {
-                        json_document(&out)
-                    } else {
-                        emit(&render::several_players(&out))
-                    }
-                }
-                None => {
-                    let out = analysis::single_card(&setup, method.into(), bars.progress())?;
-                    drop(bars);
-                    if json {
-                        json_document(&out)
-                    } else {
-                        emit(&render::single_card(&out))
-                    }
-                }
-            }
-        }
+        } => run_exact(&card, method, &players, prizes, quiet, json),
         GameCmd::Verify { card, json } => {
             let out = analysis::verify(card.size, !card.no_free, card.pattern)?;
             if json {
@@ -268,44 +235,7 @@ pub fn run(cmd: GameCmd) -> Result<()> {
             prizes,
             json,
         } => with_threads(run.threads, || {
-            let setup = card.setup()?;
-            let started = std::time::Instant::now();
-            let bars = Bars::new(run.quiet || json);
-            let print: Box<dyn FnOnce() -> Result<()>> = match players.players {
-                Some(k) => {
-                    let out = sampled::simulated_players(
-                        &setup,
-                        &run.run(),
-                        k,
-                        players.cards,
-                        prizes,
-                        bars.progress(),
-                    )
-                    .map_err(flag_context)?;
-                    Box::new(move || match json {
-                        true => json_document(&out),
-                        false => emit(&render::simulated_players(&out)),
-                    })
-                }
-                None => {
-                    let out = sampled::simulated_card(&setup, &run.run(), bars.progress())
-                        .map_err(flag_context)?;
-                    Box::new(move || match json {
-                        true => json_document(&out),
-                        false => emit(&render::simulated_card(&out)),
-                    })
-                }
-            };
-            drop(bars);
-            let seconds = started.elapsed().as_secs_f64();
-            if !run.quiet {
-                eprintln!(
-                    "{} games in {seconds:.3} s ({:.0} games/s)",
-                    run.games,
-                    run.games as f64 / seconds
-                );
-            }
-            print()
+            run_simulate(&card, &run, &players, prizes, json)
         }),
         GameCmd::Plot {
             card,
@@ -333,6 +263,124 @@ pub fn run(cmd: GameCmd) -> Result<()> {
             }
         }),
     }
+}
+
+/// `bingo exact`: one card, several players, or their prizes.
+fn run_exact(
+    card: &CardArgs,
+    method: MethodArg,
+    players: &PlayerArgs,
+    prizes: Option<u32>,
+    quiet: bool,
+    json: bool,
+) -> Result<()> {
+    let setup = card.setup()?;
+    let bars = Bars::new(quiet || json);
+    match players.players {
+        Some(k) if prizes.is_some() => {
+            let out = tabula::bingo::prizes::prizes(
+                &setup,
+                k,
+                prizes.unwrap_or(1),
+                players.cards,
+                bars.progress(),
+            )
+            .map_err(|e| match e {
+                e @ Error::Prizes { .. } => e.named("--prizes").into(),
+                e => flag_context(e),
+            })?;
+            drop(bars);
+            if json {
+                json_document(&out)
+            } else {
+                emit(&render::prizes(&out))
+            }
+        }
+        _ => {
+            let out = law(card, method, players, bars.progress())?;
+            drop(bars);
+            match (&out, json) {
+                (_, true) => json_document(&out),
+                (Law::Players(out), false) => emit(&render::several_players(out)),
+                (Law::Card(out), false) => emit(&render::single_card(out)),
+            }
+        }
+    }
+}
+
+/// What `bingo exact` computes without prizes: one card's law of T, or the law of the
+/// first winning call among several cards. Its JSON document is the one of either.
+#[derive(serde::Serialize)]
+#[serde(untagged)]
+pub enum Law {
+    /// One card.
+    Card(analysis::SingleCard),
+    /// Several players.
+    Players(analysis::SeveralPlayers),
+}
+
+/// `bingo exact`'s law, for both doors (the command line and the server).
+pub fn law(
+    card: &CardArgs,
+    method: MethodArg,
+    players: &PlayerArgs,
+    progress: tabula::progress::Progress<'_>,
+) -> Result<Law> {
+    let setup = card.setup()?;
+    Ok(match players.players {
+        Some(k) => Law::Players(
+            analysis::several_players(&setup, k, players.cards, progress).map_err(flag_context)?,
+        ),
+        None => Law::Card(analysis::single_card(&setup, method.into(), progress)?),
+    })
+}
+
+/// `bingo simulate`: one card or several players, on the current thread pool.
+fn run_simulate(
+    card: &CardArgs,
+    run: &RunArgs,
+    players: &PlayerArgs,
+    prizes: Option<u32>,
+    json: bool,
+) -> Result<()> {
+    let setup = card.setup()?;
+    let started = std::time::Instant::now();
+    let bars = Bars::new(run.quiet || json);
+    let print: Box<dyn FnOnce() -> Result<()>> = match players.players {
+        Some(k) => {
+            let out = sampled::simulated_players(
+                &setup,
+                &run.run(),
+                k,
+                players.cards,
+                prizes,
+                bars.progress(),
+            )
+            .map_err(flag_context)?;
+            Box::new(move || match json {
+                true => json_document(&out),
+                false => emit(&render::simulated_players(&out)),
+            })
+        }
+        None => {
+            let out = sampled::simulated_card(&setup, &run.run(), bars.progress())
+                .map_err(flag_context)?;
+            Box::new(move || match json {
+                true => json_document(&out),
+                false => emit(&render::simulated_card(&out)),
+            })
+        }
+    };
+    drop(bars);
+    let seconds = started.elapsed().as_secs_f64();
+    if !run.quiet {
+        super::diag(&format!(
+            "{} games in {seconds:.3} s ({:.0} games/s)",
+            run.games,
+            run.games as f64 / seconds
+        ));
+    }
+    print()
 }
 
 /// The largest number of worker threads accepted.

@@ -20,14 +20,19 @@ use tabula::Result;
 #[derive(Subcommand)]
 pub enum GameCmd {
     /// Exact odds: a fresh hand's value, or the chance that a discard reaches a target
+    #[command(after_help = "Example:\n  tabula fabfib odds")]
     Odds(OddsArgs),
     /// Play many games in parallel; report win rates, lies, doubts and calls
+    #[command(after_help = "Example:\n  tabula fabfib simulate --games 100000 --seed 1")]
     Simulate(SimulateArgs),
     /// Play one game (as `simulate` plays it) and print it turn by turn
+    #[command(after_help = "Example:\n  tabula fabfib replay --seed 1 --game 0")]
     Replay(ReplayArgs),
     /// Search the article strategy's parameters against a field of opponents
+    #[command(after_help = "Example:\n  tabula fabfib tune --games 40000")]
     Tune(TuneArgs),
     /// Play a game in the terminal against strategy players
+    #[command(after_help = "Example:\n  tabula fabfib play --seed 7")]
     Play(PlayArgs),
 }
 

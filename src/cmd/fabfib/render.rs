@@ -110,7 +110,13 @@ pub fn render_simulation(r: &Report) -> String {
     ];
     out += "\n\n";
     out += &table(&summary, &[false, false]);
-    // Calls by hundreds, then the most frequent.
+    out += &calls(r);
+    out
+}
+
+/// The calls of a simulation by hundreds, then the most frequent.
+fn calls(r: &Report) -> String {
+    let mut out = String::new();
     let mut by_hundred = [0u64; 10];
     for c in &r.call_distribution {
         by_hundred[usize::from(c.call / 100).min(9)] += c.count;

@@ -1,4 +1,4 @@
-//! The doubling cube, money play (`docs/gammon.md`, "The cube"): for every state the
+//! The doubling cube, money play (`docs/gammon.md`, "The cube in the solver"): for every state the
 //! no-double equities of the side on roll in four cube states — it owns the cube, the cube
 //! is centred, centred under the Jacoby rule, the opponent owns it — with the cube's value
 //! taken as 1.
@@ -27,49 +27,11 @@ use super::cube_pair;
 use super::graph::{decode, Graph, BOTH_OFF, NONE_OFF, ONE_OFF};
 use super::solve::{atomics, filled, Elimination, Schedule, Skip};
 use super::sweep::{by_rolls, iterate, level_sweep, rolls, Keep, Quad, Slot};
+use crate::gammon::cube::{after_move, CENTRED};
 use crate::gammon::Error;
 use crate::progress::Progress;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
-
-/// Where a cube state sits in a value: the side on roll owns the cube.
-pub const OWNED: usize = 0;
-/// The cube is centred.
-pub const CENTRED: usize = 1;
-/// The cube is centred, under the Jacoby rule.
-pub const JACOBY: usize = 2;
-/// The opponent owns the cube.
-pub const OPPONENT: usize = 3;
-
-/// The value of a position to the side about to roll in a cube state where it may double
-/// (`nd`, its no-double equity there), given `x`, its no-double equity when the other
-/// side owns the cube: it doubles when `min(2x, 1) > nd`, and the other side takes or
-/// passes, whichever costs it less.
-#[inline]
-pub fn with_cube_access(nd: f64, x: f64) -> f64 {
-    nd.max(doubled(x))
-}
-
-/// What doubling brings the side about to roll whose no-double equity when the other
-/// side owns the cube is `x`: a take plays on at twice the stake, a pass concedes 1.
-#[inline(always)]
-pub(super) fn doubled(x: f64) -> f64 {
-    (2.0 * x).min(1.0)
-}
-
-/// What the side that just moved gets from the opponent's no-double values `t` (the
-/// opponent's own view), per cube state of the mover. (Written without branches: the
-/// sweeps evaluate it for every play.)
-#[inline(always)]
-pub fn after_move(t: [f64; 4]) -> [f64; 4] {
-    let d = doubled(t[OPPONENT]);
-    [
-        -t[OPPONENT],
-        -t[CENTRED].max(d),
-        -t[JACOBY].max(d),
-        -t[OWNED].max(d),
-    ]
-}
 
 /// Once plain sweeps stall, each sweep moves a value this part of the way to its new
 /// estimate. The doubling makes the cube's operator expand by up to 2 where a double is
@@ -92,7 +54,7 @@ const RETRIES: u32 = 3;
 const SPLIT: u32 = u32::MAX;
 
 /// The cubeful solve's results, by state (the order given to [`Graph::build`]).
-pub struct Cubeful {
+pub struct CubeSolution {
     /// No-double equities: owned, centred, centred with Jacoby, opponent owns.
     pub values: Vec<[f64; 4]>,
     /// Sweeps (full and policy sweeps alike, over a class or over every state).
@@ -105,7 +67,7 @@ pub struct Cubeful {
 /// (each until a sweep over it changes nothing by `tolerance`), then sweeps over every
 /// state until one changes nothing by `tolerance`; each iteration ends on a full sweep,
 /// so the recorded plays are the best ones at the fixed point.
-pub fn solve(graph: &Graph, tolerance: f64, progress: Progress<'_>) -> Result<Cubeful, Error> {
+pub fn solve(graph: &Graph, tolerance: f64, progress: Progress<'_>) -> Result<CubeSolution, Error> {
     solve_with(graph, tolerance, progress, true)
 }
 
@@ -117,7 +79,7 @@ fn solve_with(
     tolerance: f64,
     progress: Progress<'_>,
     eliminate: bool,
-) -> Result<Cubeful, Error> {
+) -> Result<CubeSolution, Error> {
     let n = graph.len();
     // Entries n.. are the wins (valued from the side that lost), then the pass entry.
     let x: Vec<Quad> = (0..n + 4)
@@ -156,7 +118,7 @@ fn solve_with(
         .par_iter()
         .map(|&s| x[s as usize].get())
         .collect();
-    Ok(Cubeful {
+    Ok(CubeSolution {
         values,
         sweeps: run.sweeps,
         residual,
@@ -434,27 +396,30 @@ fn chosen_part<const R: usize>(g: &Graph, x: &[Quad], k: usize, chosen: &[Atomic
 
 #[cfg(test)]
 mod tests {
-    use crate::gammon::solver::{solve_variant_with, Solved};
-    use crate::gammon::store::Cubeful;
-    use crate::gammon::{notation, query, Variant};
+    use crate::gammon::cube::{decide, CubeDecision, CubeState, Cubeful};
+    use crate::gammon::solver::solve;
+    use crate::gammon::{notation, Numbers, Variant};
     use crate::progress::Progress;
 
-    /// The four no-double equities of `position` in `variant`, solved with the cube.
+    /// The four no-double equities of `position` in `variant`, solved with the cube, and
+    /// its cubeless equity.
     fn cubeful(variant: &str, position: &str) -> (Cubeful, f64) {
         let v = Variant::parse(variant).unwrap();
         let p = notation::parse_position(&v, position).unwrap();
-        let solved: Solved = solve_variant_with(&v, true, Progress::SILENT).unwrap();
-        let points = v.points;
+        let solved = solve(&v, true, Progress::SILENT).unwrap();
+        let numbers = Numbers::new(&v).unwrap();
+        let record = numbers.record(&p).unwrap();
         let i = solved
-            .states
+            .records(&numbers)
             .iter()
-            .position(|&(me, opp)| {
-                solved.sides.counts(me)[1..=points + 1] == *p.us()
-                    && solved.sides.counts(opp)[1..=points + 1] == *p.them()
-            })
+            .position(|&r| r == record)
             .unwrap();
-        let values = solved.cube.unwrap().values[i];
+        let values = solved.cube.as_ref().unwrap()[i];
         (Cubeful::from_array(values), solved.equity[i])
+    }
+
+    fn centred(c: &Cubeful) -> CubeDecision {
+        decide(c, CubeState::Centred).action.unwrap()
     }
 
     // Skipping a state in a full sweep takes its recorded plays, and only where a look at
@@ -463,12 +428,12 @@ mod tests {
     #[test]
     fn skipping_the_states_whose_plays_cannot_have_changed_changes_no_bit_of_the_cube() {
         let v = Variant::parse("points=8:checkers=3:faces=0-2:home=4").unwrap();
-        let graph = crate::gammon::solver::graph_of(&v);
+        let (graph, _) = crate::gammon::solver::graph_of(&v).unwrap();
         let with = super::solve_with(&graph, 1e-12, Progress::SILENT, true).unwrap();
         let without = super::solve_with(&graph, 1e-12, Progress::SILENT, false).unwrap();
         assert_eq!(with.sweeps, without.sweeps);
         assert_eq!(with.residual.to_bits(), without.residual.to_bits());
-        let bits = |c: &super::Cubeful| -> Vec<u64> {
+        let bits = |c: &super::CubeSolution| -> Vec<u64> {
             c.values.iter().flatten().map(|e| e.to_bits()).collect()
         };
         assert!(bits(&with) == bits(&without), "the cubeful values differ");
@@ -490,8 +455,8 @@ mod tests {
         for e in c.to_array() {
             close(e, 6.0 / 16.0);
         }
-        let a = query::cube_action(&c, query::CubeState::Centred, false);
-        assert_eq!(a.action, "double, take");
+        let a = decide(&c, CubeState::Centred);
+        assert_eq!(a.action, Some(CubeDecision::DoubleTake));
         close(a.double_take, 0.75);
     }
 
@@ -502,12 +467,10 @@ mod tests {
     fn a_stronger_last_roll_is_a_pass_and_a_weaker_one_no_double() {
         let (c, _) = cubeful("points=6:checkers=2:faces=1-4:home=6", "4/1");
         close(c.centred, 2.0 * 14.0 / 16.0 - 1.0);
-        let a = query::cube_action(&c, query::CubeState::Centred, false);
-        assert_eq!(a.action, "double, pass");
+        assert_eq!(centred(&c), CubeDecision::DoublePass);
         let (c, _) = cubeful("points=6:checkers=2:faces=1-3:home=6", "5/1");
         close(c.centred, 2.0 * 4.0 / 9.0 - 1.0);
-        let a = query::cube_action(&c, query::CubeState::Centred, false);
-        assert_eq!(a.action, "no double");
+        assert_eq!(centred(&c), CubeDecision::NoDouble);
     }
 
     // Faces 0 and 1: each side bears its last checker off unless it rolls 0-0 (1 in 4),
@@ -524,8 +487,7 @@ mod tests {
         close(c.centred, 0.5);
         close(c.centred_jacoby, 0.5);
         close(c.opponent_owns, 0.5);
-        let a = query::cube_action(&c, query::CubeState::Centred, false);
-        assert_eq!(a.action, "double, take");
+        assert_eq!(centred(&c), CubeDecision::DoubleTake);
     }
 
     // Under the Jacoby rule a gammon counts 1 while the cube is centred: with one checker a
@@ -541,9 +503,8 @@ mod tests {
         close(c.centred, 2.0);
         close(c.owned, 2.0);
         close(c.opponent_owns, 2.0);
-        let a = query::cube_action(&c, query::CubeState::Centred, true);
-        assert_eq!(a.action, "no double");
-        let a = query::cube_action(&c, query::CubeState::Centred, false);
-        assert_eq!(a.action, "too good");
+        let a = decide(&c, CubeState::CentredJacoby);
+        assert_eq!(a.action, Some(CubeDecision::NoDouble));
+        assert_eq!(centred(&c), CubeDecision::TooGood);
     }
 }

@@ -25,14 +25,16 @@
 //! their solution; there every value solves alone in closed form, which is tried first
 //! and kept where it implies no double.
 
-use super::cube::{after_move, doubled, with_cube_access, CENTRED, JACOBY, OPPONENT, OWNED};
+use crate::gammon::cube::{
+    after_move, doubled, with_cube_access, CENTRED, JACOBY, OPPONENT, OWNED,
+};
 
 /// Rounds of guessing the decisions before every combination is tried.
 const ROUNDS: usize = 4;
 
 /// What the side on roll does with cube access, given its no-double equity `nd` there
 /// and its no-double equity `x` when the other side owns the cube (as
-/// [`super::cube::with_cube_access`] decides it).
+/// [`crate::gammon::cube::with_cube_access`] decides it).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Decision {
     NoDouble,

@@ -23,6 +23,7 @@
 
 use super::sides::{Search, Seen, Sides};
 use crate::gammon::variant::Rolls;
+use crate::gammon::Roll;
 use crate::progress::Progress;
 use rayon::prelude::*;
 use std::collections::HashMap;
@@ -68,7 +69,7 @@ pub struct Graph {
     /// values of the wins, seen from the loser) needs no branch to read a successor.
     pub win: u32,
     /// The rolls that can move something, with their weights.
-    pub rolls: Vec<(u8, u8, u32)>,
+    pub rolls: Vec<Roll>,
     /// The weights of [`Graph::rolls`] as `f64` (exactly), ready for the sweeps.
     pub weights: Vec<f64>,
     /// Ordered rolls in all (the weights' denominator).
@@ -242,9 +243,9 @@ impl Graph {
                         let head = *seen.entry(view).or_insert_with(|| {
                             let head = memo.plays.len();
                             memo.plays.resize(head + nr, 0);
-                            for (r, &(low, high, _)) in rolls.moving.iter().enumerate() {
+                            for (r, &roll) in rolls.moving.iter().enumerate() {
                                 let before = memo.plays.len();
-                                search.landings_into(me, view, (low, high), &mut memo.plays);
+                                search.landings_into(me, view, roll, &mut memo.plays);
                                 memo.plays[head + r] = (memo.plays.len() - before) as u64;
                             }
                             head as u32
@@ -292,7 +293,7 @@ impl Graph {
                     let mut next = head + nr;
                     let mut passing = rolls.idle;
                     let blots = sides.blots(opp);
-                    for (r, &(_, _, weight)) in rolls.moving.iter().enumerate() {
+                    for (r, weight) in rolls.moving.iter().map(|r| r.weight()).enumerate() {
                         let count = memo.plays[head + r] as usize;
                         if count == 0 {
                             passing += weight;
@@ -361,7 +362,7 @@ impl Graph {
             off,
             win,
             rolls: rolls.moving.clone(),
-            weights: rolls.moving.iter().map(|r| f64::from(r.2)).collect(),
+            weights: rolls.moving.iter().map(|r| f64::from(r.weight())).collect(),
             denominator: rolls.denominator,
             parts,
         }

@@ -1,52 +1,62 @@
 //! The family's solver: one engine for every variant (`docs/gammon.md`, "The solver").
 //!
-//! [`sides`] numbers one side's checkers and precomputes its moves; [`graph`] lays out
-//! every state's successors for every roll; [`solve`] iterates the cubeless equities, then
-//! the outcome chances under the optimal plays; [`sweep`] is the parallel, deterministic
-//! machinery of one sweep. [`solve_variant`] runs the whole for a [`Variant`]; the tables
-//! that keep the result are the callers' (NikoNiko's own format, or the family's).
+//! Its public face is one function, [`solve`], which takes a [`Variant`] and returns a
+//! [`Solution`] (every state's values, in the order of the variant's numbering) and its
+//! [`SolveReport`]; the tables that keep the result are the callers' (the family's, in
+//! [`crate::gammon::store`], or a member's own format). Inside, crate-private: `sides`
+//! numbers one side's checkers and precomputes its moves; `graph` lays out every state's
+//! successors for every roll; `solve` iterates the cubeless equities, then the outcome
+//! chances under the optimal plays; `cube` and `cube_pair` the four no-double equities;
+//! `sweep` is the parallel, deterministic machinery of one sweep.
 
-pub mod cube;
+pub(crate) mod cube;
 mod cube_pair;
 pub(crate) mod graph;
 pub(crate) mod sides;
 mod solve;
 mod sweep;
 
-pub use sides::{Side, Sides, LOCATIONS};
-pub(crate) use solve::Exclusive;
+pub(crate) use sides::Sides;
 
-use super::variant::{Numbering, Variant};
-use super::Error;
+use super::variant::Variant;
+use super::{Error, Numbers};
 use crate::progress::Progress;
 use graph::Graph;
 use rayon::prelude::*;
+use serde::Serialize;
 use std::time::Instant;
 
 /// The solver's stopping tolerance: the largest change in a sweep.
 pub const TOLERANCE: f64 = 1e-12;
 
+/// The six exclusive outcome chances for the side on roll, in the solver's order: win
+/// single, win gammon, win backgammon; lose single, lose gammon, lose backgammon (the
+/// public form is [`crate::gammon::Outcomes::from_exclusive`]).
+pub type Exclusive = [f64; 6];
+
 /// The states of a variant, as pairs of side ranks (see [`Sides`]), the side on roll
 /// first, in the order of the variant's numbering: the NikoNiko article's dense index, or
 /// gnubg's record order with the illegal and finished records left out.
-pub fn states(variant: &Variant, sides: &Sides) -> Vec<(u16, u16)> {
-    match variant.numbering {
-        Numbering::Seed => {
-            use crate::nikoniko::index;
+pub(crate) fn states(variant: &Variant, sides: &Sides) -> Result<Vec<(u16, u16)>, Error> {
+    let numbers = Numbers::new(variant)?;
+    Ok(match numbers.seed() {
+        Some(seed) => {
             // The article's number of each side, then this solver's, once a side.
-            let ours: Vec<u16> = index::all_sides()
+            let ours: Vec<u16> = seed
+                .side_locations()
                 .iter()
-                .map(|v| sides.rank(&widen(v)))
-                .collect();
-            index::all_states()
-                .par_iter()
-                .map(|p| {
-                    let rank = |v| ours[usize::from(index::side_rank(v))];
-                    (rank(&p.me), rank(&p.opp))
+                .map(|v| {
+                    let mut side = [0u8; sides::LOCATIONS];
+                    side[..v.len()].copy_from_slice(v);
+                    sides.rank(&side)
                 })
+                .collect();
+            seed.side_numbers()
+                .par_iter()
+                .map(|&(me, opp)| (ours[me as usize], ours[opp as usize]))
                 .collect()
         }
-        Numbering::Gnubg => {
+        None => {
             let n = sides.len() as u16;
             let p = sides.points();
             let mirror = p + 1;
@@ -63,32 +73,20 @@ pub fn states(variant: &Variant, sides: &Sides) -> Vec<(u16, u16)> {
                 })
                 .collect()
         }
-    }
-}
-
-/// A NikoNiko side as the solver's [`Side`].
-pub fn widen(side: &crate::nikoniko::position::Side) -> Side {
-    let mut out = [0u8; LOCATIONS];
-    out[..side.len()].copy_from_slice(side);
-    out
+    })
 }
 
 /// How many states a variant has, without listing them: the legal records less those in
 /// which a side has borne off everything.
 pub fn state_count(variant: &Variant) -> Result<u64, Error> {
-    Ok(match variant.numbering {
-        Numbering::Seed => crate::nikoniko::STATES,
-        Numbering::Gnubg => {
-            let counts = variant.hyper_index()?.counts();
-            counts.legal - (2 * counts.sides - 1)
-        }
-    })
+    let counts = variant.hyper_index()?.counts();
+    Ok(counts.legal - (2 * counts.sides - 1))
 }
 
 /// Bytes a solve of `states` states with `rolls` moving rolls and `checkers` checkers a
 /// side needs at its peak, roughly: the successors (a few per checker and roll), their
 /// starts, the recorded plays, and a dozen values a state.
-pub fn footprint(states: u64, rolls: u64, checkers: u64) -> u64 {
+fn footprint(states: u64, rolls: u64, checkers: u64) -> u64 {
     let successors_per_roll = (2 * checkers.min(5)).max(2) + 1;
     states.saturating_mul(4 * rolls * (successors_per_roll + 2) + 160)
 }
@@ -101,116 +99,123 @@ pub fn check_memory(variant: &Variant) -> Result<(), Error> {
         variant.rolls().moving.len() as u64,
         variant.checkers as u64,
     );
-    if let Some(have) = available_memory() {
+    if let Some(have) = crate::memory::available() {
         if need > have {
-            return Err(Error::TooLarge {
-                points: variant.points,
-                checkers: variant.checkers,
-                reason: format!(
-                    "{states} states; solving them needs about {:.1} GB and this machine has \
-                     {:.1} GB available",
-                    need as f64 / 1e9,
-                    have as f64 / 1e9
-                ),
+            return Err(Error::OutOfMemory {
+                what: format!("solving the {states} states of {}", variant.name()),
+                need,
+                have,
             });
         }
     }
     Ok(())
 }
 
-/// The memory this machine has available, from `/proc/meminfo` (None elsewhere).
-fn available_memory() -> Option<u64> {
-    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb * 1024)
-}
-
-/// A variant solved: the equity and outcome chances of every state (in the order of
-/// [`states`]) and how the solve went.
-pub struct Solved {
-    /// The states, as side ranks (see [`states`]).
-    pub states: Vec<(u16, u16)>,
-    /// Cubeless equity of the side on roll, by state.
-    pub equity: Vec<f64>,
-    /// The six exclusive outcome chances of the side on roll, by state.
-    pub outcomes: Vec<Exclusive>,
-    /// The side tables the states are numbered by.
-    pub sides: Sides,
-    /// Sweeps of the equity iteration.
+/// How a solve went: its size, its sweeps and their last changes, its time.
+#[derive(Debug, Clone, Serialize)]
+pub struct SolveReport {
+    /// States solved (legal positions where neither side has finished).
+    pub states: u64,
+    /// Successor links: every play of every roll of every state.
+    pub successors: usize,
+    /// Bytes the graph of those links held.
+    pub graph_bytes: usize,
+    /// Sweeps of the equity iteration (full and policy sweeps alike).
     pub sweeps: u32,
-    /// The largest change of an equity in the last sweep.
+    /// The largest change of an equity in the last sweep (always a full one).
     pub residual: f64,
     /// Sweeps of the outcome iteration.
     pub outcome_sweeps: u32,
     /// The largest change of an outcome chance in the last sweep.
     pub outcome_residual: f64,
-    /// Wall time of the graph, in seconds.
+    /// With the cube: its sweeps.
+    pub cube_sweeps: Option<u32>,
+    /// With the cube: the largest change of a cubeful equity in its last sweep.
+    pub cube_residual: Option<f64>,
+    /// Wall time generating the plays, in seconds.
     pub graph_seconds: f64,
-    /// Wall time of the iterations (equities and outcomes), in seconds.
+    /// Wall time iterating (equities, outcomes and the cube), in seconds.
     pub solve_seconds: f64,
     /// The part of `solve_seconds` spent on the outcomes.
     pub outcome_seconds: f64,
-    /// Successor links in the graph.
-    pub successors: usize,
-    /// Bytes the graph held.
-    pub graph_bytes: usize,
-    /// With the cube: the four no-double equities by state (see [`cube`]).
-    pub cube: Option<cube::Cubeful>,
 }
 
-/// The graph of a variant (checked first).
-pub(crate) fn graph_of(variant: &Variant) -> Graph {
+/// A variant solved: the equity and outcome chances of every state, and with the cube
+/// its four no-double equities, in the order of the variant's numbering (see
+/// [`Solution::records`]), and how the solve went.
+pub struct Solution {
+    /// The states, as side ranks (see [`states`]).
+    states: Vec<(u16, u16)>,
+    /// Cubeless equity of the side on roll, by state.
+    pub equity: Vec<f64>,
+    /// The six exclusive outcome chances of the side on roll, by state.
+    pub outcomes: Vec<Exclusive>,
+    /// With the cube: the no-double equities by state, indexed by
+    /// [`crate::gammon::CubeState::index`].
+    pub cube: Option<Vec<[f64; 4]>>,
+    /// How the solve went.
+    pub report: SolveReport,
+}
+
+impl Solution {
+    /// The record of each state in the variant's numbering, in the order of
+    /// [`Solution::equity`] (for the article's numbering, `0, 1, 2, …`).
+    pub fn records(&self, numbers: &Numbers) -> Vec<u64> {
+        numbers.records_of(&self.states)
+    }
+}
+
+/// The graph of a variant (checked first) and its states, as the solver lays them out.
+pub(crate) fn graph_of(variant: &Variant) -> Result<(Graph, Vec<(u16, u16)>), Error> {
+    variant.check()?;
     let sides = Sides::new(variant);
-    let states = states(variant, &sides);
-    Graph::build(&sides, &variant.rolls(), &states, Progress::SILENT)
+    let states = states(variant, &sides)?;
+    let graph = Graph::build(&sides, &variant.rolls(), &states, Progress::SILENT);
+    Ok((graph, states))
 }
 
-/// Solves every state of `variant` to [`TOLERANCE`]. Refuses, before allocating, a
-/// variant that does not check or would not fit in memory.
-pub fn solve_variant(variant: &Variant, progress: Progress<'_>) -> Result<Solved, Error> {
-    solve_variant_with(variant, false, progress)
-}
-
-/// As [`solve_variant`], with the cube's four no-double equities when `with_cube`.
-pub fn solve_variant_with(
-    variant: &Variant,
-    with_cube: bool,
-    progress: Progress<'_>,
-) -> Result<Solved, Error> {
+/// Solves every state of `variant` to [`TOLERANCE`], and with `cube` the four no-double
+/// equities too. Refuses, before allocating, a variant that does not check or would not
+/// fit in memory.
+pub fn solve(variant: &Variant, cube: bool, progress: Progress<'_>) -> Result<Solution, Error> {
     variant.check()?;
     check_memory(variant)?;
     let started = Instant::now();
     progress.start("numbering the states", None);
     let sides = Sides::new(variant);
-    let states = states(variant, &sides);
+    let states = states(variant, &sides)?;
     let mut graph = Graph::build(&sides, &variant.rolls(), &states, progress);
     let graph_seconds = started.elapsed().as_secs_f64();
     let (successors, graph_bytes) = (graph.successor_count(), graph.bytes());
-    let cube = if with_cube {
+    let cube = if cube {
         progress.start("iterating the cube", None);
         Some(cube::solve(&graph, TOLERANCE, progress)?)
     } else {
         None
     };
     progress.start("iterating", None);
-    let solution = solve::solve(&mut graph, TOLERANCE, progress)?;
+    let cubeless = solve::solve(&mut graph, TOLERANCE, progress)?;
     let solve_seconds = started.elapsed().as_secs_f64() - graph_seconds;
-    Ok(Solved {
-        states,
-        equity: solution.equity,
-        outcomes: solution.outcomes,
-        sides,
-        sweeps: solution.sweeps,
-        residual: solution.residual,
-        outcome_sweeps: solution.outcome_sweeps,
-        outcome_residual: solution.outcome_residual,
-        graph_seconds,
-        solve_seconds,
-        outcome_seconds: solution.outcome_seconds,
+    let report = SolveReport {
+        states: states.len() as u64,
         successors,
         graph_bytes,
-        cube,
+        sweeps: cubeless.sweeps,
+        residual: cubeless.residual,
+        outcome_sweeps: cubeless.outcome_sweeps,
+        outcome_residual: cubeless.outcome_residual,
+        cube_sweeps: cube.as_ref().map(|c| c.sweeps),
+        cube_residual: cube.as_ref().map(|c| c.residual),
+        graph_seconds,
+        solve_seconds,
+        outcome_seconds: cubeless.outcome_seconds,
+    };
+    Ok(Solution {
+        states,
+        equity: cubeless.equity,
+        outcomes: cubeless.outcomes,
+        cube: cube.map(|c| c.values),
+        report,
     })
 }
 
@@ -240,11 +245,7 @@ mod tests {
 
     fn board_graph(variant: &Variant) -> Boards {
         let all = boards(variant);
-        let at: HashMap<Position, usize> = all
-            .iter()
-            .enumerate()
-            .map(|(i, p)| (p.clone(), i))
-            .collect();
+        let at: HashMap<Position, usize> = all.iter().enumerate().map(|(i, p)| (*p, i)).collect();
         let rolls = variant.rolls();
         let succ = all
             .iter()
@@ -252,11 +253,11 @@ mod tests {
                 rolls
                     .moving
                     .iter()
-                    .map(|&(a, b, _)| {
-                        moves::plays(variant, p, (a, b))
+                    .map(|&roll| {
+                        moves::plays(variant, p, roll)
                             .into_iter()
                             .map(|m| {
-                                if moves::off(m.after.us(), variant.checkers) == variant.checkers {
+                                if m.wins() {
                                     Err(f64::from(moves::win_points(variant, m.after.them())))
                                 } else {
                                     Ok(at[&m.after.swapped()])
@@ -271,14 +272,10 @@ mod tests {
     }
 
     /// The board of the solver's state `i`.
-    fn board_of(solved: &Solved, variant: &Variant, i: usize) -> Position {
+    fn board_of(solved: &Solution, sides: &Sides, i: usize) -> Position {
         let (me, opp) = solved.states[i];
-        let p = variant.points;
-        Position::new(
-            solved.sides.counts(me)[1..=p + 1].to_vec(),
-            solved.sides.counts(opp)[1..=p + 1].to_vec(),
-        )
-        .unwrap()
+        let p = sides.points();
+        Position::new(&sides.counts(me)[1..=p + 1], &sides.counts(opp)[1..=p + 1]).unwrap()
     }
 
     /// Cubeless equities by plain value iteration on boards with the board generator: no
@@ -292,7 +289,7 @@ mod tests {
             let mut change = 0.0f64;
             for s in 0..all.len() {
                 let mut v = -f64::from(rolls.idle) * e[at[&all[s].swapped()]];
-                for (r, &(_, _, w)) in rolls.moving.iter().enumerate() {
+                for (r, w) in rolls.moving.iter().map(|r| r.weight()).enumerate() {
                     let best = succ[s][r]
                         .iter()
                         .map(|t| match *t {
@@ -350,7 +347,7 @@ mod tests {
                 let idle = x[at[&all[s].swapped()]];
                 for mine in [owned, centred, jacoby, theirs] {
                     let mut v = f64::from(rolls.idle) * after(idle, mine);
-                    for (r, &(_, _, w)) in rolls.moving.iter().enumerate() {
+                    for (r, w) in rolls.moving.iter().map(|r| r.weight()).enumerate() {
                         let best = succ[s][r]
                             .iter()
                             .map(|t| match *t {
@@ -376,17 +373,17 @@ mod tests {
 
     fn cube_matches_naive(name: &str) -> usize {
         let variant = Variant::parse(name).unwrap();
-        let solved = solve_variant_with(&variant, true, Progress::SILENT).unwrap();
+        let solved = solve(&variant, true, Progress::SILENT).unwrap();
+        let sides = Sides::new(&variant);
         let cube = solved.cube.as_ref().unwrap();
         let naive = naive_cubeful(&variant);
         assert_eq!(solved.states.len(), naive.len());
-        for i in 0..solved.states.len() {
-            let board = board_of(&solved, &variant, i);
-            for (ours, theirs) in cube.values[i].iter().zip(naive[&board]) {
+        for (i, values) in cube.iter().enumerate() {
+            let board = board_of(&solved, &sides, i);
+            for (ours, theirs) in values.iter().zip(naive[&board]) {
                 assert!(
                     (ours - theirs).abs() < 1e-10,
-                    "{name} {board:?}: {:?} vs {:?}",
-                    cube.values[i],
+                    "{name} {board:?}: {values:?} vs {:?}",
                     naive[&board]
                 );
             }
@@ -408,18 +405,19 @@ mod tests {
 
     fn engine_matches_naive(name: &str) -> usize {
         let variant = Variant::parse(name).unwrap();
-        let solved = solve_variant(&variant, Progress::SILENT).unwrap();
+        let solved = solve(&variant, false, Progress::SILENT).unwrap();
+        let sides = Sides::new(&variant);
         let naive = naive_equities(&variant);
         assert_eq!(solved.states.len(), naive.len());
         for i in 0..solved.states.len() {
-            let board = board_of(&solved, &variant, i);
+            let board = board_of(&solved, &sides, i);
             let expected = naive[&board];
             assert!(
                 (solved.equity[i] - expected).abs() < 1e-10,
                 "{name} {board:?}: {} vs {expected}",
                 solved.equity[i]
             );
-            let o = crate::nikoniko::Outcomes::from_exclusive(solved.outcomes[i]);
+            let o = crate::gammon::Outcomes::from_exclusive(solved.outcomes[i]);
             assert!((o.equity() - solved.equity[i]).abs() < 1e-9, "{board:?}");
         }
         naive.len()
@@ -446,25 +444,24 @@ mod tests {
         // gnubg 1.07's hyper1.bd, record 648 (Hypergammon-1 has no pass positions, where
         // makehyper errs): owned, centred, Jacoby, opponent owns.
         let v = Variant::built_in("hyper1").unwrap();
-        let solved = solve_variant_with(&v, true, Progress::SILENT).unwrap();
-        let cube = solved.cube.unwrap();
+        let solved = solve(&v, true, Progress::SILENT).unwrap();
+        let sides = Sides::new(&v);
+        let cube = solved.cube.as_ref().unwrap();
         let opening = solved
             .states
             .iter()
-            .position(|&(me, opp)| {
-                solved.sides.counts(me)[24] == 1 && solved.sides.counts(opp)[24] == 1
-            })
+            .position(|&(me, opp)| sides.counts(me)[24] == 1 && sides.counts(opp)[24] == 1)
             .unwrap();
         let gnubg = [0.5882762, 0.5393156, 0.4556764, 0.3863552];
-        for (ours, theirs) in cube.values[opening].iter().zip(gnubg) {
-            assert!((ours - theirs).abs() < 1e-4, "{:?}", cube.values[opening]);
+        for (ours, theirs) in cube[opening].iter().zip(gnubg) {
+            assert!((ours - theirs).abs() < 1e-4, "{:?}", cube[opening]);
         }
     }
 
     #[test]
     fn a_variant_too_large_for_memory_is_refused_before_allocating() {
         let v = Variant::parse("points=24:checkers=4").unwrap();
-        let message = solve_variant(&v, Progress::SILENT)
+        let message = solve(&v, false, Progress::SILENT)
             .err()
             .unwrap()
             .to_string();

@@ -30,13 +30,10 @@ use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 
-/// The six exclusive outcome chances for the side on roll, in the solver's order: win
-/// single, gammon, backgammon; lose single, gammon, backgammon (the public form is
-/// [`crate::nikoniko::Outcomes`]).
-pub(crate) type Exclusive = [f64; 6];
+use super::Exclusive;
 
-/// The solver's results, by dense index.
-pub struct Solution {
+/// The cubeless iteration's results, by state (the order given to [`Graph::build`]).
+pub struct Cubeless {
     pub equity: Vec<f64>,
     /// The six exclusive outcome chances, by state.
     pub outcomes: Vec<Exclusive>,
@@ -53,7 +50,7 @@ pub struct Solution {
 
 /// Solves every state to `tolerance` (the largest change in a sweep). `progress` shows
 /// the sweeps.
-pub fn solve(graph: &mut Graph, tolerance: f64, progress: Progress<'_>) -> Result<Solution, Error> {
+pub fn solve(graph: &mut Graph, tolerance: f64, progress: Progress<'_>) -> Result<Cubeless, Error> {
     solve_with(graph, tolerance, progress, true)
 }
 
@@ -65,7 +62,7 @@ fn solve_with(
     tolerance: f64,
     progress: Progress<'_>,
     eliminate: bool,
-) -> Result<Solution, Error> {
+) -> Result<Cubeless, Error> {
     let graph: &Graph = graph_mut;
     let n = graph.len();
     let pass = graph.win + 3;
@@ -228,7 +225,7 @@ fn solve_with(
         .collect();
     let (outcome_sweeps, outcome_residual) =
         (one_sweeps + none_sweeps, one_residual.max(none_residual));
-    Ok(Solution {
+    Ok(Cubeless {
         equity,
         outcomes,
         sweeps,
@@ -680,7 +677,7 @@ fn compact<V: Copy + Send + Sync>(
 ) -> Compact<V> {
     let span = g.class_span(class);
     let (nr, pass) = (g.roll_count(), g.win + 3);
-    let weight = |r: usize| f64::from(g.rolls[r].2) / f64::from(g.denominator);
+    let weight = |r: usize| f64::from(g.rolls[r].weight()) / f64::from(g.denominator);
     // One pass: `resolve` adds to the constant exactly the plays that leave the class.
     let mut codes = vec![pass; span.len() * nr];
     let constant = codes
@@ -756,7 +753,7 @@ fn duo_sweep<const SWAP: bool, const R: usize>(
     let weights: Vec<f64> = g
         .rolls
         .iter()
-        .map(|r| f64::from(r.2) / f64::from(g.denominator))
+        .map(|r| f64::from(r.weight()) / f64::from(g.denominator))
         .collect();
     let weights = &weights[..nr];
     let moving = |x: &[Duo], k: usize, _| {
@@ -810,13 +807,16 @@ mod tests {
     #[test]
     #[ignore = "two full solves; run with --ignored"]
     fn skipping_the_plays_that_cannot_have_overtaken_changes_no_bit_of_the_result() {
-        let graph =
-            || super::super::graph_of(&crate::gammon::Variant::built_in("nikoniko").unwrap());
+        let graph = || {
+            super::super::graph_of(&crate::gammon::Variant::built_in("nikoniko").unwrap())
+                .unwrap()
+                .0
+        };
         let with = solve_with(&mut graph(), 1e-12, Progress::SILENT, true).expect("converges");
         let without = solve_with(&mut graph(), 1e-12, Progress::SILENT, false).expect("converges");
         assert_eq!(with.sweeps, without.sweeps);
         assert_eq!(with.residual.to_bits(), without.residual.to_bits());
-        let bits = |s: &Solution| s.equity.iter().map(|e| e.to_bits()).collect::<Vec<_>>();
+        let bits = |s: &Cubeless| s.equity.iter().map(|e| e.to_bits()).collect::<Vec<_>>();
         assert!(bits(&with) == bits(&without), "the equities differ");
         assert!(
             with.outcomes == without.outcomes,

@@ -9,7 +9,7 @@
 //! and there are `N = C(P + 1 + C, C)` sides. A position is the record
 //! `us · N + them`, the side on roll first, each side in its own numbering.
 
-use super::{Error, Position};
+use crate::gammon::{Error, Position};
 use crate::rank::{binomial, Combinations};
 use serde::Serialize;
 
@@ -242,7 +242,7 @@ impl HyperIndex {
     /// The position of a record (legal or not).
     pub fn position(&self, record: u64) -> Result<Position, Error> {
         let (us, them) = self.split(record)?;
-        Position::new(self.side(us)?, self.side(them)?)
+        Position::new(&self.side(us)?, &self.side(them)?)
     }
 
     /// The points a side holds as a mask, bit `p - 1` for its point `p` (the bar is not a
@@ -310,7 +310,7 @@ pub fn hypergammon_opening(checkers: usize) -> Result<Position, Error> {
     for slot in &mut side[GNUBG_POINTS - checkers..GNUBG_POINTS] {
         *slot = 1;
     }
-    Position::new(side.clone(), side)
+    Position::new(&side, &side)
 }
 
 #[cfg(test)]
@@ -412,14 +412,14 @@ mod tests {
         let mut them = vec![0; 25];
         us[23] = 1; // our 24 point
         them[5] = 1; // their 6 point, our 19
-        let position = Position::new(us.clone(), them.clone()).unwrap();
+        let position = Position::new(&us, &them).unwrap();
         let record = index.record(&position).unwrap();
         assert_eq!(record, 24 * 26 + 6);
         assert_eq!(index.position(record).unwrap(), position);
         assert!(index.is_legal(record).unwrap());
         them[5] = 0;
         them[0] = 1; // their 1 point is our 24 point
-        let clash = Position::new(us, them).unwrap();
+        let clash = Position::new(&us, &them).unwrap();
         assert_eq!(clash.clash(), Some(24));
         assert!(!index.is_legal(index.record(&clash).unwrap()).unwrap());
         assert!(matches!(

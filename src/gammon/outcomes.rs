@@ -1,5 +1,5 @@
 //! How a game ends, as chances for one side: wins and losses, single, gammon and
-//! backgammon (`docs/nikoniko.md`, "Scoring").
+//! backgammon (`docs/gammon.md`, "A variant").
 
 use serde::Serialize;
 

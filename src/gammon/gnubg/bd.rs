@@ -1,5 +1,5 @@
 //! gnubg 1.07's Hypergammon database files, `hyper<C>.bd` (`docs/gammon.md`, "gnubg's
-//! database file").
+//! Hypergammon database files").
 //!
 //! A 40-byte header `gnubg-H<C>` + 31 `x` + a newline, then one 28-byte record for each
 //! record of [`HyperIndex::hypergammon`], in record order: five probabilities and four
@@ -9,11 +9,10 @@
 //! [`HyperFile`] reads a file through a memory map after checking its header and length;
 //! [`HyperWriter`] writes one, byte for byte as `makehyper` would.
 
-use super::{Error, HyperIndex, Position};
 use crate::error::shorten;
+use crate::gammon::{Error, HyperIndex, Position};
 use memmap2::Mmap;
 use serde::Serialize;
-use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -32,7 +31,7 @@ const MAX_CHECKERS: usize = 9;
 pub fn header(checkers: usize) -> Result<[u8; HEADER_LEN], Error> {
     if !(1..=MAX_CHECKERS).contains(&checkers) {
         return Err(Error::Size {
-            points: super::hyper::GNUBG_POINTS,
+            points: crate::gammon::numbering::hyper::GNUBG_POINTS,
             checkers,
             reason: "a database header names 1 to 9 checkers",
         });
@@ -240,8 +239,7 @@ impl HyperFile {
     }
 
     fn open_checked(path: &Path, expected: Option<usize>) -> Result<Self, Error> {
-        let file = File::open(path).map_err(Error::io(path))?;
-        let found_len = file.metadata().map_err(Error::io(path))?.len();
+        let (file, found_len) = crate::table::open_input(path)?;
         // SAFETY: the map is only read; a file changed under the map by another process
         // gives wrong values, never undefined behaviour in safe code reading bytes.
         let map = unsafe { Mmap::map(&file) }.map_err(Error::io(path))?;
@@ -305,7 +303,10 @@ impl HyperFile {
         let bytes: &[u8; RECORD_LEN] = self.map[start..start + RECORD_LEN]
             .try_into()
             .expect("a record's length");
-        Stored::from_bytes(bytes, record)
+        Stored::from_bytes(bytes, record).map_err(|e| Error::InFile {
+            path: self.path.clone(),
+            source: Box::new(e),
+        })
     }
 
     /// The values of a record, `None` for an illegal one (see [`Stored::is_illegal`]).

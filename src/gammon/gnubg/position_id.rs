@@ -9,12 +9,15 @@
 //! `0`–`9`, `+`, `/`), most significant bits first and without padding: 14 characters,
 //! the last one carrying only 2 of the key's bits.
 
-use super::hyper::GNUBG_POINTS;
-use super::{Error, Position};
 use crate::error::shorten;
+use crate::gammon::numbering::hyper::GNUBG_POINTS;
+use crate::gammon::{Error, Position};
 
 /// Characters in a Position ID.
 pub const LEN: usize = 14;
+
+/// Points on the board a Position ID describes.
+pub const POINTS: usize = GNUBG_POINTS;
 
 /// Bits in a Position ID's key.
 const KEY_BITS: u32 = 80;
@@ -88,7 +91,7 @@ fn parse_key(key: u128) -> Result<Position, String> {
         return Err("bits are set after the last slot".into());
     }
     let [them, us] = sides;
-    Position::new(us, them).map_err(|e| e.to_string())
+    Position::new(&us, &them).map_err(|e| e.to_string())
 }
 
 /// The Position ID of a position on the 24-point board (at most 30 checkers in all).
@@ -152,7 +155,7 @@ mod tests {
         side[7] = 3;
         side[12] = 5;
         side[23] = 2;
-        Position::new(side.clone(), side).unwrap()
+        Position::new(&side, &side).unwrap()
     }
 
     #[test]
@@ -191,11 +194,11 @@ mod tests {
 
     #[test]
     fn positions_off_the_24_point_board_or_too_full_have_no_id() {
-        let small = Position::new(vec![0; 9], vec![0; 9]).unwrap();
+        let small = Position::new(&[0; 9], &[0; 9]).unwrap();
         assert!(matches!(encode(&small), Err(Error::NoPositionId(_))));
         let mut full = vec![0u8; 25];
         full[0] = 16;
-        let crowded = Position::new(full.clone(), full).unwrap();
+        let crowded = Position::new(&full, &full).unwrap();
         assert!(matches!(encode(&crowded), Err(Error::NoPositionId(_))));
     }
 }

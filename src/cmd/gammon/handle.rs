@@ -1,0 +1,210 @@
+//! `--variant` and `--table`, resolved once into the variant and the table that answers
+//! (any [`Evaluator`]: the family's table, or the NikoNiko article's).
+
+use super::args::{ArticleTable, Source};
+use crate::cmd::tables;
+use std::path::{Path, PathBuf};
+use tabula::gammon::{store, BuiltIn, Evaluator, Variant};
+use tabula::table::Table;
+use tabula::{nikoniko, Result};
+
+/// A table opened for questions, and the advice for what a rebuild cures.
+pub struct Handle {
+    /// The table.
+    pub table: Box<dyn Evaluator>,
+    /// The command that builds the table again (for a damaged one).
+    rebuild: String,
+    /// What to run for a table with the cube.
+    cube_advice: String,
+}
+
+impl Handle {
+    /// Adds the advice to an error a rebuild cures: a damaged table, a missing cube table.
+    pub fn advise<T>(&self, r: std::result::Result<T, tabula::gammon::Error>) -> Result<T> {
+        Ok(r.map_err(|e| match e {
+            tabula::gammon::Error::NoCube { .. } => e.with_hint(&self.cube_advice),
+            e => e.with_hint(&self.rebuild),
+        })?)
+    }
+}
+
+/// How a table is opened: memory-mapped for a question, read into memory for a long
+/// session (a game), which files changing under it must not end.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Open {
+    Map,
+    Load,
+}
+
+/// The file name of a variant's family table. NikoNiko's lies apart from the article's
+/// own `nikoniko.tbl`.
+fn family_file(v: &Variant) -> String {
+    match v.built_in_kind() {
+        Some(BuiltIn::Nikoniko) => "nikoniko-cube.tbl".to_string(),
+        _ => store::file_name(v),
+    }
+}
+
+/// The variant `--variant` names.
+fn parse(name: &str) -> Result<Variant> {
+    Ok(Variant::parse(name)?)
+}
+
+/// The variant of `source`: `--variant`'s, or the one its `--table` was built for.
+pub fn variant(source: &Source) -> Result<Variant> {
+    match (&source.variant, &source.table) {
+        (Some(name), _) => parse(name),
+        (None, Some(path)) => Ok(open_path(path, Some(path), Open::Map, None)?
+            .table
+            .variant()
+            .clone()),
+        (None, None) => unreachable!("clap requires --variant or --table"),
+    }
+}
+
+/// The table of `source`: `--table`'s (of any kind), else the variant's family table in
+/// the tables folder.
+pub fn open(source: &Source, how: Open) -> Result<Handle> {
+    let wanted = source.variant.as_deref().map(parse).transpose()?;
+    let path = match (&source.table, &wanted) {
+        (Some(p), _) => p.clone(),
+        (None, Some(v)) => tables::find(&family_file(v)),
+        (None, None) => unreachable!("clap requires --variant or --table"),
+    };
+    let handle = open_path(&path, source.table.as_deref(), how, wanted.as_ref())?;
+    if let Some(v) = &wanted {
+        let found = handle.table.variant();
+        if found != v {
+            return Err(tabula::gammon::Error::Input {
+                what: "table",
+                input: path.display().to_string(),
+                reason: format!("is a table of {}, not of {}", found.name(), v.name()),
+            }
+            .into());
+        }
+    }
+    Ok(handle)
+}
+
+/// The family table of `source` itself (compare and export read its records).
+pub fn open_family(source: &Source) -> Result<store::Tables> {
+    let v = variant(source)?;
+    let path = match &source.table {
+        Some(p) => p.clone(),
+        None => tables::find(&family_file(&v)),
+    };
+    let build = build_command(
+        &format!("gammon build --variant {}", v.name()),
+        source.table.as_deref(),
+    );
+    Ok(store::Tables::open_for(&v, &path).map_err(|e| e.with_hint(&build))?)
+}
+
+/// The NikoNiko article's table at `--table`'s path or the default one.
+pub fn open_article(table: &ArticleTable, how: Open) -> Result<Handle> {
+    let path = tables::given_or(
+        table.table.as_deref(),
+        nikoniko::store::FILE_NAME,
+        tables::find,
+    );
+    let rebuild = build_command("nikoniko build", table.table.as_deref());
+    let hint = |e: tabula::table::TableError| e.with_hint(&rebuild);
+    let table: Box<dyn Evaluator> = match how {
+        Open::Map => Box::new(nikoniko::store::Tables::open(&path).map_err(hint)?),
+        Open::Load => Box::new(nikoniko::store::Tables::load(&path).map_err(hint)?),
+    };
+    Ok(Handle {
+        table,
+        rebuild,
+        cube_advice: "the article's table keeps no cube; the family's does: run `tabula \
+                      gammon build --variant nikoniko` and ask `tabula gammon … --variant \
+                      nikoniko`"
+            .to_string(),
+    })
+}
+
+/// The table at `path`, whatever its kind: the family's or the article's. `wanted`, the
+/// variant asked for, names the command that builds a missing table (with `--table`
+/// when the path was `given`).
+fn open_path(
+    path: &Path,
+    given: Option<&Path>,
+    how: Open,
+    wanted: Option<&Variant>,
+) -> Result<Handle> {
+    let build = |v: &Variant| build_command(&format!("gammon build --variant {}", v.name()), given);
+    let kind = match Table::open(path) {
+        Ok(t) => t.header().kind.clone(),
+        Err(e) => {
+            return Err(match wanted {
+                Some(v) => e.with_hint(&build(v)).into(),
+                None => e.into(),
+            })
+        }
+    };
+    if kind == nikoniko::store::EQUITY_KIND {
+        let given = ArticleTable {
+            table: Some(path.to_path_buf()),
+        };
+        return open_article(&given, how);
+    }
+    let opened = match how {
+        Open::Map => store::Tables::open(path),
+        Open::Load => store::Tables::load(path),
+    };
+    let table = match (opened, wanted) {
+        (Ok(t), _) => t,
+        (Err(e), Some(v)) => return Err(e.with_hint(&build(v)).into()),
+        (Err(e), None) => return Err(e.into()),
+    };
+    let rebuild = build(table.variant());
+    Ok(Handle {
+        table: Box::new(table),
+        cube_advice: rebuild.clone(),
+        rebuild,
+    })
+}
+
+/// The path a build of `v` writes: `--table`'s, or the variant's in the tables folder.
+pub fn build_path(v: &Variant, table: Option<&Path>) -> PathBuf {
+    tables::given_or(table, &family_file(v), tables::for_build)
+}
+
+/// The advice for a missing table: the command that builds it.
+fn build_command(command: &str, table: Option<&Path>) -> String {
+    match table {
+        Some(t) => format!("run `tabula {command} --table {}`", t.display()),
+        None => format!("run `tabula {command}`"),
+    }
+}
+
+/// The table that answers `v`'s questions in the folder `dir` (the server's): the
+/// variant's family table, as `--variant` finds it; for NikoNiko without one, the
+/// article's `nikoniko.tbl`. Only these file names in `dir` are ever opened.
+#[cfg(feature = "serve")]
+pub fn open_in(dir: &Path, v: &Variant) -> Result<Handle> {
+    let family = dir.join(family_file(v));
+    let article = dir.join(nikoniko::store::FILE_NAME);
+    let path = match v.built_in_kind() {
+        Some(BuiltIn::Nikoniko) if !family.is_file() && article.is_file() => article,
+        _ => family,
+    };
+    let handle = open_path(&path, Some(&path), Open::Map, Some(v))?;
+    let found = handle.table.variant();
+    if found != v {
+        return Err(tabula::gammon::Error::Input {
+            what: "table",
+            input: path.display().to_string(),
+            reason: format!("is a table of {}, not of {}", found.name(), v.name()),
+        }
+        .into());
+    }
+    Ok(handle)
+}
+
+/// The table at `path`, of either kind, memory-mapped (the server's look through its
+/// folder).
+#[cfg(feature = "serve")]
+pub fn open_file(path: &Path) -> Result<Handle> {
+    open_path(path, Some(path), Open::Map, None)
+}

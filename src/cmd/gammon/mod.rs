@@ -1,0 +1,321 @@
+//! `tabula gammon … --variant V`: any member of the backgammon family, through the
+//! family's engine; the functions that answer each question are shared with the
+//! article's presets, `tabula nikoniko …` (`super::nikoniko`).
+
+pub mod answer;
+pub mod args;
+pub mod handle;
+pub mod render;
+
+use super::progress::Bars;
+use super::{emit, emit_json};
+use args::{
+    CountArgs, EquityArgs, HintArgs, Json, MovesArgs, PlayArgs, Quiet, ShowArgs, Source, Timings,
+};
+use clap::Subcommand;
+use handle::{Handle, Open};
+use serde::Serialize;
+use std::path::PathBuf;
+use std::time::Instant;
+use tabula::gammon::{game, gnubg, numbering, store, verify};
+use tabula::gammon::{BuiltIn, Position, Variant};
+use tabula::Result;
+
+#[derive(Subcommand)]
+pub enum GammonCmd {
+    /// Records, legal positions and states of the variant's index
+    #[command(after_help = "Example:\n  tabula gammon count --variant hyper3")]
+    Count {
+        #[command(flatten)]
+        source: Source,
+        #[command(flatten)]
+        args: CountArgs,
+    },
+    /// Show a position: notation, index, Position ID, pip counts
+    #[command(after_help = "Example:\n  tabula gammon show 24,23/24,23 --variant hyper2")]
+    Show {
+        #[command(flatten)]
+        source: Source,
+        #[command(flatten)]
+        args: ShowArgs,
+    },
+    /// Every distinct legal play of a roll
+    #[command(after_help = "Example:\n  tabula gammon moves 24,23/24,23 6-5 --variant hyper2")]
+    Moves {
+        #[command(flatten)]
+        source: Source,
+        #[command(flatten)]
+        args: MovesArgs,
+    },
+    /// Solve the variant, the doubling cube included, and write its tables
+    #[command(after_help = "Example:\n  tabula gammon build --variant hyper2")]
+    Build {
+        #[command(flatten)]
+        source: Source,
+        /// Skip the doubling cube: only the cubeless table (faster, half the memory)
+        #[arg(long)]
+        cubeless: bool,
+        #[command(flatten)]
+        quiet: Quiet,
+        #[command(flatten)]
+        json: Json,
+        #[command(flatten)]
+        timings: Timings,
+    },
+    /// Equity, outcome chances and cube decision of a position for the side on roll
+    #[command(after_help = "Example:\n  tabula gammon equity 24,23/24,23 --variant hyper2")]
+    Equity {
+        #[command(flatten)]
+        source: Source,
+        #[command(flatten)]
+        args: EquityArgs,
+    },
+    /// Every legal play of a roll, best first, with the equity each loses
+    #[command(
+        after_help = "Example:\n  tabula gammon hint 24,23/24,23 6-5 --variant hyper2 --cube centred"
+    )]
+    Hint {
+        #[command(flatten)]
+        source: Source,
+        #[command(flatten)]
+        args: HintArgs,
+    },
+    /// The opening: each first roll's best play and the opening-roll winner's equity
+    #[command(after_help = "Example:\n  tabula gammon opening --variant hyper3")]
+    Opening {
+        #[command(flatten)]
+        source: Source,
+        #[command(flatten)]
+        json: Json,
+    },
+    /// Play a game in the terminal against the table's perfect play
+    #[command(after_help = "Example:\n  tabula gammon play --variant hyper1 --cube --seed 7")]
+    Play {
+        #[command(flatten)]
+        source: Source,
+        #[command(flatten)]
+        args: PlayArgs,
+    },
+    /// Re-derive every stored value with one Bellman sweep and report the worst gap
+    #[command(after_help = "Example:\n  tabula gammon verify --variant hyper2")]
+    Verify {
+        #[command(flatten)]
+        source: Source,
+        #[command(flatten)]
+        json: Json,
+    },
+    /// Compare the variant's tables with a gnubg Hypergammon database, value by value
+    #[command(
+        after_help = "Example:\n  tabula gammon compare --variant hyper2 --gnubg /var/lib/gnubg/hyper2.bd"
+    )]
+    Compare {
+        #[command(flatten)]
+        source: Source,
+        /// gnubg's `hyperC.bd`
+        #[arg(long, value_name = "FILE")]
+        gnubg: PathBuf,
+        #[command(flatten)]
+        json: Json,
+    },
+    /// Read a gnubg Hypergammon database (`hyperC.bd`) into the variant's tables
+    #[command(
+        after_help = "Example:\n  tabula gammon import --gnubg hyper2.bd --table hyper2-gnubg.tbl"
+    )]
+    Import {
+        /// gnubg's `hyperC.bd` (it says its checker count)
+        #[arg(long, value_name = "FILE")]
+        gnubg: PathBuf,
+        /// The table to write (default: the variant's, in the tables folder); its cube
+        /// table goes beside it
+        #[arg(long, value_name = "PATH")]
+        table: Option<PathBuf>,
+        #[command(flatten)]
+        json: Json,
+    },
+    /// Write the variant's values as a gnubg Hypergammon database (`hyperC.bd`)
+    #[command(after_help = "Example:\n  tabula gammon export --variant hyper2 --gnubg hyper2.bd")]
+    Export {
+        #[command(flatten)]
+        source: Source,
+        /// The file to write
+        #[arg(long, value_name = "FILE")]
+        gnubg: PathBuf,
+    },
+}
+
+pub fn run(cmd: GammonCmd) -> Result<()> {
+    match cmd {
+        GammonCmd::Count { source, args } => count(&handle::variant(&source)?, args.json),
+        GammonCmd::Show { source, args } => show(&handle::variant(&source)?, args),
+        GammonCmd::Moves { source, args } => moves(&handle::variant(&source)?, args),
+        GammonCmd::Build {
+            source,
+            cubeless,
+            quiet,
+            json,
+            timings,
+        } => {
+            let v = handle::variant(&source)?;
+            let path = handle::build_path(&v, source.table.as_deref());
+            let bars = Bars::new(quiet.quiet || json.json);
+            let report = store::build(&v, &path, !cubeless, bars.progress())?;
+            emit_report(&report, json, timings)
+        }
+        GammonCmd::Equity { source, args } => {
+            equity(&handle::variant(&source)?, opener(&source, Open::Map), args)
+        }
+        GammonCmd::Hint { source, args } => {
+            hint(&handle::variant(&source)?, opener(&source, Open::Map), args)
+        }
+        GammonCmd::Opening { source, json } => opening(&handle::open(&source, Open::Map)?, json),
+        GammonCmd::Play { source, args } => play(&handle::open(&source, Open::Load)?, args),
+        GammonCmd::Verify { source, json } => verify(&handle::open(&source, Open::Map)?, json),
+        GammonCmd::Compare {
+            source,
+            gnubg: file,
+            json,
+        } => {
+            let tables = handle::open_family(&source)?;
+            let checkers = tabula::gammon::Evaluator::variant(&tables).checkers;
+            let file = gnubg::HyperFile::open_for(&file, checkers)?;
+            let c = gnubg::compare(&tables, &file)?;
+            text_or_json(&c, json, || render::comparison(&c, file.path()))
+        }
+        GammonCmd::Import {
+            gnubg: file,
+            table,
+            json,
+        } => {
+            let file = gnubg::HyperFile::open(&file)?;
+            let variant = Variant::parse(&format!("hyper{}", file.checkers()))?;
+            let path = handle::build_path(&variant, table.as_deref());
+            let imported = gnubg::import(&file, &path)?;
+            text_or_json(&imported, json, || render::imported(&imported, file.path()))
+        }
+        GammonCmd::Export {
+            source,
+            gnubg: file,
+        } => {
+            let tables = handle::open_family(&source)?;
+            let written = gnubg::export(&tables, &file)?;
+            let cube = tabula::gammon::Evaluator::has_cube(&tables);
+            emit(&render::export(&file, written, cube))
+        }
+    }
+}
+
+/// Opens the table of `source` when called: after the arguments have been read, so
+/// that bad input is refused before a table is looked for.
+fn opener(source: &Source, how: Open) -> impl FnOnce() -> Result<Handle> + '_ {
+    move || handle::open(source, how)
+}
+
+/// Prints `value` as JSON with `json`, else the text `text` makes.
+fn text_or_json<T: Serialize>(value: &T, json: Json, text: impl FnOnce() -> String) -> Result<()> {
+    if json.json {
+        emit_json(value)
+    } else {
+        emit(&text())
+    }
+}
+
+/// Prints a build's report; its JSON holds the wall-clock timings only with `--timings`,
+/// so that the same build prints the same bytes.
+pub fn emit_report(report: &store::BuildReport, json: Json, timings: Timings) -> Result<()> {
+    if !json.json {
+        return emit(&render::build(report));
+    }
+    let mut doc = serde_json::to_value(report)
+        .map_err(|e| tabula::Error::io("writing JSON", std::io::Error::other(e)))?;
+    if let (false, Some(fields)) = (timings.timings, doc.as_object_mut()) {
+        fields.retain(|key, _| !key.ends_with("seconds"));
+    }
+    emit_json(&doc)
+}
+
+/// The board drawn for a variant's positions, where it has one (the article's ASCII
+/// board for NikoNiko's 8 points and 5 checkers).
+fn board(v: &Variant) -> Option<fn(&Position) -> String> {
+    match v.built_in_kind() {
+        Some(BuiltIn::Nikoniko | BuiltIn::Nikoniko12) => Some(tabula::nikoniko::board::render),
+        _ => None,
+    }
+}
+
+/// `count`.
+pub fn count(v: &Variant, json: Json) -> Result<()> {
+    let c = numbering::census(v)?;
+    text_or_json(&c, json, || render::census(&c))
+}
+
+/// `show`.
+pub fn show(v: &Variant, args: ShowArgs) -> Result<()> {
+    let looked = answer::show(v, &tabula::gammon::Numbers::new(v)?, &args.at.position)?;
+    let p = answer::position(v, &args.at.position)?;
+    text_or_json(&looked, args.json, || match board(v) {
+        Some(draw) => draw(&p),
+        None => render::looked(&looked),
+    })
+}
+
+/// `moves`.
+pub fn moves(v: &Variant, args: MovesArgs) -> Result<()> {
+    let numbers = tabula::gammon::Numbers::new(v)?;
+    let m = answer::moves(v, &numbers, &args.at.at.position, &args.at.roll)?;
+    text_or_json(&m, args.json, || render::moves(&m))
+}
+
+/// `equity` of a position of `v`, in the table `open` opens.
+pub fn equity(v: &Variant, open: impl FnOnce() -> Result<Handle>, args: EquityArgs) -> Result<()> {
+    let e = answer::equity(v, open, &args.at.position, args.cube.into())?;
+    text_or_json(&e, args.json, || render::evaluation(&e))
+}
+
+/// `hint` for a position of `v`, in the table `open` opens.
+pub fn hint(v: &Variant, open: impl FnOnce() -> Result<Handle>, args: HintArgs) -> Result<()> {
+    let cube = args.cube.map(Into::into);
+    let hint = answer::hint(v, open, &args.at.at.position, &args.at.roll, cube)?;
+    text_or_json(&hint, args.json, || render::hint(&hint))
+}
+
+/// `opening`.
+pub fn opening(h: &Handle, json: Json) -> Result<()> {
+    let o = answer::opening(h)?;
+    text_or_json(&o, json, || render::opening(&o))
+}
+
+/// `play`: the game on standard input and output.
+pub fn play(h: &Handle, args: PlayArgs) -> Result<()> {
+    let draw = board(h.table.variant());
+    let draw: Option<&(dyn Fn(&Position) -> String + Sync)> = match &draw {
+        Some(f) => Some(f),
+        None => None,
+    };
+    let options = game::Options {
+        seed: args.seed,
+        human_first: !args.second,
+        cube: args.cube,
+        board: draw,
+    };
+    let stdin = std::io::stdin();
+    let mut stdout = std::io::stdout();
+    h.advise(game::play(
+        h.table.as_ref(),
+        &options,
+        stdin.lock(),
+        &mut stdout,
+    ))?;
+    Ok(())
+}
+
+/// `verify`: fails when a gap exceeds what rounding allows.
+pub fn verify(h: &Handle, json: Json) -> Result<()> {
+    let started = Instant::now();
+    let r = h.advise(verify::verify(h.table.as_ref()))?;
+    let seconds = started.elapsed().as_secs_f64();
+    text_or_json(&r, json, || render::verify(&r, seconds))?;
+    match r.failure() {
+        Some(e) => Err(e.into()),
+        None => Ok(()),
+    }
+}
