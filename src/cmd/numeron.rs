@@ -370,8 +370,10 @@ fn write_tree(path: &Path, root: &ExportedNode) -> Result<()> {
     } else {
         render_tree(root)
     };
-    std::fs::write(path, text)
-        .map_err(|e| Error::io(format!("the tree file {}", path.display()), e))
+    tabula::table::write_file(path, |out| {
+        out.write_all(text.as_bytes())
+            .map_err(|e| Error::io(format!("the tree file {}", path.display()), e))
+    })
 }
 
 /// The tree as indented text, one line per node: the answer that leads there, the guess
@@ -505,7 +507,21 @@ pub fn optimum(rules: Rules, o: &OptimumArgs) -> Result<()> {
     drop(bars);
     let r = r.map_err(advise)?;
     let seconds = start.elapsed().as_secs_f64();
-    eprintln!("search time: {seconds:.1} s");
+    if !quiet {
+        super::diag(&format!("search time: {seconds:.1} s"));
+        for c in &r.per_class {
+            let unsolved = if c.lower == c.upper {
+                ""
+            } else {
+                " (unsolved)"
+            };
+            super::diag(&format!(
+                "class of {:>4}: {:.1} s{unsolved}",
+                c.size,
+                c.time.as_secs_f64()
+            ));
+        }
+    }
     let report = OptimumReport::of_root(&engine.space, hard, &r);
     if json {
         return emit_json(&sorted(&report)?);
@@ -562,16 +578,6 @@ fn render_optimum(report: &OptimumReport, r: &RootReport) -> String {
             c.lower,
             c.upper
         ));
-        eprintln!(
-            "class of {:>4}: {:.1} s{}",
-            c.size,
-            c.time.as_secs_f64(),
-            if c.lower == c.upper {
-                ""
-            } else {
-                " (unsolved)"
-            }
-        );
     }
     out
 }

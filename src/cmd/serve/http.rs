@@ -63,10 +63,10 @@ async fn listen(addr: SocketAddr, state: &'static State) -> Result<()> {
     let local = listener
         .local_addr()
         .map_err(|e| tabula::Error::io("the server's address", e))?;
-    eprintln!(
+    crate::cmd::diag(&format!(
         "tabula serve: listening on http://{local}/ (tables from {}); Ctrl-C stops",
         state.folder().display()
-    );
+    ));
     let graceful = GracefulShutdown::new();
     let mut stop = pin!(stop_signal());
     loop {
@@ -100,12 +100,14 @@ async fn listen(addr: SocketAddr, state: &'static State) -> Result<()> {
         });
     }
     drop(listener);
-    eprintln!("tabula serve: stopping, finishing the requests in flight");
+    crate::cmd::diag("tabula serve: stopping, finishing the requests in flight");
     if tokio::time::timeout(DRAIN, graceful.shutdown())
         .await
         .is_err()
     {
-        eprintln!("tabula serve: some requests were still running after {DRAIN:?}; stopped");
+        crate::cmd::diag(&format!(
+            "tabula serve: some requests were still running after {DRAIN:?}; stopped"
+        ));
     }
     Ok(())
 }
