@@ -6,10 +6,14 @@
 #   scripts/bench_numeron.sh            the heuristics and the four published optima
 #   scripts/bench_numeron.sh --larger   also the sizes beyond the published tables
 #   scripts/bench_numeron.sh --moonshot also the fewest 4-digit secrets needing a 7th guess
+#                                       (within $MOONSHOT_BUDGET seconds, 1800 by default)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo build --release --quiet
-bin=target/release/tabula
+# TABULA_BIN times another build (a copy, say, while the tree is rebuilt) instead.
+if [[ -z "${TABULA_BIN:-}" ]]; then
+    cargo build --release --quiet
+fi
+bin=${TABULA_BIN:-target/release/tabula}
 larger=false
 moonshot=false
 for arg in "$@"; do
@@ -106,17 +110,23 @@ optimum "mastermind optimum --worst (least worst case)" 60 5 "$bin" mastermind o
 
 if $larger; then
     echo
-    echo "Beyond the published tables:"
-    optimum "mastermind optimum --colours 7 (2,401 secrets)" 600 - "$bin" mastermind optimum --colours 7
-    optimum "mastermind optimum --colours 7 --worst" 600 - "$bin" mastermind optimum --colours 7 --worst
-    optimum "mastermind optimum --pegs 5 --colours 5 (3,125)" 600 - "$bin" mastermind optimum --pegs 5 --colours 5
-    optimum "mastermind optimum --pegs 5 --colours 5 --worst" 600 - "$bin" mastermind optimum --pegs 5 --colours 5 --worst
-    optimum "mastermind optimum --colours 8 (4,096 secrets)" 600 - "$bin" mastermind optimum --colours 8
-    optimum "numeron optimum --digits 5 --symbols 8 (6,720)" 600 - "$bin" numeron optimum --digits 5 --symbols 8
+    echo "Beyond the published tables (each within a budget of 600 s: bounds when it runs out):"
+    big=(--budget 600)
+    optimum "mastermind optimum --colours 7 (2,401 secrets)" 600 - "$bin" mastermind optimum --colours 7 "${big[@]}"
+    optimum "mastermind optimum --colours 7 --worst" 600 - "$bin" mastermind optimum --colours 7 --worst "${big[@]}"
+    optimum "mastermind optimum --pegs 5 --colours 5 (3,125)" 600 - "$bin" mastermind optimum --pegs 5 --colours 5 "${big[@]}"
+    optimum "mastermind optimum --pegs 5 --colours 5 --worst" 600 - "$bin" mastermind optimum --pegs 5 --colours 5 --worst "${big[@]}"
+    optimum "mastermind optimum --colours 8 (4,096 secrets)" 600 - "$bin" mastermind optimum --colours 8 "${big[@]}"
+    optimum "mastermind optimum --colours 8 --worst" 600 - "$bin" mastermind optimum --colours 8 --worst "${big[@]}"
+    optimum "mastermind optimum --pegs 5 --colours 6 (7,776)" 600 - "$bin" mastermind optimum --pegs 5 --colours 6 "${big[@]}"
+    optimum "mastermind optimum --pegs 5 --colours 6 --worst" 600 - "$bin" mastermind optimum --pegs 5 --colours 6 --worst "${big[@]}"
+    optimum "numeron optimum --digits 5 --symbols 8 (6,720)" 600 - "$bin" numeron optimum --digits 5 --symbols 8 "${big[@]}"
+    optimum "numeron optimum --digits 5 --symbols 8 --worst" 600 - "$bin" numeron optimum --digits 5 --symbols 8 --worst "${big[@]}"
 fi
 
 if $moonshot; then
     echo
     echo "The moonshot: within 7 guesses, the fewest 4-digit secrets that need the 7th:"
-    optimum "optimum --digits 4 --fewest-at-worst" - 50 "$bin" numeron optimum --digits 4 --fewest-at-worst
+    optimum "optimum --digits 4 --fewest-at-worst --budget ${MOONSHOT_BUDGET:-1800}" - - \
+        "$bin" numeron optimum --digits 4 --fewest-at-worst --budget "${MOONSHOT_BUDGET:-1800}"
 fi

@@ -30,9 +30,7 @@ pub enum MastermindCmd {
         json: bool,
     },
     /// Show a strategy's game against one secret, guess by guess
-    #[command(
-        after_help = "Example:\n  tabula mastermind trace --secret 3632 --strategy minimax"
-    )]
+    #[command(after_help = "Example:\n  tabula mastermind trace --secret 3632 --strategy minimax")]
     Trace {
         /// The secret, e.g. 3632 or CFCB
         #[arg(long)]
@@ -88,9 +86,7 @@ pub enum MastermindCmd {
         next: NextArgs,
     },
     /// Two players race (each guesses the other's code, first to all black pegs wins)
-    #[command(
-        after_help = "Example:\n  tabula mastermind race --first minimax --second optimal"
-    )]
+    #[command(after_help = "Example:\n  tabula mastermind race --first minimax --second optimal")]
     Race {
         #[command(flatten)]
         game: MastermindArgs,

@@ -94,9 +94,7 @@ pub enum GameCmd {
         next: NextArgs,
     },
     /// Two players race (each guesses the other's secret, first to N EAT wins)
-    #[command(
-        after_help = "Example:\n  tabula numeron race --first entropy --second optimal"
-    )]
+    #[command(after_help = "Example:\n  tabula numeron race --first entropy --second optimal")]
     Race {
         #[command(flatten)]
         game: GameArgs,

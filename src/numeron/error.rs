@@ -12,16 +12,20 @@ use thiserror::Error;
 #[non_exhaustive]
 pub enum Error {
     /// The digit symbols are not 1 to 10.
-    #[error("the alphabet must have 1 to 10 digits, not {alphabet}")]
+    #[error("the alphabet must have 1 to 10 {symbol}s, not {alphabet}")]
     Alphabet {
         /// The size asked for.
         alphabet: usize,
+        /// The word for a symbol (`digit`, `colour`).
+        symbol: &'static str,
     },
     /// A code length outside 1..=10.
-    #[error("the number of digits must be between 1 and 10, not {digits}")]
+    #[error("the number of {unit}s must be between 1 and 10, not {digits}")]
     Digits {
         /// The length asked for.
         digits: usize,
+        /// The word for a position (`digit`, `peg`).
+        unit: &'static str,
     },
     /// More distinct digits than symbols.
     #[error("{digits} distinct digits cannot be drawn from {alphabet} symbols")]
@@ -32,12 +36,14 @@ pub enum Error {
         alphabet: usize,
     },
     /// The candidate space is larger than the game handles.
-    #[error("{candidates} candidates is too many (at most {max}); play with fewer digits")]
+    #[error("{candidates} candidates is too many (at most {max}); play with fewer {unit}s")]
     TooManyCandidates {
         /// Candidates the variant has.
         candidates: u64,
         /// The largest space accepted.
         max: u64,
+        /// The word for a position (`digit`, `peg`).
+        unit: &'static str,
     },
     /// The candidates could not be numbered.
     #[error("the candidates cannot be numbered: {0}")]

@@ -206,10 +206,16 @@ impl Space {
             ..
         } = rules;
         if !(1..=10).contains(&a) {
-            return Err(Error::Alphabet { alphabet: a });
+            return Err(Error::Alphabet {
+                alphabet: a,
+                symbol: rules.notation.symbol(),
+            });
         }
         if n == 0 || n > 10 {
-            return Err(Error::Digits { digits: n });
+            return Err(Error::Digits {
+                digits: n,
+                unit: rules.notation.position(),
+            });
         }
         if !repeats && n > a {
             return Err(Error::TooFewSymbols {
@@ -227,6 +233,7 @@ impl Space {
             return Err(Error::TooManyCandidates {
                 candidates: len,
                 max: MAX_CANDIDATES,
+                unit: rules.notation.position(),
             });
         }
         let mut packed = Vec::with_capacity(len as usize);

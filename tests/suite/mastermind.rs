@@ -221,11 +221,31 @@ fn bad_input_exits_2_in_mastermind_words() {
         ),
         (vec!["trace", "--secret", "12"], "has 2 pegs, expected 4"),
         (vec!["trace", "--secret", "GABC"], "'G' is not a colour"),
+        // As in Numeron, a code is taken as given: a space is no colour.
+        (
+            vec!["trace", "--secret", " 1123"],
+            "\" 1123\" is not a code: ' ' is not a colour 1-6 or A-F",
+        ),
+        (
+            vec!["next", "--history", "1122:1B0W,1123:0B0W"],
+            "1123 0B0W contradicts the earlier answers (1122 1B0W)",
+        ),
+        (
+            vec!["next", "--history", "1122"],
+            "type the black and white pegs",
+        ),
+        (
+            vec!["next", "--history", "1122:5B0W"],
+            "black + white cannot exceed 4 pegs",
+        ),
         (
             vec!["analyze", "--colours", "11"],
-            "alphabet must have 1 to 10",
+            "the alphabet must have 1 to 10 colours, not 11",
         ),
-        (vec!["analyze", "--pegs", "0"], "between 1 and 10"),
+        (
+            vec!["analyze", "--pegs", "0"],
+            "the number of pegs must be between 1 and 10, not 0",
+        ),
         (
             vec!["optimum", "--pegs", "5", "--colours", "7"],
             "at most 10000 candidates",
