@@ -76,7 +76,7 @@ pub enum GameCmd {
         seed: Option<u64>,
     },
     /// The exact optimum of the whole game, with a progress bar and a time budget
-    #[command(after_help = "Example:\n  tabula numeron optimum --digits 4 --budget 600")]
+    #[command(after_help = "Example:\n  tabula numeron optimum --digits 3 --budget 60")]
     Optimum {
         #[command(flatten)]
         game: GameArgs,

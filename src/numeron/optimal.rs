@@ -32,7 +32,7 @@
 //! (answers are symmetric: the guess `g` against the secret `s` answers as `s` against
 //! `g`, so a candidate's row holds every guess's answer to it). Sixteen guesses are
 //! counted side by side, one byte each, by comparisons the compiler turns into vector
-//! instructions, and judged together with word operations ([`judge_lanes`]): only the
+//! instructions, and judged together with word operations (`judge_lanes`): only the
 //! guesses a node keeps are looked at one by one.
 
 use super::answer::{AnswerTable, Oracle};
@@ -903,7 +903,7 @@ impl<'a> Search<'a> {
     /// every secret within `depth` guesses leaves to its last guess; `None` when no
     /// strategy finds them all in time. The strategy is greedy: at each node the guess of
     /// least total bound (as [`Search::optimum`] orders them) whose classes can all still
-    /// be finished in time; sets of at most [`EXACT_LAST`] candidates are solved exactly.
+    /// be finished in time; sets of at most `EXACT_LAST` (64) candidates are solved exactly.
     pub fn last_greedy(&mut self, set: &[u32], history: &[u32], depth: u32) -> Result<Option<u32>> {
         let mut h = history.to_vec();
         let v = self.greedy_last(set, &mut h, depth);
