@@ -309,7 +309,7 @@ pub struct Keep<S> {
 /// position `k`, into `a[k]` (reading the values as they stand; by sweep position, so
 /// that the threads write apart), where `moved` is the largest change this sweep has
 /// made so far (in the segments before); then, for each state `s` of the segment,
-/// `pair(a_s, a_t, p_s, p_t, x_s)` solves it with its pass partner `t` (in the same
+/// `pair(s, a_s, a_t, p_s, p_t, x_s)` solves it with its pass partner `t` (in the same
 /// segment) and returns its new value and how much it changed; the value replaced goes
 /// to `keep`, if any. Returns the largest change.
 pub fn level_sweep<S: Slot>(
@@ -319,7 +319,7 @@ pub fn level_sweep<S: Slot>(
     a: &[S],
     keep: Option<&Keep<S>>,
     moving: impl Fn(&[S], usize, f64) -> S::Value + Sync,
-    pair: impl Fn(S::Value, S::Value, f64, f64, S::Value) -> (S::Value, f64) + Sync,
+    pair: impl Fn(usize, S::Value, S::Value, f64, f64, S::Value) -> (S::Value, f64) + Sync,
 ) -> f64 {
     // Spinning threads must not outnumber the cores (the result is the same for any
     // number of threads).
@@ -371,7 +371,7 @@ pub fn level_sweep<S: Slot>(
                 let [k, kp] = both.visit.map(|k| k as usize);
                 let [w, wp] = both.pass_weight.map(usize::from);
                 let old = x[s].get();
-                let (new, d) = pair(a[k].get(), a[kp].get(), chances[w], chances[wp], old);
+                let (new, d) = pair(s, a[k].get(), a[kp].get(), chances[w], chances[wp], old);
                 x[s].set(new);
                 if let Some(keep) = keep {
                     keep.slots[s - keep.first].set(old);

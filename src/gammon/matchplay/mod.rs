@@ -1,0 +1,14 @@
+//! Match play (`docs/gammon.md`, "Match play"): the backgammon family played in matches
+//! to `N` points, with the Crawford rule, solved exactly with the one cube solver at
+//! match stakes. Values are match-winning chances.
+//!
+//! - [`score`]: scores, the cube at a score, and the units a match is solved in.
+//! - [`solve`]: one unit's solve from the units below it, or a whole match's in order.
+
+pub mod score;
+pub mod solve;
+
+#[cfg(test)]
+mod naive;
+
+pub use score::{CubeOwner, Game, MatchCube, Score, Unit};
