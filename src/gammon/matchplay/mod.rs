@@ -4,9 +4,15 @@
 //!
 //! - [`score`]: scores, the cube at a score, and the units a match is solved in.
 //! - [`solve`]: one unit's solve from the units below it, or a whole match's in order.
+//! - [`store`]: a unit's table; building one unit, or every unit of a match.
+//! - [`met`]: the match-equity table, in gnubg's file format too.
+//! - [`query`]: a position's chance and cube verdict at a score, a roll's plays ranked.
 
+pub mod met;
+pub mod query;
 pub mod score;
 pub mod solve;
+pub mod store;
 
 #[cfg(test)]
 mod naive;

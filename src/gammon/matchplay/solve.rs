@@ -6,7 +6,7 @@
 //! side wins the other loses); the tables keep match-winning chances.
 
 use super::score::{Game, Next, Unit};
-use crate::gammon::solver::score::{Board, Component, Double, Solved};
+use crate::gammon::solver::score::{Board, Component, Take};
 use crate::gammon::{Error, Variant};
 use crate::progress::Progress;
 use serde::Serialize;
@@ -136,173 +136,110 @@ fn solve_unit(
     let w = Wins {
         won: wins(unit, inputs.starts)?,
     };
-    let mut levels = Vec::new();
-    let columns = if unit == Unit::DMP || unit.game == Game::Crawford {
-        // One level and no cube: each perspective reads the other's.
-        progress.start(&format!("score {}", unit.name()), None);
-        let comps = [false, true].map(|second| Component {
-            reads: usize::from(!second),
-            won: w.three(second, 1),
-            double: None,
-        });
-        let solved = board.solve(&comps, progress)?;
-        let columns = solved.values.clone();
-        levels.push(solved);
-        columns
+    let comps = components(unit, &w);
+    let external = if comps
+        .iter()
+        .any(|c| matches!(c.double, Some((Take::External, _))))
+    {
+        Some(inputs.dmp.ok_or_else(|| {
+            Error::Inconsistent(format!(
+                "the score {} reads the values at 1-1, which are not given",
+                unit.name()
+            ))
+        })?)
     } else {
-        cube_levels(board, unit, inputs, &w, &mut levels, progress)?
+        None
     };
-    // The centred cube (or the cubeless game) is solved last.
-    let opening = &levels.last().expect("a level").opening;
-    let start = 0.5 * (opening[0] - opening[1]);
+    progress.start(&format!("score {}", unit.name()), None);
+    let solved = board.solve(&comps, external, progress)?;
+    // The centred cube (or the cubeless game) of each perspective: the first column of
+    // each perspective's columns.
+    let start = if unit.symmetric() {
+        // The same score for both sides: one half exactly.
+        0.0
+    } else {
+        let second = if unit.game == Game::Crawford {
+            1
+        } else {
+            unit.columns()
+        };
+        0.5 * (solved.opening[0] - solved.opening[second])
+    };
     let report = UnitReport {
         unit: unit.name(),
-        levels: levels.len(),
-        sweeps: levels.iter().map(|l| l.sweeps).sum(),
-        residual: levels.iter().map(|l| l.residual).fold(0.0, f64::max),
+        levels: 1 + unit.live_levels().len(),
+        sweeps: solved.sweeps,
+        residual: solved.residual,
         seconds: started.elapsed().as_secs_f64(),
     };
     Ok(UnitSolution {
         unit,
-        columns,
+        columns: solved.values,
         start,
         won: w.won,
         report,
     })
 }
 
-/// The cube levels of a unit with the cube in play, from the highest live one down to
-/// the centred cube: its columns (see [`Unit::columns`]), each level's solution pushed
-/// onto `levels` (the centred one last).
-fn cube_levels(
-    board: &Board,
-    unit: Unit,
-    inputs: &Inputs<'_>,
-    w: &Wins,
-    levels: &mut Vec<Solved>,
-    progress: Progress<'_>,
-) -> Result<Vec<Vec<f64>>, Error> {
-    let dmp = inputs.dmp.ok_or_else(|| {
-        Error::Inconsistent(format!(
-            "the score {} reads the values at 1-1, which are not given",
-            unit.name()
-        ))
-    })?;
+/// The components of `unit`'s system, in the order of its table's columns (see
+/// [`Unit::columns`]): for each perspective the centred cube (or the Crawford game, or
+/// 1-1), then the side on roll owning and the opponent owning each live cube level.
+fn components(unit: Unit, w: &Wins) -> Vec<Component> {
+    if unit.game == Game::Crawford || unit == Unit::DMP {
+        // No cube: each perspective reads the other's (1-1: its own).
+        let persp = if unit == Unit::DMP { 1 } else { 2 };
+        return (0..persp)
+            .map(|p| Component {
+                reads: persp - 1 - p,
+                won: w.three(p == 1, 1),
+                double: None,
+                cube: 1,
+            })
+            .collect();
+    }
     let live = unit.live_levels();
     let per = unit.columns();
     let persp = unit.perspectives();
-    let mut columns: Vec<Vec<f64>> = vec![Vec::new(); persp * per];
-    // What a double taken leads to, for the doubler at each perspective: its no-double
-    // value with the opponent owning the cube one level up (at the dead level, 1-1's).
-    let mut takes: [Vec<f64>; 2] = [Vec::new(), Vec::new()];
-    let mut up_dead = true;
-    for (li, &v) in live.iter().enumerate().rev() {
-        progress.start(&format!("score {}, cube {v}", unit.name()), None);
-        let take = |second: bool| -> &[f64] {
-            if up_dead {
-                dmp
-            } else {
-                &takes[usize::from(second) % persp]
-            }
-        };
-        let solved = if unit.symmetric() {
-            // The side on roll owns, the opponent owns: each reads the other.
-            let comps = [
-                Component {
-                    reads: 1,
-                    won: w.three(false, v),
-                    double: None,
-                },
-                Component {
-                    reads: 0,
-                    won: w.three(false, v),
-                    double: Some(Double {
-                        take: take(false),
-                        pass: w.of(false, v),
-                    }),
-                },
-            ];
-            board.solve(&comps, progress)?
+    let other = |p: usize| if persp == 1 { p } else { 1 - p };
+    // Column of perspective p: the centred cube, or owning / facing live level li.
+    let centred = |p: usize| p * per;
+    let own = |p: usize, li: usize| p * per + 1 + 2 * li;
+    let opp = |p: usize, li: usize| p * per + 2 + 2 * li;
+    // What a double taken at level `li` (the level of `live[li - 1]`, 0 the centred cube)
+    // brings the doubler at perspective q: its value facing the next level up.
+    let take = |q: usize, li: usize| {
+        if li < live.len() {
+            Take::Component(opp(q, li))
         } else {
-            // The first perspective owns / the second's opponent owns; the first's
-            // opponent owns / the second owns.
-            let comps = [
-                Component {
-                    reads: 1,
-                    won: w.three(false, v),
-                    double: None,
-                },
-                Component {
-                    reads: 0,
-                    won: w.three(true, v),
-                    double: Some(Double {
-                        take: take(false),
-                        pass: w.of(false, v),
-                    }),
-                },
-                Component {
-                    reads: 3,
-                    won: w.three(false, v),
-                    double: Some(Double {
-                        take: take(true),
-                        pass: w.of(true, v),
-                    }),
-                },
-                Component {
-                    reads: 2,
-                    won: w.three(true, v),
-                    double: None,
-                },
-            ];
-            board.solve(&comps, progress)?
-        };
-        // Components → columns: (perspective, owned) and (perspective, opponent owns).
-        let (own, opp): (&[usize], &[usize]) = if unit.symmetric() {
-            (&[0], &[1])
-        } else {
-            (&[0, 3], &[2, 1])
-        };
-        for p in 0..persp {
-            columns[p * per + 1 + 2 * li] = solved.values[own[p]].clone();
-            columns[p * per + 2 + 2 * li] = solved.values[opp[p]].clone();
-        }
-        takes = [
-            solved.values[opp[0]].clone(),
-            solved.values[opp[persp - 1]].clone(),
-        ];
-        up_dead = false;
-        levels.push(solved);
-    }
-    progress.start(&format!("score {}, cube centred", unit.name()), None);
-    let take = |second: bool| -> &[f64] {
-        if up_dead {
-            dmp
-        } else {
-            &takes[usize::from(second) % persp]
+            Take::External
         }
     };
-    // Each side's centred cube; the opponent on roll may double.
-    let comps = [false, true].map(|second| {
-        let (mine, theirs) = if unit.symmetric() {
-            (false, false)
-        } else {
-            (second, !second)
-        };
-        Component {
-            reads: usize::from(!second),
-            won: w.three(mine, 1),
-            double: Some(Double {
-                take: take(theirs),
-                pass: w.of(theirs, 1),
-            }),
-        }
-    });
-    let solved = board.solve(&comps, progress)?;
+    let mut comps = Vec::with_capacity(persp * per);
     for p in 0..persp {
-        columns[p * per] = solved.values[p].clone();
+        let (mine, q) = (p == 1, other(p));
+        comps.push(Component {
+            reads: centred(q),
+            won: w.three(mine, 1),
+            double: Some((take(q, 0), w.of(q == 1, 1))),
+            cube: 1,
+        });
+        for (li, &v) in live.iter().enumerate() {
+            // Owning: the opponent cannot double. Facing: the opponent owns and may.
+            comps.push(Component {
+                reads: opp(q, li),
+                won: w.three(mine, v),
+                double: None,
+                cube: v,
+            });
+            comps.push(Component {
+                reads: own(q, li),
+                won: w.three(mine, v),
+                double: Some((take(q, li + 1), w.of(q == 1, v))),
+                cube: v,
+            });
+        }
     }
-    levels.push(solved);
-    Ok(columns)
+    comps
 }
 
 /// Solves every unit of a match to `length` on one board, in order (the values of 1-1
@@ -345,7 +282,7 @@ mod tests {
         let v = Variant::parse(name).unwrap();
         let boards = Boards::new(&v);
         // Cube values up to twice the first dead level: above it nothing may change.
-        let mut naive = Naive::new(&boards, 4 * length.next_power_of_two());
+        let mut naive = Naive::new(&boards, 2 * length.next_power_of_two());
         let numbers = Numbers::new(&v).unwrap();
         let board = Board::new(&v, Progress::SILENT).unwrap();
         let at: Vec<usize> = board
@@ -370,7 +307,7 @@ mod tests {
             } else {
                 u.columns()
             };
-            let persp = if u.game == Game::Crawford || u == Unit::DMP {
+            let persp = if u.game == Game::Crawford {
                 2
             } else {
                 u.perspectives()

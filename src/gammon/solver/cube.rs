@@ -280,6 +280,9 @@ impl<'a, S: Stakes<N>, const N: usize> Run<'a, S, N> {
     fn pass(&self, bounds: &[u32], x: &[S::Slot], keep: Option<&Keep<S::Slot>>, full: bool) -> f64 {
         let full = full.then_some((&self.changed, self.elimination.as_ref()));
         let (g, stakes, a, chosen, step) = (self.g, self.stakes, &self.a, &self.chosen, self.step);
+        if !S::UNROLL {
+            return cube_sweep::<S, N, 0>(g, stakes, bounds, x, a, keep, chosen, full, step);
+        }
         by_rolls!(
             g,
             cube_sweep::<S, N>(g, stakes, bounds, x, a, keep, chosen, full, step)

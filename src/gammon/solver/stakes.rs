@@ -28,6 +28,10 @@ pub(crate) trait Stakes<const N: usize>: Sync {
     /// play), 2 when it does not.
     const SPREAD: f64;
 
+    /// Whether the sweeps are compiled for each common roll count (faster loops over the
+    /// rolls, one more copy of the sweeps each).
+    const UNROLL: bool = true;
+
     /// Per component, the value of a game won by 1, 2 and 3 points (times the cube) to
     /// the side that lost it.
     fn lost(&self) -> [[f64; N]; 3];

@@ -139,6 +139,38 @@ impl Slot for Quad {
     }
 }
 
+/// `N` `f64` (the components of a match score's cube levels), aligned to a cache line:
+/// a sweep reads a successor's values from as few lines as they fill (one up to eight
+/// values), which is what its time goes on.
+#[repr(C, align(16))]
+pub struct Lanes<const N: usize>([AtomicU64; N]);
+
+impl<const N: usize> Slot for Lanes<N> {
+    type Value = [f64; N];
+    fn new(v: [f64; N]) -> Self {
+        let l = Lanes(std::array::from_fn(|_| AtomicU64::new(0)));
+        l.set(v);
+        l
+    }
+    #[inline(always)]
+    fn get(&self) -> [f64; N] {
+        std::array::from_fn(|j| f64::from_bits(self.0[j].load(Ordering::Relaxed)))
+    }
+    #[inline(always)]
+    fn set(&self, v: [f64; N]) {
+        for (cell, x) in self.0.iter().zip(v) {
+            cell.store(x.to_bits(), Ordering::Relaxed);
+        }
+    }
+    fn extrapolate(&self, previous: [f64; N], factor: f64) {
+        let mut v = self.get();
+        for (v, p) in v.iter_mut().zip(previous) {
+            *v += (*v - p) * factor;
+        }
+        self.set(v);
+    }
+}
+
 /// A barrier for a few threads that spin for a few microseconds (the waits between the
 /// phases of a level usually end sooner), then sleep until the last thread arrives: on a
 /// machine whose cores are busy with other work, a waiting thread gives its core away
