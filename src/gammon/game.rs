@@ -975,4 +975,58 @@ mod tests {
         let e = play(tables, &options, "".as_bytes(), &mut Vec::new()).unwrap_err();
         assert!(matches!(e, Error::NoCube { .. }), "{e}");
     }
+
+    /// Hypergammon-1's match tables to 3 points, built once for this module's tests.
+    fn match_tables() -> &'static std::path::Path {
+        use std::sync::OnceLock;
+        static DIR: OnceLock<std::path::PathBuf> = OnceLock::new();
+        DIR.get_or_init(|| {
+            let v = Variant::parse("hyper1").unwrap();
+            let dir = tempfile::tempdir().unwrap().keep();
+            let place = |u: crate::gammon::matchplay::Unit| {
+                dir.join(crate::gammon::matchplay::store::file_name(&v, u))
+            };
+            crate::gammon::matchplay::store::build(&v, 3, &place, crate::progress::Progress::SILENT)
+                .unwrap();
+            dir
+        })
+    }
+
+    #[test]
+    fn a_scripted_match_is_played_game_after_game_to_a_winner_with_the_crawford_rule() {
+        use crate::gammon::matchplay::store::{file_name, UnitTable};
+        use crate::gammon::matchplay::Unit;
+        let v = Variant::parse("hyper1").unwrap();
+        let dir = match_tables();
+        let mut open = |score: Score| {
+            let (unit, _) = score.unit();
+            let at = |u: Unit| dir.join(file_name(&v, u));
+            let dmp = unit
+                .reads_dmp()
+                .then(|| UnitTable::open(&at(Unit::DMP), None))
+                .transpose()?;
+            ScoreTables::new(UnitTable::open(&at(unit), None)?, dmp)
+        };
+        let mut crawford = 0;
+        for seed in 1..=6 {
+            let mut out = Vec::new();
+            let script = "r\nt\n1\n".repeat(600);
+            let r = play_match(3, &mut open, &Options::new(seed), script.as_bytes(), &mut out)
+                .unwrap();
+            let text = String::from_utf8(out).unwrap();
+            assert!(!r.abandoned, "{text}");
+            assert!(r.games >= 1);
+            // One side needs nothing more; the other still needs 1 to 3.
+            assert_eq!(r.human_needs.min(r.table_needs), 0, "{r:?}");
+            assert!((1..=3).contains(&r.human_needs.max(r.table_needs)), "{r:?}");
+            assert_eq!(text.matches("Opening roll:").count() as u32, r.games, "{text}");
+            crawford += text.matches("This is the Crawford game").count();
+            // No cube is turned in the Crawford game: the game after the notice ends
+            // before any double.
+            for game in text.split("\nGame ").filter(|g| g.contains("Crawford game")) {
+                assert!(!game.contains("double"), "{game}");
+            }
+        }
+        assert!(crawford > 0, "no match reached the Crawford game");
+    }
 }

@@ -601,3 +601,70 @@ fn a_score_whose_table_is_missing_names_the_command_that_builds_it() {
         "{stderr}"
     );
 }
+
+/// gnubg's `show marketwindow 0 0 0 0` for player 0 ("gnubg") with the match-equity table
+/// `met` loaded, at a match to `length` where player 0 needs `me` and player 1 `them`:
+/// the dead cube's window and, where gnubg shows one, the live cube's take point.
+fn gnubg_window(met: &Path, length: u32, me: u32, them: u32) -> (f64, f64, Option<f64>) {
+    let script = format!(
+        "set matchequitytable {}\nset player 0 human\nset player 1 human\nnew match {length}\n\
+         set score {} {}\nshow marketwindow 0 0 0 0\n",
+        met.display(),
+        length - me,
+        length - them
+    );
+    let out = std::process::Command::new("/usr/games/gnubg")
+        .args(["-t", "-q", "-r"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            child.stdin.take().unwrap().write_all(script.as_bytes())?;
+            child.wait_with_output()
+        })
+        .expect("gnubg runs");
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    let mine = text.split("Player gnubg market window:").nth(1).expect("a window");
+    let mine = mine.split("market window:").next().unwrap();
+    let percents = |line: &str| -> Vec<f64> {
+        line.split('%')
+            .filter_map(|p| p.split_whitespace().last())
+            .filter_map(|p| p.trim_start_matches(':').parse::<f64>().ok())
+            .map(|p| p / 100.0)
+            .collect()
+    };
+    let dead = mine.lines().find(|l| l.starts_with("Dead cube:")).expect("a dead cube");
+    let dead = percents(dead);
+    let live = mine
+        .lines()
+        .find(|l| l.starts_with("Live cube:"))
+        .map(|l| percents(l)[1]);
+    (dead[0], dead[1], live)
+}
+
+// Needs gnubg (/usr/games/gnubg); CI skips the tests named gnubg.
+#[test]
+#[ignore = "needs gnubg; run with --ignored gnubg"]
+fn gnubg_loads_the_exported_table_and_shows_the_same_market_windows() {
+    let dir = fresh();
+    let report = met(SMALL, 5, &dir, None);
+    let file = dir.join("small-5.xml");
+    at(
+        &dir,
+        &["met", "--variant", SMALL, "--length", "5", "--quiet", "--gnubg", file.to_str().unwrap()],
+    );
+    assert_eq!(report["length"], 5);
+    for (me, them) in [(3, 5), (5, 3), (2, 4), (4, 4), (2, 5), (5, 2)] {
+        let score = format!("{me}-{them}");
+        let ours = at(&dir, &["equity", "12,11/12,11", "--variant", SMALL, "--score", &score]);
+        let w = &ours["market_window"];
+        let (doubling, take, live) = gnubg_window(&file, 5, me, them);
+        // gnubg prints two decimals of a percentage.
+        assert!((f(&w["doubling_point"]) - doubling).abs() < 6e-5, "{score}: {w} vs {doubling}");
+        assert!((f(&w["take_point"]) - take).abs() < 6e-5, "{score}: {w} vs {take}");
+        if let Some(live) = live {
+            assert!((f(&w["take_point_live"]) - live).abs() < 6e-5, "{score}: {w} vs {live}");
+        }
+    }
+}

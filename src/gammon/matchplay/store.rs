@@ -15,7 +15,7 @@
 //! unit's table therefore answers every question at its score alone, and hands the units
 //! above it their inputs exactly, whichever process solved it.
 
-use super::score::{Game, Unit};
+use super::score::Unit;
 use super::solve::{Inputs, MatchSolver, UnitReport, UnitSolution};
 use crate::gammon::store::{self as family, Written};
 use crate::gammon::variant::{Numbering, Variant};
@@ -475,9 +475,4 @@ pub fn build(
         out.push(b);
     }
     Ok((out, known.starts))
-}
-
-/// Whether a game at `unit` is played with the cube.
-pub fn has_cube(unit: Unit) -> bool {
-    unit.game != Game::Crawford && unit != Unit::DMP
 }

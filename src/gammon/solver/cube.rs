@@ -73,14 +73,14 @@ pub fn solve(graph: &Graph, tolerance: f64, progress: Progress<'_>) -> Result<Cu
     solve_with(graph, &Money, tolerance, progress, true)
 }
 
-/// As [`solve`], for any stakes: the values by state, and the same values by solver
-/// position (as `x`, with the wins and the pass entry after them).
+/// As [`solve`], for any stakes: the values by solver position (with the wins and the
+/// pass entry after them), the sweeps, and the last change.
 pub(crate) fn solve_stakes<S: Stakes<N>, const N: usize>(
     graph: &Graph,
     stakes: &S,
     tolerance: f64,
     progress: Progress<'_>,
-) -> Result<(CubeSolution<N>, Vec<S::Slot>), Error> {
+) -> Result<(Vec<S::Slot>, u32, f64), Error> {
     solve_at(graph, stakes, tolerance, progress, true)
 }
 
@@ -94,17 +94,27 @@ fn solve_with<S: Stakes<N>, const N: usize>(
     progress: Progress<'_>,
     eliminate: bool,
 ) -> Result<CubeSolution<N>, Error> {
-    Ok(solve_at(graph, stakes, tolerance, progress, eliminate)?.0)
+    let (x, sweeps, residual) = solve_at(graph, stakes, tolerance, progress, eliminate)?;
+    let values = graph
+        .solver_pos
+        .par_iter()
+        .map(|&s| x[s as usize].get())
+        .collect();
+    Ok(CubeSolution {
+        values,
+        sweeps,
+        residual,
+    })
 }
 
-/// The solve itself: the solution by state, and the values by solver position.
+/// The solve itself: the values by solver position, the sweeps, the last change.
 fn solve_at<S: Stakes<N>, const N: usize>(
     graph: &Graph,
     stakes: &S,
     tolerance: f64,
     progress: Progress<'_>,
     eliminate: bool,
-) -> Result<(CubeSolution<N>, Vec<S::Slot>), Error> {
+) -> Result<(Vec<S::Slot>, u32, f64), Error> {
     let n = graph.len();
     // Entries n.. are the wins (valued from the side that lost), then the pass entry.
     let lost = stakes.lost();
@@ -137,17 +147,7 @@ fn solve_at<S: Stakes<N>, const N: usize>(
     let (_, residual) = iterate(progress, "cube", tolerance, &x, 0..n, |x, keep, jumped| {
         run.sweep(&graph.segments, x, keep, jumped)
     })?;
-    let values = graph
-        .solver_pos
-        .par_iter()
-        .map(|&s| x[s as usize].get())
-        .collect();
-    let solution = CubeSolution {
-        values,
-        sweeps: run.sweeps,
-        residual,
-    };
-    Ok((solution, x))
+    Ok((x, run.sweeps, residual))
 }
 
 /// The value to the side that moved of the successor `code`, per component of the mover.

@@ -119,7 +119,7 @@ pub fn check_memory(variant: &Variant) -> Result<(), Error> {
 }
 
 /// The memory this machine has available, from `/proc/meminfo` (None elsewhere).
-fn available_memory() -> Option<u64> {
+pub(crate) fn available_memory() -> Option<u64> {
     let text = std::fs::read_to_string("/proc/meminfo").ok()?;
     let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
     let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;

@@ -15,11 +15,11 @@
 //! components, their game-over values, where a double leads — are
 //! `crate::gammon::matchplay`'s; this module solves the system it is given.
 
-use super::cube::{solve_stakes, value, CubeSolution};
+use super::cube::{solve_stakes, value};
 use super::graph::Graph;
 use super::stakes::Stakes;
 use super::sweep::{Lanes, Slot};
-use super::{check_memory, states, Sides, TOLERANCE};
+use super::{available_memory, check_memory, states, Sides, TOLERANCE};
 use crate::gammon::{Error, Numbers, Variant};
 use crate::progress::Progress;
 use rayon::prelude::*;
@@ -56,6 +56,8 @@ pub(crate) struct Board {
     records: Vec<u64>,
     /// The solver position of the opening position.
     opening: usize,
+    /// The board's points and checkers, for messages.
+    size: (usize, usize),
 }
 
 /// A score's system solved: by state, each component's value, and each component's value
@@ -89,6 +91,7 @@ impl Board {
             graph,
             records,
             opening,
+            size: (variant.points, variant.checkers),
         })
     }
 
@@ -129,19 +132,48 @@ impl Board {
         progress: Progress<'_>,
     ) -> Result<Solved, Error> {
         let g = &self.graph;
+        self.check_room::<N>()?;
         let stakes = Levels::<N>::new(g, components, external)?;
-        let (solution, x): (CubeSolution<N>, Vec<Lanes<N>>) =
-            solve_stakes(g, &stakes, TOLERANCE, progress)?;
+        let (x, sweeps, residual) = solve_stakes(g, &stakes, TOLERANCE, progress)?;
         let used = components.len();
+        let opening = self.opening_values(&stakes, &x)[..used].to_vec();
+        drop(stakes);
         let values = (0..used)
-            .map(|c| solution.values.iter().map(|v| v[c]).collect())
+            .map(|c| {
+                g.solver_pos
+                    .par_iter()
+                    .map(|&s| x[s as usize].get()[c])
+                    .collect()
+            })
             .collect();
         Ok(Solved {
             values,
-            opening: self.opening_values(&stakes, &x)[..used].to_vec(),
-            sweeps: solution.sweeps,
-            residual: solution.residual,
+            opening,
+            sweeps,
+            residual,
         })
+    }
+
+    /// Refuses a system of `N` values a state that would not fit in the memory left
+    /// beside the graph, before allocating it: the values, their moving parts, the
+    /// values kept for an extrapolation, the recorded plays and the results.
+    fn check_room<const N: usize>(&self) -> Result<(), Error> {
+        let n = self.graph.len() as u64;
+        let slot = std::mem::size_of::<Lanes<N>>() as u64;
+        let need = n * (3 * slot + 4 * self.graph.roll_count() as u64 + 8 * N as u64 + 16);
+        match available_memory() {
+            Some(have) if need > have => Err(Error::TooLarge {
+                points: self.size.0,
+                checkers: self.size.1,
+                reason: format!(
+                    "a match score's {N} values a state need about {:.1} GB more and this \
+                     machine has {:.1} GB available",
+                    need as f64 / 1e9,
+                    have as f64 / 1e9
+                ),
+            }),
+            _ => Ok(()),
+        }
     }
 
     /// For each component, the opening roll's winner's value: it plays the best play of
