@@ -986,8 +986,13 @@ mod tests {
             let place = |u: crate::gammon::matchplay::Unit| {
                 dir.join(crate::gammon::matchplay::store::file_name(&v, u))
             };
-            crate::gammon::matchplay::store::build(&v, 3, &place, crate::progress::Progress::SILENT)
-                .unwrap();
+            crate::gammon::matchplay::store::build(
+                &v,
+                3,
+                &place,
+                crate::progress::Progress::SILENT,
+            )
+            .unwrap();
             dir
         })
     }
@@ -1011,19 +1016,32 @@ mod tests {
         for seed in 1..=6 {
             let mut out = Vec::new();
             let script = "r\nt\n1\n".repeat(600);
-            let r = play_match(3, &mut open, &Options::new(seed), script.as_bytes(), &mut out)
-                .unwrap();
+            let r = play_match(
+                3,
+                &mut open,
+                &Options::new(seed),
+                script.as_bytes(),
+                &mut out,
+            )
+            .unwrap();
             let text = String::from_utf8(out).unwrap();
             assert!(!r.abandoned, "{text}");
             assert!(r.games >= 1);
             // One side needs nothing more; the other still needs 1 to 3.
             assert_eq!(r.human_needs.min(r.table_needs), 0, "{r:?}");
             assert!((1..=3).contains(&r.human_needs.max(r.table_needs)), "{r:?}");
-            assert_eq!(text.matches("Opening roll:").count() as u32, r.games, "{text}");
+            assert_eq!(
+                text.matches("Opening roll:").count() as u32,
+                r.games,
+                "{text}"
+            );
             crawford += text.matches("This is the Crawford game").count();
             // No cube is turned in the Crawford game: the game after the notice ends
             // before any double.
-            for game in text.split("\nGame ").filter(|g| g.contains("Crawford game")) {
+            for game in text
+                .split("\nGame ")
+                .filter(|g| g.contains("Crawford game"))
+            {
                 assert!(!game.contains("double"), "{game}");
             }
         }

@@ -625,7 +625,10 @@ fn gnubg_window(met: &Path, length: u32, me: u32, them: u32) -> (f64, f64, Optio
         })
         .expect("gnubg runs");
     let text = String::from_utf8_lossy(&out.stdout).to_string();
-    let mine = text.split("Player gnubg market window:").nth(1).expect("a window");
+    let mine = text
+        .split("Player gnubg market window:")
+        .nth(1)
+        .expect("a window");
     let mine = mine.split("market window:").next().unwrap();
     let percents = |line: &str| -> Vec<f64> {
         line.split('%')
@@ -634,7 +637,10 @@ fn gnubg_window(met: &Path, length: u32, me: u32, them: u32) -> (f64, f64, Optio
             .map(|p| p / 100.0)
             .collect()
     };
-    let dead = mine.lines().find(|l| l.starts_with("Dead cube:")).expect("a dead cube");
+    let dead = mine
+        .lines()
+        .find(|l| l.starts_with("Dead cube:"))
+        .expect("a dead cube");
     let dead = percents(dead);
     let live = mine
         .lines()
@@ -652,19 +658,47 @@ fn gnubg_loads_the_exported_table_and_shows_the_same_market_windows() {
     let file = dir.join("small-5.xml");
     at(
         &dir,
-        &["met", "--variant", SMALL, "--length", "5", "--quiet", "--gnubg", file.to_str().unwrap()],
+        &[
+            "met",
+            "--variant",
+            SMALL,
+            "--length",
+            "5",
+            "--quiet",
+            "--gnubg",
+            file.to_str().unwrap(),
+        ],
     );
     assert_eq!(report["length"], 5);
     for (me, them) in [(3, 5), (5, 3), (2, 4), (4, 4), (2, 5), (5, 2)] {
         let score = format!("{me}-{them}");
-        let ours = at(&dir, &["equity", "12,11/12,11", "--variant", SMALL, "--score", &score]);
+        let ours = at(
+            &dir,
+            &[
+                "equity",
+                "12,11/12,11",
+                "--variant",
+                SMALL,
+                "--score",
+                &score,
+            ],
+        );
         let w = &ours["market_window"];
         let (doubling, take, live) = gnubg_window(&file, 5, me, them);
         // gnubg prints two decimals of a percentage.
-        assert!((f(&w["doubling_point"]) - doubling).abs() < 6e-5, "{score}: {w} vs {doubling}");
-        assert!((f(&w["take_point"]) - take).abs() < 6e-5, "{score}: {w} vs {take}");
+        assert!(
+            (f(&w["doubling_point"]) - doubling).abs() < 6e-5,
+            "{score}: {w} vs {doubling}"
+        );
+        assert!(
+            (f(&w["take_point"]) - take).abs() < 6e-5,
+            "{score}: {w} vs {take}"
+        );
         if let Some(live) = live {
-            assert!((f(&w["take_point_live"]) - live).abs() < 6e-5, "{score}: {w} vs {live}");
+            assert!(
+                (f(&w["take_point_live"]) - live).abs() < 6e-5,
+                "{score}: {w} vs {live}"
+            );
         }
     }
 }
