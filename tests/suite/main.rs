@@ -14,6 +14,7 @@ mod fabfib_odds;
 mod gammon_cli;
 mod gammon_gnubg;
 mod gammon_match;
+mod hardening;
 mod nikoniko_cli;
 mod nikoniko_inputs;
 mod nikoniko_rules;
@@ -26,4 +27,8 @@ mod poker_cli;
 mod poker_parser;
 mod poker_rules;
 mod rank_props;
+#[cfg(feature = "serve")]
+mod serve_api;
+#[cfg(feature = "serve")]
+mod serve_browser;
 mod table_cli;

@@ -53,6 +53,15 @@ pub struct AtRoll {
     pub roll: String,
 }
 
+/// `--timings`.
+#[derive(Args, Clone, Copy)]
+pub struct Timings {
+    /// With --json, include the wall-clock timings (seconds) in the report; without it the
+    /// same build prints the same bytes
+    #[arg(long)]
+    pub timings: bool,
+}
+
 /// `--quiet`.
 #[derive(Args, Clone, Copy)]
 pub struct Quiet {
@@ -73,7 +82,7 @@ pub enum CubeArg {
 }
 
 /// Reads `--cube`: a state's name or a number.
-fn parse_cube(text: &str) -> Result<CubeArg, String> {
+pub fn parse_cube(text: &str) -> Result<CubeArg, String> {
     Ok(CubeArg::State(match text {
         "owned" => CubeState::Owned,
         "centred" | "centered" => CubeState::Centred,

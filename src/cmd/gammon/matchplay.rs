@@ -2,11 +2,12 @@
 //! match score: where the match tables lie, and the library's match play called and
 //! rendered.
 
+use super::answer::{position, position_and_roll};
 use super::args::{
     CubeArg, EquityArgs, HintArgs, MatchPlayArgs, MatchSource, MetArgs, PlayArgs, ScoreArgs,
     ScoreBuildArgs, ScorePlanArgs,
 };
-use super::{position, position_and_roll, render_match, text_or_json};
+use super::{render_match, text_or_json};
 use crate::cmd::progress::Bars;
 use crate::cmd::{emit, tables};
 use serde::Serialize;
@@ -107,23 +108,43 @@ fn score_and_cube(s: &ScoreArgs, cube: Option<CubeArg>) -> Result<(Score, MatchC
     Ok((score, MatchCube::new(value, owner)?))
 }
 
+/// `equity` at a score, for both doors (the command line and the server): the position
+/// and the score as given, the cube's value and owner; the tables in `--match-tables`.
+pub fn equity_answer(
+    v: &Variant,
+    position_text: &str,
+    s: &ScoreArgs,
+    cube: Option<CubeArg>,
+) -> Result<query::MatchEvaluation> {
+    let p = position(v, position_text)?;
+    let (score, cube) = score_and_cube(s, cube)?;
+    let t = score_tables(v, score, s.tables.match_tables.as_deref())?;
+    Ok(query::evaluate(&t, &p, score, cube)?)
+}
+
+/// `hint` at a score, for both doors.
+pub fn hint_answer(
+    v: &Variant,
+    position_text: &str,
+    roll: &str,
+    s: &ScoreArgs,
+    cube: Option<CubeArg>,
+) -> Result<query::MatchHint> {
+    let (p, roll) = position_and_roll(v, position_text, roll)?;
+    let (score, cube) = score_and_cube(s, cube)?;
+    let t = score_tables(v, score, s.tables.match_tables.as_deref())?;
+    Ok(query::hint(&t, &p, roll, score, cube)?)
+}
+
 /// `equity --score`.
 pub fn equity(v: &Variant, args: EquityArgs, s: ScoreArgs) -> Result<()> {
-    let p = position(v, &args.at.position)?;
-    let (score, cube) = score_and_cube(&s, Some(args.cube))?;
-    let folder = s.tables.match_tables.as_deref();
-    let t = score_tables(v, score, folder)?;
-    let e = query::evaluate(&t, &p, score, cube)?;
+    let e = equity_answer(v, &args.at.position, &s, Some(args.cube))?;
     text_or_json(&e, args.json, || render_match::evaluation(&e))
 }
 
 /// `hint --score`.
 pub fn hint(v: &Variant, args: HintArgs, s: ScoreArgs) -> Result<()> {
-    let (p, roll) = position_and_roll(v, &args.at)?;
-    let (score, cube) = score_and_cube(&s, args.cube)?;
-    let folder = s.tables.match_tables.as_deref();
-    let t = score_tables(v, score, folder)?;
-    let h = query::hint(&t, &p, roll, score, cube)?;
+    let h = hint_answer(v, &args.at.at.position, &args.at.roll, &s, args.cube)?;
     text_or_json(&h, args.json, || render_match::hint(&h))
 }
 

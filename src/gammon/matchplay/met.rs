@@ -120,7 +120,9 @@ impl Met {
     /// formula) is refused. Player 0's post-Crawford row is read where the players' rows
     /// differ.
     pub fn read_gnubg(path: &Path) -> Result<Met, Error> {
-        let text = std::fs::read_to_string(path).map_err(Error::io(path))?;
+        let (mut file, _) = crate::table::open_input(path)?;
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut file, &mut text).map_err(Error::io(path))?;
         let bad = |reason: String| Error::Input {
             what: "match-equity table",
             input: path.display().to_string(),

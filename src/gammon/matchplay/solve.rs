@@ -346,6 +346,28 @@ mod tests {
     }
 
     #[test]
+    #[ignore = "hyper1 to 7 points, timed beside the plain solver; run with --ignored --nocapture"]
+    fn hyper1_to_seven_points_matches_plain_value_iteration_and_is_timed_beside_it() {
+        let started = std::time::Instant::now();
+        let v = Variant::parse("hyper1").unwrap();
+        let mut units = 0;
+        solve_match(&v, 7, Progress::SILENT, |_| {
+            units += 1;
+            Ok(())
+        })
+        .unwrap();
+        let alone = started.elapsed().as_secs_f64();
+        let started = std::time::Instant::now();
+        assert_eq!(matches_naive("hyper1", 7), units);
+        let both = started.elapsed().as_secs_f64();
+        // scripts/bench_match.sh reads this line.
+        println!(
+            "hyper1 to 7 points: tabula {alone:.3} s, the plain solver {:.3} s ({units} scores)",
+            (both - alone).max(0.0)
+        );
+    }
+
+    #[test]
     #[ignore = "a naive match solve of a board with passes; run with --ignored"]
     fn a_small_board_with_passes_matches_plain_value_iteration_to_four_points() {
         assert_eq!(matches_naive("points=6:checkers=2:faces=0-2:home=2", 4), 13);

@@ -1,8 +1,9 @@
-//! The doubling cube (`docs/gammon.md`, "The cube" and "Match play"): for every state the
-//! no-double values of the side on roll in each of the stakes' components ([`Stakes`]).
-//! For money play ([`Money`]) these are four cube states — it owns the cube, the cube is
-//! centred, centred under the Jacoby rule, the opponent owns it — with the cube's value
-//! taken as 1; at a match score, the cube states of one cube level (`super::score`).
+//! The doubling cube (`docs/gammon.md`, "The cube in the solver" and "Match play"): for
+//! every state the no-double values of the side on roll in each of the stakes' components
+//! ([`Stakes`]). For money play ([`Money`]) these are four cube states — it owns the cube,
+//! the cube is centred, centred under the Jacoby rule, the opponent owns it — with the
+//! cube's value taken as 1; at a match score, the cube states of one cube level
+//! (`super::score`).
 //!
 //! "No double" means: the side on roll does not double now, rolls, and plays its best for
 //! that cube state. After its play the opponent is on roll and, if it has access to the

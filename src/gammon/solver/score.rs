@@ -19,7 +19,7 @@ use super::cube::{solve_stakes, value};
 use super::graph::Graph;
 use super::stakes::Stakes;
 use super::sweep::{Lanes, Slot};
-use super::{available_memory, check_memory, states, Sides, TOLERANCE};
+use super::{check_memory, states, Sides, TOLERANCE};
 use crate::gammon::{Error, Numbers, Variant};
 use crate::progress::Progress;
 use rayon::prelude::*;
@@ -161,16 +161,14 @@ impl Board {
         let n = self.graph.len() as u64;
         let slot = std::mem::size_of::<Lanes<N>>() as u64;
         let need = n * (3 * slot + 4 * self.graph.roll_count() as u64 + 8 * N as u64 + 16);
-        match available_memory() {
-            Some(have) if need > have => Err(Error::TooLarge {
-                points: self.size.0,
-                checkers: self.size.1,
-                reason: format!(
-                    "a match score's {N} values a state need about {:.1} GB more and this \
-                     machine has {:.1} GB available",
-                    need as f64 / 1e9,
-                    have as f64 / 1e9
+        match crate::memory::available() {
+            Some(have) if need > have => Err(Error::OutOfMemory {
+                what: format!(
+                    "solving a match score's {N} values a state on {} points with {} checkers",
+                    self.size.0, self.size.1
                 ),
+                need,
+                have,
             }),
             _ => Ok(()),
         }

@@ -1,7 +1,7 @@
 //! What a game is played for, as the cube solver ([`super::cube`]) sees it: the value of
 //! a game's ends, and what the opponent's turn (with its cube decision) leaves the side
-//! that moved. One solver serves money play and match play (`docs/gammon.md`, "The cube"
-//! and "Match play"); they differ only here.
+//! that moved. One solver serves money play and match play (`docs/gammon.md`, "The cube
+//! in the solver" and "Match play"); they differ only here.
 //!
 //! A state's value is `N` numbers, one per *component*: a cube state as the side on roll
 //! sees it (and, at a match score, which side needs which score). Money play has four
