@@ -51,6 +51,11 @@ sweeps = sum(u["solve"]["sweeps"] for u in units)
 print(f"  hyper2 to 7: {len(units)} scores, {sweeps} sweeps in all "
       f"({sweeps / len(units):.0f} a score), {sum(u['solve']['seconds'] for u in units):.1f} s solving")
 EOF
+# The test's own plain solver (matchplay::naive: value iteration on boards, every cube
+# value to 16 with both owners, no dead level assumed) beside tabula, and every value
+# compared to 1e-10 (`--ignored` unit test).
+cargo test --release --quiet --lib -- --ignored hyper1_to_seven --nocapture 2>/dev/null |
+    grep '^hyper1 to 7 points' | sed 's/^/  /'
 
 if [ "$HYPER3" = 1 ]; then
     avail=$(awk '/MemAvailable/ { printf "%d", $2 / 1048576 }' /proc/meminfo)
