@@ -31,7 +31,7 @@ echo "load average: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores"
 solve() {
     local variant=$1 length=$2 dir="$WORK/$1-$2-$RANDOM"
     mkdir -p "$dir"
-    /usr/bin/time -f '%e %U %S %M' -o "$WORK/t" ${NICE:-} "$T" gammon met --variant "$variant" \
+    /usr/bin/time -f '%e %U %S %M' -o "$WORK/t" "$T" gammon met --variant "$variant" \
         --length "$length" --match-tables "$dir" --quiet --json >"$WORK/$variant-$length.json"
     read -r wall user sys peak <"$WORK/t"
     rm -rf "$dir"
@@ -63,7 +63,7 @@ if [ "$HYPER3" = 1 ]; then
         echo "hyper3: only $avail GB available, 9 needed: not run"
         exit 0
     fi
-    printf '%-36s %s\n' "hyper3 to $H3_LENGTH points" "$(NICE=nice solve hyper3 "$H3_LENGTH")"
+    printf '%-36s %s\n' "hyper3 to $H3_LENGTH points" "$(solve hyper3 "$H3_LENGTH")"
     # Each score's time against its width (values a state), fitted as seconds per 16-byte
     # pair of values (what a sweep reads of each successor), and projected to 11 points.
     python3 - "$WORK/hyper3-$H3_LENGTH.json" <<'EOF'
