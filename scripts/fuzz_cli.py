@@ -154,6 +154,16 @@ def cases(rng, table, hyper2):
                            for _ in range(rng.randint(0, 8))).encode() + rng.choice([b"", b"\xff\n"])),
         lambda: (["numeron", "play", "--digits", number(rng, 1, 4), "--seed", number(rng, 0, 9)],
                  "\n".join(digits(rng, 3) for _ in range(rng.randint(0, 8))).encode("utf-8", "replace")),
+        lambda: (["mastermind", "trace", "--secret", mutate(rng, "".join(rng.choice("123456ABCDEFG") for _ in range(4))),
+                  "--colours", number(rng, 0, 11)], b""),
+        lambda: (["mastermind", "solve", "--pegs", number(rng, 1, 4)],
+                 "\n".join(rng.choice(["1 0", "1B0W", "0W1B", "1E0B", "-1 0", "3 1", "x", "", "2B1W", "0 0", "AABB 1 0"])
+                           for _ in range(rng.randint(0, 8))).encode() + rng.choice([b"", b"\xff\n"])),
+        lambda: (["mastermind", "play", "--seed", number(rng, 0, 9)],
+                 "\n".join(mutate(rng, "".join(rng.choice("123456") for _ in range(4)))
+                           for _ in range(rng.randint(0, 8))).encode("utf-8", "replace")),
+        lambda: (["mastermind", "next", "--history", mutate(rng, rng.choice(["1122:1B0W", "1122:1B0W,1344:0B2W", "1111:4B0W"]))],
+                 b""),
         # Few digits only: four digits is a search of hours however it is asked.
         lambda: (["numeron", "optimum", "--digits", str(rng.randint(1, 2)), "--budget", number(rng, 0, 2**64 + 5)], b""),
         lambda: (["fabfib", "odds", "--hand", digits(rng, 3), "--target", digits(rng, 3), "--best"], b""),

@@ -37,6 +37,9 @@ enum Command {
     /// Numeron (Bulls and Cows): strategies, exact analysis over every secret, play
     #[command(subcommand)]
     Numeron(cmd::numeron::GameCmd),
+    /// Mastermind (4 pegs, 6 colours, black and white pegs): Numeron's engine in its words
+    #[command(subcommand)]
+    Mastermind(cmd::mastermind::MastermindCmd),
     /// Fabfib: exact odds, a parallel simulator of whole games, replays
     #[command(subcommand)]
     Fabfib(cmd::fabfib::GameCmd),
@@ -67,6 +70,7 @@ fn main() -> ExitCode {
         Command::Fabfib(c) => cmd::fabfib::run(c),
         Command::Bingo(c) => cmd::bingo::run(c),
         Command::Numeron(c) => cmd::numeron::run(c),
+        Command::Mastermind(c) => cmd::mastermind::run(c),
         #[cfg(feature = "serve")]
         Command::Serve(c) => cmd::serve::run(c),
     };

@@ -4,6 +4,7 @@
 pub mod bingo;
 pub mod fabfib;
 pub mod gammon;
+pub mod mastermind;
 pub mod nikoniko;
 pub mod numeron;
 pub mod poker;

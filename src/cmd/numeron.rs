@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use tabula::exact;
 use tabula::numeron::interactive;
 use tabula::numeron::next::NextReport;
-use tabula::numeron::report::{OptimumReport, RaceReport, StrategyReport, TraceReport};
+use tabula::numeron::report::{OptimumReport, RaceReport, StrategyReport, TraceReport, Variant};
 use tabula::numeron::root::{solve_root, Objective, RootReport};
 use tabula::numeron::session::trace;
 use tabula::numeron::tree::{self, ExportedNode};
@@ -19,7 +19,9 @@ use tabula::{Error, Result};
 #[derive(Subcommand)]
 pub enum GameCmd {
     /// Play a strategy against every secret: exact distribution of the number of guesses
-    #[command(after_help = "Example:\n  tabula numeron analyze --digits 3 --strategy minimax")]
+    #[command(
+        after_help = "Example:\n  tabula numeron analyze --digits 4 --strategy entropy --tree tree.txt"
+    )]
     Analyze {
         #[command(flatten)]
         game: GameArgs,
@@ -50,7 +52,7 @@ pub enum GameCmd {
         json: bool,
     },
     /// Interactive helper: it proposes guesses, you type the answers (`1 0` or `1E0B`)
-    #[command(after_help = "Example:\n  tabula numeron solve --strategy entropy")]
+    #[command(after_help = "Example:\n  tabula numeron solve --digits 4 --strategy entropy")]
     Solve {
         #[command(flatten)]
         game: GameArgs,
@@ -60,12 +62,12 @@ pub enum GameCmd {
         /// Propose only guesses consistent with the answers so far
         #[arg(long)]
         hard: bool,
-        /// Allow the exact strategies on N = 4 (a search of hours)
+        /// Allow the exact strategies on more than 2,000 candidates (a search of minutes)
         #[arg(long)]
         long: bool,
     },
     /// Play against the program: it hides a secret and answers your guesses
-    #[command(after_help = "Example:\n  tabula numeron play --seed 7")]
+    #[command(after_help = "Example:\n  tabula numeron play --digits 4 --seed 7")]
     Play {
         #[command(flatten)]
         game: GameArgs,
@@ -74,25 +76,12 @@ pub enum GameCmd {
         seed: Option<u64>,
     },
     /// The exact optimum of the whole game, with a progress bar and a time budget
-    #[command(after_help = "Example:\n  tabula numeron optimum --digits 3")]
+    #[command(after_help = "Example:\n  tabula numeron optimum --digits 3 --budget 60")]
     Optimum {
         #[command(flatten)]
         game: GameArgs,
-        /// Minimise the worst case instead of the expected number of guesses
-        #[arg(long)]
-        worst: bool,
-        /// Guesses must be consistent with the answers so far
-        #[arg(long)]
-        hard: bool,
-        /// Stop after this many seconds and report bounds
-        #[arg(long, value_name = "SECONDS")]
-        budget: Option<u64>,
-        /// Hide the progress bar
-        #[arg(long)]
-        quiet: bool,
-        /// Print one JSON document on stdout instead of text
-        #[arg(long)]
-        json: bool,
+        #[command(flatten)]
+        optimum: OptimumArgs,
     },
     /// The candidates left after guesses and their answers, and the strategy's next guess
     #[command(
@@ -101,34 +90,16 @@ pub enum GameCmd {
     Next {
         #[command(flatten)]
         game: GameArgs,
-        /// The guesses so far and their answers, oldest first, as GUESS:ANSWER separated
-        /// by commas (123:0E1B,456:1E0B)
-        #[arg(long, value_delimiter = ',', value_name = "TURNS")]
-        history: Vec<String>,
-        /// Strategy choosing the next guess
-        #[arg(long, default_value = "entropy", value_parser = parse_strategy)]
-        strategy: Strategy,
-        /// Propose only a guess consistent with the answers so far
-        #[arg(long)]
-        hard: bool,
-        /// Print one JSON document on stdout instead of text
-        #[arg(long)]
-        json: bool,
+        #[command(flatten)]
+        next: NextArgs,
     },
     /// Two players race (each guesses the other's secret, first to N EAT wins)
     #[command(after_help = "Example:\n  tabula numeron race --first entropy --second optimal")]
     Race {
         #[command(flatten)]
         game: GameArgs,
-        /// Strategy of the player moving first
-        #[arg(long, default_value = "first", value_parser = parse_strategy)]
-        first: Strategy,
-        /// Strategy of the player moving second
-        #[arg(long, default_value = "first", value_parser = parse_strategy)]
-        second: Strategy,
-        /// Print one JSON document on stdout instead of text
-        #[arg(long)]
-        json: bool,
+        #[command(flatten)]
+        race: RaceArgs,
     },
 }
 
@@ -138,14 +109,20 @@ pub struct GameArgs {
     /// Number of digits N (1..=10)
     #[arg(long, default_value_t = 3)]
     pub digits: usize,
-    /// Allow repeated digits (10^N candidates)
+    /// Allow repeated digits (K^N candidates, scored as in Mastermind)
     #[arg(long)]
     pub repeats: bool,
+    /// Number of digit symbols K, the digits 0 to K-1 (1..=10)
+    #[arg(long, value_name = "K", default_value_t = 10)]
+    pub symbols: usize,
 }
 
 impl GameArgs {
-    fn rules(&self) -> Rules {
-        Rules::new(self.digits).with_repeats(self.repeats)
+    /// The rules these arguments name.
+    pub fn rules(&self) -> Rules {
+        Rules::new(self.digits)
+            .with_repeats(self.repeats)
+            .with_alphabet(self.symbols)
     }
 }
 
@@ -154,16 +131,71 @@ impl GameArgs {
 pub struct PlayerArgs {
     /// first, minimax, parts, entropy, optimal or optimal-worst
     #[arg(long, default_value = "first", value_parser = parse_strategy)]
-    strategy: Strategy,
+    pub strategy: Strategy,
     /// Hard mode: every guess must be consistent with the answers so far
     #[arg(long)]
-    hard: bool,
-    /// Allow the exact strategies on N = 4 (a search of hours)
+    pub hard: bool,
+    /// Allow the exact strategies on more than 2,000 candidates (a search of minutes)
     #[arg(long)]
-    long: bool,
+    pub long: bool,
 }
 
-fn parse_strategy(s: &str) -> std::result::Result<Strategy, String> {
+/// What the optimum minimises and how long it may take.
+#[derive(Args)]
+pub struct OptimumArgs {
+    /// Minimise the worst case instead of the expected number of guesses
+    #[arg(long)]
+    pub worst: bool,
+    /// Minimise the worst case, then the number of secrets that need it
+    #[arg(long, conflicts_with = "worst")]
+    pub fewest_at_worst: bool,
+    /// Guesses must be consistent with the answers so far
+    #[arg(long)]
+    pub hard: bool,
+    /// Stop after this many seconds and report bounds
+    #[arg(long, value_name = "SECONDS")]
+    pub budget: Option<u64>,
+    /// Hide the progress bar
+    #[arg(long)]
+    pub quiet: bool,
+    /// Print one JSON document on stdout instead of text
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The history `next` continues, and who continues it.
+#[derive(Args)]
+pub struct NextArgs {
+    /// The guesses so far and their answers, oldest first, as GUESS:ANSWER separated
+    /// by commas (123:0E1B,456:1E0B)
+    #[arg(long, value_delimiter = ',', value_name = "TURNS")]
+    pub history: Vec<String>,
+    /// Strategy choosing the next guess
+    #[arg(long, default_value = "entropy", value_parser = parse_strategy)]
+    pub strategy: Strategy,
+    /// Propose only a guess consistent with the answers so far
+    #[arg(long)]
+    pub hard: bool,
+    /// Print one JSON document on stdout instead of text
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The two players of a race.
+#[derive(Args)]
+pub struct RaceArgs {
+    /// Strategy of the player moving first
+    #[arg(long, default_value = "first", value_parser = parse_strategy)]
+    pub first: Strategy,
+    /// Strategy of the player moving second
+    #[arg(long, default_value = "first", value_parser = parse_strategy)]
+    pub second: Strategy,
+    /// Print one JSON document on stdout instead of text
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn parse_strategy(s: &str) -> std::result::Result<Strategy, String> {
     Strategy::parse(s).map_err(|e| e.to_string())
 }
 
@@ -198,48 +230,33 @@ pub fn run(cmd: GameCmd) -> Result<()> {
             tree: tree_path,
             quiet,
             json,
-        } => analyze(&game, &player, tree_path, quiet, json),
+        } => analyze(game.rules(), &player, tree_path, quiet, json),
         GameCmd::Trace {
             secret,
             game,
             player,
             json,
-        } => run_trace(&game, &player, &secret, json),
+        } => run_trace(game.rules(), &player, &secret, json),
         GameCmd::Solve {
             game,
             strategy,
             hard,
             long,
-        } => solve(&game, strategy, hard, long),
-        GameCmd::Play { game, seed } => play(&game, seed),
-        GameCmd::Optimum {
-            game,
-            worst,
-            hard,
-            budget,
-            quiet,
-            json,
-        } => optimum(&game, worst, hard, budget, quiet, json),
-        GameCmd::Next {
-            game,
-            history,
-            strategy,
-            hard,
-            json,
-        } => {
-            let report = next(&game, strategy, hard, &history)?;
-            if json {
-                return emit_json(&sorted(&report)?);
-            }
-            emit(&render_next(&report))
-        }
-        GameCmd::Race {
-            game,
-            first,
-            second,
-            json,
-        } => run_race(&game, first, second, json),
+        } => solve(game.rules(), strategy, hard, long),
+        GameCmd::Play { game, seed } => play(game.rules(), seed),
+        GameCmd::Optimum { game, optimum: o } => optimum(game.rules(), &o),
+        GameCmd::Next { game, next: n } => run_next(game.rules(), &n),
+        GameCmd::Race { game, race } => run_race(game.rules(), &race),
     }
+}
+
+/// `next` on the command line: the report as text or JSON.
+pub fn run_next(rules: Rules, n: &NextArgs) -> Result<()> {
+    let report = next_report(rules, n.strategy, n.hard, &n.history)?;
+    if n.json {
+        return emit_json(&sorted(&report)?);
+    }
+    emit(&render_next(&report))
 }
 
 /// `next`'s answer, for both doors (the command line and the server): the candidates
@@ -250,7 +267,16 @@ pub fn next(
     hard: bool,
     history: &[String],
 ) -> Result<NextReport> {
-    let engine = Engine::new(game.rules(), strategy).map_err(advise)?;
+    next_report(game.rules(), strategy, hard, history)
+}
+
+fn next_report(
+    rules: Rules,
+    strategy: Strategy,
+    hard: bool,
+    history: &[String],
+) -> Result<NextReport> {
+    let engine = Engine::new(rules, strategy).map_err(advise)?;
     let turns = history
         .iter()
         .map(|t| numeron::next::parse_turn(&engine, t))
@@ -262,10 +288,7 @@ pub fn next(
 fn render_next(r: &NextReport) -> String {
     let mut out = String::new();
     for t in &r.history {
-        out.push_str(&format!(
-            "{}  {}E{}B  {} left\n",
-            t.guess, t.eat, t.bite, t.left
-        ));
+        out.push_str(&format!("{}  {}  {} left\n", t.guess, t.reply, t.left));
     }
     let more = r.candidates.saturating_sub(r.listed.len());
     out.push_str(&format!(
@@ -286,14 +309,42 @@ fn render_next(r: &NextReport) -> String {
     out
 }
 
-fn analyze(
-    game: &GameArgs,
+/// The variant in the game's words: `3 digits`, `4 digits (repeats), 6 symbols`, `4 pegs,
+/// 6 colours`.
+pub fn describe(variant: &Variant) -> String {
+    match *variant {
+        Variant::Numeron {
+            digits,
+            repeats,
+            symbols,
+        } => format!(
+            "{digits} digits{}{}",
+            if repeats { " (repeats)" } else { "" },
+            if symbols == 10 {
+                String::new()
+            } else {
+                format!(", {symbols} symbols")
+            }
+        ),
+        Variant::Mastermind {
+            pegs,
+            colours,
+            repeats,
+        } => format!(
+            "{pegs} pegs, {colours} colours{}",
+            if repeats { "" } else { " (no repeats)" }
+        ),
+    }
+}
+
+pub fn analyze(
+    rules: Rules,
     player: &PlayerArgs,
     tree_path: Option<PathBuf>,
     quiet: bool,
     json: bool,
 ) -> Result<()> {
-    let engine = Engine::new(game.rules(), player.strategy).map_err(advise)?;
+    let engine = Engine::new(rules, player.strategy).map_err(advise)?;
     let bars = Bars::new(quiet);
     let root =
         engine.tree_with_progress(player.strategy, player.hard, player.long, bars.progress());
@@ -343,11 +394,10 @@ fn render_tree(root: &ExportedNode) -> String {
 
 fn render_analysis(r: &StrategyReport, tree_path: Option<&Path>) -> String {
     let mut out = format!(
-        "strategy {}{} on {} digits{}: {} secrets, first guess {}\n\nguesses  secrets  cumulative\n",
+        "strategy {}{} on {}: {} secrets, first guess {}\n\nguesses  secrets  cumulative\n",
         r.strategy,
         if r.hard { " (hard)" } else { "" },
-        r.digits,
-        if r.repeats { " (repeats)" } else { "" },
+        describe(&r.variant),
         r.secrets,
         r.first_guess,
     );
@@ -368,8 +418,8 @@ fn render_analysis(r: &StrategyReport, tree_path: Option<&Path>) -> String {
     out
 }
 
-fn run_trace(game: &GameArgs, player: &PlayerArgs, secret: &str, json: bool) -> Result<()> {
-    let engine = Engine::new(game.rules(), player.strategy).map_err(advise)?;
+pub fn run_trace(rules: Rules, player: &PlayerArgs, secret: &str, json: bool) -> Result<()> {
+    let engine = Engine::new(rules, player.strategy).map_err(advise)?;
     let secret = engine.space.parse(secret).map_err(advise)?;
     let mut p = Player::new(&engine, player.strategy, player.hard, player.long).map_err(advise)?;
     let oracle = engine.oracle();
@@ -390,12 +440,11 @@ fn render_trace(r: &TraceReport) -> String {
         r.candidates
     );
     for (i, s) in r.steps.iter().enumerate() {
-        let answer = format!("{}E{}B", s.eat, s.bite);
         out.push_str(&format!(
             "{:>3}  {:>5}  {:>6}  {:>4}\n",
             i + 1,
             s.guess,
-            answer,
+            s.reply,
             s.left
         ));
     }
@@ -414,29 +463,32 @@ fn interact<T>(
         .map_err(|e| advise(e.in_streams("standard input", "standard output")))
 }
 
-fn solve(game: &GameArgs, strategy: Strategy, hard: bool, long: bool) -> Result<()> {
-    let engine = Engine::new(game.rules(), strategy).map_err(advise)?;
+pub fn solve(rules: Rules, strategy: Strategy, hard: bool, long: bool) -> Result<()> {
+    let engine = Engine::new(rules, strategy).map_err(advise)?;
     interact(|input, output| interactive::solve(&engine, strategy, hard, long, input, output))?;
     Ok(())
 }
 
-fn play(game: &GameArgs, seed: Option<u64>) -> Result<()> {
-    let engine = Engine::new(game.rules(), Strategy::First).map_err(advise)?;
+pub fn play(rules: Rules, seed: Option<u64>) -> Result<()> {
+    let engine = Engine::new(rules, Strategy::First).map_err(advise)?;
     let seed = seed.unwrap_or_else(rand::random);
     interact(|input, output| interactive::play(&engine, seed, input, output))?;
     Ok(())
 }
 
-fn optimum(
-    game: &GameArgs,
-    worst: bool,
-    hard: bool,
-    budget: Option<u64>,
-    quiet: bool,
-    json: bool,
-) -> Result<()> {
-    let engine = Engine::new(game.rules(), Strategy::Optimal).map_err(advise)?;
-    let objective = if worst {
+pub fn optimum(rules: Rules, o: &OptimumArgs) -> Result<()> {
+    let OptimumArgs {
+        worst,
+        fewest_at_worst,
+        hard,
+        budget,
+        quiet,
+        json,
+    } = *o;
+    let engine = Engine::new(rules, Strategy::Optimal).map_err(advise)?;
+    let objective = if fewest_at_worst {
+        Objective::FewestAtWorst
+    } else if worst {
         Objective::Worst
     } else {
         Objective::Total
@@ -476,12 +528,16 @@ fn optimum(
 }
 
 fn render_optimum(report: &OptimumReport, r: &RootReport) -> String {
-    let worst = r.objective == Objective::Worst;
-    let what = if worst { "worst case" } else { "total" };
+    let what = match (r.objective, r.worst) {
+        (Objective::Worst, _) => "worst case".to_string(),
+        (Objective::FewestAtWorst, Some(w)) => {
+            format!("worst case {w}, then fewest secrets needing guess {w}")
+        }
+        _ => "total".to_string(),
+    };
     let mut out = format!(
-        "exact search, {} digits{}{}, least {what}: ",
-        report.digits,
-        if report.repeats { " (repeats)" } else { "" },
+        "exact search, {}{}, least {what}: ",
+        describe(&report.variant),
         if report.hard { ", hard mode" } else { "" }
     );
     if report.exact {
@@ -499,8 +555,19 @@ fn render_optimum(report: &OptimumReport, r: &RootReport) -> String {
         }
     }
     out.push_str(&format!(
-        "\nsearch   {} nodes, {} memo entries\n\nclass below {:<15} lower   upper\n",
-        report.nodes, report.memo, report.first_guess
+        "\nsearch   {} nodes, {} memo entries\n",
+        report.nodes, report.memo
+    ));
+    if report.first_guesses.len() > 1 {
+        out.push_str("\nfirst guess (one per pattern)     lower   upper\n");
+        for f in &report.first_guesses {
+            let upper = f.upper.map_or("-".to_string(), |u| u.to_string());
+            out.push_str(&format!("{:>27}  {:>6}  {:>6}\n", f.guess, f.lower, upper));
+        }
+    }
+    out.push_str(&format!(
+        "\nclass below {:<15} lower   upper\n",
+        report.first_guess
     ));
     for c in &r.per_class {
         out.push_str(&format!(
@@ -513,7 +580,12 @@ fn render_optimum(report: &OptimumReport, r: &RootReport) -> String {
     out
 }
 
-fn run_race(game: &GameArgs, first: Strategy, second: Strategy, json: bool) -> Result<()> {
+pub fn run_race(rules: Rules, race: &RaceArgs) -> Result<()> {
+    let RaceArgs {
+        first,
+        second,
+        json,
+    } = *race;
     // The race runs the quick searches only: an exact strategy of hours is refused.
     let advise = |e: numeron::Error| match e {
         numeron::Error::SearchOfHours { .. } => e
@@ -522,7 +594,7 @@ fn run_race(game: &GameArgs, first: Strategy, second: Strategy, json: bool) -> R
         e => advise(e),
     };
     let analyse = |s: Strategy| -> Result<Analysis> {
-        let engine = Engine::new(game.rules(), s).map_err(advise)?;
+        let engine = Engine::new(rules, s).map_err(advise)?;
         let root = engine.tree(s, false, false).map_err(advise)?;
         Ok(Analysis::of_tree(&root))
     };

@@ -4,7 +4,7 @@
 //! An answer is stored as one byte, `eat · (N + 1) + bite`, so a guess partitions the
 //! candidates into at most `(N + 1)²` classes indexed by that byte.
 
-use super::rules::Space;
+use super::rules::{Notation, Space};
 use super::{Error, Result};
 use rayon::prelude::*;
 
@@ -41,34 +41,47 @@ impl Answer {
         }
     }
 
-    /// Parses a reply in either notation: two numbers, EAT then BITE, apart by spaces, a
+    /// Parses a reply in Numeron's words: two numbers, EAT then BITE, apart by spaces, a
     /// comma, a slash or a dash (`1 0`, `1,0`, `1-0`); two single digits run together
     /// (`10`); or each number followed by its letter, `E` for EAT and `B` for BITE, in
     /// either order and either case (`1E0B`, `0b 1e`). A reply no code of `n` digits can
     /// get is refused.
     pub fn parse(text: &str, n: usize) -> Result<Answer> {
+        Answer::parse_in(text, n, Notation::Numeron)
+    }
+
+    /// Parses a reply as [`Answer::parse`] in the words of `notation`: in Mastermind's,
+    /// black pegs then white pegs, the letters `B` and `W` (`1 2`, `12`, `1B2W`, `2w 1b`).
+    pub fn parse_in(text: &str, n: usize, notation: Notation) -> Result<Answer> {
         let t = text.trim();
-        let (eat, bite) = Self::read(t).ok_or_else(|| Error::NotAnAnswer {
+        let (eat, bite) = Self::read(t, notation.letters()).ok_or_else(|| Error::NotAnAnswer {
             text: t.to_string(),
+            help: notation.reply_help(),
         })?;
         let a = Answer { eat, bite };
         if usize::from(eat) + usize::from(bite) > n {
             return Err(Error::AnswerTooLarge {
-                answer: a,
+                reply: notation.reply(a),
+                in_place: notation.in_place(),
+                elsewhere: notation.elsewhere(),
                 digits: n,
+                unit: notation.position(),
             });
         }
         if n >= 1 && usize::from(eat) == n - 1 && bite == 1 {
             return Err(Error::LastDigitElsewhere {
-                answer: a,
+                reply: notation.reply(a),
                 in_place: eat,
+                unit: notation.position(),
             });
         }
         Ok(a)
     }
 
-    /// EAT and BITE read from a reply, or `None` when it follows neither notation.
-    fn read(t: &str) -> Option<(u8, u8)> {
+    /// The two counts read from a reply whose lettered form uses `letters` (in place,
+    /// elsewhere; upper case), or `None` when it follows no accepted form.
+    fn read(t: &str, letters: (u8, u8)) -> Option<(u8, u8)> {
+        let (first, second) = letters;
         let bytes = t.as_bytes();
         if bytes.len() == 2 && bytes.iter().all(u8::is_ascii_digit) {
             return Some((bytes[0] - b'0', bytes[1] - b'0'));
@@ -97,10 +110,10 @@ impl Answer {
             }
             let value: u8 = rest[..digits].parse().ok()?;
             rest = &rest[digits..];
-            let letter = match rest.bytes().next() {
-                Some(c @ (b'e' | b'E' | b'b' | b'B')) => {
+            let letter = match rest.bytes().next().map(|c| c.to_ascii_uppercase()) {
+                Some(c) if c == first || c == second => {
                     rest = &rest[1..];
-                    Some(c.to_ascii_uppercase())
+                    Some(c)
                 }
                 _ => None,
             };
@@ -108,8 +121,12 @@ impl Answer {
         }
         match items.as_slice() {
             [(e, None), (b, None)] => Some((*e, *b)),
-            [(e, Some(b'E')), (b, Some(b'B'))] if separators == 0 => Some((*e, *b)),
-            [(b, Some(b'B')), (e, Some(b'E'))] if separators == 0 => Some((*e, *b)),
+            [(e, Some(x)), (b, Some(y))] if separators == 0 && *x == first && *y == second => {
+                Some((*e, *b))
+            }
+            [(b, Some(y)), (e, Some(x))] if separators == 0 && *x == first && *y == second => {
+                Some((*e, *b))
+            }
             _ => None,
         }
     }
@@ -151,8 +168,9 @@ pub fn answer(space: &Space, guess: u32, secret: u32) -> Answer {
     Answer::from_code(answer_code(space, guess, secret), space.digits())
 }
 
-/// Largest table kept in memory: 5,040² answers (about 25 MB, N = 4).
-pub const MAX_TABLE_CELLS: usize = 5040 * 5040;
+/// Largest table kept in memory: 10,000² answers (100 MB: four digits with repeats, or
+/// Mastermind with five pegs and six colours, 7,776 codes).
+pub const MAX_TABLE_CELLS: usize = 10_000 * 10_000;
 
 /// Every answer of every guess against every secret, row per guess (one byte each).
 #[derive(Debug, Clone)]
@@ -302,6 +320,26 @@ mod tests {
         assert!(Answer::parse("x", 3).is_err());
         assert!(Answer::parse("", 3).is_err());
         assert!(Answer::parse("1 2 3", 3).is_err());
+    }
+
+    #[test]
+    fn mastermind_replies_are_black_then_white_pegs() {
+        let m = Notation::Mastermind;
+        let a = Answer { eat: 1, bite: 2 };
+        assert_eq!(m.reply(a), "1B2W");
+        for text in ["1B2W", "2w1b", "1b 2w", "1 2", "12", "1,2"] {
+            assert_eq!(Answer::parse_in(text, 4, m).unwrap(), a, "{text}");
+        }
+        // Numeron's letters are not Mastermind's: E is no peg, and B is black, not BITE.
+        assert!(Answer::parse_in("1E2B", 4, m).is_err());
+        assert_eq!(
+            Answer::parse_in("2B", 4, m).map_err(|e| e.to_string()),
+            Err("\"2B\" is not an answer: type the black and white pegs as `1 2` or `1B2W`".into())
+        );
+        let e = Answer::parse_in("3B1W", 4, m).unwrap_err().to_string();
+        assert!(e.contains("when 3 pegs are in place"), "{e}");
+        let e = Answer::parse_in("3 2", 4, m).unwrap_err().to_string();
+        assert_eq!(e, "3B2W is impossible: black + white cannot exceed 4 pegs");
     }
 
     mod properties {

@@ -9,8 +9,9 @@ use super::tree::{self, Node};
 use super::{Error, Result};
 use crate::progress::Progress;
 
-/// Candidate spaces above this size need `long` for the exact strategies (N = 4).
-pub const QUICK_SEARCH_SPACE: usize = 1000;
+/// Candidate spaces above this size need `long` for the exact strategies (four distinct
+/// digits; Mastermind's 1,296 codes are quick).
+pub const QUICK_SEARCH_SPACE: usize = 2000;
 
 /// A candidate space and, when it fits and is asked for, its answer table.
 pub struct Engine {
@@ -41,7 +42,7 @@ impl Engine {
     }
 
     /// Checks that `strategy` is affordable on this space (`long` admits the exact search
-    /// on spaces above [`QUICK_SEARCH_SPACE`], a search of hours).
+    /// on spaces above [`QUICK_SEARCH_SPACE`], a search of minutes).
     pub fn check(&self, strategy: Strategy, long: bool) -> Result<()> {
         let len = self.space.len();
         let name = strategy.name();
@@ -74,7 +75,7 @@ impl Engine {
     }
 
     /// [`Engine::tree`], reporting to `progress` one stage of unknown length while the
-    /// tree is built (it takes hours for the exact strategies on four digits).
+    /// tree is built (it takes a minute for the exact strategies on four digits).
     pub fn tree_with_progress(
         &self,
         strategy: Strategy,

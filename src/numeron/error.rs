@@ -3,7 +3,6 @@
 //! Messages say what is wrong in the game's words; they never name a command-line option
 //! (the command layer adds its own advice with [`Error::advised`]).
 
-use super::answer::Answer;
 use crate::error::excerpt;
 use crate::error::ErrorKind;
 use thiserror::Error;
@@ -13,16 +12,20 @@ use thiserror::Error;
 #[non_exhaustive]
 pub enum Error {
     /// The digit symbols are not 1 to 10.
-    #[error("the alphabet must have 1 to 10 digits, not {alphabet}")]
+    #[error("the alphabet must have 1 to 10 {symbol}s, not {alphabet}")]
     Alphabet {
         /// The size asked for.
         alphabet: usize,
+        /// The word for a symbol (`digit`, `colour`).
+        symbol: &'static str,
     },
     /// A code length outside 1..=10.
-    #[error("the number of digits must be between 1 and 10, not {digits}")]
+    #[error("the number of {unit}s must be between 1 and 10, not {digits}")]
     Digits {
         /// The length asked for.
         digits: usize,
+        /// The word for a position (`digit`, `peg`).
+        unit: &'static str,
     },
     /// More distinct digits than symbols.
     #[error("{digits} distinct digits cannot be drawn from {alphabet} symbols")]
@@ -33,35 +36,41 @@ pub enum Error {
         alphabet: usize,
     },
     /// The candidate space is larger than the game handles.
-    #[error("{candidates} candidates is too many (at most {max}); play with fewer digits")]
+    #[error("{candidates} candidates is too many (at most {max}); play with fewer {unit}s")]
     TooManyCandidates {
         /// Candidates the variant has.
         candidates: u64,
         /// The largest space accepted.
         max: u64,
+        /// The word for a position (`digit`, `peg`).
+        unit: &'static str,
     },
     /// The candidates could not be numbered.
     #[error("the candidates cannot be numbered: {0}")]
     Numbering(#[from] crate::rank::RankError),
-    /// A code with a character that is not an admissible digit.
-    #[error("{:?} is not a code: {found:?} is not a digit 0-{highest}", excerpt(.text))]
-    NotADigit {
+    /// A code with a character that is not an admissible digit (or colour).
+    #[error("{:?} is not a code: {found:?} is not a {symbol} {symbols}", excerpt(.text))]
+    NotASymbol {
         /// The text given.
         text: String,
         /// The first offending character.
         found: char,
-        /// The highest digit of the alphabet.
-        highest: usize,
+        /// The word for a symbol (`digit`, `colour`).
+        symbol: &'static str,
+        /// The symbols allowed, written out (`0-9`, `1-6 or A-F`).
+        symbols: String,
     },
     /// A code of the wrong length.
-    #[error("{:?} has {found} digits, expected {expected}", excerpt(.text))]
+    #[error("{:?} has {found} {unit}s, expected {expected}", excerpt(.text))]
     CodeLength {
         /// The text given.
         text: String,
-        /// Digits found.
+        /// Positions found.
         found: usize,
-        /// Digits of a code.
+        /// Positions of a code.
         expected: usize,
+        /// The word for a position (`digit`, `peg`).
+        unit: &'static str,
     },
     /// A code repeating a digit when digits must be distinct.
     #[error("{:?} repeats the digit {digit}, but this game's digits are distinct", excerpt(.text))]
@@ -77,47 +86,57 @@ pub enum Error {
         /// The text given.
         text: String,
     },
-    /// A reply that is not EAT and BITE in either notation.
-    #[error("{:?} is not an answer: type EAT and BITE as `1 0` or `1E0B`", excerpt(.text))]
+    /// A reply that is not the two counts in any of the accepted forms.
+    #[error("{:?} is not an answer: {help}", excerpt(.text))]
     NotAnAnswer {
         /// The text given.
         text: String,
+        /// How to type one, in the game's words.
+        help: &'static str,
     },
-    /// A reply with more EAT and BITE than there are digits.
-    #[error("{answer} is impossible: EAT + BITE cannot exceed {digits} digits")]
+    /// A reply with more symbols in place and elsewhere than a code has positions.
+    #[error("{reply} is impossible: {in_place} + {elsewhere} cannot exceed {digits} {unit}s")]
     AnswerTooLarge {
-        /// The reply.
-        answer: Answer,
-        /// Digits of a code.
+        /// The reply, written out.
+        reply: String,
+        /// The name of the count in place (`EAT`, `black`).
+        in_place: &'static str,
+        /// The name of the count elsewhere (`BITE`, `white`).
+        elsewhere: &'static str,
+        /// Positions of a code.
         digits: usize,
+        /// The word for a position (`digit`, `peg`).
+        unit: &'static str,
     },
-    /// `(N-1)E1B`: the one digit out of place would have nowhere else to go.
+    /// `(N-1)E1B`: the one symbol out of place would have nowhere else to go.
     #[error(
-        "{answer} is impossible: when {in_place} digits are in place, the last one cannot be elsewhere"
+        "{reply} is impossible: when {in_place} {unit}s are in place, the last one cannot be elsewhere"
     )]
     LastDigitElsewhere {
-        /// The reply.
-        answer: Answer,
-        /// Digits in place.
+        /// The reply, written out.
+        reply: String,
+        /// Positions in place.
         in_place: u8,
+        /// The word for a position (`digit`, `peg`).
+        unit: &'static str,
     },
     /// A reply no secret at all gives to this guess.
-    #[error("{answer} is impossible for the guess {guess}: no secret at all gives it")]
+    #[error("{reply} is impossible for the guess {guess}: no secret at all gives it")]
     ImpossibleForGuess {
-        /// The reply.
-        answer: Answer,
+        /// The reply, written out.
+        reply: String,
         /// The guess, written out.
         guess: String,
     },
     /// A reply that no candidate left gives: it contradicts the earlier ones.
     #[error(
-        "{guess} {answer} contradicts the earlier answers ({earlier}): no secret fits them all; check them and type this one again"
+        "{guess} {reply} contradicts the earlier answers ({earlier}): no secret fits them all; check them and type this one again"
     )]
     Contradiction {
         /// The guess, written out.
         guess: String,
-        /// The reply.
-        answer: Answer,
+        /// The reply, written out.
+        reply: String,
         /// The earlier guesses and answers, written out.
         earlier: String,
     },
@@ -130,15 +149,15 @@ pub enum Error {
         known: String,
     },
     /// An exact strategy on a space too large for the exact search.
-    #[error("the exact search handles at most {max} candidates (N ≤ 4), not {candidates}")]
+    #[error("the exact search handles at most {max} candidates, not {candidates}")]
     TooLargeForExactSearch {
         /// Candidates of the space.
         candidates: usize,
         /// The largest space searched.
         max: usize,
     },
-    /// An exact strategy on a space that takes hours, not asked for explicitly.
-    #[error("strategy {strategy} on {candidates} candidates is a search of hours")]
+    /// An exact strategy on a space that takes minutes, not asked for explicitly.
+    #[error("strategy {strategy} on {candidates} candidates is a search of minutes")]
     SearchOfHours {
         /// The strategy's name.
         strategy: &'static str,
@@ -234,7 +253,7 @@ impl Error {
             | Digits { .. }
             | TooFewSymbols { .. }
             | TooManyCandidates { .. }
-            | NotADigit { .. }
+            | NotASymbol { .. }
             | CodeLength { .. }
             | RepeatedDigit { .. }
             | NotACandidate { .. }

@@ -12,7 +12,7 @@
 
 use super::answer::{answer, Answer};
 use super::engine::{Engine, Player};
-use super::rules::Space;
+use super::rules::{Notation, Space};
 use super::session::{hidden_secret, Session};
 use super::strategy::Strategy;
 use super::{Error, Result};
@@ -84,19 +84,73 @@ fn is_quit(line: &str) -> bool {
 
 /// Parses one line of the helper: an answer to `suggestion` (`1 0`, `1E0B`), or a guess
 /// of the user's own then its answer (`345 1E0B`, `345 1 0`; not with one or two digits,
-/// where `10` reads as an answer).
+/// where `10` reads as an answer). In Mastermind's words the answer is in black and white
+/// pegs (`1B2W`) and a guess of one's own may be written in letters (`AABC 1B2W`).
 pub fn parse_reply(space: &Space, line: &str, suggestion: u32) -> Result<(u32, Answer)> {
     let n = space.digits();
+    let notation = space.notation();
     let line = line.trim();
+    let symbol = |c: u8| match notation {
+        Notation::Numeron => c.is_ascii_digit(),
+        Notation::Mastermind => c.is_ascii_alphanumeric(),
+    };
     if n > 2 {
         if let Some((first, rest)) = line.split_once(char::is_whitespace) {
-            if first.len() == n && first.bytes().all(|c| c.is_ascii_digit()) {
+            if first.len() == n && first.bytes().all(symbol) {
                 let guess = space.parse(first)?;
-                return Ok((guess, Answer::parse(rest, n)?));
+                return Ok((guess, Answer::parse_in(rest, n, notation)?));
             }
         }
     }
-    Ok((suggestion, Answer::parse(line, n)?))
+    Ok((suggestion, Answer::parse_in(line, n, notation)?))
+}
+
+/// The secret's kind in the game's words: `3 distinct digits`, `3 digits 0-5`, `4 pegs in
+/// 6 colours (1-6 or A-F, repeats allowed)`.
+fn secret_words(space: &Space) -> String {
+    let rules = space.rules();
+    let n = rules.digits;
+    match rules.notation {
+        Notation::Numeron => format!(
+            "{n} {}digit{}{}",
+            if rules.repeats { "" } else { "distinct " },
+            if n == 1 { "" } else { "s" },
+            if rules.alphabet < 10 {
+                format!(" {}", rules.notation.symbols_text(rules.alphabet))
+            } else {
+                String::new()
+            }
+        ),
+        Notation::Mastermind => format!(
+            "{n} peg{} in {} colours ({}, {})",
+            if n == 1 { "" } else { "s" },
+            rules.alphabet,
+            rules.notation.symbols_text(rules.alphabet),
+            if rules.repeats {
+                "repeats allowed"
+            } else {
+                "all different"
+            }
+        ),
+    }
+}
+
+/// An example of a guess of one's own followed by its answer, for the helper's greeting.
+fn own_guess_example(space: &Space) -> String {
+    let rules = space.rules();
+    match rules.notation {
+        Notation::Numeron => "345 1E0B".to_string(),
+        Notation::Mastermind => {
+            let code: String = (0..rules.digits)
+                .map(|i| {
+                    rules
+                        .notation
+                        .symbol_char((i % rules.alphabet) as u8, rules.alphabet)
+                })
+                .collect();
+            format!("{code} 1B2W")
+        }
+    }
 }
 
 /// The helper: proposes the guesses of `strategy` (`hard`: only candidates still possible;
@@ -118,17 +172,18 @@ pub fn solve<R: BufRead, W: Write>(
     let n = space.digits();
     let mut session = Session::new(space);
     let mut lines = Lines::new(input);
+    let notation = space.notation();
+    let how = match notation {
+        Notation::Numeron => "its answer as EAT BITE (`1 0` or `1E0B`)",
+        Notation::Mastermind => "its black and white pegs (`1 2` or `1B2W`)",
+    };
     say(
         &mut out,
         &format!(
-            "Think of a secret of {n} {}digits. For each guess type its answer as EAT BITE \
-             (`1 0` or `1E0B`); to answer a guess of your own, type it first (`345 1E0B`); \
-             `q` quits.",
-            if space.rules().repeats {
-                ""
-            } else {
-                "distinct "
-            }
+            "Think of a secret of {}. For each guess type {how}; to answer a guess of your \
+             own, type it first (`{}`); `q` quits.",
+            secret_words(space),
+            own_guess_example(space)
         ),
     )?;
     let mut suggestion = player.next_guess(&session.candidates().to_vec(), &[])?;
@@ -189,11 +244,12 @@ pub fn play<R: BufRead, W: Write>(
     let oracle = engine.oracle();
     let secret = hidden_secret(space, seed);
     let n = space.digits();
+    let notation = space.notation();
     say(
         &mut out,
         &format!(
-            "I have chosen a secret of {n} {}digits (seed {seed}). Type your guesses; `q` gives up.",
-            if space.rules().repeats { "" } else { "distinct " }
+            "I have chosen a secret of {} (seed {seed}). Type your guesses; `q` gives up.",
+            secret_words(space)
         ),
     )?;
     let mut lines = Lines::new(input);
@@ -226,12 +282,13 @@ pub fn play<R: BufRead, W: Write>(
         };
         let reply = answer(space, guess, secret);
         let left = session.record(&oracle, guess, reply)?;
+        let written = notation.reply(reply);
         if reply == Answer::win(n) {
             let guesses = session.history().len();
             say(
                 &mut out,
                 &format!(
-                    "{reply}: found {} in {guesses} guesses",
+                    "{written}: found {} in {guesses} guesses",
                     space.format(secret)
                 ),
             )?;
@@ -239,7 +296,7 @@ pub fn play<R: BufRead, W: Write>(
         }
         say(
             &mut out,
-            &format!("{reply}  ({left} candidates fit every answer so far)"),
+            &format!("{written}  ({left} candidates fit every answer so far)"),
         )?;
     }
 }

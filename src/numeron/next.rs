@@ -5,6 +5,7 @@
 
 use super::answer::Answer;
 use super::engine::{Engine, Player};
+use super::report::{Counts, Variant};
 use super::session::Session;
 use super::strategy::Strategy;
 use super::{Error, Result};
@@ -18,10 +19,11 @@ pub const LISTED: usize = 100;
 pub struct Turn {
     /// The guess.
     pub guess: String,
-    /// Digits in place (EAT).
-    pub eat: u8,
-    /// Digits elsewhere (BITE).
-    pub bite: u8,
+    /// The answer, written out (`1E0B`; in Mastermind `1B2W`).
+    pub reply: String,
+    /// The answer's counts: EAT and BITE (Mastermind: black and white).
+    #[serde(flatten)]
+    pub counts: Counts,
     /// Candidates consistent with every answer up to this one.
     pub left: usize,
 }
@@ -29,10 +31,9 @@ pub struct Turn {
 /// The candidates left after a history, and the strategy's next guess.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct NextReport {
-    /// Digits of a code.
-    pub digits: usize,
-    /// Whether digits may repeat.
-    pub repeats: bool,
+    /// The variant played.
+    #[serde(flatten)]
+    pub variant: Variant,
     /// The strategy's name.
     pub strategy: &'static str,
     /// Whether every guess had to be a candidate still possible.
@@ -49,18 +50,25 @@ pub struct NextReport {
     pub guess: Option<String>,
 }
 
-/// Reads one turn of a history, `GUESS:ANSWER` (`123:1E0B`, `123:1 0`).
+/// Reads one turn of a history, `GUESS:ANSWER` (`123:1E0B`, `123:1 0`; in Mastermind
+/// `1123:1B2W`).
 pub fn parse_turn(engine: &Engine, text: &str) -> Result<(u32, Answer)> {
     let space = &engine.space;
+    let notation = space.notation();
     let Some((guess, answer)) = text.split_once(':') else {
         return Err(Error::NotAnAnswer {
             text: text.to_string(),
+            help: notation.reply_help(),
         }
-        .advised("write each turn as GUESS:ANSWER, e.g. 123:1E0B"));
+        .advised(format!(
+            "write each turn as GUESS:ANSWER, e.g. {}:{}",
+            space.format(0),
+            notation.reply(Answer { eat: 1, bite: 0 })
+        )));
     };
     Ok((
         space.parse(guess.trim())?,
-        Answer::parse(answer, space.digits())?,
+        Answer::parse_in(answer, space.digits(), notation)?,
     ))
 }
 
@@ -84,15 +92,15 @@ pub fn next(
         if session.solved(n) {
             return Err(Error::Contradiction {
                 guess: space.format(guess),
-                answer: reply,
+                reply: space.notation().reply(reply),
                 earlier: "the secret was already found".to_string(),
             });
         }
         let left = session.record(&oracle, guess, reply)?;
         turns.push(Turn {
             guess: space.format(guess),
-            eat: reply.eat,
-            bite: reply.bite,
+            reply: space.notation().reply(reply),
+            counts: Counts::of(reply, space.notation()),
             left,
         });
     }
@@ -103,8 +111,7 @@ pub fn next(
         false => Some(space.format(player.next_guess(&set, &session.guesses())?)),
     };
     Ok(NextReport {
-        digits: n,
-        repeats: space.rules().repeats,
+        variant: Variant::of(space.rules()),
         strategy: strategy.name(),
         hard,
         history: turns,

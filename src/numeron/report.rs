@@ -1,9 +1,10 @@
 //! The results of the Numeron commands as plain data: what `--json` writes is the serde
 //! form of these types, and the command layer renders the same values as text.
 
+use super::answer::Answer;
 use super::engine::Engine;
 use super::root::{Objective, RootReport};
-use super::rules::Space;
+use super::rules::{Notation, Rules, Space};
 use super::session::Step;
 use super::strategy::Strategy;
 use super::tree::{Analysis, Node};
@@ -12,13 +13,91 @@ use num_rational::Ratio;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
+/// The variant played, in its game's words; its fields are keys of the report it is in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum Variant {
+    /// Numeron (Bulls and Cows).
+    Numeron {
+        /// Positions of a code.
+        digits: usize,
+        /// Whether digits may repeat.
+        repeats: bool,
+        /// Number of digit symbols.
+        symbols: usize,
+    },
+    /// Mastermind.
+    Mastermind {
+        /// Positions of a code.
+        pegs: usize,
+        /// Number of colours.
+        colours: usize,
+        /// Whether colours may repeat.
+        repeats: bool,
+    },
+}
+
+impl Variant {
+    /// The variant of `rules`.
+    pub fn of(rules: Rules) -> Variant {
+        match rules.notation {
+            Notation::Numeron => Variant::Numeron {
+                digits: rules.digits,
+                repeats: rules.repeats,
+                symbols: rules.alphabet,
+            },
+            Notation::Mastermind => Variant::Mastermind {
+                pegs: rules.digits,
+                colours: rules.alphabet,
+                repeats: rules.repeats,
+            },
+        }
+    }
+}
+
+/// The two counts of a reply, under the game's names; its fields are keys of the report it
+/// is in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum Counts {
+    /// Numeron's names.
+    Numeron {
+        /// Digits right and in the right place.
+        eat: u8,
+        /// Digits in the secret but in another place.
+        bite: u8,
+    },
+    /// Mastermind's names.
+    Mastermind {
+        /// Colours right and in the right place.
+        black: u8,
+        /// Colours in the secret but in another place.
+        white: u8,
+    },
+}
+
+impl Counts {
+    /// The counts of `a` in the words of `notation`.
+    pub fn of(a: Answer, notation: Notation) -> Counts {
+        match notation {
+            Notation::Numeron => Counts::Numeron {
+                eat: a.eat,
+                bite: a.bite,
+            },
+            Notation::Mastermind => Counts::Mastermind {
+                black: a.eat,
+                white: a.bite,
+            },
+        }
+    }
+}
+
 /// A strategy played against every secret: the exact distribution of its number of guesses.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct StrategyReport {
-    /// Positions of a code.
-    pub digits: usize,
-    /// Whether digits may repeat.
-    pub repeats: bool,
+    /// The variant played.
+    #[serde(flatten)]
+    pub variant: Variant,
     /// The strategy's name.
     pub strategy: &'static str,
     /// Whether every guess had to be a candidate still possible.
@@ -47,8 +126,7 @@ impl StrategyReport {
         let rules = engine.space.rules();
         let mean = a.mean();
         StrategyReport {
-            digits: rules.digits,
-            repeats: rules.repeats,
+            variant: Variant::of(rules),
             strategy: strategy.name(),
             hard,
             first_guess: engine.space.format(root.guess),
@@ -67,10 +145,11 @@ impl StrategyReport {
 pub struct TraceStep {
     /// The guess.
     pub guess: String,
-    /// Digits in place.
-    pub eat: u8,
-    /// Digits elsewhere.
-    pub bite: u8,
+    /// The reply, written out (`1E0B`, `1B2W`).
+    pub reply: String,
+    /// The reply's two counts.
+    #[serde(flatten)]
+    pub counts: Counts,
     /// Candidates left after it.
     pub left: usize,
 }
@@ -111,8 +190,8 @@ impl TraceReport {
                 .iter()
                 .map(|s| TraceStep {
                     guess: space.format(s.guess),
-                    eat: s.answer.eat,
-                    bite: s.answer.bite,
+                    reply: space.notation().reply(s.answer),
+                    counts: Counts::of(s.answer, space.notation()),
                     left: s.left,
                 })
                 .collect(),
@@ -129,6 +208,18 @@ pub struct ClassReport {
     pub lower: u64,
     /// Achieved value.
     pub upper: u64,
+}
+
+/// One first guess of the optimum, as reported: what is proved of the game's value when it
+/// opens.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct FirstGuessReport {
+    /// The first guess.
+    pub guess: String,
+    /// Proven lower bound.
+    pub lower: u64,
+    /// Achieved value, when known (`null` for a first guess refuted by its bound).
+    pub upper: Option<u64>,
 }
 
 /// The mean number of guesses between the bounds of a least-total optimum.
@@ -149,14 +240,17 @@ pub struct MeanBounds {
 /// The whole game's optimum, or bounds on it when the budget ran out.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct OptimumReport {
-    /// Positions of a code.
-    pub digits: usize,
-    /// Whether digits may repeat.
-    pub repeats: bool,
+    /// The variant played.
+    #[serde(flatten)]
+    pub variant: Variant,
     /// Whether every guess had to be a candidate still possible.
     pub hard: bool,
-    /// `"total"` or `"worst"`.
+    /// `"total"`, `"worst"` or `"fewest-at-worst"`.
     pub objective: &'static str,
+    /// For `"fewest-at-worst"`: the least worst case, whose secrets `lower` and `upper`
+    /// count.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub worst: Option<u32>,
     /// Whether the bounds meet (the optimum is proved).
     pub exact: bool,
     /// The first guess of the figures.
@@ -177,6 +271,8 @@ pub struct OptimumReport {
     pub memo: u64,
     /// Each class, smallest first.
     pub per_class: Vec<ClassReport>,
+    /// Every first guess tried (one per pattern of repeated symbols), in the order tried.
+    pub first_guesses: Vec<FirstGuessReport>,
     /// The means, for the least total only.
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
     pub means: Option<MeanBounds>,
@@ -188,13 +284,14 @@ impl OptimumReport {
         let rules = space.rules();
         let ratio = |v: u64| Ratio::new(v, r.secrets.max(1));
         OptimumReport {
-            digits: rules.digits,
-            repeats: rules.repeats,
+            variant: Variant::of(rules),
             hard,
             objective: match r.objective {
                 Objective::Total => "total",
                 Objective::Worst => "worst",
+                Objective::FewestAtWorst => "fewest-at-worst",
             },
+            worst: r.worst,
             exact: r.exact,
             first_guess: space.format(r.first_guess),
             secrets: r.secrets,
@@ -211,6 +308,15 @@ impl OptimumReport {
                     size: c.size,
                     lower: c.lower,
                     upper: c.upper,
+                })
+                .collect(),
+            first_guesses: r
+                .first_guesses
+                .iter()
+                .map(|f| FirstGuessReport {
+                    guess: space.format(f.guess),
+                    lower: f.lower,
+                    upper: f.upper,
                 })
                 .collect(),
             means: (r.objective == Objective::Total).then(|| MeanBounds {

@@ -1,12 +1,19 @@
 //! The whole game's optimum, solved class by class below the first guess, with progress
-//! reported class by class and an optional time budget. When the budget runs out, the classes not yet solved
-//! contribute a look-ahead bound below and the best heuristic tree's cost above, so the result is
-//! an interval that certainly holds the optimum.
+//! reported class by class and an optional time budget. When the budget runs out, the
+//! classes not yet solved contribute a look-ahead bound below and the best heuristic tree's
+//! cost above, so the result is an interval that certainly holds the optimum.
 //!
 //! The optimum is `|S| + Σ optimum(class)` (least total) or `1 + max min-worst(class)`
 //! (least worst case) for the best first guess. With distinct digits every first guess is
 //! equivalent (any code maps to `0123…` by a symmetry), so only the smallest is tried; with
-//! repeated digits, one per pattern.
+//! repeated digits, one per pattern (`0000`, `0001`, `0011`, `0012`, `0123`).
+//!
+//! One search (one memo) serves every class, one class after the other: equivalent sets
+//! recur under different classes, and sharing their values halves the work of the largest
+//! class of four digits. First guesses are taken one after the other, the most promising
+//! first (least bound after one look at each class's guesses); each later one is only asked
+//! whether it can match the best so far, each class within its own bound plus the slack
+//! the others leave, and is refuted as soon as one class cannot.
 
 use super::engine::Engine;
 use super::optimal::{Search, Stats, INF, MAX_SEARCH_SPACE};
@@ -27,6 +34,8 @@ pub enum Objective {
     Total,
     /// The worst case.
     Worst,
+    /// The worst case, then the number of secrets that need it (lexicographically).
+    FewestAtWorst,
 }
 
 /// The optimum, or bounds on it when the budget ran out.
@@ -52,6 +61,22 @@ pub struct RootReport {
     pub stats: Stats,
     /// Each class below the first guess, smallest first.
     pub per_class: Vec<ClassBound>,
+    /// Every first guess tried (one per pattern), in the order tried.
+    pub first_guesses: Vec<FirstGuessBound>,
+    /// For [`Objective::FewestAtWorst`]: the least worst case, whose secrets `lower` and
+    /// `upper` count.
+    pub worst: Option<u32>,
+}
+
+/// One first guess: what is proved of the whole game's value when it opens.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FirstGuessBound {
+    /// The first guess.
+    pub guess: u32,
+    /// A proven lower bound on the value with this first guess.
+    pub lower: u64,
+    /// An achieved value with this first guess, when one is known.
+    pub upper: Option<u64>,
 }
 
 /// One class below the first guess: its bounds and the time spent on it.
@@ -67,6 +92,22 @@ pub struct ClassBound {
     pub time: Duration,
 }
 
+/// What one class's search found.
+#[derive(Debug, Clone, Copy)]
+struct Found {
+    /// Proven lower bound.
+    lower: u64,
+    /// Achieved value, when known.
+    upper: Option<u64>,
+    time: Duration,
+}
+
+impl Found {
+    fn exact(&self) -> bool {
+        self.upper == Some(self.lower)
+    }
+}
+
 /// Solves the whole game for `objective`, advancing `progress` once per class of a first
 /// guess; stops when `budget` has passed (no budget, or one too long to reckon, is no limit)
 /// with bounds. With distinct digits every first guess is equivalent, so only the smallest
@@ -78,6 +119,9 @@ pub fn solve_root(
     budget: Option<Duration>,
     progress: Progress<'_>,
 ) -> Result<RootReport> {
+    if objective == Objective::FewestAtWorst {
+        return solve_fewest_at_worst(engine, hard, budget, progress);
+    }
     let too_large = Error::TooLargeForExactSearch {
         candidates: engine.space.len(),
         max: MAX_SEARCH_SPACE,
@@ -86,13 +130,14 @@ pub fn solve_root(
         Some(table) if engine.space.len() <= MAX_SEARCH_SPACE => table,
         _ => return Err(too_large),
     };
-    let mut search = Search::new(&engine.space, table, hard)?;
-    search.set_deadline(budget.and_then(|b| Instant::now().checked_add(b)));
+    let base = Search::new(&engine.space, table, hard)?;
+    let deadline = budget.and_then(|b| Instant::now().checked_add(b));
     let oracle = engine.oracle();
     let all: Vec<u32> = (0..engine.space.len() as u32).collect();
     let firsts =
         Stabilizer::of_history(&engine.space, &[]).representatives(&engine.space, &all, &all);
     let win = oracle.win();
+    let n = all.len() as u64;
     let splits: Vec<(u32, Vec<Vec<u32>>)> = firsts
         .iter()
         .map(|&g| {
@@ -109,130 +154,377 @@ pub fn solve_root(
         "optimum",
         Some(splits.iter().map(|s| s.1.len() as u64).sum()),
     );
-    let mut best: Option<RootReport> = None;
-    let mut lower = u64::MAX;
-    for (first, classes) in &splits {
-        let report = solve_first_guess(
-            engine,
-            &mut search,
-            hard,
-            objective,
-            *first,
-            classes,
-            progress,
-        )?;
-        lower = lower.min(report.lower);
-        let better = best
-            .as_ref()
-            .is_none_or(|b| (report.upper, report.lower) < (b.upper, b.lower));
-        if better {
-            best = Some(report);
+    let mut search = base;
+    search.set_deadline(deadline);
+    let combine = |v: &[u64]| match objective {
+        Objective::Total => n + v.iter().sum::<u64>(),
+        Objective::Worst | Objective::FewestAtWorst => 1 + v.iter().copied().max().unwrap_or(0),
+    };
+    // The first guesses in order of promise: the least bound after probing each class.
+    let probes: Vec<Vec<u64>> = splits
+        .iter()
+        .map(|(first, classes)| {
+            classes
+                .iter()
+                .map(|class| probe(&mut search, class, *first, objective))
+                .collect()
+        })
+        .collect();
+    let mut order: Vec<usize> = (0..splits.len()).collect();
+    order.sort_by_key(|&i| (combine(&probes[i]), splits[i].0));
+    let mut results: Vec<Option<Vec<Found>>> = vec![None; splits.len()];
+    let mut best: Option<(usize, u64)> = None;
+    for &i in &order {
+        let (first, classes) = &splits[i];
+        let found: Vec<Found> = match best {
+            None => classes
+                .iter()
+                .map(|class| {
+                    let f = solve_class(engine, &mut search, hard, objective, *first, class, None);
+                    advance(progress, engine, *first, class.len());
+                    f
+                })
+                .collect::<Result<_>>()?,
+            Some((_, value)) => {
+                // Within what would tie the best: each class its probe bound plus the slack.
+                let floor = combine(&probes[i]);
+                if floor > value {
+                    progress.advance(classes.len() as u64);
+                    results[i] = Some(
+                        probes[i]
+                            .iter()
+                            .map(|&lower| Found {
+                                lower,
+                                upper: None,
+                                time: Duration::ZERO,
+                            })
+                            .collect(),
+                    );
+                    continue;
+                }
+                let limit = |lower: u64| match objective {
+                    Objective::Total => lower + (value - floor),
+                    Objective::Worst | Objective::FewestAtWorst => value - 1,
+                };
+                classes
+                    .iter()
+                    .zip(&probes[i])
+                    .map(|(class, &lower)| {
+                        let f = solve_class(
+                            engine,
+                            &mut search,
+                            hard,
+                            objective,
+                            *first,
+                            class,
+                            Some(limit(lower)),
+                        );
+                        advance(progress, engine, *first, class.len());
+                        f
+                    })
+                    .collect::<Result<_>>()?
+            }
+        };
+        let upper = found
+            .iter()
+            .map(|f| f.upper)
+            .collect::<Option<Vec<u64>>>()
+            .map(|v| combine(&v));
+        if let Some(u) = upper {
+            if best.is_none_or(|(_, b)| u < b) {
+                best = Some((i, u));
+            }
         }
+        results[i] = Some(found);
     }
     progress.finish();
-    let mut report = best.ok_or(Error::Internal("no first guess to try"))?;
+    let (best_index, _) = best.ok_or(Error::Internal("no first guess has a value"))?;
+    let lower_of = |found: &[Found]| combine(&found.iter().map(|f| f.lower).collect::<Vec<_>>());
+    let first_guesses: Vec<FirstGuessBound> = order
+        .iter()
+        .map(|&i| {
+            let found = results[i].as_ref().expect("every first guess is tried");
+            FirstGuessBound {
+                guess: splits[i].0,
+                lower: lower_of(found),
+                upper: found
+                    .iter()
+                    .map(|f| f.upper)
+                    .collect::<Option<Vec<u64>>>()
+                    .map(|v| combine(&v)),
+            }
+        })
+        .collect();
+    let found = results[best_index].as_ref().expect("the best was tried");
+    let (first, classes) = &splits[best_index];
+    let upper = first_guesses
+        .iter()
+        .find(|f| f.guess == *first)
+        .and_then(|f| f.upper)
+        .expect("the best has a value");
     // The whole game's lower bound is the least over the first guesses; it is proved
     // optimal when that meets the best achieved value.
-    report.lower = lower;
-    report.exact = report.lower == report.upper;
-    report.stats = search.stats();
-    Ok(report)
+    let lower = first_guesses
+        .iter()
+        .map(|f| f.lower)
+        .min()
+        .expect("a first guess");
+    let stats = search.stats();
+    Ok(RootReport {
+        objective,
+        secrets: n,
+        first_guess: *first,
+        lower,
+        upper,
+        exact: lower == upper,
+        solved_classes: found.iter().filter(|f| f.exact()).count(),
+        classes: classes.len(),
+        stats,
+        per_class: classes
+            .iter()
+            .zip(found)
+            .map(|(c, f)| ClassBound {
+                size: c.len(),
+                lower: f.lower,
+                upper: f.upper.unwrap_or(f.lower),
+                time: f.time,
+            })
+            .collect(),
+        first_guesses,
+        worst: None,
+    })
 }
 
-/// The optimum below one first guess: each class solved exactly, or bounded when the
-/// budget has run out.
-fn solve_first_guess(
+/// The least worst case, then the fewest secrets that need it: the worst case is solved
+/// first ([`Objective::Worst`]); then below each first guess that reaches it, each class
+/// gets an upper bound from a greedy strategy ([`Search::last_greedy`]) and a lower bound
+/// that rises one at a time (each step a complete search: can the class leave at most
+/// `β` secrets to the last guess?) until they meet or the budget runs out.
+fn solve_fewest_at_worst(
+    engine: &Engine,
+    hard: bool,
+    budget: Option<Duration>,
+    progress: Progress<'_>,
+) -> Result<RootReport> {
+    let started = Instant::now();
+    let deadline = budget.and_then(|b| started.checked_add(b));
+    let worst = solve_root(engine, hard, Objective::Worst, budget, progress)?;
+    if !worst.exact {
+        return Err(Error::OutOfTime);
+    }
+    let w = worst.lower as u32;
+    let table = engine.table.as_ref().ok_or(Error::TooLargeForExactSearch {
+        candidates: engine.space.len(),
+        max: MAX_SEARCH_SPACE,
+    })?;
+    let mut search = Search::new(&engine.space, table, hard)?;
+    search.set_deadline(deadline);
+    let oracle = engine.oracle();
+    let win = oracle.win();
+    let all: Vec<u32> = (0..engine.space.len() as u32).collect();
+    let firsts: Vec<u32> = worst
+        .first_guesses
+        .iter()
+        .filter(|f| f.upper == Some(u64::from(w)))
+        .map(|f| f.guess)
+        .collect();
+    let splits: Vec<(u32, Vec<Vec<u32>>)> = firsts
+        .iter()
+        .map(|&g| {
+            let mut classes: Vec<Vec<u32>> = partition(&oracle, g, &all)
+                .into_iter()
+                .filter(|(a, _)| *a != win)
+                .map(|(_, c)| c)
+                .collect();
+            classes.sort_by_key(|c| c.len());
+            (g, classes)
+        })
+        .collect();
+    progress.start(
+        "fewest at the worst case",
+        Some(splits.iter().map(|s| s.1.len() as u64).sum()),
+    );
+    let mut results: Vec<Vec<Found>> = Vec::new();
+    for (first, classes) in &splits {
+        let mut found = Vec::new();
+        for class in classes {
+            let t = Instant::now();
+            let history = [*first];
+            let depth = w - 1;
+            let mut lower = u64::from(search.last_bound(class.len(), depth));
+            let mut upper = match search.last_greedy(class, &history, depth) {
+                Ok(Some(u)) => Some(u64::from(u)),
+                Ok(None) => return Err(Error::Internal("a class misses the least worst case")),
+                Err(_) => None,
+            };
+            while upper.is_none_or(|u| lower < u) && !search.is_aborted() {
+                let beta = lower.min(u64::from(INF - 1)) as u32;
+                match search.fewest_last_within(class, &history, depth, beta) {
+                    Ok(Ok(v)) => {
+                        // Every smaller value was refuted: this one is the least.
+                        lower = u64::from(v);
+                        upper = Some(lower);
+                    }
+                    Ok(Err(bound)) => lower = u64::from(bound),
+                    Err(_) => break,
+                }
+            }
+            found.push(Found {
+                lower,
+                upper,
+                time: t.elapsed(),
+            });
+            advance(progress, engine, *first, class.len());
+        }
+        results.push(found);
+    }
+    progress.finish();
+    let sum = |f: &[Found], pick: &dyn Fn(&Found) -> Option<u64>| -> Option<u64> {
+        f.iter().map(pick).sum::<Option<u64>>()
+    };
+    let first_guesses: Vec<FirstGuessBound> = splits
+        .iter()
+        .zip(&results)
+        .map(|((g, _), f)| FirstGuessBound {
+            guess: *g,
+            lower: sum(f, &|x| Some(x.lower)).unwrap_or(0),
+            upper: sum(f, &|x| x.upper),
+        })
+        .collect();
+    let best = (0..splits.len())
+        .min_by_key(|&i| {
+            (
+                first_guesses[i].upper.unwrap_or(u64::MAX),
+                first_guesses[i].lower,
+            )
+        })
+        .ok_or(Error::Internal(
+            "no first guess reaches the least worst case",
+        ))?;
+    let lower = first_guesses.iter().map(|f| f.lower).min().unwrap_or(0);
+    let upper = first_guesses[best].upper.ok_or(Error::OutOfTime)?;
+    let (first, classes) = &splits[best];
+    let found = &results[best];
+    Ok(RootReport {
+        objective: Objective::FewestAtWorst,
+        secrets: all.len() as u64,
+        first_guess: *first,
+        lower,
+        upper,
+        exact: lower == upper,
+        solved_classes: found.iter().filter(|f| f.exact()).count(),
+        classes: classes.len(),
+        stats: search.stats() + worst.stats,
+        per_class: classes
+            .iter()
+            .zip(found)
+            .map(|(c, f)| ClassBound {
+                size: c.len(),
+                lower: f.lower,
+                upper: f.upper.unwrap_or(f.lower),
+                time: f.time,
+            })
+            .collect(),
+        first_guesses,
+        worst: Some(w),
+    })
+}
+
+/// Reports one class done.
+fn advance(progress: Progress<'_>, engine: &Engine, first: u32, size: usize) {
+    if !progress.is_silent() {
+        progress.status(&format!(
+            "first guess {}, class of {size} candidates",
+            engine.space.format(first)
+        ));
+    }
+    progress.advance(1);
+}
+
+/// A quick lower bound on one class's value: what one look at its guesses proves (the
+/// slot bounds of their classes; for the worst case, the depth its size needs).
+fn probe(search: &mut Search<'_>, class: &[u32], first: u32, objective: Objective) -> u64 {
+    let slots = (1u32..)
+        .find(|&d| search.lower_bound(class.len(), d) < INF)
+        .unwrap_or(1);
+    match objective {
+        Objective::Total => {
+            let depth = class.len() as u32;
+            let floor = search.lower_bound(class.len(), depth);
+            match search.optimum_within(class, &[first], depth, floor) {
+                Ok(Ok(v)) | Ok(Err(v)) => u64::from(v),
+                Err(_) => u64::from(floor),
+            }
+        }
+        Objective::Worst | Objective::FewestAtWorst => u64::from(slots),
+    }
+}
+
+/// One class below `first`: solved exactly, or (with `limit`) only up to that value, beyond
+/// which a lower bound above it is returned; when the deadline passes, bounded instead.
+fn solve_class(
     engine: &Engine,
     search: &mut Search<'_>,
     hard: bool,
     objective: Objective,
     first: u32,
-    classes: &[Vec<u32>],
-    progress: Progress<'_>,
-) -> Result<RootReport> {
-    let n = engine.space.len() as u64;
+    class: &[u32],
+    limit: Option<u64>,
+) -> Result<Found> {
+    let started = Instant::now();
     let history = [first];
-    let mut exact_values: Vec<Option<u64>> = vec![None; classes.len()];
-    let mut times = vec![Duration::ZERO; classes.len()];
-    for (i, class) in classes.iter().enumerate() {
-        if search.is_aborted() {
-            break;
+    let depth = class.len() as u32;
+    let value = match (objective, limit) {
+        (Objective::Total, None) => {
+            // Start from the total a heuristic tree achieves: the search then only explores
+            // what can beat it.
+            let upper = heuristic_cost(engine, class, hard, objective, first)? as u32;
+            search.optimum_below(class, &history, depth, upper).map(Ok)
         }
-        let started = Instant::now();
-        if !progress.is_silent() {
-            progress.status(&format!(
-                "first guess {}, class of {} candidates",
-                engine.space.format(first),
-                class.len()
-            ));
+        (Objective::Total, Some(limit)) => {
+            let limit = limit.min(u64::from(INF - 1)) as u32;
+            search.optimum_within(class, &history, depth, limit)
         }
-        let value = match objective {
-            Objective::Total => {
-                // Start from the total a heuristic tree achieves: the search then only
-                // explores what can beat it.
-                let upper = heuristic_cost(engine, class, hard, objective, first)? as u32;
-                search.optimum_below(class, &history, class.len() as u32, upper)
-            }
-            Objective::Worst => search.min_worst(class, &history),
-        };
-        times[i] = started.elapsed();
-        match value {
-            Ok(v) if v < INF => exact_values[i] = Some(u64::from(v)),
-            Ok(_) => return Err(Error::Internal("a class has no finite optimum")),
-            Err(_) => break,
+        (Objective::Worst | Objective::FewestAtWorst, None) => {
+            search.min_worst(class, &history).map(Ok)
         }
-        progress.advance(1);
-    }
-    let mut lower = Vec::new();
-    let mut upper = Vec::new();
-    for (class, exact) in classes.iter().zip(&exact_values) {
-        match exact {
-            Some(v) => {
-                lower.push(*v);
-                upper.push(*v);
-            }
-            None => {
-                let heuristic = heuristic_cost(engine, class, hard, objective, first)?;
-                let bound = match objective {
-                    Objective::Total => {
-                        u64::from(search.lookahead_bound(class, &mut vec![first], LOOKAHEAD))
-                    }
-                    Objective::Worst => (1u32..)
-                        .find(|&d| search.lower_bound(class.len(), d) < INF)
-                        .map_or(1, u64::from),
-                };
-                lower.push(bound);
-                upper.push(heuristic);
-            }
+        (Objective::Worst | Objective::FewestAtWorst, Some(limit)) => {
+            let limit = limit.min(u64::from(INF - 1)) as u32;
+            search.min_worst_within(class, &history, limit)
         }
-    }
-    let combine = |v: &[u64]| match objective {
-        Objective::Total => n + v.iter().sum::<u64>(),
-        Objective::Worst => 1 + v.iter().copied().max().unwrap_or(0),
     };
-    let solved = exact_values.iter().filter(|v| v.is_some()).count();
-    Ok(RootReport {
-        objective,
-        secrets: n,
-        first_guess: first,
-        lower: combine(&lower),
-        upper: combine(&upper),
-        exact: solved == classes.len(),
-        solved_classes: solved,
-        classes: classes.len(),
-        stats: search.stats(),
-        per_class: classes
-            .iter()
-            .zip(lower.iter().zip(&upper))
-            .zip(&times)
-            .map(|((c, (&lower, &upper)), &time)| ClassBound {
-                size: c.len(),
-                lower,
-                upper,
+    let time = started.elapsed();
+    match value {
+        Ok(Ok(v)) if v < INF => Ok(Found {
+            lower: u64::from(v),
+            upper: Some(u64::from(v)),
+            time,
+        }),
+        Ok(Ok(_)) => Err(Error::Internal("a class has no finite optimum")),
+        Ok(Err(lower)) => Ok(Found {
+            lower: u64::from(lower),
+            upper: None,
+            time,
+        }),
+        Err(_) => {
+            // Out of time: bounds from a look ahead and from the heuristics.
+            let heuristic = heuristic_cost(engine, class, hard, objective, first)?;
+            let bound = match objective {
+                Objective::Total => {
+                    let mut fresh = search.fork();
+                    u64::from(fresh.lookahead_bound(class, &mut vec![first], LOOKAHEAD))
+                }
+                Objective::Worst | Objective::FewestAtWorst => (1u32..)
+                    .find(|&d| search.lower_bound(class.len(), d) < INF)
+                    .map_or(1, u64::from),
+            };
+            Ok(Found {
+                lower: bound,
+                upper: Some(heuristic),
                 time,
             })
-            .collect(),
-    })
+        }
+    }
 }
 
 /// The best cost among the heuristics' subtrees on one class (after the first guess): an
@@ -254,7 +546,7 @@ fn heuristic_cost(
         let a = Analysis::of_tree(&subtree);
         best = best.min(match objective {
             Objective::Total => a.total,
-            Objective::Worst => u64::from(a.max),
+            Objective::Worst | Objective::FewestAtWorst => u64::from(a.max),
         });
     }
     Ok(best)
@@ -303,6 +595,6 @@ mod tests {
         let engine = Engine::new(Rules::new(5), Strategy::Optimal).unwrap();
         let e = solve_root(&engine, false, Objective::Total, None, Progress::SILENT).unwrap_err();
         assert_eq!(e.kind(), crate::ErrorKind::Input);
-        assert!(e.to_string().contains("at most 5040"), "{e}");
+        assert!(e.to_string().contains("at most 10000"), "{e}");
     }
 }

@@ -5,16 +5,121 @@
 //! N = 3); with repeated digits allowed, by [`Words`] (`000` → 0, …, `999` → 999).
 //! Each candidate is also kept packed for fast answers: one nibble per position and a
 //! per-digit summary (a bit mask of its digits, or nibble counts when digits repeat).
+//!
+//! The same game is Mastermind when symbols repeat (`docs/numeron.md`): a [`Notation`]
+//! says in whose words codes and replies are written.
 
+use super::answer::Answer;
 use super::{Error, Result};
 use crate::rank::{KPermutations, Ranker, Words};
+
+/// How codes and replies are written: in Numeron's words or in Mastermind's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Notation {
+    /// Digits `0` to `K-1`; a reply is EAT (in place) and BITE (elsewhere), `1E2B`.
+    #[default]
+    Numeron,
+    /// Colours `1` to `K` (or the letters `A`, `B`, …; letters only with ten colours); a
+    /// reply is black pegs (in place) and white pegs (elsewhere), `1B2W`.
+    Mastermind,
+}
+
+impl Notation {
+    /// The word for one position of a code (`digit`, `peg`).
+    pub fn position(self) -> &'static str {
+        match self {
+            Notation::Numeron => "digit",
+            Notation::Mastermind => "peg",
+        }
+    }
+
+    /// The word for a symbol (`digit`, `colour`).
+    pub fn symbol(self) -> &'static str {
+        match self {
+            Notation::Numeron => "digit",
+            Notation::Mastermind => "colour",
+        }
+    }
+
+    /// The name of the count of symbols in place (`EAT`, `black`).
+    pub fn in_place(self) -> &'static str {
+        match self {
+            Notation::Numeron => "EAT",
+            Notation::Mastermind => "black",
+        }
+    }
+
+    /// The name of the count of symbols elsewhere (`BITE`, `white`).
+    pub fn elsewhere(self) -> &'static str {
+        match self {
+            Notation::Numeron => "BITE",
+            Notation::Mastermind => "white",
+        }
+    }
+
+    /// The letters that follow the two counts of a reply (`E`, `B`; `B`, `W`).
+    pub fn letters(self) -> (u8, u8) {
+        match self {
+            Notation::Numeron => (b'E', b'B'),
+            Notation::Mastermind => (b'B', b'W'),
+        }
+    }
+
+    /// A reply written out (`1E2B`, `1B2W`).
+    pub fn reply(self, a: Answer) -> String {
+        let (x, y) = self.letters();
+        format!("{}{}{}{}", a.eat, char::from(x), a.bite, char::from(y))
+    }
+
+    /// How to type a reply, for messages.
+    pub fn reply_help(self) -> &'static str {
+        match self {
+            Notation::Numeron => "type EAT and BITE as `1 0` or `1E0B`",
+            Notation::Mastermind => "type the black and white pegs as `1 2` or `1B2W`",
+        }
+    }
+
+    /// The character for symbol `d` of an alphabet of `alphabet` symbols.
+    pub fn symbol_char(self, d: u8, alphabet: usize) -> char {
+        match self {
+            Notation::Numeron => char::from(b'0' + d),
+            Notation::Mastermind if alphabet <= 9 => char::from(b'1' + d),
+            Notation::Mastermind => char::from(b'A' + d),
+        }
+    }
+
+    /// The symbol written `c`, if it is one of an alphabet of `alphabet` symbols.
+    pub fn symbol_of(self, c: char, alphabet: usize) -> Option<u8> {
+        let d = match (self, c) {
+            (Notation::Numeron, '0'..='9') => c as u8 - b'0',
+            (Notation::Mastermind, '1'..='9') => c as u8 - b'1',
+            (Notation::Mastermind, 'A'..='Z') => c as u8 - b'A',
+            (Notation::Mastermind, 'a'..='z') => c as u8 - b'a',
+            _ => return None,
+        };
+        (usize::from(d) < alphabet).then_some(d)
+    }
+
+    /// The symbols of an alphabet of `alphabet`, for messages (`0-9`, `1-6 or A-F`).
+    pub fn symbols_text(self, alphabet: usize) -> String {
+        let last = |first: u8| char::from(first + alphabet.saturating_sub(1) as u8);
+        match self {
+            Notation::Numeron => format!("0-{}", last(b'0')),
+            Notation::Mastermind if alphabet <= 9 => {
+                format!("1-{} or A-{}", last(b'1'), last(b'A'))
+            }
+            Notation::Mastermind => format!("A-{}", last(b'A')),
+        }
+    }
+}
 
 /// Largest number of candidates a [`Space`] accepts (10!, N = 10 with distinct digits;
 /// repeated digits stop at 10^6).
 pub const MAX_CANDIDATES: u64 = 3_628_800;
 
 /// One variant of the game: how many positions, whether digits may repeat, and how many
-/// digit symbols there are (10 in the game; smaller alphabets serve the tests' brute force).
+/// digit symbols there are (10 in the game; Mastermind's 6 colours; smaller alphabets
+/// also serve the tests' brute force), and in whose words it is written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Rules {
     /// Positions in a secret (`N`).
@@ -23,6 +128,8 @@ pub struct Rules {
     pub repeats: bool,
     /// Number of digit symbols, `0..alphabet`.
     pub alphabet: usize,
+    /// How codes and replies are written.
+    pub notation: Notation,
 }
 
 impl Rules {
@@ -32,7 +139,23 @@ impl Rules {
             digits,
             repeats: false,
             alphabet: 10,
+            notation: Notation::Numeron,
         }
+    }
+
+    /// Mastermind: `pegs` positions, `colours` symbols that may repeat, written in its words.
+    pub fn mastermind(pegs: usize, colours: usize) -> Rules {
+        Rules {
+            digits: pegs,
+            repeats: true,
+            alphabet: colours,
+            notation: Notation::Mastermind,
+        }
+    }
+
+    /// The words codes and replies are written in.
+    pub fn notation(self) -> Notation {
+        self.notation
     }
 
     /// The same rules with repeated digits allowed or not.
@@ -80,12 +203,19 @@ impl Space {
             digits: n,
             repeats,
             alphabet: a,
+            ..
         } = rules;
         if !(1..=10).contains(&a) {
-            return Err(Error::Alphabet { alphabet: a });
+            return Err(Error::Alphabet {
+                alphabet: a,
+                symbol: rules.notation.symbol(),
+            });
         }
         if n == 0 || n > 10 {
-            return Err(Error::Digits { digits: n });
+            return Err(Error::Digits {
+                digits: n,
+                unit: rules.notation.position(),
+            });
         }
         if !repeats && n > a {
             return Err(Error::TooFewSymbols {
@@ -103,6 +233,7 @@ impl Space {
             return Err(Error::TooManyCandidates {
                 candidates: len,
                 max: MAX_CANDIDATES,
+                unit: rules.notation.position(),
             });
         }
         let mut packed = Vec::with_capacity(len as usize);
@@ -170,29 +301,36 @@ impl Space {
         self.numbering.ranker().rank(digits).ok().map(|r| r as u32)
     }
 
-    /// Candidate `r` written as a string of digits (`"012"`).
+    /// The words codes and replies are written in.
+    pub fn notation(&self) -> Notation {
+        self.rules.notation
+    }
+
+    /// Candidate `r` written out (`"012"`; in Mastermind's words `"1123"`).
     pub fn format(&self, r: u32) -> String {
+        let (notation, a) = (self.rules.notation, self.rules.alphabet);
         self.digits_of(r)
             .iter()
-            .map(|&d| char::from(b'0' + d))
+            .map(|&d| notation.symbol_char(d, a))
             .collect()
     }
 
-    /// Parses a code such as `719`, naming the fault when it is not a candidate. The
-    /// text is taken as given: a space around the digits is a fault too (callers that read
-    /// lines trim them first).
+    /// Parses a code such as `719` (Mastermind: `1123` or `AABC`), naming the fault when
+    /// it is not a candidate. The text is taken as given: a space around the digits is a
+    /// fault too (callers that read lines trim them first).
     pub fn parse(&self, text: &str) -> Result<u32> {
         let n = self.digits();
-        let a = self.rules.alphabet;
+        let (notation, a) = (self.rules.notation, self.rules.alphabet);
         let mut digits = Vec::with_capacity(n);
         for c in text.chars() {
-            match c.to_digit(10) {
-                Some(d) if (d as usize) < a => digits.push(d as u8),
-                _ => {
-                    return Err(Error::NotADigit {
+            match notation.symbol_of(c, a) {
+                Some(d) => digits.push(d),
+                None => {
+                    return Err(Error::NotASymbol {
                         text: text.to_string(),
                         found: c,
-                        highest: a - 1,
+                        symbol: notation.symbol(),
+                        symbols: notation.symbols_text(a),
                     })
                 }
             }
@@ -202,6 +340,7 @@ impl Space {
                 text: text.to_string(),
                 found: digits.len(),
                 expected: n,
+                unit: notation.position(),
             });
         }
         if !self.rules.repeats {
@@ -275,6 +414,31 @@ mod tests {
         assert!(Space::new(Rules::new(7).with_repeats(true)).is_err());
     }
 
+    #[test]
+    fn mastermind_codes_are_colours_one_to_six_or_letters() {
+        let s = Space::new(Rules::mastermind(4, 6)).unwrap();
+        assert_eq!(s.len(), 1296);
+        assert_eq!(
+            (s.format(0), s.format(1295)),
+            ("1111".into(), "6666".into())
+        );
+        let r = s.parse("1123").unwrap();
+        assert_eq!(s.parse("aabc").unwrap(), r);
+        assert_eq!(s.parse("A1bC").unwrap(), r);
+        for (bad, fault) in [
+            ("1237", "'7' is not a colour 1-6 or A-F"),
+            ("0123", "'0' is not a colour"),
+            ("123", "has 3 pegs, expected 4"),
+        ] {
+            let e = s.parse(bad).unwrap_err().to_string();
+            assert!(e.contains(fault), "{bad}: {e}");
+        }
+        // Ten colours have no digit for the tenth: they are written A to J.
+        let ten = Space::new(Rules::mastermind(2, 10)).unwrap();
+        assert_eq!(ten.format(99), "JJ");
+        assert!(ten.parse("1J").is_ok());
+    }
+
     mod properties {
         use super::super::{Rules, Space};
         use proptest::prelude::{prop_assert, prop_assert_eq, proptest};
@@ -283,6 +447,20 @@ mod tests {
             #[test]
             fn parsing_any_text_as_a_code_never_panics(text in "\\PC{0,20}", digits in 1usize..=4, repeats: bool) {
                 let space = Space::new(Rules::new(digits).with_repeats(repeats)).unwrap();
+                let _ = space.parse(&text);
+            }
+
+            #[test]
+            fn every_mastermind_code_reads_back_as_itself(pegs in 1usize..=4, colours in 1usize..=10, pick: u32) {
+                let space = Space::new(Rules::mastermind(pegs, colours)).unwrap();
+                let r = pick % space.len() as u32;
+                prop_assert_eq!(space.parse(&space.format(r)).unwrap(), r);
+                prop_assert_eq!(space.parse(&space.format(r).to_lowercase()).unwrap(), r);
+            }
+
+            #[test]
+            fn parsing_any_text_as_a_mastermind_code_never_panics(text in "\\PC{0,12}", colours in 1usize..=10) {
+                let space = Space::new(Rules::mastermind(4, colours)).unwrap();
                 let _ = space.parse(&text);
             }
 

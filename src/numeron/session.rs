@@ -48,12 +48,13 @@ impl Session {
     pub fn record(&mut self, oracle: &Oracle<'_>, guess: u32, reply: Answer) -> Result<usize> {
         let space = oracle.space;
         let n = space.digits();
+        let notation = space.notation();
         let code = reply.code(n);
         let g = space.format(guess);
         let any_secret = (0..space.len() as u32).any(|s| oracle.code(guess, s) == code);
         if !any_secret {
             return Err(Error::ImpossibleForGuess {
-                answer: reply,
+                reply: notation.reply(reply),
                 guess: g,
             });
         }
@@ -62,11 +63,11 @@ impl Session {
             let earlier: Vec<String> = self
                 .history
                 .iter()
-                .map(|(h, a)| format!("{} {a}", space.format(*h)))
+                .map(|(h, a)| format!("{} {}", space.format(*h), notation.reply(*a)))
                 .collect();
             return Err(Error::Contradiction {
                 guess: g,
-                answer: reply,
+                reply: notation.reply(reply),
                 earlier: earlier.join(", "),
             });
         }

@@ -6,8 +6,8 @@
 //! - [`Stabilizer`]: the symmetries that fix every guess made so far also fix the current
 //!   candidate set, so two guesses in one orbit of that group are equally good; only the
 //!   orbit's smallest rank (the tie-break winner) needs scoring.
-//! - [`canonical_key`]: an image of a candidate set chosen so that equivalent sets usually
-//!   get the same key; the memo of the exact search is keyed by it. Every key is an image of
+//! - [`Canon`]: an image of a candidate set chosen so that equivalent sets usually get the
+//!   same key; the memo of the exact search is keyed by it. Every key is an image of
 //!   its set under a symmetry, so equal keys always mean equivalent sets (soundness does not
 //!   depend on how often equivalent sets meet).
 
@@ -50,6 +50,8 @@ pub struct Stabilizer {
     /// Free digits in ascending order.
     free: Vec<u8>,
     digits: usize,
+    /// Whether codes may repeat a digit (then all dead digits are interchangeable at once).
+    repeats: bool,
 }
 
 impl Stabilizer {
@@ -92,6 +94,7 @@ impl Stabilizer {
             maps,
             free,
             digits: n,
+            repeats: space.rules().repeats,
         }
     }
 
@@ -102,7 +105,10 @@ impl Stabilizer {
 
     /// Whether `digits` is the smallest (lexicographically, hence by rank) code among its
     /// images: under each symmetry of the group, followed by the relabelling of the `dead`
-    /// digits (ascending; digits no candidate contains) in order of first appearance.
+    /// digits (ascending; digits no candidate contains) in order of first appearance. When
+    /// digits may repeat, every dead digit becomes the smallest one: a dead digit scores
+    /// nothing, so a guess keeps its answers when one dead digit replaces another, even
+    /// where that makes a digit repeat.
     pub fn is_orbit_minimum(&self, digits: &[u8], dead: &[u8]) -> bool {
         let n = self.digits;
         let mut image = [0u8; 10];
@@ -135,7 +141,9 @@ impl Stabilizer {
                 let mut next_dead = 0;
                 for slot in image.iter_mut().take(n) {
                     let d = *slot as usize;
-                    if is_dead[d] {
+                    if is_dead[d] && self.repeats {
+                        *slot = dead[0];
+                    } else if is_dead[d] {
                         if dead_map[d] == 255 {
                             dead_map[d] = dead[next_dead];
                             next_dead += 1;
@@ -149,6 +157,15 @@ impl Stabilizer {
             }
         }
         true
+    }
+
+    /// Whether the guess `g` is kept as the representative of its class of equally good
+    /// guesses (see [`Stabilizer::representatives`]) for a set whose dead digits are `dead`.
+    pub fn keeps(&self, space: &Space, g: u32, dead: &[u8]) -> bool {
+        if self.is_trivial() && dead.len() <= 1 {
+            return true;
+        }
+        self.is_orbit_minimum(&unpack(space.packed(g), self.digits)[..self.digits], dead)
     }
 
     /// One guess per class of equally good guesses among `guesses` (ascending ranks), for
@@ -188,45 +205,99 @@ fn unpack(packed: u64, n: usize) -> [u8; 10] {
     d
 }
 
-/// A canonical image of `set` under the symmetries: for every position permutation, digits
-/// are relabelled in the order of their per-position counts (ties by label) and the image's
-/// sorted ranks are formed; the smallest such list is the key.
-pub fn canonical_key(space: &Space, set: &[u32], perms: &[Vec<usize>]) -> Vec<u16> {
-    let n = space.digits();
-    let a = space.rules().alphabet;
-    let codes: Vec<[u8; 10]> = set.iter().map(|&r| unpack(space.packed(r), n)).collect();
-    let mut best: Option<Vec<u16>> = None;
-    let mut image = [0u8; 10];
-    for pi in perms {
-        let mut sig = [[0u32; 10]; 10];
-        for c in &codes {
-            for p in 0..n {
-                sig[c[p] as usize][pi[p]] += 1;
-            }
+/// Canonical images of candidate sets under the symmetries, for the exact search's memo.
+///
+/// For a set, each position gets an invariant (its digits' counts, sorted); only the
+/// position permutations that order the positions by that invariant are tried, since
+/// equivalent sets have the same invariants in permuted order. Under each, the digits are
+/// relabelled in the order of their per-position counts (ties by label) and the image's
+/// ranks sorted; the smallest such list is the key. Every key is an image of its set under
+/// a symmetry, so equal keys always mean equivalent sets.
+#[derive(Debug, Clone)]
+pub struct Canon {
+    digits: usize,
+    alphabet: usize,
+    perms: Vec<Vec<usize>>,
+    /// The rank of the code whose digits, read as a number in base `alphabet` with the
+    /// leftmost position least significant, are the index (`u16::MAX`: not a code).
+    rank_of_index: Vec<u16>,
+}
+
+impl Canon {
+    /// The canonical images of `space`'s sets (at most 65,535 candidates).
+    pub fn new(space: &Space) -> Canon {
+        let n = space.digits();
+        let a = space.rules().alphabet;
+        let size = a.pow(n as u32);
+        let mut rank_of_index = vec![u16::MAX; size];
+        for r in 0..space.len() as u32 {
+            let p = space.packed(r);
+            let index = (0..n)
+                .rev()
+                .fold(0, |acc, i| acc * a + (p >> (4 * i) & 15) as usize);
+            rank_of_index[index] = r as u16;
         }
-        let mut order: Vec<usize> = (0..a).collect();
-        order.sort_by(|&x, &y| sig[y][..n].cmp(&sig[x][..n]).then(x.cmp(&y)));
-        let mut label = [0u8; 10];
-        for (new, &old) in order.iter().enumerate() {
-            label[old] = new as u8;
-        }
-        let mut key: Vec<u16> = codes
-            .iter()
-            .map(|c| {
-                for p in 0..n {
-                    image[pi[p]] = label[c[p] as usize];
-                }
-                space
-                    .rank_of(&image[..n])
-                    .expect("a symmetry maps candidates to candidates") as u16
-            })
-            .collect();
-        key.sort_unstable();
-        if best.as_ref().is_none_or(|b| key < *b) {
-            best = Some(key);
+        Canon {
+            digits: n,
+            alphabet: a,
+            perms: position_permutations(n),
+            rank_of_index,
         }
     }
-    best.unwrap_or_default()
+
+    /// The canonical image of `set` (ranks in `space`), as sorted ranks.
+    pub fn key(&self, space: &Space, set: &[u32]) -> Vec<u16> {
+        let n = self.digits;
+        let a = self.alphabet;
+        let codes: Vec<[u8; 10]> = set.iter().map(|&r| unpack(space.packed(r), n)).collect();
+        // count[p][d]: codes with digit d at position p; the invariant of p is that row sorted.
+        let mut count = [[0u32; 10]; 10];
+        for c in &codes {
+            for p in 0..n {
+                count[p][c[p] as usize] += 1;
+            }
+        }
+        let mut invariant = count;
+        for row in invariant.iter_mut().take(n) {
+            row[..a].sort_unstable_by(|x, y| y.cmp(x));
+        }
+        let mut best: Option<Vec<u16>> = None;
+        let mut key: Vec<u16> = Vec::with_capacity(set.len());
+        let mut src = [0usize; 10];
+        'perm: for pi in &self.perms {
+            for p in 0..n {
+                src[pi[p]] = p;
+            }
+            for q in 1..n {
+                if invariant[src[q - 1]][..a] < invariant[src[q]][..a] {
+                    continue 'perm;
+                }
+            }
+            let mut order: Vec<usize> = (0..a).collect();
+            order.sort_by(|&x, &y| {
+                (0..n)
+                    .map(|q| count[src[q]][y])
+                    .cmp((0..n).map(|q| count[src[q]][x]))
+                    .then(x.cmp(&y))
+            });
+            let mut label = [0usize; 10];
+            for (new, &old) in order.iter().enumerate() {
+                label[old] = new;
+            }
+            key.clear();
+            key.extend(codes.iter().map(|c| {
+                let index = (0..n)
+                    .rev()
+                    .fold(0, |acc, q| acc * a + label[c[src[q]] as usize]);
+                self.rank_of_index[index]
+            }));
+            key.sort_unstable();
+            if best.as_ref().is_none_or(|b| key < *b) {
+                best = Some(key.clone());
+            }
+        }
+        best.unwrap_or_default()
+    }
 }
 
 #[cfg(test)]
@@ -279,7 +350,7 @@ mod tests {
     #[test]
     fn equivalent_sets_get_the_same_canonical_key() {
         let space = Space::new(Rules::new(3)).unwrap();
-        let perms = position_permutations(3);
+        let canon = Canon::new(&space);
         let set = |codes: &[&str]| -> Vec<u32> {
             let mut v: Vec<u32> = codes.iter().map(|c| space.parse(c).unwrap()).collect();
             v.sort();
@@ -288,11 +359,9 @@ mod tests {
         // Swap digits 1↔5 and reverse positions.
         let a = set(&["012", "034", "516"]);
         let b = set(&["250", "430", "651"]);
-        assert_eq!(
-            canonical_key(&space, &a, &perms),
-            canonical_key(&space, &b, &perms)
-        );
+        assert_eq!(canon.key(&space, &a), canon.key(&space, &b));
         let c = set(&["012", "034", "561"]);
-        assert_eq!(canonical_key(&space, &c, &perms).len(), 3);
+        assert_eq!(canon.key(&space, &c).len(), 3);
+        assert_ne!(canon.key(&space, &a), canon.key(&space, &c));
     }
 }

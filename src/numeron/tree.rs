@@ -143,7 +143,10 @@ pub fn export(space: &Space, node: &Node) -> ExportedNode {
         branches: node
             .branches
             .iter()
-            .map(|(a, c)| (Answer::from_code(*a, n).to_string(), export(space, c)))
+            .map(|(a, c)| {
+                let reply = space.notation().reply(Answer::from_code(*a, n));
+                (reply, export(space, c))
+            })
             .collect(),
     }
 }

@@ -15,6 +15,7 @@ mod gammon_cli;
 mod gammon_gnubg;
 mod gammon_match;
 mod hardening;
+mod mastermind;
 mod nikoniko_cli;
 mod nikoniko_inputs;
 mod nikoniko_rules;

@@ -174,7 +174,7 @@ fn bad_input_exits_2_naming_the_fault() {
         (vec!["trace", "--secret", "7a9"], "not a digit"),
         (vec!["trace", "--secret", "771"], "repeats the digit 7"),
         (vec!["trace", "--secret", "12"], "has 2 digits"),
-        (vec!["optimum", "--digits", "5"], "at most 5040"),
+        (vec!["optimum", "--digits", "5"], "at most 10000"),
     ] {
         let mut full = vec!["numeron"];
         full.extend(args.iter());

@@ -269,6 +269,7 @@ fn numeron_next(params: &mut Params) -> Answer {
     let game = GameArgs {
         digits: params.parsed("digits")?.unwrap_or(3),
         repeats: params.flag("repeats")?,
+        symbols: params.parsed("symbols")?.unwrap_or(10),
     };
     let strategy = match params.get("strategy") {
         None => tabula::numeron::Strategy::Entropy,
