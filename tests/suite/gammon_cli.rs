@@ -570,7 +570,13 @@ fn play_with_the_cube_needs_a_cube_table_and_names_the_command_that_builds_it() 
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(stdout.contains("O doubles to 2"), "{stdout}");
     assert!(
-        stdout.ends_with("You pass: you lose 1 point(s).\n"),
+        stdout.contains("You pass: you lose 1 point(s).\n"),
+        "{stdout}"
+    );
+    // The game over, the session's score; the input's end declines another game.
+    assert!(
+        stdout
+            .contains("Session: you -1 point(s) after 1 finished game(s).\nAnother game? [y/n] \n"),
         "{stdout}"
     );
 }
