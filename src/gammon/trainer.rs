@@ -812,3 +812,107 @@ fn describe(c: &Cube) -> String {
     };
     format!("cube {}, {owner}", c.value)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gammon::cube::Cubeful;
+    use crate::gammon::store::Tables;
+    use crate::gammon::Variant;
+
+    #[test]
+    fn gnubgs_marks_start_above_three_six_and_twelve_hundredths() {
+        assert_eq!(Mark::of(0.0), None);
+        assert_eq!(Mark::of(0.03), None);
+        assert_eq!(Mark::of(0.031), Some(Mark::Doubtful));
+        assert_eq!(Mark::of(0.06), Some(Mark::Doubtful));
+        assert_eq!(Mark::of(0.061), Some(Mark::Bad));
+        assert_eq!(Mark::of(0.121), Some(Mark::VeryBad));
+        assert_eq!(Mark::VeryBad.symbol(), "??");
+    }
+
+    #[test]
+    fn the_verdict_lists_the_proper_action_first_and_the_others_against_it() {
+        let c = |nd: f64, x: f64| Cubeful {
+            owned: nd,
+            centred: nd,
+            centred_jacoby: nd,
+            opponent_owns: x,
+        };
+        // No double 0.3; doubled and taken 2 × 0.1 = 0.2: no double, take.
+        let text = verdict(&decide(&c(0.3, 0.1), CubeState::Centred));
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[1], "  1. No double        +0.300000");
+        assert_eq!(lines[2], "  2. Double, pass     +1.000000  (+0.700000)");
+        assert_eq!(lines[3], "  3. Double, take     +0.200000  (-0.100000)");
+        assert_eq!(lines[4], "Proper cube action: No double, take");
+        assert!(lines[5].contains("short of it, doubling costs 0.100000"));
+        assert!(lines[6].contains("the opponent takes, 0.800000 better than passing"));
+        // Owned, 0.9 and 2 × 0.6 = 1.2: redouble, pass.
+        let text = verdict(&decide(&c(0.9, 0.6), CubeState::Owned));
+        assert!(text.contains("  1. Redouble, pass   +1.000000\n"), "{text}");
+        assert!(
+            text.contains("Proper cube action: Redouble, pass"),
+            "{text}"
+        );
+        assert!(text.contains("the opponent passes, 0.200000 better than taking"));
+        let text = verdict(&decide(&c(0.9, 0.6), CubeState::OpponentOwns));
+        assert!(
+            text.contains("no access") && !text.contains("pass"),
+            "{text}"
+        );
+    }
+
+    fn hyper1() -> &'static Tables {
+        use std::sync::OnceLock;
+        static TABLES: OnceLock<Tables> = OnceLock::new();
+        TABLES.get_or_init(|| {
+            let v = Variant::parse("hyper1").unwrap();
+            let dir = tempfile::tempdir().unwrap();
+            let path = dir.path().join("hyper1.tbl");
+            crate::gammon::store::build(&v, &path, true, crate::progress::Progress::SILENT)
+                .unwrap();
+            Tables::open(&path).unwrap()
+        })
+    }
+
+    fn run(seed: u64, input: &str) -> (SessionResult, String) {
+        let options = Options {
+            seed,
+            human_first: true,
+            cube: true,
+            board: false,
+        };
+        let mut out = Vec::new();
+        let result = session(hyper1(), &options, input.as_bytes(), &mut out).unwrap();
+        (result, String::from_utf8(out).unwrap())
+    }
+
+    #[test]
+    fn a_session_keeps_the_running_score_alternates_the_first_roll_and_replays_from_its_seed() {
+        // Every question answered in turn by one of these: a refused answer is asked
+        // again with the next line, so the human takes, rolls, plays the first play and
+        // asks for another game; the input's end abandons the last game.
+        let script = "t\nr\n1\ny\n".repeat(60);
+        let (result, text) = run(3, &script);
+        let finished: Vec<i32> = result.games.iter().filter_map(|g| g.human_points).collect();
+        assert!(finished.len() >= 3, "{text}");
+        assert_eq!(result.score, finished.iter().sum::<i32>());
+        assert!(text.contains("Game 2: O rolls first."), "{text}");
+        assert!(text.contains("Game 3: you roll first."), "{text}");
+        let last = format!(
+            "Session: you {:+} point(s) after {} finished game(s).",
+            result.score,
+            finished.len()
+        );
+        assert!(text.contains(&last), "{text}");
+        // Each game's total is the sum of its decisions' losses.
+        for g in &result.games {
+            let sum: f64 = g.decisions.iter().map(|d| d.loss).sum();
+            assert!((g.total - sum).abs() < 1e-12);
+            assert!(g.decisions.iter().all(|d| d.loss >= 0.0));
+        }
+        // The same seed and answers: the same session.
+        assert_eq!(run(3, &script).1, text);
+    }
+}
