@@ -13,6 +13,7 @@ mod fabfib_engine;
 mod fabfib_odds;
 mod gammon_cli;
 mod gammon_gnubg;
+mod gammon_match;
 mod gammon_trainer;
 mod hardening;
 mod nikoniko_cli;
