@@ -31,7 +31,7 @@ echo "load average: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores"
 solve() {
     local variant=$1 length=$2 dir="$WORK/$1-$2-$RANDOM"
     mkdir -p "$dir"
-    /usr/bin/time -f '%e %U %S %M' -o "$WORK/t" ${NICE:-} "$T" gammon met --variant "$variant" \
+    /usr/bin/time -f '%e %U %S %M' -o "$WORK/t" "$T" gammon met --variant "$variant" \
         --length "$length" --match-tables "$dir" --quiet --json >"$WORK/$variant-$length.json"
     read -r wall user sys peak <"$WORK/t"
     rm -rf "$dir"
@@ -51,6 +51,11 @@ sweeps = sum(u["solve"]["sweeps"] for u in units)
 print(f"  hyper2 to 7: {len(units)} scores, {sweeps} sweeps in all "
       f"({sweeps / len(units):.0f} a score), {sum(u['solve']['seconds'] for u in units):.1f} s solving")
 EOF
+# The test's own plain solver (matchplay::naive: value iteration on boards, every cube
+# value to 16 with both owners, no dead level assumed) beside tabula, and every value
+# compared to 1e-10 (`--ignored` unit test).
+cargo test --release --quiet --lib -- --ignored hyper1_to_seven --nocapture 2>/dev/null |
+    grep '^hyper1 to 7 points' | sed 's/^/  /'
 
 if [ "$HYPER3" = 1 ]; then
     avail=$(awk '/MemAvailable/ { printf "%d", $2 / 1048576 }' /proc/meminfo)
@@ -58,7 +63,7 @@ if [ "$HYPER3" = 1 ]; then
         echo "hyper3: only $avail GB available, 9 needed: not run"
         exit 0
     fi
-    printf '%-36s %s\n' "hyper3 to $H3_LENGTH points" "$(NICE=nice solve hyper3 "$H3_LENGTH")"
+    printf '%-36s %s\n' "hyper3 to $H3_LENGTH points" "$(solve hyper3 "$H3_LENGTH")"
     # Each score's time against its width (values a state), fitted as seconds per 16-byte
     # pair of values (what a sweep reads of each successor), and projected to 11 points.
     python3 - "$WORK/hyper3-$H3_LENGTH.json" <<'EOF'

@@ -602,10 +602,20 @@ fn a_score_whose_table_is_missing_names_the_command_that_builds_it() {
     );
 }
 
+/// gnubg's market window for one player, as `show marketwindow` prints it.
+struct GnubgWindow {
+    /// The dead cube's doubling point and take point (where the opponent would not
+    /// redouble at once).
+    dead: (f64, f64),
+    /// The window where the opponent redoubles at once, where gnubg shows one.
+    redouble: Option<(f64, f64)>,
+    /// The live cube's take point, where gnubg shows one.
+    live: Option<f64>,
+}
+
 /// gnubg's `show marketwindow 0 0 0 0` for player 0 ("gnubg") with the match-equity table
-/// `met` loaded, at a match to `length` where player 0 needs `me` and player 1 `them`:
-/// the dead cube's window and, where gnubg shows one, the live cube's take point.
-fn gnubg_window(met: &Path, length: u32, me: u32, them: u32) -> (f64, f64, Option<f64>) {
+/// `met` loaded, at a match to `length` where player 0 needs `me` and player 1 `them`.
+fn gnubg_window(met: &Path, length: u32, me: u32, them: u32) -> GnubgWindow {
     let script = format!(
         "set matchequitytable {}\nset player 0 human\nset player 1 human\nnew match {length}\n\
          set score {} {}\nshow marketwindow 0 0 0 0\n",
@@ -628,25 +638,24 @@ fn gnubg_window(met: &Path, length: u32, me: u32, them: u32) -> (f64, f64, Optio
     let mine = text
         .split("Player gnubg market window:")
         .nth(1)
-        .expect("a window");
+        .unwrap_or_else(|| panic!("no window in {text}"));
     let mine = mine.split("market window:").next().unwrap();
-    let percents = |line: &str| -> Vec<f64> {
-        line.split('%')
+    // The two percentages of a line `Dead cube …: 27.04% -  54.31%`.
+    let pair = |start: &str| -> Option<(f64, f64)> {
+        let line = mine.lines().find(|l| l.starts_with(start))?;
+        let p: Vec<f64> = line
+            .split('%')
             .filter_map(|p| p.split_whitespace().last())
-            .filter_map(|p| p.trim_start_matches(':').parse::<f64>().ok())
+            .filter_map(|p| p.parse::<f64>().ok())
             .map(|p| p / 100.0)
-            .collect()
+            .collect();
+        Some((p[0], p[1]))
     };
-    let dead = mine
-        .lines()
-        .find(|l| l.starts_with("Dead cube:"))
-        .expect("a dead cube");
-    let dead = percents(dead);
-    let live = mine
-        .lines()
-        .find(|l| l.starts_with("Live cube:"))
-        .map(|l| percents(l)[1]);
-    (dead[0], dead[1], live)
+    GnubgWindow {
+        dead: pair("Dead cube").unwrap_or_else(|| panic!("no dead cube in {mine}")),
+        redouble: pair("Dead cube (opponent redoubles)"),
+        live: pair("Live cube").map(|p| p.1),
+    }
 }
 
 // Needs gnubg (/usr/games/gnubg); CI skips the tests named gnubg.
@@ -670,7 +679,10 @@ fn gnubg_loads_the_exported_table_and_shows_the_same_market_windows() {
         ],
     );
     assert_eq!(report["length"], 5);
-    for (me, them) in [(3, 5), (5, 3), (2, 4), (4, 4), (2, 5), (5, 2)] {
+    // gnubg prints two decimals of a percentage.
+    let close = |ours: &Value, theirs: f64| (f(ours) - theirs).abs() < 6e-5;
+    let mut redoubles = 0;
+    for (me, them) in [(3, 5), (5, 3), (2, 4), (4, 4), (2, 5), (5, 2), (4, 5)] {
         let score = format!("{me}-{them}");
         let ours = at(
             &dir,
@@ -684,21 +696,34 @@ fn gnubg_loads_the_exported_table_and_shows_the_same_market_windows() {
             ],
         );
         let w = &ours["market_window"];
-        let (doubling, take, live) = gnubg_window(&file, 5, me, them);
-        // gnubg prints two decimals of a percentage.
+        let g = gnubg_window(&file, 5, me, them);
         assert!(
-            (f(&w["doubling_point"]) - doubling).abs() < 6e-5,
-            "{score}: {w} vs {doubling}"
+            close(&w["doubling_point"], g.dead.0),
+            "{score}: {w} vs {:?}",
+            g.dead
         );
         assert!(
-            (f(&w["take_point"]) - take).abs() < 6e-5,
-            "{score}: {w} vs {take}"
+            close(&w["take_point"], g.dead.1),
+            "{score}: {w} vs {:?}",
+            g.dead
         );
-        if let Some(live) = live {
-            assert!(
-                (f(&w["take_point_live"]) - live).abs() < 6e-5,
-                "{score}: {w} vs {live}"
-            );
+        match g.redouble {
+            Some((d, t)) => {
+                redoubles += 1;
+                let r = &w["with_redouble"];
+                assert!(
+                    close(&r[0], d) && close(&r[1], t),
+                    "{score}: {w} vs {d} {t}"
+                );
+            }
+            None => assert!(w["with_redouble"].is_null(), "{score}: {w}"),
+        }
+        if let Some(live) = g.live {
+            assert!(close(&w["take_point_live"], live), "{score}: {w} vs {live}");
         }
     }
+    assert!(
+        redoubles > 0,
+        "no score with an immediate redouble was compared"
+    );
 }
