@@ -55,6 +55,7 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    cmd::json_errors_if_asked(std::env::args_os());
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => return cmd::usage(&e),

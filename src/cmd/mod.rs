@@ -16,6 +16,7 @@ pub mod tables;
 
 use std::io::Write;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
 use tabula::Result;
 
 /// Prints `text` (a trailing newline is added) on stdout. A closed pipe (`| head`) comes
@@ -62,12 +63,53 @@ pub fn diag(text: &str) {
     let _ = err.flush();
 }
 
+/// Whether the command line asked for `--json`: then a failure is reported as one JSON
+/// document on stderr (`docs/cli.md`), the exit status unchanged.
+static JSON_ERRORS: AtomicBool = AtomicBool::new(false);
+
+/// Reports failures as JSON from now on when `args` (the whole command line) hold
+/// `--json` before any `--`.
+pub fn json_errors_if_asked<I: IntoIterator<Item = std::ffi::OsString>>(args: I) {
+    let asked = args
+        .into_iter()
+        .take_while(|a| a != "--")
+        .any(|a| a == "--json");
+    JSON_ERRORS.store(asked, Ordering::Relaxed);
+}
+
+/// The failure as the JSON document printed under `--json`: `error` (`kind`: input,
+/// usage, table, io or failed; `message`; `exit_code`).
+fn error_document(kind: &str, message: &str, code: u8) -> String {
+    let doc = serde_json::json!({
+        "error": { "kind": kind, "message": message, "exit_code": code }
+    });
+    serde_json::to_string_pretty(&doc).unwrap_or_else(|_| message.to_string())
+}
+
+/// Writes a failure's message on stderr: as text, or under `--json` as one JSON document.
+fn report(kind: &str, message: &str, code: u8) {
+    if JSON_ERRORS.load(Ordering::Relaxed) {
+        let message = message.trim_end();
+        let message = message.strip_prefix("tabula: ").unwrap_or(message);
+        diag(&error_document(kind, message, code));
+    } else {
+        diag(message);
+    }
+}
+
 /// Reports a failure on stderr and gives its exit status. Every error message leaves
 /// here, so the excerpt rule is applied here too: no piece of the user's input is repeated
 /// at length, whichever library message carries it.
 pub fn fail(e: &tabula::Error) -> ExitCode {
-    diag(&shorten_words(&format!("tabula: {e}")));
-    ExitCode::from(exit_code(e))
+    let code = exit_code(e);
+    let kind = match e.kind() {
+        tabula::ErrorKind::Input => "input",
+        tabula::ErrorKind::Table => "table",
+        tabula::ErrorKind::Io => "io",
+        tabula::ErrorKind::Failed => "failed",
+    };
+    report(kind, &shorten_words(&format!("tabula: {e}")), code);
+    ExitCode::from(code)
 }
 
 /// What the argument parser says when it does not run a command: help and the version on
@@ -82,7 +124,7 @@ pub fn usage(e: &clap::Error) -> ExitCode {
             Err(e) => fail(&e),
         },
         _ => {
-            diag(&shorten_words(&e.render().to_string()));
+            report("usage", &shorten_words(&e.render().to_string()), 2);
             ExitCode::from(2)
         }
     }

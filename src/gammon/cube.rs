@@ -241,6 +241,84 @@ pub struct CubeAction {
     pub double_take: f64,
     /// Equity if it doubles and the opponent passes: 1.
     pub double_pass: f64,
+    /// The opponent's proper answer to a double: `take` when taking costs it no more
+    /// than passing (double/take ≤ double/pass), else `pass`; none without access.
+    pub response: Option<Response>,
+    /// The verdict as gnubg words it: `No double, take`, `Double, pass`, `Too good to
+    /// redouble, pass` … (a redouble when the side on roll owns the cube); none without
+    /// access.
+    pub proper: Option<Proper>,
+    /// How far past the doubling point the position is: min(double/take, double/pass)
+    /// − no double (positive: doubling gains that much; negative: it costs that much).
+    pub doubling_margin: f64,
+    /// How far the opponent is from its take point: double/pass − double/take
+    /// (positive: taking saves it that much; negative: it should pass).
+    pub take_margin: f64,
+}
+
+/// The proper cube action as gnubg words it: the decision of the side on roll (a
+/// redouble when it owns the cube) and the opponent's proper answer to a double.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Proper {
+    /// The side on roll's decision.
+    pub decision: CubeDecision,
+    /// The opponent's answer to a double.
+    pub response: Response,
+    /// The cube is the side on roll's own: a redouble.
+    pub redouble: bool,
+}
+
+impl fmt::Display for Proper {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (re, big) = if self.redouble {
+            ("re", "Redouble")
+        } else {
+            ("", "Double")
+        };
+        match self.decision {
+            CubeDecision::NoDouble => write!(f, "No {re}double"),
+            CubeDecision::DoubleTake | CubeDecision::DoublePass => f.write_str(big),
+            CubeDecision::TooGood => write!(f, "Too good to {re}double"),
+        }?;
+        write!(f, ", {}", self.response)
+    }
+}
+
+impl Serialize for Proper {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+/// The answer to a double.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Response {
+    /// Play on at twice the stake, owning the cube.
+    Take,
+    /// Concede the game at the stake before the double.
+    Pass,
+}
+
+impl Response {
+    /// `take` or `pass`.
+    pub const fn text(self) -> &'static str {
+        match self {
+            Response::Take => "take",
+            Response::Pass => "pass",
+        }
+    }
+}
+
+impl fmt::Display for Response {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.text())
+    }
+}
+
+impl Serialize for Response {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.text())
+    }
 }
 
 /// The decision of the side on roll in cube state `state` from its no-double equities:
@@ -263,12 +341,29 @@ pub fn decide(c: &Cubeful, state: CubeState) -> CubeAction {
     } else {
         Some(CubeDecision::NoDouble)
     };
+    let response = state.has_access().then_some(if double_take <= 1.0 {
+        Response::Take
+    } else {
+        Response::Pass
+    });
+    let proper = match (action, response) {
+        (Some(decision), Some(response)) => Some(Proper {
+            decision,
+            response,
+            redouble: state == CubeState::Owned,
+        }),
+        _ => None,
+    };
     CubeAction {
         action,
         state,
         no_double,
         double_take,
         double_pass: 1.0,
+        response,
+        proper,
+        doubling_margin: double_take.min(1.0) - no_double,
+        take_margin: 1.0 - double_take,
     }
 }
 
@@ -369,6 +464,22 @@ mod tests {
         let json = serde_json::to_value(decide(&c(0.3, 0.4), CubeState::Owned)).unwrap();
         assert_eq!(json["action"], "double, take");
         assert_eq!(json["state"], "owned");
+        assert_eq!(json["response"], "take");
+        assert_eq!(json["proper"], "Redouble, take");
+        let v = |nd, x, state| decide(&c(nd, x), state);
+        let proper = |nd, x, state| v(nd, x, state).proper.unwrap().to_string();
+        assert_eq!(proper(0.3, 0.1, CubeState::Centred), "No double, take");
+        assert_eq!(proper(0.9, 0.6, CubeState::Centred), "Double, pass");
+        assert_eq!(
+            proper(1.2, 0.6, CubeState::Owned),
+            "Too good to redouble, pass"
+        );
+        assert_eq!(v(0.3, 0.1, CubeState::OpponentOwns).proper, None);
+        assert_eq!(v(0.3, 0.1, CubeState::OpponentOwns).response, None);
+        // Margins: 2 × 0.4 = 0.8 against 0.3 and against 1.
+        let a = v(0.3, 0.4, CubeState::Centred);
+        assert!((a.doubling_margin - 0.5).abs() < 1e-12);
+        assert!((a.take_margin - 0.2).abs() < 1e-12);
     }
 
     #[test]

@@ -484,7 +484,7 @@ impl<'a, R: BufRead, W: Write> Session<'a, R, W> {
             let (text, after) = (p.text(v.points), notation(v, &p.after));
             self.say(format_args!("  {:>2}. {text:<24} -> {after}", k + 1))?;
         }
-        self.ask(&plays)
+        self.ask(pos, &plays)
     }
 
     /// The table's best play of `roll`: by cubeful equity in its cube state when the cube
@@ -583,15 +583,19 @@ impl<'a, R: BufRead, W: Write> Session<'a, R, W> {
             return Ok(None);
         }
         if action.action.doubles() {
-            self.say(format_args!(
-                "O doubles to {} (O's match-winning chance: no double {}, double and take {}, \
-                 double and pass {}).",
-                2 * before,
-                percent(action.no_double),
-                percent(action.double_take),
-                percent(action.double_pass)
-            ))?;
-            match self.choose("Take or pass? [t/p] ", ["t", "p"])? {
+            self.say(format_args!("O doubles to {}.", 2 * before))?;
+            let answered = self.choose("Take or pass? [t/p] ", ["t", "p"])?;
+            if answered.is_some() {
+                // The table's numbers once the human has answered.
+                self.say(format_args!(
+                    "O's match-winning chance: no double {}, double and take {}, double and \
+                     pass {}.",
+                    percent(action.no_double),
+                    percent(action.double_take),
+                    percent(action.double_pass)
+                ))?;
+            }
+            match answered {
                 None => {
                     self.say(format_args!("Game abandoned."))?;
                     return Ok(Some(GameEnd::Abandoned));
@@ -627,11 +631,7 @@ impl<'a, R: BufRead, W: Write> Session<'a, R, W> {
             self.say(format_args!("O rolls {roll} and cannot move."))?;
             return Ok(Play::pass(pos));
         };
-        self.say(format_args!(
-            "O rolls {roll} and plays {} (O's match-winning chance {:.2}%).",
-            best.text,
-            100.0 * best.mwc
-        ))?;
+        self.say(format_args!("O rolls {roll} and plays {}.", best.text))?;
         Ok(best.play)
     }
 
@@ -676,8 +676,9 @@ impl<'a, R: BufRead, W: Write> Session<'a, R, W> {
         }
     }
 
-    /// Asks for one of `plays`: its number, its steps or the position it leads to.
-    fn ask(&mut self, plays: &[Play]) -> Result<Option<Play>, Error> {
+    /// Asks for one of `plays` from `pos`: its number, the play in gnubg's notation (or a
+    /// looser spelling, `gnubg::notation`) or the position it leads to.
+    fn ask(&mut self, pos: &Position, plays: &[Play]) -> Result<Option<Play>, Error> {
         let v = self.variant;
         let example = plays[0].text(v.points);
         let prompt =
@@ -697,12 +698,8 @@ impl<'a, R: BufRead, W: Write> Session<'a, R, W> {
                 ))?;
                 continue;
             }
-            let words: Vec<&str> = answer.split_whitespace().collect();
-            if let Some(p) = plays
-                .iter()
-                .find(|p| p.text(v.points).split(' ').eq(words.iter().copied()))
-            {
-                return Ok(Some(*p));
+            if let Ok(p) = super::gnubg::notation::parse_play(v, pos, plays, answer) {
+                return Ok(Some(p));
             }
             if let Ok(target) = parse_position(v, answer) {
                 if let Some(p) = plays.iter().find(|p| p.after == target) {

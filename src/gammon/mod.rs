@@ -12,10 +12,11 @@
 //! - [`solver`]: the exact solve of a whole variant, cube included.
 //! - [`matchplay`]: match play, solved score by score with the same solver.
 //! - [`store`]: the family's tables on disk; [`Evaluator`]: what any table answers.
-//! - [`query`], [`verify`], [`game`]: the questions, the Bellman check and the game,
-//!   written once over [`Evaluator`].
-//! - [`notation`]: positions and rolls as text; [`gnubg`]: Position IDs, gnubg's
-//!   Hypergammon databases, comparison and export.
+//! - [`query`], [`verify`], [`game`], [`trainer`]: the questions, the Bellman check, the
+//!   game and the trainer (a session of reviewed games), written once over [`Evaluator`].
+//! - [`board`]: the board as text, for every variant.
+//! - [`notation`]: positions and rolls as text; [`gnubg`]: plays in gnubg's notation,
+//!   Position IDs, gnubg's Hypergammon databases, comparison and export.
 //!
 //! ```
 //! use tabula::gammon::{gnubg::position_id, notation, HyperIndex, Variant};
@@ -31,6 +32,7 @@
 //! assert_eq!(notation::notation(&hyper3, &opening), "24,23,22/24,23,22");
 //! ```
 
+pub mod board;
 pub mod cube;
 mod error;
 mod evaluator;
@@ -46,6 +48,7 @@ pub mod query;
 mod roll;
 pub mod solver;
 pub mod store;
+pub mod trainer;
 pub mod variant;
 pub mod verify;
 

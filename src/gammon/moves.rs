@@ -15,12 +15,11 @@
 //! // The opening 1-2 has four distinct plays.
 //! let plays = Generator::new(&nikoniko).plays(&opening, Roll::new(1, 2));
 //! assert_eq!(plays.len(), 4);
-//! assert_eq!(plays[0].text(8), "8/6 6/5");
+//! assert_eq!(plays[0].text(8), "8/5");
 //! ```
 
 use super::{Position, Roll, Variant};
 use serde::Serialize;
-use std::fmt;
 
 /// One checker moved by one die.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
@@ -68,10 +67,11 @@ impl Play {
         self.after.us_in_play() == 0
     }
 
-    /// The steps as a backgammon player writes them (`24/18 13/8*`, `bar/22`, `3/off`) on
-    /// a board of `points` points; `(no move)` for a pass.
+    /// The play as gnubg writes it (`24/18 13/8*`, `24/13`, `13/7*/1`, `8/4(2)`,
+    /// `bar/22`, `3/off`) on a board of `points` points; `(no move)` for a pass. See
+    /// [`super::gnubg::notation`].
     pub fn text(&self, points: usize) -> String {
-        PlayText(self, points).to_string()
+        super::gnubg::notation::format(points, self.steps())
     }
 
     /// Makes one more (legal) step.
@@ -79,34 +79,6 @@ impl Play {
         self.steps[usize::from(self.len)] = step;
         self.len += 1;
         apply(variant, &mut self.after, step);
-    }
-}
-
-struct PlayText<'a>(&'a Play, usize);
-
-impl fmt::Display for PlayText<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let PlayText(play, points) = *self;
-        if play.is_pass() {
-            return f.write_str("(no move)");
-        }
-        let loc = |f: &mut fmt::Formatter<'_>, l: u8| match usize::from(l) {
-            0 => f.write_str("off"),
-            l if l == points + 1 => f.write_str("bar"),
-            l => write!(f, "{l}"),
-        };
-        for (k, s) in play.steps().iter().enumerate() {
-            if k > 0 {
-                f.write_str(" ")?;
-            }
-            loc(f, s.from)?;
-            f.write_str("/")?;
-            loc(f, s.to)?;
-            if s.hit {
-                f.write_str("*")?;
-            }
-        }
-        Ok(())
     }
 }
 
@@ -470,7 +442,7 @@ mod tests {
         let p = Position::new(&us, &them).unwrap();
         let plays = plays(&v, &p, Roll::new(6, 5));
         assert!(plays.iter().all(|m| m.steps()[0].from == 25), "{plays:?}");
-        assert_eq!(plays[0].text(24), "bar/19 19/14");
+        assert_eq!(plays[0].text(24), "bar/14");
     }
 
     #[test]

@@ -148,7 +148,8 @@ fn side(variant: &Variant, text: &str, bad: &dyn Fn(String) -> Error) -> Result<
     Ok(slots)
 }
 
-/// Reads a roll `a-b` of the variant's faces, each die written as a plain number.
+/// Reads a roll `a-b` of the variant's faces, each die written as a plain number, or as
+/// gnubg writes it, `ab` (`65`).
 pub fn parse_roll(variant: &Variant, text: &str) -> Result<Roll, Error> {
     let faces = variant
         .faces
@@ -160,10 +161,16 @@ pub fn parse_roll(variant: &Variant, text: &str) -> Result<Roll, Error> {
         input(
             "roll",
             text,
-            format!("not a roll: expected two dice of the faces {faces}, like `1-2`"),
+            format!("not a roll: expected two dice of the faces {faces}, like `1-2` or `12`"),
         )
     };
-    let (a, b) = text.trim().split_once('-').ok_or_else(bad)?;
+    let t = text.trim();
+    // `6-5`, or gnubg's `65` (two single-digit dice).
+    let (a, b) = match t.split_once('-') {
+        Some(dice) => dice,
+        None if t.len() == 2 && t.is_char_boundary(1) => t.split_at(1),
+        None => return Err(bad()),
+    };
     let die = |t: &str| -> Result<u8, Error> {
         let t = t.trim();
         match variant.faces.iter().find(|f| f.to_string() == t) {
@@ -214,7 +221,9 @@ mod tests {
     fn rolls_must_use_the_variants_faces() {
         let v = Variant::built_in("nikoniko-12").unwrap();
         assert_eq!(parse_roll(&v, "2-1").unwrap(), Roll::new(1, 2));
-        for bad in ["0-1", "+1-2", "01-2", "1-2-1", "12", ""] {
+        assert_eq!(parse_roll(&v, "21").unwrap(), Roll::new(1, 2));
+        assert_eq!(parse_roll(&v, " 22 ").unwrap(), Roll::new(2, 2));
+        for bad in ["0-1", "+1-2", "01-2", "1-2-1", "13", "122", "1", "é", ""] {
             let e = parse_roll(&v, bad).unwrap_err().to_string();
             assert!(
                 e.contains("not a roll: expected two dice of the faces 1, 2"),

@@ -82,6 +82,13 @@ pub struct Ranked {
     pub text: String,
     /// The position after the play, the mover's side first.
     pub position: String,
+    /// gnubg's Position ID of the position after the play, as gnubg shows it with the
+    /// opponent on roll (on 24 points; none when the play wins).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub position_id: Option<String>,
+    /// The play one die at a time, tabula's steps (`24/18`, `18/13`), for a board that
+    /// moves checkers a die at a time.
+    pub steps: Vec<String>,
     /// The play's cubeless equity for the side that moved.
     pub equity: f64,
     /// Its outcome chances for the side that moved.
@@ -259,9 +266,19 @@ pub fn hint(
             Some(state) => Some(cubeful_value(table, &play, state)?),
             None => None,
         };
+        let position_id = (v.points == position_id::POINTS && !play.wins())
+            .then(|| position_id::encode(&play.after.swapped()).ok())
+            .flatten();
+        let steps = play
+            .steps()
+            .iter()
+            .map(|s| super::gnubg::notation::format(v.points, std::slice::from_ref(s)))
+            .collect();
         ranked.push(Ranked {
             text: play.text(v.points),
             position: notation(v, &play.after),
+            position_id,
+            steps,
             play,
             equity,
             outcomes,

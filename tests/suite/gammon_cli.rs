@@ -570,7 +570,116 @@ fn play_with_the_cube_needs_a_cube_table_and_names_the_command_that_builds_it() 
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(stdout.contains("O doubles to 2"), "{stdout}");
     assert!(
-        stdout.ends_with("You pass: you lose 1 point(s).\n"),
+        stdout.contains("You pass: you lose 1 point(s).\n"),
         "{stdout}"
     );
+    // The game over, the session's score; the input's end declines another game.
+    assert!(
+        stdout
+            .contains("Session: you -1 point(s) after 1 finished game(s).\nAnother game? [y/n] \n"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn hint_json_gives_each_plays_loss_and_the_position_id_after_it_as_show_reads_it() {
+    let table = table("hyper2");
+    let hint = json(&[
+        "gammon",
+        "hint",
+        "24,23/24,23",
+        "65",
+        "--table",
+        &table,
+        "--json",
+    ]);
+    let moves = hint["moves"].as_array().unwrap();
+    assert!(moves.len() > 3);
+    let best = moves[0]["equity"].as_f64().unwrap();
+    for m in moves {
+        // Cubeless: the loss is the best equity less the play's.
+        let loss = best - m["equity"].as_f64().unwrap();
+        assert!((m["loss"].as_f64().unwrap() - loss).abs() < 1e-12, "{m}");
+        // The position after the play, the opponent on roll, read back from its ID.
+        let mover_first = m["position"].as_str().unwrap();
+        let (us, them) = mover_first.split_once('/').unwrap();
+        let id = m["position_id"].as_str().unwrap();
+        let shown = json(&["gammon", "show", id, "--variant", "hyper2", "--json"]);
+        assert_eq!(shown["position"], format!("{them}/{us}"), "{m}");
+    }
+}
+
+#[test]
+fn an_error_under_json_is_one_json_document_on_stderr_with_the_same_exit_status() {
+    for (args, code, kind) in [
+        (
+            vec!["gammon", "show", "99/1", "--variant", "hyper1", "--json"],
+            2,
+            "input",
+        ),
+        (vec!["gammon", "show", "--json"], 2, "usage"),
+        (
+            vec![
+                "gammon",
+                "equity",
+                "24/24",
+                "--table",
+                "/no/such/h.tbl",
+                "--json",
+            ],
+            1,
+            "table",
+        ),
+    ] {
+        let out = tabula().args(&args).output().unwrap();
+        assert_eq!(out.status.code(), Some(code), "{args:?}");
+        assert!(out.stdout.is_empty());
+        let doc: Value = serde_json::from_slice(&out.stderr).expect("one JSON document");
+        assert_eq!(doc["error"]["kind"], kind, "{args:?}");
+        assert_eq!(doc["error"]["exit_code"], code);
+        assert!(!doc["error"]["message"].as_str().unwrap().is_empty());
+    }
+    // Without --json, the same fault is a line of text.
+    let out = tabula()
+        .args(["gammon", "show", "99/1", "--variant", "hyper1"])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&out.stderr).starts_with("tabula: position 99/1"));
+}
+
+#[test]
+fn the_cube_verdict_lists_only_what_the_side_with_access_may_choose() {
+    let table = cube_table("hyper1");
+    let text = |cube: &str| {
+        let out = tabula()
+            .args([
+                "gammon", "equity", "24/24", "--table", &table, "--cube", cube,
+            ])
+            .output()
+            .unwrap();
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let doc = json(&["gammon", "equity", "24/24", "--table", &table, "--json"]);
+    let cube = &doc["cube"];
+    let (nd, dt) = (
+        cube["no_double"].as_f64().unwrap(),
+        cube["double_take"].as_f64().unwrap(),
+    );
+    // The opening of Hypergammon-1: double, take (gnubg's database agrees, gammon_gnubg).
+    assert_eq!(cube["proper"], "Double, take");
+    assert_eq!(cube["response"], "take");
+    assert!((cube["doubling_margin"].as_f64().unwrap() - (dt.min(1.0) - nd)).abs() < 1e-12);
+    assert!((cube["take_margin"].as_f64().unwrap() - (1.0 - dt)).abs() < 1e-12);
+    let centred = text("centred");
+    assert!(
+        centred.contains("Proper cube action: Double, take"),
+        "{centred}"
+    );
+    assert!(
+        centred.contains(&format!("1. Double, take     {dt:+.6}")),
+        "{centred}"
+    );
+    let opponent = text("opponent-owns");
+    assert!(opponent.contains("no access to the cube"), "{opponent}");
+    assert!(!opponent.contains("Double, take"), "{opponent}");
 }

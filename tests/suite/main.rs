@@ -14,6 +14,7 @@ mod fabfib_odds;
 mod gammon_cli;
 mod gammon_gnubg;
 mod gammon_match;
+mod gammon_trainer;
 mod hardening;
 mod mastermind;
 mod nikoniko_cli;

@@ -327,7 +327,12 @@ fn a_person_sets_a_position_makes_a_play_and_plays_a_game_with_the_cube_in_a_bro
     );
     browser.screenshot("serve-board.png");
     // The play made on the board: the checker, then where it lands.
-    let steps: Vec<&str> = best["play"].as_str().unwrap().split(' ').collect();
+    let steps: Vec<&str> = best["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_str().unwrap())
+        .collect();
     let from = steps[0].split('/').next().unwrap();
     let to = steps[steps.len() - 1]
         .split('/')

@@ -14,6 +14,14 @@ pub struct Json {
     pub json: bool,
 }
 
+/// `--no-board`.
+#[derive(Args, Clone, Copy)]
+pub struct NoBoard {
+    /// Leave the board out of the text (--json always does)
+    #[arg(long)]
+    pub no_board: bool,
+}
+
 /// Which variant, and which table of it: `--variant`, `--table`, or both.
 #[derive(Args, Clone)]
 pub struct Source {
@@ -114,6 +122,8 @@ pub struct ShowArgs {
     #[command(flatten)]
     pub at: At,
     #[command(flatten)]
+    pub board: NoBoard,
+    #[command(flatten)]
     pub json: Json,
 }
 
@@ -150,21 +160,26 @@ pub struct HintArgs {
     #[arg(long, value_name = "CUBE", value_parser = parse_cube)]
     pub cube: Option<CubeArg>,
     #[command(flatten)]
+    pub board: NoBoard,
+    #[command(flatten)]
     pub json: Json,
 }
 
 /// `play`.
 #[derive(Args, Clone, Copy)]
 pub struct PlayArgs {
-    /// Seed of the dice
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
+    /// Seed of the dice, to replay a game (default: from the clock; each game says its
+    /// seed)
+    #[arg(long)]
+    pub seed: Option<u64>,
     /// Let the table move first
     #[arg(long)]
     pub second: bool,
     /// Money play with the doubling cube (needs a cube table)
     #[arg(long)]
     pub cube: bool,
+    #[command(flatten)]
+    pub board: NoBoard,
 }
 
 /// Where the match tables lie: `--match-tables`.

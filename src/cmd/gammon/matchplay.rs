@@ -251,12 +251,7 @@ pub fn score_plan(source: MatchSource, args: ScorePlanArgs) -> Result<()> {
 }
 
 /// `play --match`: a match on standard input and output.
-pub fn play(
-    v: &Variant,
-    args: PlayArgs,
-    m: MatchPlayArgs,
-    board: Option<fn(&tabula::gammon::Position) -> String>,
-) -> Result<()> {
+pub fn play(v: &Variant, args: PlayArgs, m: MatchPlayArgs, draw_board: bool) -> Result<()> {
     let length = m.length.expect("called with --match");
     let folder = m.tables.match_tables.as_deref();
     // Every table the match can reach, checked before the first game (the trailer is
@@ -271,12 +266,15 @@ pub fn play(
             open_unit(v, unit, whole, folder)?;
         }
     }
-    let draw: Option<&(dyn Fn(&tabula::gammon::Position) -> String + Sync)> = match &board {
-        Some(f) => Some(f),
-        None => None,
+    let board = |p: &tabula::gammon::Position| {
+        tabula::gammon::board::draw(v, p, &tabula::gammon::board::Around::default())
+    };
+    let draw: Option<&(dyn Fn(&tabula::gammon::Position) -> String + Sync)> = match draw_board {
+        true => Some(&board),
+        false => None,
     };
     let options = game::Options {
-        seed: args.seed,
+        seed: args.seed.unwrap_or_else(super::clock_seed),
         human_first: !args.second,
         cube: true,
         board: draw,

@@ -20,8 +20,8 @@ use handle::{Handle, Open};
 use serde::Serialize;
 use std::path::PathBuf;
 use std::time::Instant;
-use tabula::gammon::{game, gnubg, numbering, store, verify};
-use tabula::gammon::{BuiltIn, CubeState, Position, Variant};
+use tabula::gammon::{board, gnubg, numbering, store, trainer, verify};
+use tabula::gammon::{CubeState, Position, Variant};
 use tabula::Result;
 
 #[derive(Subcommand)]
@@ -239,7 +239,7 @@ pub fn run(cmd: GammonCmd) -> Result<()> {
         } => match matched.length {
             Some(_) => {
                 let v = handle::variant(&source)?;
-                matchplay::play(&v, args, matched, board(&v))
+                matchplay::play(&v, args, matched, !args.board.no_board)
             }
             None => play(&handle::open(&source, Open::Load)?, args),
         },
@@ -310,13 +310,13 @@ pub fn emit_report(report: &store::BuildReport, json: Json, timings: Timings) ->
     emit_json(&doc)
 }
 
-/// The board drawn for a variant's positions, where it has one (the article's ASCII
-/// board for NikoNiko's 8 points and 5 checkers).
-fn board(v: &Variant) -> Option<fn(&Position) -> String> {
-    match v.built_in_kind() {
-        Some(BuiltIn::Nikoniko | BuiltIn::Nikoniko12) => Some(tabula::nikoniko::board::render),
-        _ => None,
-    }
+/// The board of `p` as text (`tabula::gammon::board`), the side on roll at the bottom.
+fn draw(v: &Variant, p: &Position, dice: Option<tabula::gammon::Roll>) -> String {
+    let around = board::Around {
+        dice,
+        ..board::Around::default()
+    };
+    board::draw(v, p, &around)
 }
 
 /// `count`.
@@ -329,9 +329,12 @@ pub fn count(v: &Variant, json: Json) -> Result<()> {
 pub fn show(v: &Variant, args: ShowArgs) -> Result<()> {
     let looked = answer::show(v, &tabula::gammon::Numbers::new(v)?, &args.at.position)?;
     let p = answer::position(v, &args.at.position)?;
-    text_or_json(&looked, args.json, || match board(v) {
-        Some(draw) => draw(&p),
-        None => render::looked(&looked),
+    text_or_json(&looked, args.json, || {
+        if args.board.no_board {
+            render::looked(&looked)
+        } else {
+            format!("{}\n\n{}", draw(v, &p, None), render::looked(&looked))
+        }
     })
 }
 
@@ -367,7 +370,20 @@ pub fn equity(v: &Variant, open: impl FnOnce() -> Result<Handle>, args: EquityAr
 pub fn hint(v: &Variant, open: impl FnOnce() -> Result<Handle>, args: HintArgs) -> Result<()> {
     let cube = args.cube.map(money_state).transpose()?;
     let hint = answer::hint(v, open, &args.at.at.position, &args.at.roll, cube)?;
-    text_or_json(&hint, args.json, || render::hint(&hint))
+    text_or_json(&hint, args.json, || {
+        if args.board.no_board {
+            return render::hint(&hint);
+        }
+        // The position and roll were read by the answer: read again, they cannot fail.
+        match answer::position(v, &args.at.at.position) {
+            Ok(p) => format!(
+                "{}\n\n{}",
+                draw(v, &p, Some(hint.roll)),
+                render::hint(&hint)
+            ),
+            Err(_) => render::hint(&hint),
+        }
+    })
 }
 
 /// `opening`.
@@ -376,28 +392,32 @@ pub fn opening(h: &Handle, json: Json) -> Result<()> {
     text_or_json(&o, json, || render::opening(&o))
 }
 
-/// `play`: the game on standard input and output.
+/// `play`: a session of games on standard input and output, the trainer's.
 pub fn play(h: &Handle, args: PlayArgs) -> Result<()> {
-    let draw = board(h.table.variant());
-    let draw: Option<&(dyn Fn(&Position) -> String + Sync)> = match &draw {
-        Some(f) => Some(f),
-        None => None,
-    };
-    let options = game::Options {
-        seed: args.seed,
+    let seed = args.seed.unwrap_or_else(clock_seed);
+    let options = trainer::Options {
+        seed,
         human_first: !args.second,
         cube: args.cube,
-        board: draw,
+        board: !args.board.no_board,
     };
     let stdin = std::io::stdin();
     let mut stdout = std::io::stdout();
-    h.advise(game::play(
+    h.advise(trainer::session(
         h.table.as_ref(),
         &options,
         stdin.lock(),
         &mut stdout,
     ))?;
     Ok(())
+}
+
+/// A seed from the clock: the nanoseconds since the epoch, folded to 64 bits.
+pub(crate) fn clock_seed() -> u64 {
+    let t = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap_or_default();
+    t.as_secs().wrapping_mul(1_000_000_007) ^ u64::from(t.subsec_nanos())
 }
 
 /// `verify`: fails when a gap exceeds what rounding allows.

@@ -125,21 +125,12 @@ pub fn evaluation(e: &Evaluation) -> String {
         (Some(c), Some(a)) => {
             let _ = write!(
                 out,
-                "\ncubeful  owned {:+.6}  centred {:+.6}  Jacoby {:+.6}  opponent owns {:+.6}\n\
-                 cube     {}: no double {:+.6}, double/take {:+.6}, double/pass {:+.6}\n\
-                 action   {}",
+                "\ncubeful  owned {:+.6}  centred {:+.6}  Jacoby {:+.6}  opponent owns {:+.6}\n{}",
                 c.owned,
                 c.centred,
                 c.centred_jacoby,
                 c.opponent_owns,
-                a.state,
-                a.no_double,
-                a.double_take,
-                a.double_pass,
-                match a.action {
-                    Some(d) => d.text(),
-                    None => "no access (the opponent owns the cube)",
-                }
+                tabula::gammon::trainer::verdict(a)
             );
         }
         _ => out.push_str("\ncube     (this table keeps no cube)"),

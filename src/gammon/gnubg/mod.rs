@@ -6,6 +6,7 @@ pub mod bd;
 pub mod compare;
 pub mod export;
 pub mod import;
+pub mod notation;
 pub mod position_id;
 
 pub use bd::{HyperFile, HyperWriter, Record, Stored};

@@ -154,10 +154,11 @@ function drawBoard(holder, rules, pos, opts) {
 }
 
 // ---------------------------------------------------------------- steps on the board
-// A play's text is its steps, `24/18* 13/8`, `bar/22`, `3/off`; a click on a checker then
-// on where it goes makes one step, matched against the legal plays.
-function stepsOf(play) {
-  return play.split(" ").filter((s) => s.includes("/")).map((s) => s.replace("*", ""));
+// A play's steps, one die each (`24/18*`, `18/13`, `bar/22`, `3/off`; its text is gnubg's,
+// `24/13`); a click on a checker then on where it goes makes one step, matched against the
+// legal plays.
+function stepsOf(m) {
+  return m.steps.map((s) => s.replace("*", ""));
 }
 // What is left of a play's steps once a checker has gone from `from` to `to`, by one
 // step or a chain of them (20/14 14/9 for 20 to 9); null when the play has no such move.
@@ -174,8 +175,8 @@ function consume(steps, from, to) {
   }
   return null;
 }
-function leftOf(play, moves) {
-  let steps = stepsOf(play);
+function leftOf(m, moves) {
+  let steps = stepsOf(m);
   for (const [from, to] of moves) {
     steps = consume(steps, from, to);
     if (!steps) return null;
@@ -210,12 +211,12 @@ function makeEntry(getPlays, getPos, getRules, redraw, commit) {
     if (target === entry.from) { entry.from = null; redraw(entry); return true; }
     const tried = entry.steps.concat([[entry.from, target]]);
     const shown = tried.map(([a, b]) => `${a}/${b}`).join(" ");
-    const fits = plays.filter((m) => leftOf(m.play, tried));
+    const fits = plays.filter((m) => leftOf(m, tried));
     if (!fits.length) { say(`${entry.from}/${target} is not a move of a legal play.`); entry.from = null; redraw(entry); return true; }
     entry.steps = tried;
     entry.pos = applyStep(rules, pos, entry.from, target);
     entry.from = null;
-    const done = fits.find((m) => leftOf(m.play, tried).length === 0);
+    const done = fits.find((m) => leftOf(m, tried).length === 0);
     if (done) { entry.reset(); say(""); commit(done); } else { say(`${shown} …`); redraw(entry); }
     return true;
   };
