@@ -15,6 +15,8 @@
 //!   written once over [`Evaluator`].
 //! - [`notation`]: positions and rolls as text; [`gnubg`]: Position IDs, gnubg's
 //!   Hypergammon databases, comparison and export.
+//! - [`bearoff`]: the bear-off databases of real backgammon, one-sided and two-sided
+//!   with the cube, in tabula's tables and gnubg's formats.
 //!
 //! ```
 //! use tabula::gammon::{gnubg::position_id, notation, HyperIndex, Variant};
@@ -30,6 +32,7 @@
 //! assert_eq!(notation::notation(&hyper3, &opening), "24,23,22/24,23,22");
 //! ```
 
+pub mod bearoff;
 pub mod cube;
 mod error;
 mod evaluator;

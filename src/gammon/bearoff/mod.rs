@@ -1,0 +1,10 @@
+//! The bear-off databases of real backgammon (`docs/bearoff.md`).
+
+pub mod index;
+mod kernels;
+pub mod one_sided;
+pub mod sides;
+pub mod store;
+pub mod two_sided;
+
+pub use index::BearoffIndex;
