@@ -237,7 +237,7 @@ pub fn run(cmd: BearoffCmd) -> Result<()> {
             let (us, them) = notation::parse_pair(t.index(), &position)?;
             let h = query::hint(&t, us, them, roll, cube.map(Into::into))
                 .map_err(|e| e.with_hint("build the table with the cube (without --cubeless)"))?;
-            text_or_json(&h, json, || super::gammon::render::hint(&h))
+            text_or_json(&h, json, || render::hint(&h))
         }
         BearoffCmd::Export {
             table,

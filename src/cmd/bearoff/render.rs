@@ -4,7 +4,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 use tabula::gammon::bearoff::gnubg::{Comparison, Format, OS_UNIT, TS_UNIT};
 use tabula::gammon::bearoff::index::Count;
-use tabula::gammon::bearoff::query::{BearoffEvaluation, Distribution};
+use tabula::gammon::bearoff::query::{BearoffEvaluation, BearoffHint, Distribution};
 use tabula::gammon::bearoff::store::BuildReport;
 
 /// `count`.
@@ -84,6 +84,31 @@ pub fn evaluation(e: &BearoffEvaluation) -> String {
             "\none-sided estimate: win {:.4}% ({:+.4}% from exact)",
             100.0 * x.win,
             100.0 * x.win_error
+        );
+    }
+    out
+}
+
+/// `hint`.
+pub fn hint(h: &BearoffHint) -> String {
+    let mut out = match h.cube {
+        Some(state) => format!("{} to play {} (cube {state}):\n", h.position, h.roll),
+        None => format!("{} to play {}:\n", h.position, h.roll),
+    };
+    for (k, m) in h.plays.iter().enumerate() {
+        let cubeful = m
+            .cubeful
+            .map(|c| format!("cubeful {c:+.6}  "))
+            .unwrap_or_default();
+        let _ = writeln!(
+            out,
+            "{:>3}. {:<20} {:<24} {cubeful}equity {:+.6}  loss {:.6}  win {:.4}%",
+            k + 1,
+            m.text,
+            m.position,
+            m.equity,
+            m.loss,
+            100.0 * m.outcomes.win
         );
     }
     out

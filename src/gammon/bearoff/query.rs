@@ -10,7 +10,7 @@ use super::store::{Kind, OneSidedTable, PairValues, TwoSidedTable};
 use crate::gammon::cube::{decide, CubeState};
 use crate::gammon::gnubg::position_id;
 use crate::gammon::moves::Generator;
-use crate::gammon::query::{Evaluation, Hint, Looked, Ranked};
+use crate::gammon::query::{Evaluation, Looked, Ranked};
 use crate::gammon::{Error, Outcomes, Position, Roll, Variant};
 use serde::Serialize;
 
@@ -228,6 +228,22 @@ fn play_values(
     Ok((-next.equity(), next.outcomes().flip(), cubeful))
 }
 
+/// The plays of a roll, best first (the family's `Hint`, its plays under `plays`).
+#[derive(Debug, Clone, Serialize)]
+pub struct BearoffHint {
+    /// The position before the roll.
+    pub position: String,
+    /// Its record.
+    pub index: u64,
+    /// The roll, smaller die first.
+    pub roll: Roll,
+    /// The cube state the plays are ranked for, when one was asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cube: Option<CubeState>,
+    /// Every distinct play, best first (each with `play` and `equity`).
+    pub plays: Vec<Ranked>,
+}
+
 /// Every play of `roll` for the side on roll of the pair, best first: by the cubeful
 /// equity of cube state `cube` when given (the table must keep the cube), else by cubeless
 /// equity. The plays are the one move generator's, on backgammon's board.
@@ -237,7 +253,7 @@ pub fn hint(
     opponent: u64,
     roll: Roll,
     cube: Option<CubeState>,
-) -> Result<Hint, Error> {
+) -> Result<BearoffHint, Error> {
     if cube.is_some() && !table.has_cube() {
         return Err(Error::NoCube {
             path: table.table().path().to_path_buf(),
@@ -274,12 +290,12 @@ pub fn hint(
     for r in &mut ranked {
         r.loss = best - r.key();
     }
-    Ok(Hint {
+    Ok(BearoffHint {
         position: notation::pair(&index.side(roller)?, &index.side(opponent)?),
         index: index.record(roller, opponent)?,
         roll,
         cube,
-        moves: ranked,
+        plays: ranked,
     })
 }
 
@@ -325,10 +341,10 @@ mod tests {
             for (k, &(a, b)) in super::super::sides::ROLLS.iter().enumerate() {
                 let w = super::super::sides::weight(k) / 36.0;
                 let h = hint(&t, us, them, Roll::new(a, b), Some(state)).unwrap();
-                assert!(h.moves.windows(2).all(|m| m[0].key() >= m[1].key()));
-                assert_eq!(h.moves[0].loss, 0.0);
-                cubeful += w * h.moves[0].cubeful.unwrap();
-                let best = h.moves.iter().map(|m| m.equity).fold(f64::MIN, f64::max);
+                assert!(h.plays.windows(2).all(|m| m[0].key() >= m[1].key()));
+                assert_eq!(h.plays[0].loss, 0.0);
+                cubeful += w * h.plays[0].cubeful.unwrap();
+                let best = h.plays.iter().map(|m| m.equity).fold(f64::MIN, f64::max);
                 cubeless += w * best;
             }
             assert!(

@@ -427,7 +427,7 @@ mod tests {
     }
 
     #[test]
-    #[ignore = "every side of 6x15 and 8x8 against the generator: about a minute"]
+    #[ignore = "every side of 6x15 and 8x8 against the generator: about ten seconds"]
     fn the_rank_search_makes_the_generators_plays_on_every_6x15_and_8x8_side() {
         agree(6, 15, 1);
         agree(8, 8, 1);
