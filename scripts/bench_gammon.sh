@@ -58,7 +58,7 @@ printf '%-44s %9.2f %9s   target < 4 s\n' "tabula gammon build nikoniko (with th
 
 if [ "$HYPER3" = 1 ]; then
     /usr/bin/time -f '%e %U %S %M' -o "$WORK/h3" "$T" gammon build --variant hyper3 --cubeless --quiet \
-        --table "$WORK/hyper3.tbl" --json >"$WORK/h3.json"
+        --table "$WORK/hyper3.tbl" --json --timings >"$WORK/h3.json"
     read -r h3_wall h3_user h3_sys h3_kb <"$WORK/h3"
     sweeps=$(python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print(r["sweeps"], r["outcome_sweeps"], r["graph_seconds"], r["solve_seconds"], r["opening_equity"])' "$WORK/h3.json")
     read -r eq_sweeps out_sweeps g_s s_s opening <<<"$sweeps"

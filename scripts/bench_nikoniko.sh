@@ -8,22 +8,23 @@ BIN=$PWD/target/release/tabula
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 
-json() { python3 -c "import json,sys; d=json.load(sys.stdin); print($1)"; }
+# Wall seconds of one run of a command (its output discarded).
+seconds() { python3 -c 'import subprocess, sys, time; t = time.perf_counter(); subprocess.run(sys.argv[1:], check=True, stdout=subprocess.DEVNULL); print(f"{time.perf_counter() - t:.3f}")' "$@"; }
 verdict() { python3 -c "import sys; v,t=float(sys.argv[1]),float(sys.argv[2]); print('OK' if v<t else 'MISSED')" "$1" "$2"; }
 row() { printf '%-58s %10s  target < %-8s %s\n' "$1" "$2" "$3" "$(verdict "$2" "$3")"; }
 
 # Issue 3: enumerate + verify all round trips; plays of all 6 rolls on one core.
-count=$("$BIN" nikoniko count --json | json 'd["seconds"]')
+count=$(seconds "$BIN" nikoniko count)
 row "count: enumerate + verify 1,106,945 round trips (s)" "$count" 0.5
-plays=$(RAYON_NUM_THREADS=1 "$BIN" nikoniko count --plays --json | json 'd["plays"]["seconds"]')
-row "plays of all 6 rolls for every state, one core (s)" "$plays" 2
+plays=$(RAYON_NUM_THREADS=1 seconds "$BIN" nikoniko count --plays)
+row "count --plays: also the plays of all 6 rolls, one core (s)" "$plays" 2
 
 # Issue 4: the full build, wall time and peak memory. This machine's timings wander
 # (other tenants share the host; steal time reaches 20% at times), so the build runs
 # BUILDS times (default 5) and both the best and the median are shown.
 BUILDS=${BUILDS:-5}
 for i in $(seq "$BUILDS"); do
-  /usr/bin/time -f '%e %M' -o "$WORK/time.$i" "$BIN" nikoniko build --quiet --json --table "$WORK/n.tbl" >"$WORK/build.$i.json"
+  /usr/bin/time -f '%e %M' -o "$WORK/time.$i" "$BIN" nikoniko build --quiet --json --timings --table "$WORK/n.tbl" >"$WORK/build.$i.json"
 done
 python3 - "$WORK" "$BUILDS" <<'PY'
 import json, statistics, sys

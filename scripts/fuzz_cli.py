@@ -1,7 +1,19 @@
 #!/usr/bin/env python3
-"""Bounded command-line fuzzing of `tabula` (issue 16): zero panics, zero hangs.
+"""Command-line fuzzing of `tabula` (issues 16 and 26): zero panics, zero hangs.
 
-Runs the release binary over generated arguments and standard input for a fixed time
+First, cases derived from the command tree itself (`--help` of every subcommand, so a new
+command is covered the day it is added), starting from each subcommand's own example:
+- the example as it is, with stdout on /dev/full (exit 1 when it prints anything), and
+  with stderr on /dev/full (the same exit status, no panic);
+- every file argument (a value named PATH, FILE, OUTPUT or TREE) given a named pipe, a
+  folder and a missing path: an answer within the time limit, exit 1 or 2 naming the path
+  (a missing output may be written: exit 0);
+- every argument given 128 KiB of text: a refusal whose stderr stays short (the excerpt
+  rule);
+- every table-building command (`build`) under an address-space limit: exit 0 or 1 with a
+  message, never an abort.
+Then random cases for the rest of the time budget: runs the release binary over
+generated arguments and standard input for a fixed time
 (default 60 s, `--seconds`), from a fixed seed (`--seed`), and fails if any run
 - exits with a status other than 0, 1 or 2 (a panic exits 101; a signal is negative),
 - prints "panicked" or "RUST_BACKTRACE" on stderr,
@@ -15,6 +27,9 @@ unicode, empty strings, control bytes. Usage: scripts/fuzz_cli.py [--seconds S] 
 import argparse
 import os
 import random
+import re
+import resource
+import shlex
 import subprocess
 import sys
 import tempfile
@@ -156,12 +171,150 @@ def cases(rng, table, hyper2):
         yield rng.choice(makers)()
 
 
+FILE_VALUES = ("PATH", "FILE", "OUTPUT", "TREE")
+# The longest single argument Linux passes is 128 KiB less its closing NUL.
+LONG = "x" * 131000
+
+
+def help_text(words, env):
+    return subprocess.run([BIN] + words + ["--help"], capture_output=True, text=True, env=env).stdout
+
+
+def leaves(env):
+    """Every subcommand: (its words, its example's arguments, its arguments as
+    (flag or None for a positional, value name))."""
+    out = []
+
+    def walk(words):
+        text = help_text(words, env)
+        block = re.search(r"^Commands:\n(.*?)(?:\n\n|\Z)", text, re.S | re.M)
+        subs = [] if not block else [
+            l.split()[0] for l in block.group(1).splitlines() if l.strip() and l.split()[0] != "help"]
+        if subs:
+            for sub in subs:
+                walk(words + [sub])
+            return
+        example = re.search(r"Example:\n\s+tabula (.*)", text)
+        args = []
+        for m in re.finditer(r"^  (?:-\w, )?(--[\w-]+)(?: <([A-Z_]+)>)?", text, re.M):
+            if m.group(1) not in ("--help", "--version") and m.group(2):
+                args.append((m.group(1), m.group(2)))
+        usage = re.search(r"Usage: \S+ (.*)", text).group(1)
+        for m in re.finditer(r"<([A-Z_]+)>", usage.split("[OPTIONS]")[-1] if "[OPTIONS]" in usage else usage):
+            args.append((None, m.group(1)))
+        out.append((words, shlex.split(example.group(1)) if example else None, args))
+
+    walk([])
+    return out
+
+
+def run(argv, env, limit, stdin=b"q\n", stdout=subprocess.PIPE, stderr=subprocess.PIPE, rlimit=None):
+    def limits():
+        if rlimit:
+            resource.setrlimit(resource.RLIMIT_AS, (rlimit, rlimit))
+    return subprocess.run([BIN] + argv, input=stdin, stdout=stdout, stderr=stderr, timeout=limit,
+                          env=env, cwd=os.path.dirname(env["TABULA_TABLES"]),
+                          preexec_fn=limits if rlimit else None)
+
+
+def systematic(work, env, limit):
+    """The cases derived from the command tree (see the module's documentation)."""
+    failures, runs = [], 0
+    fifo = os.path.join(work, "a-fifo")
+    os.mkfifo(fifo)
+    folder = os.path.join(work, "a-folder")
+    os.mkdir(folder)
+    missing = os.path.join(work, "no-such-folder", "missing.file")
+    full = open("/dev/full", "wb")
+
+    def check(argv, what, **kw):
+        nonlocal runs
+        runs += 1
+        try:
+            p = run(argv, env, limit, **kw)
+        except subprocess.TimeoutExpired:
+            failures.append((argv, what, f"no answer within {limit} s"))
+            return None
+        err = (p.stderr or b"").decode("utf-8", "replace")
+        if p.returncode not in (0, 1, 2):
+            failures.append((argv, f"{what}: exit {p.returncode}", err[-400:]))
+            return None
+        if "panicked" in err or "RUST_BACKTRACE" in err:
+            failures.append((argv, f"{what}: panic", err[-400:]))
+            return None
+        return p
+
+    for words, example, args in leaves(env):
+        # A server runs until stopped: its faults are tested by its own suite
+        # (tests/suite/serve_api.rs), with a real HTTP client.
+        if words == ["serve"]:
+            continue
+        if example is None:
+            failures.append((words, "no example", "the subcommand's help has no example"))
+            continue
+        base = check(example, "the example")
+        if base is None:
+            continue
+        p = check(example, "stdout on /dev/full", stdout=full)
+        if p and base.returncode == 0 and base.stdout and p.returncode != 1:
+            failures.append((example, "stdout on /dev/full", f"exit {p.returncode}, expected 1"))
+        p = check(example, "stderr on /dev/full", stderr=full)
+        if p and p.returncode != base.returncode:
+            failures.append((example, "stderr on /dev/full",
+                             f"exit {p.returncode}, {base.returncode} with a stderr"))
+        free = [i for i in range(len(words), len(example))
+                if not example[i].startswith("--") and not example[i - 1].startswith("--")]
+        positional = iter(free)
+        for flag, name in args:
+            slot = None if flag else next(positional, None)
+            if not flag and slot is None:
+                continue
+
+            def put(value):
+                if slot is not None:
+                    argv = list(example)
+                    argv[slot] = value
+                    return argv
+                argv = list(example)
+                if flag in argv:
+                    argv[argv.index(flag) + 1] = value
+                else:
+                    argv += [flag, value]
+                return argv
+
+            p = check(put(LONG), f"{flag or name} of 128 KiB")
+            if p and len(p.stderr) > 2000:
+                failures.append((put(LONG), "echo", f"{len(p.stderr)} bytes of stderr"))
+            if name not in FILE_VALUES:
+                continue
+            output = name in ("OUTPUT", "TREE") or words[-1] in ("export", "build")
+            for path, kind in ((fifo, "a named pipe"), (folder, "a folder"), (missing, "a missing path")):
+                p = check(put(path), f"{flag or name} as {kind}")
+                if p is None:
+                    continue
+                if p.returncode == 0 and not (output and path == missing):
+                    failures.append((put(path), f"{flag or name} as {kind}", "exit 0"))
+                elif p.returncode != 0 and path not in p.stderr.decode("utf-8", "replace"):
+                    failures.append((put(path), f"{flag or name} as {kind}",
+                                     "the message does not name the path: "
+                                     + p.stderr.decode("utf-8", "replace")[-300:]))
+        if words[-1] == "build":
+            p = check(example, "under an address-space limit", rlimit=300 << 20)
+            if p and p.returncode == 1 and "memory" not in p.stderr.decode("utf-8", "replace"):
+                failures.append((example, "under an address-space limit",
+                                 "exit 1 without a word of memory: "
+                                 + p.stderr.decode("utf-8", "replace")[-300:]))
+    full.close()
+    return runs, failures
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--seconds", type=float, default=60)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--limit", type=float, default=20, help="seconds one run may take")
     ap.add_argument("--no-build", action="store_true")
+    ap.add_argument("--no-systematic", action="store_true", help="random cases only")
     args = ap.parse_args()
     if not args.no_build:
         subprocess.run(["cargo", "build", "--release", "--quiet"], cwd=ROOT, check=True)
@@ -169,18 +322,27 @@ def main():
     failures = []
     runs = 0
     with tempfile.TemporaryDirectory() as work:
-        table = os.path.join(work, "nikoniko.tbl")
+        tables = os.path.join(work, "tables")
+        os.mkdir(tables)
+        env = dict(os.environ, RUST_BACKTRACE="0", TABULA_TABLES=tables)
+        table = os.path.join(tables, "nikoniko.tbl")
         subprocess.run([BIN, "nikoniko", "build", "--quiet", "--table", table], check=True,
                        stdout=subprocess.DEVNULL)
-        hyper2 = os.path.join(work, "hyper2.tbl")
-        subprocess.run([BIN, "gammon", "build", "--variant", "hyper2", "--quiet", "--table", hyper2],
-                       check=True, stdout=subprocess.DEVNULL)
+        for v in ("hyper1", "hyper2"):
+            subprocess.run([BIN, "gammon", "build", "--variant", v, "--quiet"], check=True,
+                           stdout=subprocess.DEVNULL, env=env, cwd=work)
+        hyper2 = os.path.join(tables, "hyper2.tbl")
+        started = time.monotonic()
+        if not args.no_systematic:
+            done, failures = systematic(work, env, args.limit)
+            runs += done
+            print(f"fuzz: {done} cases from the command tree in {time.monotonic() - started:.0f} s, "
+                  f"{len(failures)} failed")
         deadline = time.monotonic() + args.seconds
         for argv, stdin in cases(rng, table, hyper2):
             if time.monotonic() > deadline:
                 break
             runs += 1
-            env = dict(os.environ, RUST_BACKTRACE="0")
             try:
                 p = subprocess.run([BIN] + argv, input=stdin, capture_output=True,
                                    timeout=args.limit, env=env, cwd=work)

@@ -4,6 +4,7 @@
 //!
 //! - [`rank`]: the combinatorial ranking engine every exhaustive pass stands on.
 //! - [`table`]: the persistent, checked, memory-mapped table format.
+//! - [`memory`]: how much memory the work may still take.
 //! - one module per game.
 
 #![warn(missing_docs)]
@@ -14,6 +15,7 @@ pub mod exact;
 pub mod fabfib;
 pub mod gammon;
 pub mod lines;
+pub mod memory;
 pub mod nikoniko;
 pub mod numeron;
 pub mod poker;

@@ -9,10 +9,13 @@ pub mod nikoniko;
 pub mod numeron;
 pub mod poker;
 pub mod progress;
+#[cfg(feature = "serve")]
+pub mod serve;
 pub mod table;
 pub mod tables;
 
 use std::io::Write;
+use std::process::ExitCode;
 use tabula::Result;
 
 /// Prints `text` (a trailing newline is added) on stdout. A closed pipe (`| head`) comes
@@ -46,4 +49,84 @@ pub fn exit_code(e: &tabula::Error) -> u8 {
         tabula::ErrorKind::Input => 2,
         tabula::ErrorKind::Table | tabula::ErrorKind::Io | tabula::ErrorKind::Failed => 1,
     }
+}
+
+/// The one way to stderr for diagnostics: a line that never panics (a closed or full
+/// stderr loses it, nothing more). Callers leave it out under `--quiet`.
+pub fn diag(text: &str) {
+    let mut err = std::io::stderr().lock();
+    let _ = err.write_all(text.as_bytes());
+    if !text.ends_with('\n') {
+        let _ = err.write_all(b"\n");
+    }
+    let _ = err.flush();
+}
+
+/// Reports a failure on stderr and gives its exit status. Every error message leaves
+/// here, so the excerpt rule is applied here too: no piece of the user's input is repeated
+/// at length, whichever library message carries it.
+pub fn fail(e: &tabula::Error) -> ExitCode {
+    diag(&shorten_words(&format!("tabula: {e}")));
+    ExitCode::from(exit_code(e))
+}
+
+/// What the argument parser says when it does not run a command: help and the version on
+/// stdout (exit 0, or 1 when stdout cannot take them); a usage error on stderr, every
+/// long piece of the user's input in it shortened by the excerpt rule (exit 2).
+pub fn usage(e: &clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    match e.kind() {
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => match emit(&e.render().to_string()) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) if e.is_broken_pipe() => ExitCode::SUCCESS,
+            Err(e) => fail(&e),
+        },
+        _ => {
+            diag(&shorten_words(&e.render().to_string()));
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// A message shortened by the excerpt rule: every word longer than the rule allows cut to
+/// its excerpt, and a message still longer than [`MAX_MESSAGE`] characters cut there.
+fn shorten_words(text: &str) -> String {
+    let limit = tabula::error::EXCERPT_CHARS;
+    let words: String = text
+        .split_inclusive(['\n', ' '])
+        .map(|w| {
+            let word = w.trim_end_matches(['\n', ' ']);
+            // An excerpt already made (its limit of characters and a `…`) is kept.
+            if word.chars().count() > limit + 1 {
+                format!("{}{}", tabula::error::excerpt(word), &w[word.len()..])
+            } else {
+                w.to_string()
+            }
+        })
+        .collect();
+    match words.char_indices().nth(MAX_MESSAGE) {
+        Some((cut, _)) => format!("{}… ({} characters)", &words[..cut], words.chars().count()),
+        None => words,
+    }
+}
+
+/// The longest error message printed whole, in characters (help is printed whole).
+const MAX_MESSAGE: usize = 4000;
+
+/// Starts the thread pool every parallel pass runs on: one thread per core, or, where no
+/// thread can be started (a process limit, no memory for a stack), the main thread alone.
+pub fn threads() -> Result<()> {
+    if rayon::ThreadPoolBuilder::new().build_global().is_ok() {
+        return Ok(());
+    }
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .use_current_thread()
+        .build_global()
+        .map_err(|e| {
+            tabula::Error::io(
+                "the thread pool",
+                std::io::Error::other(format!("no thread could be started: {e}")),
+            )
+        })
 }

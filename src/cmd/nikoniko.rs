@@ -3,7 +3,7 @@
 //! article's counting and its table format are its own.
 
 use super::gammon::args::{ArticleTable, CountArgs, EquityArgs, HintArgs, Json, MovesArgs};
-use super::gammon::args::{PlayArgs, Quiet, ShowArgs};
+use super::gammon::args::{PlayArgs, Quiet, ShowArgs, Timings};
 use super::gammon::handle::{open_article, Open};
 use super::gammon::{self as family, render};
 use super::progress::Bars;
@@ -45,6 +45,8 @@ pub enum NikonikoCmd {
         quiet: Quiet,
         #[command(flatten)]
         json: Json,
+        #[command(flatten)]
+        timings: Timings,
     },
     /// Equity and outcome chances of a position for the side on roll
     #[command(after_help = "Example:\n  tabula nikoniko equity 8,8,5,2,2/8,8,5,2,2")]
@@ -127,12 +129,17 @@ pub fn run(cmd: NikonikoCmd) -> Result<()> {
         }
         NikonikoCmd::Show { args } => family::show(&v, args),
         NikonikoCmd::Moves { args } => family::moves(&v, args),
-        NikonikoCmd::Build { table, quiet, json } => {
+        NikonikoCmd::Build {
+            table,
+            quiet,
+            json,
+            timings,
+        } => {
             let path =
                 tables::given_or(table.table.as_deref(), store::FILE_NAME, tables::for_build);
             let bars = Bars::new(quiet.quiet || json.json);
             let report = store::build(&path, bars.progress())?;
-            family::emit_report(&report, json)
+            family::emit_report(&report, json, timings)
         }
         NikonikoCmd::Equity { table, args } => {
             family::equity(&v, || open_article(&table, Open::Map), args)

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 use tabula::exact;
 use tabula::numeron::interactive;
+use tabula::numeron::next::NextReport;
 use tabula::numeron::report::{OptimumReport, RaceReport, StrategyReport, TraceReport};
 use tabula::numeron::root::{solve_root, Objective, RootReport};
 use tabula::numeron::session::trace;
@@ -93,6 +94,27 @@ pub enum GameCmd {
         #[arg(long)]
         json: bool,
     },
+    /// The candidates left after guesses and their answers, and the strategy's next guess
+    #[command(
+        after_help = "Example:\n  tabula numeron next --history 123:0E1B,456:1E0B --strategy entropy"
+    )]
+    Next {
+        #[command(flatten)]
+        game: GameArgs,
+        /// The guesses so far and their answers, oldest first, as GUESS:ANSWER separated
+        /// by commas (123:0E1B,456:1E0B)
+        #[arg(long, value_delimiter = ',', value_name = "TURNS")]
+        history: Vec<String>,
+        /// Strategy choosing the next guess
+        #[arg(long, default_value = "entropy", value_parser = parse_strategy)]
+        strategy: Strategy,
+        /// Propose only a guess consistent with the answers so far
+        #[arg(long)]
+        hard: bool,
+        /// Print one JSON document on stdout instead of text
+        #[arg(long)]
+        json: bool,
+    },
     /// Two players race (each guesses the other's secret, first to N EAT wins)
     #[command(after_help = "Example:\n  tabula numeron race --first entropy --second optimal")]
     Race {
@@ -115,10 +137,10 @@ pub enum GameCmd {
 pub struct GameArgs {
     /// Number of digits N (1..=10)
     #[arg(long, default_value_t = 3)]
-    digits: usize,
+    pub digits: usize,
     /// Allow repeated digits (10^N candidates)
     #[arg(long)]
-    repeats: bool,
+    pub repeats: bool,
 }
 
 impl GameArgs {
@@ -198,6 +220,19 @@ pub fn run(cmd: GameCmd) -> Result<()> {
             quiet,
             json,
         } => optimum(&game, worst, hard, budget, quiet, json),
+        GameCmd::Next {
+            game,
+            history,
+            strategy,
+            hard,
+            json,
+        } => {
+            let report = next(&game, strategy, hard, &history)?;
+            if json {
+                return emit_json(&sorted(&report)?);
+            }
+            emit(&render_next(&report))
+        }
         GameCmd::Race {
             game,
             first,
@@ -205,6 +240,50 @@ pub fn run(cmd: GameCmd) -> Result<()> {
             json,
         } => run_race(&game, first, second, json),
     }
+}
+
+/// `next`'s answer, for both doors (the command line and the server): the candidates
+/// left after `history` (`GUESS:ANSWER` each) and `strategy`'s next guess.
+pub fn next(
+    game: &GameArgs,
+    strategy: Strategy,
+    hard: bool,
+    history: &[String],
+) -> Result<NextReport> {
+    let engine = Engine::new(game.rules(), strategy).map_err(advise)?;
+    let turns = history
+        .iter()
+        .map(|t| numeron::next::parse_turn(&engine, t))
+        .collect::<numeron::Result<Vec<_>>>()
+        .map_err(advise)?;
+    numeron::next::next(&engine, strategy, hard, &turns).map_err(advise)
+}
+
+fn render_next(r: &NextReport) -> String {
+    let mut out = String::new();
+    for t in &r.history {
+        out.push_str(&format!(
+            "{}  {}E{}B  {} left\n",
+            t.guess, t.eat, t.bite, t.left
+        ));
+    }
+    let more = r.candidates.saturating_sub(r.listed.len());
+    out.push_str(&format!(
+        "{} candidate{}: {}{}",
+        r.candidates,
+        if r.candidates == 1 { "" } else { "s" },
+        r.listed.join(" "),
+        if more > 0 {
+            format!(" … and {more} more")
+        } else {
+            String::new()
+        }
+    ));
+    match &r.guess {
+        Some(g) => out.push_str(&format!("\nnext guess ({}): {g}", r.strategy)),
+        None => out.push_str("\nsolved"),
+    }
+    out
 }
 
 fn analyze(
@@ -238,8 +317,10 @@ fn write_tree(path: &Path, root: &ExportedNode) -> Result<()> {
     } else {
         render_tree(root)
     };
-    std::fs::write(path, text)
-        .map_err(|e| Error::io(format!("the tree file {}", path.display()), e))
+    tabula::table::write_file(path, |out| {
+        out.write_all(text.as_bytes())
+            .map_err(|e| Error::io(format!("the tree file {}", path.display()), e))
+    })
 }
 
 /// The tree as indented text, one line per node: the answer that leads there, the guess
@@ -372,7 +453,21 @@ fn optimum(
     drop(bars);
     let r = r.map_err(advise)?;
     let seconds = start.elapsed().as_secs_f64();
-    eprintln!("search time: {seconds:.1} s");
+    if !quiet {
+        super::diag(&format!("search time: {seconds:.1} s"));
+        for c in &r.per_class {
+            let unsolved = if c.lower == c.upper {
+                ""
+            } else {
+                " (unsolved)"
+            };
+            super::diag(&format!(
+                "class of {:>4}: {:.1} s{unsolved}",
+                c.size,
+                c.time.as_secs_f64()
+            ));
+        }
+    }
     let report = OptimumReport::of_root(&engine.space, hard, &r);
     if json {
         return emit_json(&sorted(&report)?);
@@ -414,16 +509,6 @@ fn render_optimum(report: &OptimumReport, r: &RootReport) -> String {
             c.lower,
             c.upper
         ));
-        eprintln!(
-            "class of {:>4}: {:.1} s{}",
-            c.size,
-            c.time.as_secs_f64(),
-            if c.lower == c.upper {
-                ""
-            } else {
-                " (unsolved)"
-            }
-        );
     }
     out
 }

@@ -109,8 +109,7 @@ pub fn run(cmd: PokerCmd) -> Result<()> {
             show(&Judgement::of(&Hand::parse(&hand)?), json, render_judgement)
         }
         PokerCmd::Compare { a, b, rule, json } => {
-            let comparison = Comparison::under(&Hand::parse(&a)?, &Hand::parse(&b)?, &rule);
-            show(&comparison, json, render_comparison)
+            show(&comparison(&a, &b, &rule)?, json, render_comparison)
         }
         PokerCmd::Table {
             strength: false,
@@ -145,6 +144,11 @@ pub fn run(cmd: PokerCmd) -> Result<()> {
             })
         }
     }
+}
+
+/// `compare`'s answer, for both doors (the command line and the server).
+pub fn comparison(a: &str, b: &str, rule: &Rule) -> Result<Comparison> {
+    Ok(Comparison::under(&Hand::parse(a)?, &Hand::parse(b)?, rule))
 }
 
 /// A short description of a comparison stage, for people.

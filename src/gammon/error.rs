@@ -31,6 +31,17 @@ pub enum Error {
         /// Which count does not fit.
         reason: String,
     },
+    /// Work that would need more memory than this process can take (the memory
+    /// available, and the address-space limit); refused before anything is allocated.
+    #[error("{what} needs about {:.1} GB and this process can take {:.1} GB more (the memory available, and the address-space limit)", *need as f64 / 1e9, *have as f64 / 1e9)]
+    OutOfMemory {
+        /// What would have been done.
+        what: String,
+        /// Bytes it needs, roughly.
+        need: u64,
+        /// Bytes this process can still take.
+        have: u64,
+    },
     /// One side's checkers do not fit the board or the checker count.
     #[error("not a side of {checkers} checkers on {points} points: {reason}")]
     Side {
@@ -133,6 +144,14 @@ pub enum Error {
         /// What is wrong with it.
         reason: &'static str,
     },
+    /// A fault found in a file, named with the file.
+    #[error("{}: {source}", path.display())]
+    InFile {
+        /// The file.
+        path: PathBuf,
+        /// The fault.
+        source: Box<Error>,
+    },
     /// Records given to a database writer that do not fit the index: a value for an
     /// illegal record, none for a legal one, or the wrong number of records.
     #[error("record {record}: {reason}")]
@@ -218,7 +237,9 @@ impl Error {
             | Error::Rank(_)
             | Error::Variant { .. }
             | Error::Input { .. } => ErrorKind::Input,
-            Error::NotConverged { .. } | Error::Inconsistent(_) => ErrorKind::Failed,
+            Error::NotConverged { .. } | Error::Inconsistent(_) | Error::OutOfMemory { .. } => {
+                ErrorKind::Failed
+            }
             Error::Table(_) | Error::NoCube { .. } => ErrorKind::Table,
             Error::Line(crate::lines::LineError::Read(_)) => ErrorKind::Io,
             Error::Line(_) => ErrorKind::Input,
@@ -228,6 +249,7 @@ impl Error {
             | Error::Length { .. }
             | Error::Corrupt { .. } => ErrorKind::Table,
             Error::Io { .. } => ErrorKind::Io,
+            Error::InFile { source, .. } => source.kind(),
         }
     }
 

@@ -247,12 +247,12 @@ impl<'a, R: BufRead, W: Write> Session<'a, R, W> {
                         *c = c.taken_by(other);
                         let cube = describe(c);
                         self.say(format_args!(
-                            "O takes (for O: {take:+.4} taking, {:+.4} passing): {cube}.",
+                            "O takes (for O: {take:+.6} taking, {:+.6} passing): {cube}.",
                             -points
                         ))?;
                     } else {
                         self.say(format_args!(
-                            "O passes (for O: {take:+.4} taking, {:+.4} passing): you win \
+                            "O passes (for O: {take:+.6} taking, {:+.6} passing): you win \
                              {before} point(s).",
                             -points
                         ))?;
@@ -265,8 +265,8 @@ impl<'a, R: BufRead, W: Write> Session<'a, R, W> {
             }
         } else if action.action.is_some_and(CubeDecision::doubles) {
             self.say(format_args!(
-                "O doubles to {} (for O: no double {:+.4}, double and take {:+.4}, double and \
-                 pass {:+.4}).",
+                "O doubles to {} (for O: no double {:+.6}, double and take {:+.6}, double and \
+                 pass {:+.6}).",
                 2 * before,
                 action.no_double * points,
                 action.double_take * points,
@@ -326,12 +326,12 @@ impl<'a, R: BufRead, W: Write> Session<'a, R, W> {
         };
         match (cube, best.cubeful) {
             (Some(c), Some(e)) => self.say(format_args!(
-                "O rolls {roll} and plays {} (cubeful equity for O {:+.4}).",
+                "O rolls {roll} and plays {} (cubeful equity for O {:+.6}).",
                 best.text,
                 e * f64::from(c.value)
             ))?,
             _ => self.say(format_args!(
-                "O rolls {roll} and plays {} (equity for O {:+.4}).",
+                "O rolls {roll} and plays {} (equity for O {:+.6}).",
                 best.text, best.equity
             ))?,
         }

@@ -198,19 +198,98 @@ fn apply(variant: &Variant, p: &mut Position, s: Step) {
     }
 }
 
-/// A reusable generator of one variant's legal plays (keeps its buffers between calls).
-pub struct Generator<'a> {
-    variant: &'a Variant,
-    leaves: Vec<Leaf>,
+/// The dice of `roll` in each order a search tries them, given to `search` one order at
+/// a time: the larger die first, then the smaller; a double four times; a roll with one
+/// face 0 its other die alone; nothing for a roll that cannot move. Both move searches
+/// (this module's and the solver's on side numbers) walk the same orders.
+pub(crate) fn for_each_order(roll: Roll, mut search: impl FnMut(&[u8])) {
+    match (roll.low(), roll.high()) {
+        (0, 0) => {}
+        (0, d) => search(&[d]),
+        (a, b) if a == b => search(&[a; 4]),
+        (a, b) => {
+            search(&[b, a]);
+            search(&[a, b]);
+        }
+    }
+}
+
+/// The ends of a search's paths (plays of any form `T`), with the rule that picks the
+/// legal ones: as many dice as can be used, and when only one of two different dice can
+/// be, the larger if it can be. Shared by both move searches.
+pub(crate) struct Leaves<T> {
+    leaves: Vec<Leaf<T>>,
     max_used: u8,
-    unpruned: bool,
 }
 
 #[derive(Clone, Copy)]
-struct Leaf {
-    play: Play,
+struct Leaf<T> {
+    play: T,
     used: u8,
     first_die: u8,
+}
+
+impl<T: Copy> Leaves<T> {
+    pub(crate) fn new() -> Self {
+        Leaves {
+            leaves: Vec::with_capacity(64),
+            max_used: 0,
+        }
+    }
+
+    /// Forgets every leaf, for the next roll.
+    pub(crate) fn clear(&mut self) {
+        self.leaves.clear();
+        self.max_used = 0;
+    }
+
+    /// A path that ends after using `used` dice, the first of them `first_die`; kept only
+    /// while no path has used more.
+    #[inline]
+    pub(crate) fn push(&mut self, play: T, used: u8, first_die: u8) {
+        if used < self.max_used {
+            return;
+        }
+        if used > self.max_used {
+            self.max_used = used;
+            self.leaves.clear();
+        }
+        self.leaves.push(Leaf {
+            play,
+            used,
+            first_die,
+        });
+    }
+
+    /// The most dice any path used.
+    pub(crate) fn max_used(&self) -> u8 {
+        self.max_used
+    }
+
+    /// The legal plays of `roll` among the leaves, in the order found (a play reached
+    /// several ways comes several times).
+    pub(crate) fn legal(&self, roll: Roll) -> impl Iterator<Item = T> + '_ {
+        let (low, high) = (roll.low(), roll.high());
+        let max_used = self.max_used;
+        let larger_only = max_used == 1
+            && low != high
+            && low > 0
+            && self
+                .leaves
+                .iter()
+                .any(|l| l.used == 1 && l.first_die == high);
+        self.leaves
+            .iter()
+            .filter(move |l| l.used == max_used && !(larger_only && l.first_die != high))
+            .map(|l| l.play)
+    }
+}
+
+/// A reusable generator of one variant's legal plays (keeps its buffers between calls).
+pub struct Generator<'a> {
+    variant: &'a Variant,
+    leaves: Leaves<Play>,
+    unpruned: bool,
 }
 
 impl<'a> Generator<'a> {
@@ -218,8 +297,7 @@ impl<'a> Generator<'a> {
     pub fn new(variant: &'a Variant) -> Self {
         Generator {
             variant,
-            leaves: Vec::new(),
-            max_used: 0,
+            leaves: Leaves::new(),
             unpruned: false,
         }
     }
@@ -245,35 +323,12 @@ impl<'a> Generator<'a> {
     pub fn plays_into(&mut self, p: &Position, roll: Roll, out: &mut Vec<Play>) {
         out.clear();
         self.leaves.clear();
-        self.max_used = 0;
         let start = Play::pass(p);
         let bar = self.variant.points + 1;
-        let (low, high) = (roll.low(), roll.high());
-        match (low, high) {
-            (0, 0) => {}
-            (0, d) => self.search(start, &[d], 0, d, bar),
-            (a, b) if a == b => self.search(start, &[a; 4], 0, a, bar),
-            (a, b) => {
-                self.search(start, &[b, a], 0, b, bar);
-                self.search(start, &[a, b], 0, a, bar);
-            }
-        }
-        let max_used = self.max_used;
-        // With only one die of two different ones usable, the larger must be played if
-        // it can be.
-        let larger_only = max_used == 1
-            && low != high
-            && low > 0
-            && self
-                .leaves
-                .iter()
-                .any(|l| l.used == 1 && l.first_die == high);
-        for leaf in &self.leaves {
-            if leaf.used != max_used || (larger_only && leaf.first_die != high) {
-                continue;
-            }
-            if !out.iter().any(|o: &Play| o.after == leaf.play.after) {
-                out.push(leaf.play);
+        for_each_order(roll, |dice| self.search(start, dice, 0, dice[0], bar));
+        for play in self.leaves.legal(roll) {
+            if !out.iter().any(|o: &Play| o.after == play.after) {
+                out.push(play);
             }
         }
         if out.is_empty() {
@@ -289,7 +344,7 @@ impl<'a> Generator<'a> {
     /// lost, none is reached another way first, and each is reached far fewer times.
     fn search(&mut self, play: Play, dice: &[u8], used: usize, first_die: u8, highest: usize) {
         let Some(&die) = dice.get(used) else {
-            self.leaf(play, used as u8, first_die);
+            self.leaves.push(play, used as u8, first_die);
             return;
         };
         let variant = self.variant;
@@ -306,30 +361,15 @@ impl<'a> Generator<'a> {
                 next.push(s, variant);
                 if s.to == 0 && next.wins() {
                     // Bearing off the last checker ends the game: all dice count as used.
-                    self.leaf(next, dice.len() as u8, first_die);
+                    self.leaves.push(next, dice.len() as u8, first_die);
                 } else {
                     self.search(next, dice, used + 1, first_die, from);
                 }
             }
         }
         if !moved {
-            self.leaf(play, used as u8, first_die);
+            self.leaves.push(play, used as u8, first_die);
         }
-    }
-
-    fn leaf(&mut self, play: Play, used: u8, first_die: u8) {
-        if used < self.max_used {
-            return;
-        }
-        if used > self.max_used {
-            self.max_used = used;
-            self.leaves.clear();
-        }
-        self.leaves.push(Leaf {
-            play,
-            used,
-            first_die,
-        });
     }
 }
 

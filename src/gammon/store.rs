@@ -68,6 +68,9 @@ const CUBELESS: &str = "cubeless";
 const SEED: &str = "seed index";
 const GNUBG: &str = "gnubg index";
 
+/// The mark of a table whose values are gnubg's, read from its database.
+const FROM_GNUBG: &str = "from gnubg";
+
 /// The table's variant line: the rules and the numbering.
 pub fn variant_line(variant: &Variant) -> String {
     let numbering = match variant.numbering {
@@ -77,8 +80,12 @@ pub fn variant_line(variant: &Variant) -> String {
     format!("{}; {CUBELESS}; {numbering}", variant.describe())
 }
 
-/// The variant a table's variant line names (see [`variant_line`]), if it names one.
+/// The variant a table's variant line names (see [`variant_line`]), if it names one. A
+/// table imported from gnubg says so at the end of its line.
 pub fn variant_of_line(line: &str) -> Option<Variant> {
+    let line = line
+        .strip_suffix(&format!("; {FROM_GNUBG}"))
+        .unwrap_or(line);
     let mut parts = line.split("; ");
     let (rules, cubeless, numbering) = (parts.next()?, parts.next()?, parts.next()?);
     if cubeless != CUBELESS || parts.next().is_some() {
@@ -108,6 +115,21 @@ pub struct Written {
     pub kind: String,
     /// Its payload's SHA-256, in hex.
     pub checksum: String,
+}
+
+impl Written {
+    /// The tables published at `targets`, with the `headers` they were published with.
+    pub fn list(targets: Vec<PathBuf>, headers: Vec<crate::table::Header>) -> Vec<Written> {
+        targets
+            .into_iter()
+            .zip(headers)
+            .map(|(path, h)| Written {
+                path,
+                kind: h.kind.clone(),
+                checksum: h.checksum_hex(),
+            })
+            .collect()
+    }
 }
 
 /// What a build did: the tables it published and how the solve went.
@@ -210,47 +232,59 @@ pub fn build(
     for (i, &r) in at.iter().enumerate() {
         by_record[r as usize] = encode(solved.equity[i], &solved.outcomes[i]);
     }
-    let line = variant_line(variant);
+    let cube_records = solved.cube.as_ref().map(|values| {
+        let mut out = vec![[0u32; 4]; records as usize];
+        for (i, &r) in at.iter().enumerate() {
+            out[r as usize] = values[i].map(quantise);
+        }
+        out
+    });
+    let tables = publish(variant, path, &by_record, cube_records.as_deref(), false)?;
+    progress.finish();
+    let opening = numbers.record(&variant.opening())?;
+    let opening_index = at.iter().position(|&r| r == opening).expect("a state");
+    Ok(BuildReport {
+        variant: variant.name(),
+        tables,
+        records,
+        solve: solved.report.clone(),
+        seconds: started.elapsed().as_secs_f64(),
+        opening_equity: solved.equity[opening_index],
+    })
+}
+
+/// Publishes the family table of `variant` at `path` and, when given, its cube table
+/// beside it ([`cube_path`]), all or nothing; `from_gnubg` marks values read from gnubg's
+/// database.
+pub(crate) fn publish(
+    variant: &Variant,
+    path: &Path,
+    records: &[Record],
+    cube: Option<&[CubeRecord]>,
+    from_gnubg: bool,
+) -> Result<Vec<Written>, Error> {
+    let mut line = variant_line(variant);
+    if from_gnubg {
+        line = format!("{line}; {FROM_GNUBG}");
+    }
     let main = Descriptor {
         kind: KIND,
         layout: LAYOUT,
         variant: &line,
     };
-    let mut staged = vec![table::stage(path, main, &by_record)?];
-    if let Some(values) = &solved.cube {
-        let mut cube_records = vec![[0u32; 4]; records as usize];
-        for (i, &r) in at.iter().enumerate() {
-            cube_records[r as usize] = values[i].map(quantise);
-        }
+    let mut staged = vec![table::stage(path, main, records)?];
+    if let Some(cube) = cube {
         let line = cube_line(variant, &staged[0].header().checksum_hex());
         let descriptor = Descriptor {
             kind: CUBE_KIND,
             layout: CUBE_LAYOUT,
             variant: &line,
         };
-        staged.push(table::stage(&cube_file, descriptor, &cube_records)?);
+        staged.push(table::stage(&cube_path(path), descriptor, cube)?);
     }
     let targets: Vec<PathBuf> = staged.iter().map(|s| s.target().to_path_buf()).collect();
     let headers = table::publish(staged)?;
-    progress.finish();
-    let opening = numbers.record(&variant.opening())?;
-    let opening_index = at.iter().position(|&r| r == opening).expect("a state");
-    Ok(BuildReport {
-        variant: variant.name(),
-        tables: targets
-            .into_iter()
-            .zip(headers)
-            .map(|(path, h)| Written {
-                path,
-                kind: h.kind.clone(),
-                checksum: h.checksum_hex(),
-            })
-            .collect(),
-        records,
-        solve: solved.report.clone(),
-        seconds: started.elapsed().as_secs_f64(),
-        opening_equity: solved.equity[opening_index],
-    })
+    Ok(Written::list(targets, headers))
 }
 
 /// A built table, for queries (every record checked against its block's sum when first
@@ -295,8 +329,13 @@ impl Tables {
                 crate::error::excerpt(line)
             ),
         })?;
-        if let Some(expected) = expected {
-            table.expect_variant(&variant_line(expected))?;
+        if let Some(expected) = expected.filter(|&e| *e != variant) {
+            return Err(TableError::Variant {
+                path: path.to_path_buf(),
+                expected: variant_line(expected),
+                found: line.clone(),
+            }
+            .into());
         }
         table.expect_layout::<Record>()?;
         let numbers = Numbers::new(&variant)?;

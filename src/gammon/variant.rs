@@ -248,10 +248,18 @@ impl Variant {
         }
         let (mut points, mut checkers, mut faces, mut home, mut start) =
             (None, None, None, None, None);
+        let mut seen: Vec<&str> = Vec::new();
         for part in text.split(':') {
             let (key, value) = part
                 .split_once('=')
                 .ok_or_else(|| bad(format!("{}: expected key=value", excerpt(part))))?;
+            if seen.contains(&key.trim()) {
+                return Err(bad(format!(
+                    "the key {} is given twice",
+                    excerpt(key.trim())
+                )));
+            }
+            seen.push(key.trim());
             let number = |what: &str| -> Result<usize, Error> {
                 value
                     .trim()
@@ -566,6 +574,7 @@ mod tests {
         assert!(fault("points=8:checkers=2:faces=1,16").contains("face 16"));
         assert!(fault("points=9:checkers=1:start=5").contains("both sides"));
         assert!(fault("hyper9").contains("unknown variant"));
+        assert!(fault("points=8:checkers=2:points=9").contains("the key points is given twice"));
         assert!(fault("points=24:checkers=6").contains("16 bits"));
     }
 }

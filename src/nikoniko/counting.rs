@@ -1,7 +1,7 @@
-//! The counting of the NikoNiko article (`docs/nikoniko.md`, "Counting"): how many ways
-//! `n` checkers stand on `p` places (PNC), the count vectors listed in the order the
-//! article's `next_PN` produces them, each with its rank, and the article's checks of its
-//! state count and index ([`count`]).
+//! The counting of the NikoNiko article (`docs/nikoniko.md`, "Counting (the article's own
+//! tables)"): how many ways `n` checkers stand on `p` places (PNC), the count vectors
+//! listed in the order the article's `next_PN` produces them, each with its rank, and the
+//! article's checks of its state count and index ([`count`]).
 
 use super::{Error, SIDE_VECTORS, STATES};
 use crate::gammon::moves::{play_statistics, RollStats};

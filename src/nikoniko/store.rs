@@ -91,15 +91,7 @@ pub fn build(equity_path: &Path, progress: Progress<'_>) -> Result<BuildReport, 
     headers.reverse();
     progress.finish();
     let opening = super::index().index(&variant.opening()) as usize;
-    let tables = [equity_path.to_path_buf(), out_path]
-        .into_iter()
-        .zip(headers)
-        .map(|(path, h)| Written {
-            path,
-            kind: h.kind.clone(),
-            checksum: h.checksum_hex(),
-        })
-        .collect();
+    let tables = Written::list(vec![equity_path.to_path_buf(), out_path], headers);
     Ok(BuildReport {
         variant: variant.name(),
         tables,

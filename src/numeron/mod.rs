@@ -11,11 +11,14 @@
 //! - [`engine`]: one object tying these together for the commands.
 //! - [`root`]: the whole game's optimum with progress and a time budget.
 //! - [`session`]: the interactive helper's and the hidden-secret game's state.
+//! - [`next`]: the helper's question asked once: the candidates and the next guess after a
+//!   history.
 
 pub mod answer;
 pub mod engine;
 mod error;
 pub mod interactive;
+pub mod next;
 pub mod optimal;
 pub mod race;
 pub mod report;

@@ -178,9 +178,10 @@ impl Space {
             .collect()
     }
 
-    /// Parses a code such as `719`, naming the fault when it is not a candidate.
+    /// Parses a code such as `719`, naming the fault when it is not a candidate. The
+    /// text is taken as given: a space around the digits is a fault too (callers that read
+    /// lines trim them first).
     pub fn parse(&self, text: &str) -> Result<u32> {
-        let text = text.trim();
         let n = self.digits();
         let a = self.rules.alphabet;
         let mut digits = Vec::with_capacity(n);
@@ -263,6 +264,8 @@ mod tests {
             ("7199", "has 4 digits"),
             ("7a9", "not a digit"),
             ("771", "repeats the digit 7"),
+            ("719 ", "not a digit"),
+            (" 719", "not a digit"),
         ] {
             let e = s.parse(bad).unwrap_err().to_string();
             assert!(e.contains(fault), "{bad}: {e}");

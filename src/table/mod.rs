@@ -27,9 +27,10 @@ mod write;
 pub use header::{Header, BLOCK_SIZE, HEADER_LEN, MAGIC, SUM_LEN, VERSION};
 #[cfg(feature = "pack")]
 pub use pack::{pack, unpack};
-pub use read::Table;
+pub use read::{open_input, Table};
 pub use write::{
-    clean_stale_temporaries, file_len, prepare, publish, stage, write, write_file, Staged,
+    clean_stale_temporaries, file_len, prepare, publish, refuse_same, stage, write, write_file,
+    Staged,
 };
 
 use std::path::{Path, PathBuf};
@@ -56,12 +57,21 @@ pub enum TableError {
         source: std::io::Error,
     },
     /// The path exists but is not a regular file.
-    #[error("{} is {what}, not a table file", shown(path))]
+    #[error("{} is {what}, not a regular file", shown(path))]
     NotAFile {
         /// The path that was opened.
         path: PathBuf,
         /// What the path is instead, such as "a directory".
         what: &'static str,
+    },
+    /// A command asked to write over the very file it reads.
+    #[error(
+        "{} is the file being read: it cannot also be the one written",
+        shown(path)
+    )]
+    SameFile {
+        /// The path given as the output.
+        path: PathBuf,
     },
     /// The file does not start with [`MAGIC`].
     #[error("{} is not a tabula table (bad magic number)", shown(path))]
@@ -202,8 +212,14 @@ pub enum TableError {
         count: u64,
     },
     /// The folder to write into does not exist.
-    #[error("cannot write into folder {}: it does not exist", shown(path))]
+    #[error(
+        "cannot write {}: its folder {} does not exist",
+        shown(target),
+        shown(path)
+    )]
     NoFolder {
+        /// The file that was to be written.
+        target: PathBuf,
         /// The missing folder.
         path: PathBuf,
     },

@@ -1,8 +1,9 @@
 //! Packing a table into a zstd-compressed file for shipping, and back.
 
-use super::write::stage_with;
+use super::header::{Header, HEADER_LEN};
+use super::read::open_input;
+use super::write::{refuse_same, stage_with, write_file};
 use super::{io_error, Table, TableError};
-use std::fs::File;
 use std::io::{BufReader, Read, Write};
 use std::path::Path;
 
@@ -10,45 +11,78 @@ use std::path::Path;
 const ZSTD_MAGIC: [u8; 4] = [0x28, 0xb5, 0x2f, 0xfd];
 
 /// Compresses the table at `src` (which must open and verify) into `dst`, atomically.
-/// The folder of `dst` must exist.
+/// The folder of `dst` must exist, and `dst` must not be `src`.
 pub fn pack(src: &Path, dst: &Path) -> Result<(), TableError> {
+    refuse_same(dst, src)?;
     let table = Table::open(src)?;
     table.verify()?;
-    let raw = std::fs::read(src).map_err(io_error(src))?;
-    let staged = stage_with(dst, |file| zstd::stream::copy_encode(&raw[..], file, 19))?;
-    staged.persist(dst).map_err(|e| TableError::Io {
-        path: dst.to_path_buf(),
-        source: e.error,
+    let (mut file, _) = open_input(src)?;
+    let mut raw = Vec::new();
+    file.read_to_end(&mut raw).map_err(io_error(src))?;
+    write_file(dst, |out| -> Result<(), TableError> {
+        zstd::stream::copy_encode(&raw[..], out, 19).map_err(io_error(dst))
     })
 }
 
 /// Decompresses a packed table `src` into `dst`; the result must open and verify, or
-/// nothing is left at `dst`. The folder of `dst` must exist.
+/// nothing is left at `dst`. The folder of `dst` must exist, and `dst` must not be `src`.
+/// The header is read and checked first, and no more bytes are expanded than it promises:
+/// a small file that would expand without end is refused early.
 pub fn unpack(src: &Path, dst: &Path) -> Result<(), TableError> {
-    let mut file = BufReader::new(File::open(src).map_err(io_error(src))?);
+    refuse_same(dst, src)?;
+    let malformed = |message: String| TableError::Malformed {
+        path: src.to_path_buf(),
+        message,
+    };
+    let (file, _) = open_input(src)?;
+    let mut file = BufReader::new(file);
     let mut magic = [0u8; 4];
     if file.read_exact(&mut magic).is_err() || magic != ZSTD_MAGIC {
-        return Err(TableError::Malformed {
-            path: src.to_path_buf(),
-            message: "not a packed table (no zstd frame)".into(),
-        });
+        return Err(malformed("not a packed table (no zstd frame)".into()));
     }
-    let file = BufReader::new(File::open(src).map_err(io_error(src))?);
-    let mut raw = Vec::new();
-    zstd::stream::read::Decoder::new(file)
-        .and_then(|mut d| d.read_to_end(&mut raw))
-        .map_err(|e| TableError::Malformed {
-            path: src.to_path_buf(),
-            message: format!("the packed table does not decompress: {e}"),
-        })?;
+    let (file, _) = open_input(src)?;
+    let mut decoder = zstd::stream::read::Decoder::new(BufReader::new(file))
+        .map_err(|e| malformed(format!("the packed table does not decompress: {e}")))?;
+    let mut head = vec![0u8; HEADER_LEN];
+    decoder.read_exact(&mut head).map_err(|e| {
+        malformed(format!(
+            "the packed table does not decompress to a table: {e}"
+        ))
+    })?;
+    let header = Header::decode(src, &head)
+        .map_err(|e| malformed(format!("the packed contents are not a table: {e}")))?;
+    let len = header.file_len().expect("checked by decode");
     // Check the unpacked bytes before they take the destination's name.
-    let staged = stage_with(dst, |f| f.write_all(&raw))?;
+    let staged = stage_with(dst, |f| {
+        f.write_all(&head)?;
+        let copied = std::io::copy(&mut (&mut decoder).take(len - HEADER_LEN as u64), f)?;
+        let mut extra = [0u8; 1];
+        let more = decoder.read(&mut extra)?;
+        if more > 0 {
+            return Err(std::io::Error::other(format!(
+                "it expands past the {len} bytes its header promises"
+            )));
+        }
+        if copied + (HEADER_LEN as u64) < len {
+            return Err(std::io::Error::other(format!(
+                "it expands to {} bytes, its header promises {len}",
+                copied + HEADER_LEN as u64
+            )));
+        }
+        Ok(())
+    })
+    .map_err(|e| match e {
+        // What the contents did wrong (a bad frame, the wrong length), not the disk.
+        TableError::Io { source, .. } if source.kind() == std::io::ErrorKind::Other => malformed(
+            format!("the packed contents are not a sound table: {source}"),
+        ),
+        e => e,
+    })?;
     let checked = Table::open(&staged).and_then(|t| t.verify());
     if let Err(e) = checked {
-        return Err(TableError::Malformed {
-            path: src.to_path_buf(),
-            message: format!("the packed contents are not a sound table: {e}"),
-        });
+        return Err(malformed(format!(
+            "the packed contents are not a sound table: {e}"
+        )));
     }
     staged.persist(dst).map_err(|e| TableError::Io {
         path: dst.to_path_buf(),
@@ -86,7 +120,7 @@ mod tests {
         // Into a folder that does not exist: the error names that folder.
         let missing = dir.path().join("no-such-folder");
         let err = unpack(&packed, &missing.join("t.tbl")).unwrap_err();
-        assert!(matches!(&err, TableError::NoFolder { path } if *path == missing));
+        assert!(matches!(&err, TableError::NoFolder { path, .. } if *path == missing));
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 3);
     }
 }

@@ -24,10 +24,12 @@ pub struct Table {
     checked: Box<[AtomicU64]>,
 }
 
-/// Opens `path` for reading if it is a regular file. `O_NONBLOCK` keeps the open of a
-/// named pipe from waiting for a writer; the kind is then read from the open file, so a
-/// file swapped in between cannot slip through.
-fn open_regular(path: &Path) -> Result<(File, u64), TableError> {
+/// The one way in: opens `path` for reading if it is a regular file, and gives its
+/// length. Every file the program reads (tables, gnubg's databases, packed tables) is
+/// opened here. `O_NONBLOCK` keeps the open of a named pipe from waiting for a writer;
+/// the kind is then read from the open file, so a file swapped in between cannot slip
+/// through. Errors name `path`, the user's own path.
+pub fn open_input(path: &Path) -> Result<(File, u64), TableError> {
     let mut options = std::fs::OpenOptions::new();
     options.read(true);
     #[cfg(unix)]
@@ -47,7 +49,7 @@ fn open_regular(path: &Path) -> Result<(File, u64), TableError> {
     Ok((file, meta.len()))
 }
 
-fn file_kind(t: &std::fs::FileType) -> &'static str {
+pub(crate) fn file_kind(t: &std::fs::FileType) -> &'static str {
     #[cfg(unix)]
     {
         use std::os::unix::fs::FileTypeExt;
@@ -83,7 +85,7 @@ impl Table {
     /// is mapped makes reads past the new end fault (`docs/table-format.md`, "The
     /// mapping contract"). Long-running readers use [`Table::load`].
     pub fn open(path: &Path) -> Result<Table, TableError> {
-        let (file, len) = open_regular(path)?;
+        let (file, len) = open_input(path)?;
         if len < HEADER_LEN as u64 {
             return Err(short_file(path, &file, len));
         }
@@ -99,7 +101,7 @@ impl Table {
     /// this process, so later changes to the file, even a truncation, cannot reach the
     /// reader. For sessions that keep a table open for long.
     pub fn load(path: &Path) -> Result<Table, TableError> {
-        let (mut file, len) = open_regular(path)?;
+        let (mut file, len) = open_input(path)?;
         if len < HEADER_LEN as u64 {
             return Err(short_file(path, &file, len));
         }

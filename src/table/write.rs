@@ -130,73 +130,117 @@ fn temp_builder(prefix: &str) -> tempfile::Builder<'_, 'static> {
     b
 }
 
+/// Refuses an output `path` that exists and is not a regular file (a folder, a device
+/// such as `/dev/null`, a named pipe, a socket): the writers rename a new file over their
+/// target, which would replace such a thing with a regular file.
+pub(crate) fn check_output(path: &Path) -> Result<(), TableError> {
+    match std::fs::metadata(path) {
+        Ok(m) if !m.is_file() => Err(TableError::NotAFile {
+            path: path.to_path_buf(),
+            what: super::read::file_kind(&m.file_type()),
+        }),
+        _ => Ok(()),
+    }
+}
+
+/// Refuses to write `output` when it is the file `input` (the same file, whatever the
+/// names): a command never replaces its own input.
+pub fn refuse_same(output: &Path, input: &Path) -> Result<(), TableError> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        if let (Ok(a), Ok(b)) = (std::fs::metadata(output), std::fs::metadata(input)) {
+            if (a.dev(), a.ino()) == (b.dev(), b.ino()) {
+                return Err(TableError::SameFile {
+                    path: output.to_path_buf(),
+                });
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        if let (Ok(a), Ok(b)) = (output.canonicalize(), input.canonicalize()) {
+            if a == b {
+                return Err(TableError::SameFile {
+                    path: output.to_path_buf(),
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A new temporary file beside `path`, named for it (see the module's documentation),
+/// after checking the target: its folder exists, it is not something other than a
+/// regular file, and stale temporaries of killed writers are cleared.
+fn temporary_for(path: &Path) -> Result<tempfile::NamedTempFile, TableError> {
+    let dir = folder_of(path);
+    if !dir.is_dir() {
+        return Err(TableError::NoFolder {
+            target: path.to_path_buf(),
+            path: dir,
+        });
+    }
+    check_output(path)?;
+    clean_stale_temporaries(path)?;
+    let prefix = temp_prefix(&file_name(path));
+    temp_builder(&prefix)
+        .tempfile_in(&dir)
+        .map_err(|source| TableError::Io {
+            path: path.to_path_buf(),
+            source,
+        })
+}
+
 /// Creates a temporary file beside `path` that `fill` writes, synced; removed if
 /// anything fails. The folder must exist.
 pub(crate) fn stage_with(
     path: &Path,
     fill: impl FnOnce(&mut File) -> std::io::Result<()>,
 ) -> Result<TempPath, TableError> {
-    let dir = folder_of(path);
     let fail = |source| TableError::Io {
         path: path.to_path_buf(),
         source,
     };
-    if !dir.is_dir() {
-        return Err(TableError::NoFolder { path: dir });
-    }
-    clean_stale_temporaries(path)?;
-    let prefix = temp_prefix(&file_name(path));
-    let mut tmp = temp_builder(&prefix).tempfile_in(&dir).map_err(fail)?;
+    let mut tmp = temporary_for(path)?;
     fill(tmp.as_file_mut()).map_err(fail)?;
     tmp.as_file().sync_all().map_err(fail)?;
     Ok(tmp.into_temp_path())
 }
 
-/// Writes a file of any format (gnubg's databases, plots, trees) at `path` the way
-/// tables are written: `fill` writes it, buffered, into a temporary file beside `path`,
-/// which is synced and renamed over `path` only if `fill` succeeds; on any failure the
-/// temporary file is removed and `path` is left as it was. The folder must exist; a
-/// `path` that is a folder or another kind of file than a regular one is refused.
+/// Renames a finished temporary file over `path` and makes the rename durable.
+fn persist(tmp: TempPath, path: &Path) -> Result<(), TableError> {
+    tmp.persist(path).map_err(|e| TableError::Io {
+        path: path.to_path_buf(),
+        source: e.error,
+    })?;
+    if let Ok(dir) = File::open(folder_of(path)) {
+        let _ = dir.sync_all();
+    }
+    Ok(())
+}
+
+/// The one way out for a file of any format (gnubg's databases, plots, trees, packed
+/// tables): `fill` writes it, buffered, into a temporary file beside `path`, which is
+/// synced and renamed over `path` only if `fill` succeeds; on any failure the temporary
+/// file is removed and `path` is left as it was. The folder must exist; a `path` that is a
+/// folder or another kind of file than a regular one is refused.
 pub fn write_file<E: From<TableError>>(
     path: &Path,
     fill: impl FnOnce(&mut dyn Write) -> Result<(), E>,
 ) -> Result<(), E> {
-    let dir = folder_of(path);
-    if !dir.is_dir() {
-        return Err(TableError::NoFolder { path: dir }.into());
-    }
-    match std::fs::metadata(path) {
-        Ok(m) if !m.is_file() => {
-            return Err(TableError::NotAFile {
-                path: path.to_path_buf(),
-                what: if m.is_dir() {
-                    "a folder"
-                } else {
-                    "a special file (a device, a pipe or a socket)"
-                },
-            }
-            .into())
-        }
-        _ => {}
-    }
-    clean_stale_temporaries(path)?;
+    let mut tmp = temporary_for(path)?;
     let fail = |source| TableError::Io {
         path: path.to_path_buf(),
         source,
     };
-    let prefix = temp_prefix(&file_name(path));
-    let mut tmp = temp_builder(&prefix).tempfile_in(&dir).map_err(fail)?;
     {
         let mut out = std::io::BufWriter::new(tmp.as_file_mut());
         fill(&mut out)?;
         out.flush().map_err(fail)?;
     }
     tmp.as_file().sync_all().map_err(fail)?;
-    tmp.persist(path).map_err(|e| fail(e.error))?;
-    if let Ok(dir) = File::open(&dir) {
-        let _ = dir.sync_all();
-    }
-    Ok(())
+    Ok(persist(tmp.into_temp_path(), path)?)
 }
 
 /// Renames every staged table into place, all or nothing: if any rename fails, the
@@ -288,12 +332,7 @@ pub fn prepare(targets: &[&Path], bytes: u64) -> Result<(), TableError> {
             source,
         };
         std::fs::create_dir_all(&dir).map_err(unwritable)?;
-        if std::fs::metadata(target).is_ok_and(|m| m.is_dir()) {
-            return Err(TableError::NotAFile {
-                path: target.to_path_buf(),
-                what: "a folder",
-            });
-        }
+        check_output(target)?;
         clean_stale_temporaries(target)?;
         let prefix = temp_prefix(&file_name(target));
         let probe = temp_builder(&prefix)
@@ -452,15 +491,15 @@ mod tests {
         let first = dir.path().join("a.tbl");
         write(&first, desc, &[1u32, 2, 3]).unwrap();
         let before = std::fs::read(&first).unwrap();
-        // The second target is a folder with something in it: no file can be renamed
-        // over it.
+        // The second target becomes, once staged, a folder with something in it: no
+        // file can be renamed over it.
         let second = dir.path().join("b.tbl");
-        std::fs::create_dir(&second).unwrap();
-        std::fs::write(second.join("x"), b"x").unwrap();
         let staged = vec![
             stage(&first, desc, &[7u32, 8, 9]).unwrap(),
             stage(&second, desc, &[4u32]).unwrap(),
         ];
+        std::fs::create_dir(&second).unwrap();
+        std::fs::write(second.join("x"), b"x").unwrap();
         // Renaming the first succeeds, the second fails.
         assert!(publish(staged).is_err());
         assert_eq!(std::fs::read(&first).unwrap(), before);
@@ -482,15 +521,45 @@ mod tests {
         };
         let first = dir.path().join("a.tbl");
         let second = dir.path().join("b.tbl");
-        std::fs::create_dir(&second).unwrap();
-        std::fs::write(second.join("x"), b"x").unwrap();
         let staged = vec![
             stage(&first, desc, &[7u32]).unwrap(),
             stage(&second, desc, &[4u32]).unwrap(),
         ];
+        std::fs::create_dir(&second).unwrap();
+        std::fs::write(second.join("x"), b"x").unwrap();
         assert!(publish(staged).is_err());
         assert!(!first.exists());
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn a_file_whose_filling_fails_leaves_its_target_and_no_temporary() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("out.bd");
+        std::fs::write(&target, b"old").unwrap();
+        let failed: Result<(), TableError> = write_file(&target, |out| {
+            out.write_all(b"half").unwrap();
+            Err(TableError::Malformed {
+                path: target.clone(),
+                message: "stopped".into(),
+            })
+        });
+        assert!(failed.is_err());
+        assert_eq!(std::fs::read(&target).unwrap(), b"old");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+        write_file(&target, |out| -> Result<(), TableError> {
+            out.write_all(b"new").map_err(io_error(&target))
+        })
+        .unwrap();
+        assert_eq!(std::fs::read(&target).unwrap(), b"new");
+        // Neither a folder nor a device is replaced.
+        for path in [dir.path(), Path::new("/dev/null")] {
+            let refused = write_file(path, |_| -> Result<(), TableError> { Ok(()) });
+            assert!(
+                matches!(refused, Err(TableError::NotAFile { .. })),
+                "{path:?}"
+            );
+        }
     }
 
     #[cfg(unix)]

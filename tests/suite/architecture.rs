@@ -190,3 +190,49 @@ fn no_function_of_the_command_layer_is_much_longer_than_a_hundred_lines() {
     }
     assert!(long.is_empty(), "functions too long:\n{}", long.join("\n"));
 }
+
+#[test]
+fn every_docs_heading_the_code_cites_exists() {
+    let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs");
+    let mut missing = Vec::new();
+    for path in sources("src") {
+        let text = std::fs::read_to_string(&path).unwrap();
+        // Doc comments wrap: read them as one line.
+        let flat: String = text
+            .lines()
+            .map(|l| {
+                let t = l.trim_start();
+                t.strip_prefix("//!")
+                    .or_else(|| t.strip_prefix("///"))
+                    .or_else(|| t.strip_prefix("//"))
+                    .map_or(format!("\n{l}"), |rest| format!(" {}", rest.trim()))
+            })
+            .collect();
+        let mut rest = flat.as_str();
+        while let Some(at) = rest.find("`docs/") {
+            rest = &rest[at + 6..];
+            let Some((file, after)) = rest.split_once('`') else {
+                break;
+            };
+            let Some(heading) = after
+                .strip_prefix(", \"")
+                .and_then(|h| h.split_once('"'))
+                .map(|(h, _)| h)
+            else {
+                continue;
+            };
+            let page = std::fs::read_to_string(docs.join(file)).unwrap_or_default();
+            let found = page
+                .lines()
+                .any(|l| l.starts_with('#') && l.trim_start_matches('#').trim() == heading);
+            if !found {
+                missing.push(format!("{}: {file}, \"{heading}\"", path.display()));
+            }
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "cited headings missing:\n{}",
+        missing.join("\n")
+    );
+}

@@ -286,8 +286,13 @@ fn gammon_with_the_variant_nikoniko_reads_the_family_table_not_the_articles() {
         dir.path().join("nikoniko.outcomes"),
     )
     .unwrap();
+    // Run from the temporary folder, with no per-user folder: a `tables/` of the working
+    // copy or of the user's does not count.
     let out = tabula()
         .env("TABULA_TABLES", dir.path())
+        .env("XDG_DATA_HOME", dir.path())
+        .env("HOME", dir.path())
+        .current_dir(dir.path())
         .args([
             "gammon",
             "equity",
@@ -359,7 +364,8 @@ fn bad_variants_exit_2_naming_the_fault() {
         .arg(folder().join("huge.tbl"))
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(2));
+    // The variant is sound; this machine's memory is not enough: a runtime failure.
+    assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("GB"));
 }
 

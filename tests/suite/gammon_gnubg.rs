@@ -389,7 +389,10 @@ fn damaged_or_foreign_files_are_refused_with_the_fault_named() {
     assert_eq!(tabula::Error::from(wrong).kind(), tabula::ErrorKind::Table);
 
     let missing = HyperFile::open(&dir.path().join("hyper3.bd")).unwrap_err();
-    assert!(matches!(missing, Error::Io { .. }));
+    assert!(matches!(
+        missing,
+        Error::Table(tabula::table::TableError::Missing { .. })
+    ));
 }
 
 #[test]
@@ -492,4 +495,81 @@ fn rewriting_gnubgs_databases_gives_back_their_bytes() {
             "hyper{checkers}.bd differs after a read and a write"
         );
     }
+}
+
+#[test]
+fn a_gnubg_database_imported_and_exported_again_is_the_same_file() {
+    use crate::common::{json, tabula};
+    let dir = tempfile::tempdir().unwrap();
+    let table = dir.path().join("hyper1.tbl");
+    let first = dir.path().join("first.bd");
+    tabula()
+        .args([
+            "gammon",
+            "build",
+            "--variant",
+            "hyper1",
+            "--quiet",
+            "--table",
+        ])
+        .arg(&table)
+        .assert()
+        .success();
+    tabula()
+        .args(["gammon", "export", "--table"])
+        .arg(&table)
+        .arg("--gnubg")
+        .arg(&first)
+        .assert()
+        .success();
+    // gnubg's file read into tables: they know their variant and their origin.
+    let imported = dir.path().join("from-gnubg.tbl");
+    let report = json(&[
+        "gammon",
+        "import",
+        "--gnubg",
+        first.to_str().unwrap(),
+        "--table",
+        imported.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(report["variant"], "hyper1");
+    assert_eq!(report["records"], 676);
+    assert_eq!(report["tables"].as_array().unwrap().len(), 2);
+    let info = json(&["table", "info", imported.to_str().unwrap(), "--json"]);
+    assert!(
+        info["variant"].as_str().unwrap().ends_with("from gnubg"),
+        "{info}"
+    );
+    let second = dir.path().join("second.bd");
+    tabula()
+        .args(["gammon", "export", "--table"])
+        .arg(&imported)
+        .arg("--gnubg")
+        .arg(&second)
+        .assert()
+        .success();
+    assert!(std::fs::read(&first).unwrap() == std::fs::read(&second).unwrap());
+    // Every value within gnubg's 24 bits of tabula's own.
+    let c = json(&[
+        "gammon",
+        "compare",
+        "--table",
+        imported.to_str().unwrap(),
+        "--gnubg",
+        first.to_str().unwrap(),
+        "--json",
+    ]);
+    for (k, v) in c["max_diff"].as_object().unwrap() {
+        assert!(v.as_f64().unwrap() < 1e-6, "{k}: {v}");
+    }
+    // An import over its own file is refused.
+    let out = tabula()
+        .args(["gammon", "import", "--gnubg"])
+        .arg(&first)
+        .arg("--table")
+        .arg(&first)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
 }

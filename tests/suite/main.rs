@@ -15,6 +15,7 @@ mod fabfib_engine;
 mod fabfib_odds;
 mod gammon_cli;
 mod gammon_gnubg;
+mod hardening;
 mod nikoniko_cli;
 mod nikoniko_inputs;
 mod nikoniko_rules;
@@ -27,4 +28,8 @@ mod poker_cli;
 mod poker_parser;
 mod poker_rules;
 mod rank_props;
+#[cfg(feature = "serve")]
+mod serve_api;
+#[cfg(feature = "serve")]
+mod serve_browser;
 mod table_cli;

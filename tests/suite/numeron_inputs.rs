@@ -5,8 +5,6 @@
 use crate::common::{json, tabula};
 
 use predicates::prelude::*;
-use std::io::Read;
-use std::process::{Command, Stdio};
 
 #[test]
 fn the_largest_budget_is_no_limit_and_the_optimum_is_proved() {
@@ -79,30 +77,40 @@ fn stdin_that_is_not_utf8_is_refused_naming_stdin_and_the_line() {
 }
 
 #[test]
-fn a_tree_written_to_a_closed_stdout_ends_quietly() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tabula"))
+fn a_tree_is_written_whole_to_a_file_and_a_device_as_its_target_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("tree.txt");
+    tabula()
         .args([
             "numeron",
             "analyze",
+            "--digits",
+            "2",
             "--strategy",
-            "entropy",
+            "first",
+            "--tree",
+        ])
+        .arg(&path)
+        .assert()
+        .success();
+    let text = std::fs::read_to_string(&path).unwrap();
+    // One line per node; the root is the first guess over all 90 two-digit candidates.
+    assert!(text.starts_with("01 (90)"), "{text}");
+    assert_eq!(
+        std::fs::read_dir(dir.path()).unwrap().count(),
+        1,
+        "no temporary left"
+    );
+    tabula()
+        .args([
+            "numeron",
+            "analyze",
+            "--digits",
+            "2",
             "--tree",
             "/dev/stdout",
         ])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    // The reader goes away before the tree (built after the whole analysis) is written.
-    drop(child.stdout.take());
-    let mut stderr = String::new();
-    child
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut stderr)
-        .unwrap();
-    let status = child.wait().unwrap();
-    assert_eq!(status.code(), Some(0), "{stderr}");
-    assert_eq!(stderr, "");
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("not a regular file"));
 }

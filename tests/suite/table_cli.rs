@@ -181,11 +181,11 @@ fn a_named_pipe_a_folder_and_dev_null_are_refused_at_once() {
         .unwrap();
     assert!(made.success());
     for (path, what) in [
-        (fifo.as_path(), "is a named pipe, not a table file"),
-        (dir.path(), "is a folder, not a table file"),
+        (fifo.as_path(), "is a named pipe, not a regular file"),
+        (dir.path(), "is a folder, not a regular file"),
         (
             Path::new("/dev/null"),
-            "is a character device, not a table file",
+            "is a character device, not a regular file",
         ),
     ] {
         for cmd in ["info", "verify", "pack"] {
@@ -256,7 +256,8 @@ fn unpack_into_a_missing_folder_names_that_folder() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
         stderr.contains(&format!(
-            "cannot write into folder {}: it does not exist",
+            "cannot write {}: its folder {} does not exist",
+            missing.join("good.tbl").display(),
             missing.display()
         )),
         "{stderr}"

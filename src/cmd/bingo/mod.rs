@@ -98,16 +98,16 @@ pub enum GameCmd {
 pub struct CardArgs {
     /// Card side: 3, 4, 5 or 7
     #[arg(long, default_value_t = 5)]
-    size: usize,
+    pub size: usize,
     /// Numbers in the drum, 1..=M (default 15 per column: 75 on 5×5)
     #[arg(long)]
-    max: Option<u64>,
+    pub max: Option<u64>,
     /// line, reach, double, triple, blackout, corners or hardway
     #[arg(long, default_value = "line")]
-    pattern: Pattern,
+    pub pattern: Pattern,
     /// No free centre: every square holds a number
     #[arg(long)]
-    no_free: bool,
+    pub no_free: bool,
 }
 
 /// The card for the exhaustive check of call orders.
@@ -129,10 +129,10 @@ pub struct SmallCardArgs {
 pub struct PlayerArgs {
     /// Number of cards sharing one sequence of calls
     #[arg(long)]
-    players: Option<u32>,
+    pub players: Option<u32>,
     /// us (column ranges; default on 5×5 with 75) or uniform
     #[arg(long, requires = "players")]
-    cards: Option<Cards>,
+    pub cards: Option<Cards>,
 }
 
 /// A simulation run.
@@ -296,26 +296,43 @@ fn run_exact(
                 emit(&render::prizes(&out))
             }
         }
-        Some(k) => {
-            let out = analysis::several_players(&setup, k, players.cards, bars.progress())
-                .map_err(flag_context)?;
+        _ => {
+            let out = law(card, method, players, bars.progress())?;
             drop(bars);
-            if json {
-                json_document(&out)
-            } else {
-                emit(&render::several_players(&out))
-            }
-        }
-        None => {
-            let out = analysis::single_card(&setup, method.into(), bars.progress())?;
-            drop(bars);
-            if json {
-                json_document(&out)
-            } else {
-                emit(&render::single_card(&out))
+            match (&out, json) {
+                (_, true) => json_document(&out),
+                (Law::Players(out), false) => emit(&render::several_players(out)),
+                (Law::Card(out), false) => emit(&render::single_card(out)),
             }
         }
     }
+}
+
+/// What `bingo exact` computes without prizes: one card's law of T, or the law of the
+/// first winning call among several cards. Its JSON document is the one of either.
+#[derive(serde::Serialize)]
+#[serde(untagged)]
+pub enum Law {
+    /// One card.
+    Card(analysis::SingleCard),
+    /// Several players.
+    Players(analysis::SeveralPlayers),
+}
+
+/// `bingo exact`'s law, for both doors (the command line and the server).
+pub fn law(
+    card: &CardArgs,
+    method: MethodArg,
+    players: &PlayerArgs,
+    progress: tabula::progress::Progress<'_>,
+) -> Result<Law> {
+    let setup = card.setup()?;
+    Ok(match players.players {
+        Some(k) => Law::Players(
+            analysis::several_players(&setup, k, players.cards, progress).map_err(flag_context)?,
+        ),
+        None => Law::Card(analysis::single_card(&setup, method.into(), progress)?),
+    })
 }
 
 /// `bingo simulate`: one card or several players, on the current thread pool.
@@ -357,11 +374,11 @@ fn run_simulate(
     drop(bars);
     let seconds = started.elapsed().as_secs_f64();
     if !run.quiet {
-        eprintln!(
+        super::diag(&format!(
             "{} games in {seconds:.3} s ({:.0} games/s)",
             run.games,
             run.games as f64 / seconds
-        );
+        ));
     }
     print()
 }

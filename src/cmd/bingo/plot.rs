@@ -55,16 +55,37 @@ pub fn write(path: &Path, title: &str, series: &[Series]) -> Result<()> {
         )
     };
     font().map_err(|e| fail(&e))?;
-    match Format::of(path) {
+    // Drawn in memory, then written through the atomic writer.
+    let bytes = match Format::of(path) {
         Format::Svg => {
-            let root = SVGBackend::new(path, SIZE).into_drawing_area();
-            draw(&root, title, series).map_err(|e| fail(&e))
+            let mut svg = String::new();
+            {
+                let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
+                draw(&root, title, series).map_err(|e| fail(&e))?;
+            }
+            svg.into_bytes()
         }
         Format::Png => {
-            let root = BitMapBackend::new(path, SIZE).into_drawing_area();
-            draw(&root, title, series).map_err(|e| fail(&e))
+            let mut rgb = vec![0u8; (SIZE.0 * SIZE.1 * 3) as usize];
+            {
+                let root = BitMapBackend::with_buffer(&mut rgb, SIZE).into_drawing_area();
+                draw(&root, title, series).map_err(|e| fail(&e))?;
+            }
+            let mut png = Vec::new();
+            let mut encoder = png::Encoder::new(&mut png, SIZE.0, SIZE.1);
+            encoder.set_color(png::ColorType::Rgb);
+            encoder.set_depth(png::BitDepth::Eight);
+            encoder
+                .write_header()
+                .and_then(|mut w| w.write_image_data(&rgb))
+                .map_err(|e| fail(&e))?;
+            png
         }
-    }
+    };
+    tabula::table::write_file(path, |out| -> Result<()> {
+        out.write_all(&bytes)
+            .map_err(|e| Error::io(path.display().to_string(), e))
+    })
 }
 
 /// Colours of the curves: the exact law, the formula, then the simulations in turn.

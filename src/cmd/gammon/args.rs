@@ -52,6 +52,15 @@ pub struct AtRoll {
     pub roll: String,
 }
 
+/// `--timings`.
+#[derive(Args, Clone, Copy)]
+pub struct Timings {
+    /// With --json, include the wall-clock timings (seconds) in the report; without it the
+    /// same build prints the same bytes
+    #[arg(long)]
+    pub timings: bool,
+}
+
 /// `--quiet`.
 #[derive(Args, Clone, Copy)]
 pub struct Quiet {

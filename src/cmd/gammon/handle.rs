@@ -177,3 +177,34 @@ fn build_command(command: &str, table: Option<&Path>) -> String {
         None => format!("run `tabula {command}`"),
     }
 }
+
+/// The table that answers `v`'s questions in the folder `dir` (the server's): the
+/// variant's family table, as `--variant` finds it; for NikoNiko without one, the
+/// article's `nikoniko.tbl`. Only these file names in `dir` are ever opened.
+#[cfg(feature = "serve")]
+pub fn open_in(dir: &Path, v: &Variant) -> Result<Handle> {
+    let family = dir.join(family_file(v));
+    let article = dir.join(nikoniko::store::FILE_NAME);
+    let path = match v.built_in_kind() {
+        Some(BuiltIn::Nikoniko) if !family.is_file() && article.is_file() => article,
+        _ => family,
+    };
+    let handle = open_path(&path, Some(&path), Open::Map, Some(v))?;
+    let found = handle.table.variant();
+    if found != v {
+        return Err(tabula::gammon::Error::Input {
+            what: "table",
+            input: path.display().to_string(),
+            reason: format!("is a table of {}, not of {}", found.name(), v.name()),
+        }
+        .into());
+    }
+    Ok(handle)
+}
+
+/// The table at `path`, of either kind, memory-mapped (the server's look through its
+/// folder).
+#[cfg(feature = "serve")]
+pub fn open_file(path: &Path) -> Result<Handle> {
+    open_path(path, Some(path), Open::Map, None)
+}

@@ -2,6 +2,7 @@
 //! family's engine; the functions that answer each question are shared with the
 //! article's presets, `tabula nikoniko …` (`super::nikoniko`).
 
+pub mod answer;
 pub mod args;
 pub mod handle;
 pub mod render;
@@ -9,15 +10,15 @@ pub mod render;
 use super::progress::Bars;
 use super::{emit, emit_json};
 use args::{
-    AtRoll, CountArgs, EquityArgs, HintArgs, Json, MovesArgs, PlayArgs, Quiet, ShowArgs, Source,
+    CountArgs, EquityArgs, HintArgs, Json, MovesArgs, PlayArgs, Quiet, ShowArgs, Source, Timings,
 };
 use clap::Subcommand;
 use handle::{Handle, Open};
 use serde::Serialize;
 use std::path::PathBuf;
 use std::time::Instant;
-use tabula::gammon::{game, gnubg, notation, numbering, query, store, verify};
-use tabula::gammon::{BuiltIn, Position, Roll, Variant};
+use tabula::gammon::{game, gnubg, numbering, store, verify};
+use tabula::gammon::{BuiltIn, Position, Variant};
 use tabula::Result;
 
 #[derive(Subcommand)]
@@ -58,6 +59,8 @@ pub enum GammonCmd {
         quiet: Quiet,
         #[command(flatten)]
         json: Json,
+        #[command(flatten)]
+        timings: Timings,
     },
     /// Equity, outcome chances and cube decision of a position for the side on roll
     #[command(after_help = "Example:\n  tabula gammon equity 24,23/24,23 --variant hyper2")]
@@ -114,6 +117,21 @@ pub enum GammonCmd {
         #[command(flatten)]
         json: Json,
     },
+    /// Read a gnubg Hypergammon database (`hyperC.bd`) into the variant's tables
+    #[command(
+        after_help = "Example:\n  tabula gammon import --gnubg hyper2.bd --table hyper2-gnubg.tbl"
+    )]
+    Import {
+        /// gnubg's `hyperC.bd` (it says its checker count)
+        #[arg(long, value_name = "FILE")]
+        gnubg: PathBuf,
+        /// The table to write (default: the variant's, in the tables folder); its cube
+        /// table goes beside it
+        #[arg(long, value_name = "PATH")]
+        table: Option<PathBuf>,
+        #[command(flatten)]
+        json: Json,
+    },
     /// Write the variant's values as a gnubg Hypergammon database (`hyperC.bd`)
     #[command(after_help = "Example:\n  tabula gammon export --variant hyper2 --gnubg hyper2.bd")]
     Export {
@@ -135,12 +153,13 @@ pub fn run(cmd: GammonCmd) -> Result<()> {
             cubeless,
             quiet,
             json,
+            timings,
         } => {
             let v = handle::variant(&source)?;
             let path = handle::build_path(&v, source.table.as_deref());
             let bars = Bars::new(quiet.quiet || json.json);
             let report = store::build(&v, &path, !cubeless, bars.progress())?;
-            emit_report(&report, json)
+            emit_report(&report, json, timings)
         }
         GammonCmd::Equity { source, args } => {
             equity(&handle::variant(&source)?, opener(&source, Open::Map), args)
@@ -161,6 +180,17 @@ pub fn run(cmd: GammonCmd) -> Result<()> {
             let file = gnubg::HyperFile::open_for(&file, checkers)?;
             let c = gnubg::compare(&tables, &file)?;
             text_or_json(&c, json, || render::comparison(&c, file.path()))
+        }
+        GammonCmd::Import {
+            gnubg: file,
+            table,
+            json,
+        } => {
+            let file = gnubg::HyperFile::open(&file)?;
+            let variant = Variant::parse(&format!("hyper{}", file.checkers()))?;
+            let path = handle::build_path(&variant, table.as_deref());
+            let imported = gnubg::import(&file, &path)?;
+            text_or_json(&imported, json, || render::imported(&imported, file.path()))
         }
         GammonCmd::Export {
             source,
@@ -189,9 +219,18 @@ fn text_or_json<T: Serialize>(value: &T, json: Json, text: impl FnOnce() -> Stri
     }
 }
 
-/// Prints a build's report.
-pub fn emit_report(report: &store::BuildReport, json: Json) -> Result<()> {
-    text_or_json(report, json, || render::build(report))
+/// Prints a build's report; its JSON holds the wall-clock timings only with `--timings`,
+/// so that the same build prints the same bytes.
+pub fn emit_report(report: &store::BuildReport, json: Json, timings: Timings) -> Result<()> {
+    if !json.json {
+        return emit(&render::build(report));
+    }
+    let mut doc = serde_json::to_value(report)
+        .map_err(|e| tabula::Error::io("writing JSON", std::io::Error::other(e)))?;
+    if let (false, Some(fields)) = (timings.timings, doc.as_object_mut()) {
+        fields.retain(|key, _| !key.ends_with("seconds"));
+    }
+    emit_json(&doc)
 }
 
 /// The board drawn for a variant's positions, where it has one (the article's ASCII
@@ -203,17 +242,6 @@ fn board(v: &Variant) -> Option<fn(&Position) -> String> {
     }
 }
 
-fn position(v: &Variant, text: &str) -> Result<Position> {
-    Ok(notation::parse_position(v, text)?)
-}
-
-fn position_and_roll(v: &Variant, at: &AtRoll) -> Result<(Position, Roll)> {
-    Ok((
-        position(v, &at.at.position)?,
-        notation::parse_roll(v, &at.roll)?,
-    ))
-}
-
 /// `count`.
 pub fn count(v: &Variant, json: Json) -> Result<()> {
     let c = numbering::census(v)?;
@@ -222,8 +250,8 @@ pub fn count(v: &Variant, json: Json) -> Result<()> {
 
 /// `show`.
 pub fn show(v: &Variant, args: ShowArgs) -> Result<()> {
-    let p = position(v, &args.at.position)?;
-    let looked = query::look(v, &tabula::gammon::Numbers::new(v)?, &p)?;
+    let looked = answer::show(v, &tabula::gammon::Numbers::new(v)?, &args.at.position)?;
+    let p = answer::position(v, &args.at.position)?;
     text_or_json(&looked, args.json, || match board(v) {
         Some(draw) => draw(&p),
         None => render::looked(&looked),
@@ -232,31 +260,27 @@ pub fn show(v: &Variant, args: ShowArgs) -> Result<()> {
 
 /// `moves`.
 pub fn moves(v: &Variant, args: MovesArgs) -> Result<()> {
-    let (p, roll) = position_and_roll(v, &args.at)?;
-    let m = query::moves(v, &tabula::gammon::Numbers::new(v)?, &p, roll)?;
+    let numbers = tabula::gammon::Numbers::new(v)?;
+    let m = answer::moves(v, &numbers, &args.at.at.position, &args.at.roll)?;
     text_or_json(&m, args.json, || render::moves(&m))
 }
 
 /// `equity` of a position of `v`, in the table `open` opens.
 pub fn equity(v: &Variant, open: impl FnOnce() -> Result<Handle>, args: EquityArgs) -> Result<()> {
-    let p = position(v, &args.at.position)?;
-    let h = open()?;
-    let e = h.advise(query::evaluate(h.table.as_ref(), &p, args.cube.into()))?;
+    let e = answer::equity(v, open, &args.at.position, args.cube.into())?;
     text_or_json(&e, args.json, || render::evaluation(&e))
 }
 
 /// `hint` for a position of `v`, in the table `open` opens.
 pub fn hint(v: &Variant, open: impl FnOnce() -> Result<Handle>, args: HintArgs) -> Result<()> {
-    let (p, roll) = position_and_roll(v, &args.at)?;
-    let h = open()?;
     let cube = args.cube.map(Into::into);
-    let hint = h.advise(query::hint(h.table.as_ref(), &p, roll, cube))?;
+    let hint = answer::hint(v, open, &args.at.at.position, &args.at.roll, cube)?;
     text_or_json(&hint, args.json, || render::hint(&hint))
 }
 
 /// `opening`.
 pub fn opening(h: &Handle, json: Json) -> Result<()> {
-    let o = h.advise(query::opening(h.table.as_ref()))?;
+    let o = answer::opening(h)?;
     text_or_json(&o, json, || render::opening(&o))
 }
 

@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 use std::path::Path;
-use tabula::gammon::gnubg::{bd, compare, Comparison};
+use tabula::gammon::gnubg::{bd, compare, Comparison, Imported};
 use tabula::gammon::numbering::Census;
 use tabula::gammon::query::{Evaluation, Hint, Looked, Moves, Opening};
 use tabula::gammon::store::BuildReport;
@@ -163,7 +163,7 @@ pub fn hint(h: &Hint) -> String {
             .unwrap_or_default();
         let _ = writeln!(
             out,
-            "{:>3}. {:<24} {:<20} {cubeful}equity {:+.6}  loss {:.6}\n     {}",
+            "{:>3}. {:<24} {:<24} {cubeful}equity {:+.6}  loss {:.6}\n     {}",
             k + 1,
             m.text,
             m.position,
@@ -277,6 +277,26 @@ pub fn export(path: &Path, records: u64, cube: bool) -> String {
              --cubeless"
         }
     )
+}
+
+/// `import` of the gnubg file at `from`.
+pub fn imported(i: &Imported, from: &Path) -> String {
+    let mut out = format!(
+        "read {} ({}, {} records, gnubg 1.07's format)",
+        from.display(),
+        i.variant,
+        i.records
+    );
+    for t in &i.tables {
+        let _ = write!(
+            out,
+            "\nwrote {} ({}, sha256:{})",
+            t.path.display(),
+            t.kind,
+            t.checksum
+        );
+    }
+    out
 }
 
 /// `nikoniko count`, which took `seconds`.

@@ -1,5 +1,5 @@
 //! gnubg 1.07's Hypergammon database files, `hyper<C>.bd` (`docs/gammon.md`, "gnubg's
-//! database file").
+//! Hypergammon database files").
 //!
 //! A 40-byte header `gnubg-H<C>` + 31 `x` + a newline, then one 28-byte record for each
 //! record of [`HyperIndex::hypergammon`], in record order: five probabilities and four
@@ -13,7 +13,6 @@ use crate::error::shorten;
 use crate::gammon::{Error, HyperIndex, Position};
 use memmap2::Mmap;
 use serde::Serialize;
-use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -240,8 +239,7 @@ impl HyperFile {
     }
 
     fn open_checked(path: &Path, expected: Option<usize>) -> Result<Self, Error> {
-        let file = File::open(path).map_err(Error::io(path))?;
-        let found_len = file.metadata().map_err(Error::io(path))?.len();
+        let (file, found_len) = crate::table::open_input(path)?;
         // SAFETY: the map is only read; a file changed under the map by another process
         // gives wrong values, never undefined behaviour in safe code reading bytes.
         let map = unsafe { Mmap::map(&file) }.map_err(Error::io(path))?;
@@ -305,7 +303,10 @@ impl HyperFile {
         let bytes: &[u8; RECORD_LEN] = self.map[start..start + RECORD_LEN]
             .try_into()
             .expect("a record's length");
-        Stored::from_bytes(bytes, record)
+        Stored::from_bytes(bytes, record).map_err(|e| Error::InFile {
+            path: self.path.clone(),
+            source: Box::new(e),
+        })
     }
 
     /// The values of a record, `None` for an illegal one (see [`Stored::is_illegal`]).

@@ -1,6 +1,6 @@
 //! `export`: a family table of Hypergammon 1-3 (and its cube table) written as gnubg
-//! 1.07's `hyper<C>.bd` database (`docs/gammon.md`, "gnubg's hypergammon database
-//! file"), through the tables' atomic writer.
+//! 1.07's `hyper<C>.bd` database (`docs/gammon.md`, "gnubg's Hypergammon database
+//! files"), through the tables' atomic writer.
 
 use super::{HyperWriter, Record};
 use crate::gammon::notation::check;

@@ -1,7 +1,8 @@
 //! How the family numbers positions (`docs/gammon.md`, "gnubg's index", and
-//! `docs/nikoniko.md`, "Dense index"): gnubg's Hypergammon index ([`HyperIndex`]) and the
-//! NikoNiko article's dense index ([`SeedIndex`]), side by side. A variant says which of
-//! the two its tables use ([`Numbering`]); the solver runs on either.
+//! `docs/nikoniko.md`, "States and the dense index"): gnubg's Hypergammon index
+//! ([`HyperIndex`]) and the NikoNiko article's dense index ([`SeedIndex`]), side by side.
+//! A variant says which of the two its tables use ([`Numbering`]); the solver runs on
+//! either.
 
 pub mod hyper;
 pub mod seed;

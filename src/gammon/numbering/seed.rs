@@ -1,5 +1,5 @@
-//! The NikoNiko article's dense index of states (`docs/nikoniko.md`, "Dense index"),
-//! generalised to any board of `P` points and `C` checkers a side.
+//! The NikoNiko article's dense index of states (`docs/nikoniko.md`, "States and the dense
+//! index"), generalised to any board of `P` points and `C` checkers a side.
 //!
 //! A side is its count vector over the locations `0..=P + 1` (0 borne off, then the
 //! points, the bar last), numbered by the article's `seqNumber` in its `next_PN` order
@@ -214,14 +214,9 @@ impl SeedIndex {
         {
             return;
         }
-        let ns = open_points(&me, self.points);
-        let places = ns + 2;
-        let mut v: Locations = [0; MAX_LOCATIONS];
-        v[0] = self.checkers;
-        while self.opp[ns].advance(&mut v[..places]) {
-            let opp = self.expand(&me, &v[..places]);
+        self.each_opponent(&me, |opp| {
             out.push(Position::new(&me[1..width], &opp[1..width]).expect("slots"));
-        }
+        });
     }
 
     /// Every side's locations (off, the points, the bar: `P + 2` counts), in the order
@@ -241,16 +236,23 @@ impl SeedIndex {
         let mut sx = 0;
         while self.side.advance(&mut me[..width]) {
             sx += 1;
-            let ns = open_points(&me, self.points);
-            let places = ns + 2;
-            let mut v: Locations = [0; MAX_LOCATIONS];
-            v[0] = self.checkers;
-            while self.opp[ns].advance(&mut v[..places]) {
-                let opp = self.expand(&me, &v[..places]);
-                out.push((sx, self.side.seq_number(&opp, width - 1, n)));
-            }
+            self.each_opponent(&me, |opp| {
+                out.push((sx, self.side.seq_number(opp, width - 1, n)));
+            });
         }
         out
+    }
+
+    /// Calls `f` with each opponent (its locations) the side on roll `me` faces, in the
+    /// article's `next_PN` order of the places open to it.
+    fn each_opponent(&self, me: &Locations, mut f: impl FnMut(&Locations)) {
+        let ns = open_points(me, self.points);
+        let places = ns + 2;
+        let mut v: Locations = [0; MAX_LOCATIONS];
+        v[0] = self.checkers;
+        while self.opp[ns].advance(&mut v[..places]) {
+            f(&self.expand(me, &v[..places]));
+        }
     }
 
     /// Counts the states the article's way: for each side-on-roll vector (all off

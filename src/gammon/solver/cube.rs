@@ -1,4 +1,4 @@
-//! The doubling cube, money play (`docs/gammon.md`, "The cube"): for every state the
+//! The doubling cube, money play (`docs/gammon.md`, "The cube in the solver"): for every state the
 //! no-double equities of the side on roll in four cube states — it owns the cube, the cube
 //! is centred, centred under the Jacoby rule, the opponent owns it — with the cube's value
 //! taken as 1.

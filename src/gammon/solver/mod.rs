@@ -99,29 +99,16 @@ pub fn check_memory(variant: &Variant) -> Result<(), Error> {
         variant.rolls().moving.len() as u64,
         variant.checkers as u64,
     );
-    if let Some(have) = available_memory() {
+    if let Some(have) = crate::memory::available() {
         if need > have {
-            return Err(Error::TooLarge {
-                points: variant.points,
-                checkers: variant.checkers,
-                reason: format!(
-                    "{states} states; solving them needs about {:.1} GB and this machine has \
-                     {:.1} GB available",
-                    need as f64 / 1e9,
-                    have as f64 / 1e9
-                ),
+            return Err(Error::OutOfMemory {
+                what: format!("solving the {states} states of {}", variant.name()),
+                need,
+                have,
             });
         }
     }
     Ok(())
-}
-
-/// The memory this machine has available, from `/proc/meminfo` (None elsewhere).
-fn available_memory() -> Option<u64> {
-    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb * 1024)
 }
 
 /// How a solve went: its size, its sweeps and their last changes, its time.

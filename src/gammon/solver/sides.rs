@@ -11,6 +11,7 @@
 //! only one of two can be used), each distinct result once, in the order first found. A
 //! test holds it to an independent generator on boards over every state and roll.
 
+use crate::gammon::moves::{for_each_order, Leaves};
 use crate::gammon::variant::Variant;
 use crate::gammon::{HyperIndex, Roll};
 
@@ -281,18 +282,10 @@ pub struct After {
 /// `q`): the blots among them are hit.
 pub type Landing = u64;
 
-#[derive(Clone, Copy)]
-struct Leaf {
-    play: Landing,
-    used: u8,
-    first_die: u8,
-}
-
 /// A reusable search (keeps its buffers between calls).
 pub struct Search<'a> {
     sides: &'a Sides,
-    leaves: Vec<Leaf>,
-    max_used: u8,
+    leaves: Leaves<Landing>,
     seen: Seen,
     #[cfg(test)]
     found: Vec<Landing>,
@@ -357,8 +350,7 @@ impl<'a> Search<'a> {
     pub fn new(sides: &'a Sides) -> Search<'a> {
         Search {
             sides,
-            leaves: Vec::with_capacity(64),
-            max_used: 0,
+            leaves: Leaves::new(),
             seen: Seen::new(),
             #[cfg(test)]
             found: Vec::new(),
@@ -371,37 +363,16 @@ impl<'a> Search<'a> {
     /// Appends nothing when the roll passes.
     pub fn landings_into(&mut self, me: u16, made: u32, roll: Roll, out: &mut Vec<Landing>) {
         self.leaves.clear();
-        self.max_used = 0;
         let bar = self.sides.bar();
-        let (low, high) = (roll.low(), roll.high());
         let start = u64::from(me) << 32;
-        match (low, high) {
-            (0, 0) => return,
-            (0, d) => self.search(start, made, &[d], 0, d, bar),
-            (a, b) if a == b => self.search(start, made, &[a; 4], 0, a, bar),
-            (a, b) => {
-                self.search(start, made, &[b, a], 0, b, bar);
-                self.search(start, made, &[a, b], 0, a, bar);
-            }
-        }
-        let max_used = self.max_used;
-        if max_used == 0 {
+        for_each_order(roll, |dice| self.search(start, made, dice, 0, dice[0], bar));
+        if self.leaves.max_used() == 0 {
             return;
         }
-        let larger_only = max_used == 1
-            && low != high
-            && low > 0
-            && self
-                .leaves
-                .iter()
-                .any(|l| l.used == 1 && l.first_die == high);
         self.seen.clear();
-        for leaf in &self.leaves {
-            if leaf.used != max_used || (larger_only && leaf.first_die != high) {
-                continue;
-            }
-            if self.seen.insert(leaf.play) {
-                out.push(leaf.play);
+        for play in self.leaves.legal(roll) {
+            if self.seen.insert(play) {
+                out.push(play);
             }
         }
     }
@@ -441,7 +412,7 @@ impl<'a> Search<'a> {
         highest: usize,
     ) {
         let Some(&die) = dice.get(used) else {
-            self.leaf(at, used as u8, first_die);
+            self.leaves.push(at, used as u8, first_die);
             return;
         };
         let sides = self.sides;
@@ -467,29 +438,14 @@ impl<'a> Search<'a> {
             let next = u64::from(after) << 32 | u64::from(landed);
             if sides.all_off(after) {
                 // Bearing off the last checker ends the game: all dice count as used.
-                self.leaf(next, dice.len() as u8, first_die);
+                self.leaves.push(next, dice.len() as u8, first_die);
             } else {
                 self.search(next, made, dice, used + 1, first_die, from);
             }
         }
         if !moved {
-            self.leaf(at, used as u8, first_die);
+            self.leaves.push(at, used as u8, first_die);
         }
-    }
-
-    fn leaf(&mut self, play: Landing, used: u8, first_die: u8) {
-        if used < self.max_used {
-            return;
-        }
-        if used > self.max_used {
-            self.max_used = used;
-            self.leaves.clear();
-        }
-        self.leaves.push(Leaf {
-            play,
-            used,
-            first_die,
-        });
     }
 }
 

@@ -1,0 +1,241 @@
+//! The API's routes (`docs/serve.md`): a path and its query parameters in, the JSON
+//! document the command line prints with `--json` for the same question out, made by the
+//! same function, or a [`Fault`]: a status and the message the command line would print.
+
+use super::params::Params;
+use super::state::State;
+use crate::cmd::gammon::answer;
+use crate::cmd::gammon::args::CubeArg;
+use clap::ValueEnum;
+use hyper::StatusCode;
+use serde::Serialize;
+use tabula::gammon::{CubeState, Variant};
+use tabula::table::TableError;
+
+/// A request the API does not answer: its status and a message naming the fault, sent as
+/// `{"error": message}`.
+#[derive(Debug)]
+pub struct Fault {
+    /// 4xx for the client's fault, 5xx for the server's.
+    pub status: StatusCode,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl Fault {
+    /// 400: the request is malformed.
+    pub fn bad(message: impl Into<String>) -> Fault {
+        Fault::new(StatusCode::BAD_REQUEST, message)
+    }
+
+    /// 404: no such route or table.
+    pub fn not_found(message: impl Into<String>) -> Fault {
+        Fault::new(StatusCode::NOT_FOUND, message)
+    }
+
+    /// 414: the query is too long.
+    pub fn uri_too_long(message: impl Into<String>) -> Fault {
+        Fault::new(StatusCode::URI_TOO_LONG, message)
+    }
+
+    /// Any status.
+    pub fn new(status: StatusCode, message: impl Into<String>) -> Fault {
+        Fault {
+            status,
+            message: message.into(),
+        }
+    }
+
+    /// The body: `{"error": "…"}`.
+    pub fn body(&self) -> Vec<u8> {
+        serde_json::to_vec(&serde_json::json!({ "error": self.message })).unwrap_or_default()
+    }
+}
+
+impl From<tabula::Error> for Fault {
+    /// The command line's exit 2 (bad input) is a 400; a missing table or cube table a
+    /// 404; a damaged or foreign table, or any other failure, a 500.
+    fn from(e: tabula::Error) -> Fault {
+        let status = match e.kind() {
+            tabula::ErrorKind::Input => StatusCode::BAD_REQUEST,
+            tabula::ErrorKind::Table if missing(&e) => StatusCode::NOT_FOUND,
+            _ => StatusCode::INTERNAL_SERVER_ERROR,
+        };
+        Fault::new(status, e.to_string())
+    }
+}
+
+/// Whether `e` says that a table is not there (rather than damaged).
+fn missing(e: &tabula::Error) -> bool {
+    use tabula::gammon::Error as G;
+    use tabula::nikoniko::Error as N;
+    matches!(
+        e,
+        tabula::Error::Table(TableError::Missing { .. })
+            | tabula::Error::Gammon(G::Table(TableError::Missing { .. }) | G::NoCube { .. })
+            | tabula::Error::Nikoniko(N::Table(TableError::Missing { .. }))
+    )
+}
+
+/// An answer: a JSON document.
+pub type Answer = Result<Vec<u8>, Fault>;
+
+/// The document of `value`, as the command line's `--json` writes it (compact here).
+fn json<T: Serialize>(value: &T) -> Answer {
+    serde_json::to_vec(value)
+        .map_err(|e| Fault::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))
+}
+
+/// Whether a route may compute for long (bingo's laws, numeron's searches): those run on
+/// the blocking pool, a few at a time.
+pub fn is_heavy(path: &str) -> bool {
+    path.starts_with("/api/bingo/") || path.starts_with("/api/numeron/")
+}
+
+/// Answers `path` (under `/api/`) with its parameters.
+pub fn answer(state: &State, path: &str, query: Option<&str>) -> Answer {
+    let mut params = Params::parse(query)?;
+    let segments: Vec<&str> = path.trim_start_matches('/').split('/').collect();
+    let document = match segments.as_slice() {
+        ["api", "variants"] => json(&state.listing()),
+        ["api", "gammon", variant, question] => gammon(state, variant, question, &mut params),
+        ["api", "bearoff", ..] => Err(Fault::not_found(
+            "the bear-off databases are not in this build: their routes, \
+             /api/bearoff/{table}/distribution|equity|hint, come with `tabula bearoff`",
+        )),
+        ["api", "bingo", "law"] => bingo_law(&mut params),
+        ["api", "numeron", "next"] => numeron_next(&mut params),
+        ["api", "poker", "compare"] => poker_compare(&mut params),
+        _ => Err(Fault::not_found(format!(
+            "no route {}: see /api/variants and docs/serve.md",
+            tabula::error::shorten(path)
+        ))),
+    }?;
+    params.finish()?;
+    Ok(document)
+}
+
+/// `/api/gammon/{variant}/{question}`: the family's questions, as `tabula gammon
+/// {question} --variant {variant} --json` answers them with the server's tables folder.
+fn gammon(state: &State, variant: &str, question: &str, params: &mut Params) -> Answer {
+    let name = super::params::decode(variant)?;
+    let v = Variant::parse(&name).map_err(tabula::Error::from)?;
+    let open = || state.handle(&v);
+    match question {
+        "show" => json(&answer::show(
+            &v,
+            &state.numbers(&v)?,
+            &params.required("position")?,
+        )?),
+        "moves" => {
+            let (position, roll) = (params.required("position")?, params.required("roll")?);
+            json(&answer::moves(&v, &state.numbers(&v)?, &position, &roll)?)
+        }
+        "equity" => {
+            let position = params.required("position")?;
+            let cube = cube_state(params)?.unwrap_or(CubeState::Centred);
+            json(&answer::equity(&v, open, &position, cube)?)
+        }
+        "hint" => {
+            let (position, roll) = (params.required("position")?, params.required("roll")?);
+            let cube = cube_state(params)?;
+            json(&answer::hint(&v, open, &position, &roll, cube)?)
+        }
+        "opening" => json(&answer::opening(open()?)?),
+        other => Err(Fault::not_found(format!(
+            "no question {} of the family: show, moves, equity, hint or opening",
+            tabula::error::shorten(other)
+        ))),
+    }
+}
+
+/// `cube` (the command line's spellings: owned, centred, centred-jacoby or jacoby,
+/// opponent-owns or opponent) and `jacoby=true` (the centred cube under the Jacoby rule).
+fn cube_state(params: &mut Params) -> Result<Option<CubeState>, Fault> {
+    let cube = match params.get("cube") {
+        None => None,
+        Some(text) => Some(CubeArg::from_str(&text, true).map_err(|_| {
+            Fault::bad(format!(
+                "parameter `cube`: {} is not a cube state: owned, centred, centred-jacoby \
+                 (jacoby), opponent-owns (opponent)",
+                tabula::error::shorten(&text)
+            ))
+        })?),
+    };
+    let jacoby = params.flag("jacoby")?;
+    Ok(match (cube.map(CubeState::from), jacoby) {
+        (state, false) => state,
+        (None | Some(CubeState::Centred | CubeState::CentredJacoby), true) => {
+            Some(CubeState::CentredJacoby)
+        }
+        (Some(state), true) => {
+            return Err(Fault::bad(format!(
+                "the Jacoby rule applies to a centred cube, not to cube={}",
+                state.name()
+            )))
+        }
+    })
+}
+
+/// `/api/bingo/law`: `tabula bingo exact --json` with the same parameters (`size`, `max`,
+/// `pattern`, `no_free`, `players`, `cards`, `method`).
+fn bingo_law(params: &mut Params) -> Answer {
+    use crate::cmd::bingo::{self, CardArgs, MethodArg, PlayerArgs};
+    let card = CardArgs {
+        size: params.parsed("size")?.unwrap_or(5),
+        max: params.parsed("max")?,
+        pattern: params
+            .parsed("pattern")?
+            .unwrap_or(tabula::bingo::Pattern::Line),
+        no_free: params.flag("no_free")?,
+    };
+    let players = PlayerArgs {
+        players: params.parsed("players")?,
+        cards: params.parsed("cards")?,
+    };
+    if players.cards.is_some() && players.players.is_none() {
+        return Err(Fault::bad("parameter `cards` needs `players`"));
+    }
+    let method = match params.get("method") {
+        None => MethodArg::Auto,
+        Some(m) => MethodArg::from_str(&m, true).map_err(|_| {
+            Fault::bad(format!(
+                "parameter `method`: {} is not auto, enumerate or inclusion-exclusion",
+                tabula::error::shorten(&m)
+            ))
+        })?,
+    };
+    let law = bingo::law(&card, method, &players, tabula::progress::Progress::SILENT)?;
+    json(&serde_json::to_value(&law).map_err(|e| Fault::bad(e.to_string()))?)
+}
+
+/// `/api/numeron/next`: `tabula numeron next --json` (`digits`, `repeats`, `strategy`,
+/// `hard`, `history` as `123:0E1B,456:1E0B`).
+fn numeron_next(params: &mut Params) -> Answer {
+    use crate::cmd::numeron::{self, GameArgs};
+    let game = GameArgs {
+        digits: params.parsed("digits")?.unwrap_or(3),
+        repeats: params.flag("repeats")?,
+    };
+    let strategy = match params.get("strategy") {
+        None => tabula::numeron::Strategy::Entropy,
+        Some(s) => tabula::numeron::Strategy::parse(&s).map_err(tabula::Error::from)?,
+    };
+    let hard = params.flag("hard")?;
+    let history: Vec<String> = match params.get("history") {
+        Some(h) if !h.is_empty() => h.split(',').map(str::to_string).collect(),
+        _ => Vec::new(),
+    };
+    let report = numeron::next(&game, strategy, hard, &history)?;
+    json(&serde_json::to_value(&report).map_err(|e| Fault::bad(e.to_string()))?)
+}
+
+/// `/api/poker/compare`: `tabula poker compare A B --json` (`a`, `b`, `rule`).
+fn poker_compare(params: &mut Params) -> Answer {
+    let (a, b) = (params.required("a")?, params.required("b")?);
+    let rule = match params.get("rule") {
+        None => tabula::poker::rule::Rule::article(),
+        Some(r) => tabula::poker::rule::Rule::parse(&r).map_err(tabula::Error::from)?,
+    };
+    json(&crate::cmd::poker::comparison(&a, &b, &rule)?)
+}

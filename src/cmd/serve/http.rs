@@ -1,0 +1,267 @@
+//! hyper's side of the server: the runtime, the connections (HTTP/1.1, keep-alive, a
+//! timeout on slow request heads), the limits on what a client sends, the page's files,
+//! and a clean stop on SIGINT or SIGTERM that finishes the requests in flight.
+
+use super::api::{self, Fault};
+use super::state::State;
+use http_body_util::{BodyExt, Full, Limited};
+use hyper::body::{Bytes, Incoming};
+use hyper::header::{HeaderValue, ALLOW, CACHE_CONTROL, CONTENT_LENGTH, CONTENT_TYPE};
+use hyper::{Method, Request, Response, StatusCode};
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::server::graceful::GracefulShutdown;
+use std::convert::Infallible;
+use std::future::{poll_fn, Future};
+use std::net::SocketAddr;
+use std::pin::pin;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::task::Poll;
+use std::time::Duration;
+use tabula::Result;
+use tokio::net::TcpListener;
+
+/// The largest request body read, in bytes (the API takes none; a larger one is a 413).
+pub const MAX_BODY: usize = 16 * 1024;
+/// hyper's buffer for a request head: a longer head is refused with a 431.
+const MAX_HEAD: usize = 16 * 1024;
+/// How long a client may take to send its request head.
+const HEAD_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long a stop waits for the requests in flight.
+const DRAIN: Duration = Duration::from_secs(10);
+/// Long computations (bingo, numeron) running at once; one more is a 503.
+const MAX_HEAVY: usize = 2;
+
+/// The page and its files, served from the binary.
+const INDEX: &str = include_str!("page/index.html");
+const SCRIPT: &str = include_str!("page/app.js");
+const STYLE: &str = include_str!("page/style.css");
+const ICON: &str = include_str!("page/icon.svg");
+
+static HEAVY: AtomicUsize = AtomicUsize::new(0);
+
+/// Serves `state` on `addr` with `threads` workers until a signal stops it.
+pub fn serve(addr: SocketAddr, threads: Option<usize>, state: State) -> Result<()> {
+    let mut runtime = tokio::runtime::Builder::new_multi_thread();
+    if let Some(t) = threads {
+        runtime.worker_threads(t);
+    }
+    let runtime = runtime
+        .enable_io()
+        .enable_time()
+        .thread_name("tabula-serve")
+        .build()
+        .map_err(|e| tabula::Error::io("the server's runtime", e))?;
+    // The state lives as long as the process: every connection borrows it.
+    let state: &'static State = Box::leak(Box::new(state));
+    runtime.block_on(listen(addr, state))
+}
+
+async fn listen(addr: SocketAddr, state: &'static State) -> Result<()> {
+    let listener = TcpListener::bind(addr)
+        .await
+        .map_err(|e| tabula::Error::io(format!("listening on {addr}"), e))?;
+    let local = listener
+        .local_addr()
+        .map_err(|e| tabula::Error::io("the server's address", e))?;
+    crate::cmd::diag(&format!(
+        "tabula serve: listening on http://{local}/ (tables from {}); Ctrl-C stops",
+        state.folder().display()
+    ));
+    let graceful = GracefulShutdown::new();
+    let mut stop = pin!(stop_signal());
+    loop {
+        let accepted = poll_fn(|cx| match stop.as_mut().poll(cx) {
+            Poll::Ready(()) => Poll::Ready(None),
+            Poll::Pending => listener.poll_accept(cx).map(Some),
+        })
+        .await;
+        let stream = match accepted {
+            None => break,
+            Some(Ok((stream, _))) => stream,
+            // Out of descriptors, or a connection reset before it was accepted: go on.
+            Some(Err(_)) => {
+                tokio::time::sleep(Duration::from_millis(5)).await;
+                continue;
+            }
+        };
+        let _ = stream.set_nodelay(true);
+        let connection = hyper::server::conn::http1::Builder::new()
+            .timer(TokioTimer::new())
+            .header_read_timeout(HEAD_TIMEOUT)
+            .max_buf_size(MAX_HEAD)
+            .serve_connection(
+                TokioIo::new(stream),
+                hyper::service::service_fn(move |req| respond(state, req)),
+            );
+        let connection = graceful.watch(connection);
+        tokio::spawn(async move {
+            // A client that goes away mid-request is its own business.
+            let _ = connection.await;
+        });
+    }
+    drop(listener);
+    crate::cmd::diag("tabula serve: stopping, finishing the requests in flight");
+    if tokio::time::timeout(DRAIN, graceful.shutdown())
+        .await
+        .is_err()
+    {
+        crate::cmd::diag(&format!(
+            "tabula serve: some requests were still running after {DRAIN:?}; stopped"
+        ));
+    }
+    Ok(())
+}
+
+/// Resolves on SIGINT (Ctrl-C) or SIGTERM.
+async fn stop_signal() {
+    use tokio::signal::unix::{signal, SignalKind};
+    let mut int = signal(SignalKind::interrupt()).ok();
+    let mut term = signal(SignalKind::terminate()).ok();
+    poll_fn(|cx| {
+        let mut hit = |s: &mut Option<tokio::signal::unix::Signal>| {
+            s.as_mut().is_some_and(|s| s.poll_recv(cx).is_ready())
+        };
+        if hit(&mut int) || hit(&mut term) {
+            Poll::Ready(())
+        } else {
+            Poll::Pending
+        }
+    })
+    .await
+}
+
+type Reply = Response<Full<Bytes>>;
+
+/// One request: its size checked, its method, then its route.
+async fn respond(state: &'static State, req: Request<Incoming>) -> Result<Reply, Infallible> {
+    let (parts, body) = req.into_parts();
+    if let Err(fault) = read_body(&parts.headers, body).await {
+        return Ok(fault_reply(&fault));
+    }
+    if parts.method != Method::GET && parts.method != Method::HEAD {
+        let fault = Fault::new(
+            StatusCode::METHOD_NOT_ALLOWED,
+            format!("method {} is not served: the API answers GET", parts.method),
+        );
+        let mut reply = fault_reply(&fault);
+        reply
+            .headers_mut()
+            .insert(ALLOW, HeaderValue::from_static("GET, HEAD"));
+        return Ok(reply);
+    }
+    let path = parts.uri.path();
+    let query = parts.uri.query();
+    let page = |body: &'static str, kind: &'static str| Ok(asset(body, kind));
+    match path {
+        "/" | "/index.html" => page(INDEX, "text/html; charset=utf-8"),
+        "/app.js" => page(SCRIPT, "text/javascript; charset=utf-8"),
+        "/style.css" => page(STYLE, "text/css; charset=utf-8"),
+        "/icon.svg" | "/favicon.ico" => page(ICON, "image/svg+xml"),
+        p if p.starts_with("/api/") && api::is_heavy(p) => Ok(reply(
+            heavy(state, p.to_string(), query.map(str::to_string)).await,
+        )),
+        p if p.starts_with("/api/") => Ok(reply(guarded(|| api::answer(state, p, query)))),
+        _ => Ok(fault_reply(&Fault::not_found(format!(
+            "nothing at {}: the board is at /, the API under /api/",
+            tabula::error::shorten(path)
+        )))),
+    }
+}
+
+/// Reads and drops the body, refusing one larger than [`MAX_BODY`] with a 413.
+async fn read_body(headers: &hyper::HeaderMap, body: Incoming) -> Result<(), Fault> {
+    let too_large = || {
+        Fault::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!("the request body is larger than {MAX_BODY} bytes; the API takes none"),
+        )
+    };
+    let declared = headers
+        .get(CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    if declared.is_some_and(|n| n > MAX_BODY as u64) {
+        return Err(too_large());
+    }
+    if hyper::body::Body::is_end_stream(&body) {
+        return Ok(());
+    }
+    Limited::new(body, MAX_BODY)
+        .collect()
+        .await
+        .map(drop)
+        .map_err(|_| too_large())
+}
+
+/// Answers a long route on the blocking pool, at most [`MAX_HEAVY`] at once.
+async fn heavy(state: &'static State, path: String, query: Option<String>) -> api::Answer {
+    struct Slot;
+    impl Drop for Slot {
+        fn drop(&mut self) {
+            HEAVY.fetch_sub(1, Ordering::SeqCst);
+        }
+    }
+    let slot = Slot;
+    if HEAVY.fetch_add(1, Ordering::SeqCst) >= MAX_HEAVY {
+        return Err(Fault::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!("{MAX_HEAVY} long computations are already running: try again shortly"),
+        ));
+    }
+    let job = tokio::task::spawn_blocking(move || {
+        let _slot = slot;
+        guarded(|| api::answer(state, &path, query.as_deref()))
+    });
+    job.await.unwrap_or_else(|_| {
+        Err(Fault::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "internal error",
+        ))
+    })
+}
+
+/// Runs `answer`; a panic (a bug) becomes a 500 instead of a dropped connection.
+fn guarded(answer: impl FnOnce() -> api::Answer) -> api::Answer {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(answer)).unwrap_or_else(|_| {
+        Err(Fault::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "internal error (a bug: please report the request)",
+        ))
+    })
+}
+
+fn reply(answer: api::Answer) -> Reply {
+    match answer {
+        Ok(body) => json_reply(StatusCode::OK, body),
+        Err(fault) => fault_reply(&fault),
+    }
+}
+
+fn fault_reply(fault: &Fault) -> Reply {
+    json_reply(fault.status, fault.body())
+}
+
+fn json_reply(status: StatusCode, body: Vec<u8>) -> Reply {
+    let mut r = Response::new(Full::new(Bytes::from(body)));
+    *r.status_mut() = status;
+    r.headers_mut()
+        .insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    r
+}
+
+/// One of the page's files, which may only load its own files.
+fn asset(body: &'static str, kind: &'static str) -> Reply {
+    let mut r = Response::new(Full::new(Bytes::from_static(body.as_bytes())));
+    let h = r.headers_mut();
+    h.insert(CONTENT_TYPE, HeaderValue::from_static(kind));
+    h.insert(CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    h.insert(
+        "content-security-policy",
+        HeaderValue::from_static("default-src 'self'; img-src 'self' data:; style-src 'self'"),
+    );
+    h.insert(
+        "x-content-type-options",
+        HeaderValue::from_static("nosniff"),
+    );
+    r
+}

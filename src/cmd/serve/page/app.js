@@ -1,0 +1,734 @@
+// tabula's page: the board, the plays, the cube, a game against the tables' perfect play,
+// and bingo's law of T. Every number shown comes from the server's API (docs/serve.md);
+// the page only draws and keeps the game's state (and its link).
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const SVG = "http://www.w3.org/2000/svg";
+
+// ---------------------------------------------------------------- the API
+async function api(path, params) {
+  const query = params ? "?" + new URLSearchParams(params).toString() : "";
+  const response = await fetch(path + query);
+  const body = await response.json();
+  if (!response.ok) throw new Error(body.error || response.statusText);
+  return body;
+}
+const gammon = (question, params) =>
+  api(`/api/gammon/${encodeURIComponent(app.variant)}/${question}`, params);
+
+function say(text) { $("message").textContent = text || ""; }
+function fail(error) { say(error.message || String(error)); }
+
+// ---------------------------------------------------------------- numbers
+const signed = (x, digits = 6) => (x >= 0 ? "+" : "") + x.toFixed(digits);
+const percent = (p) => (100 * p).toFixed(2) + "%";
+
+// ---------------------------------------------------------------- positions
+// A side is counts[0..P-1] for its points 1..P and counts[P] for its bar, in its own
+// numbering; notation lists each side's checkers, the side on roll first (docs/gammon.md).
+function parseSide(rules, text) {
+  const counts = new Array(rules.points + 1).fill(0);
+  for (const item of text.split(",").map((s) => s.trim()).filter((s) => s)) {
+    if (item === "bar") counts[rules.points] += 1;
+    else counts[Number(item) - 1] += 1;
+  }
+  return counts;
+}
+function parsePosition(rules, text) {
+  const [us, them] = text.split("/");
+  return { x: parseSide(rules, us || ""), o: parseSide(rules, them || "") };
+}
+function sideText(rules, counts) {
+  const items = [];
+  for (let i = 0; i < counts[rules.points]; i++) items.push("bar");
+  for (let p = rules.points; p >= 1; p--) for (let i = 0; i < counts[p - 1]; i++) items.push(String(p));
+  return items.join(",");
+}
+const positionText = (rules, pos) => sideText(rules, pos.x) + "/" + sideText(rules, pos.o);
+const swapped = (text) => text.split("/").reverse().join("/");
+const inPlay = (counts) => counts.reduce((a, b) => a + b, 0);
+
+// ---------------------------------------------------------------- the board (SVG)
+function el(name, attrs, parent) {
+  const node = document.createElementNS(SVG, name);
+  for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
+  if (parent) parent.appendChild(node);
+  return node;
+}
+function text(parent, x, y, content, attrs) {
+  const t = el("text", Object.assign({ x, y, "text-anchor": "middle", "font-size": 14, "font-family": "sans-serif" }, attrs || {}), parent);
+  t.textContent = content;
+  return t;
+}
+
+// Draws `pos` (x: the side seen from below, on roll unless told) with `opts`: dice,
+// cube {value, owner: "centre"|"x"|"o"}, pips, names, onClick(target), selected.
+function drawBoard(holder, rules, pos, opts) {
+  const P = rules.points, W = 760, H = 440, edge = 12, tray = 58, barW = 44;
+  const cols = Math.ceil(P / 2), top = P - cols, left = Math.floor(cols / 2);
+  const pw = (W - 2 * edge - tray - barW) / cols;
+  const r = Math.max(6, Math.min(pw / 2 - 2, 17));
+  const svg = el("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": opts.label || "board" });
+  el("rect", { x: 0, y: 0, width: W, height: H, rx: 8, fill: "#6b4a2b" }, svg);
+  el("rect", { x: edge, y: edge, width: W - 2 * edge - tray, height: H - 2 * edge, fill: "#2f5d46" }, svg);
+  const colX = (c) => edge + c * pw + (c >= left ? barW : 0);
+  const barX = edge + left * pw;
+  el("rect", { x: barX, y: edge, width: barW, height: H - 2 * edge, fill: "#4e3620" }, svg);
+  // Where X's point k is: its column and row.
+  const place = (k) => (k <= cols ? { c: cols - k, bottom: true } : { c: k - cols - 1 + (cols - top), bottom: false });
+  const clickable = (g, target, label) => {
+    if (!opts.onClick) return;
+    g.setAttribute("role", "button");
+    g.setAttribute("tabindex", "0");
+    g.setAttribute("aria-label", label);
+    g.addEventListener("click", (e) => opts.onClick(target, e));
+    g.addEventListener("keydown", (e) => {
+      if (e.key === "Enter" || e.key === " ") { e.preventDefault(); opts.onClick(target, e); }
+    });
+  };
+  const stack = (g, cx, base, dir, count, colour, ink) => {
+    const shown = Math.min(count, 5);
+    for (let i = 0; i < shown; i++) {
+      el("circle", { cx, cy: base + dir * (r + i * 2 * r), r, fill: colour, stroke: ink, "stroke-width": 1.5 }, g);
+    }
+    if (count > 5) text(g, cx, base + dir * (r + 4 * 2 * r) + 5, String(count), { fill: ink, "font-weight": 700 });
+  };
+  const X = "#f7f3ea", O = "#222", xInk = "#333", oInk = "#eee";
+  const th = (H - 2 * edge) * 0.42;
+  for (let k = 1; k <= P; k++) {
+    const { c, bottom } = place(k);
+    const x0 = colX(c), base = bottom ? H - edge : edge, tip = bottom ? H - edge - th : edge + th;
+    const g = el("g", { class: "point" + (opts.selected === k ? " selected" : ""), "data-point": k }, svg);
+    el("polygon", { points: `${x0},${base} ${x0 + pw},${base} ${x0 + pw / 2},${tip}`, fill: (k % 2 ? "#d8c08a" : "#9c3d2e") }, g);
+    el("rect", { x: x0, y: bottom ? tip : edge, width: pw, height: th, fill: "transparent" }, g);
+    const xs = pos.x[k - 1], os = pos.o[P - k];
+    const dir = bottom ? -1 : 1;
+    if (xs) stack(g, x0 + pw / 2, base, dir, xs, X, xInk);
+    if (os) stack(g, x0 + pw / 2, base, dir, os, O, oInk);
+    text(svg, x0 + pw / 2, bottom ? H - 1 : edge - 1, String(k), { "font-size": 10, fill: "#f4e7c8" });
+    const who = xs ? `${xs} of yours` : os ? `${os} of theirs` : "empty";
+    clickable(g, k, `point ${k}: ${who}`);
+  }
+  // The bar: X's checkers in the lower half, O's in the upper.
+  const bar = el("g", { class: "zone" + (opts.selected === "bar" ? " selected" : ""), "data-point": "bar" }, svg);
+  el("rect", { x: barX, y: edge, width: barW, height: H - 2 * edge, fill: "transparent" }, bar);
+  if (pos.x[P]) stack(bar, barX + barW / 2, H / 2 + 30, 1, pos.x[P], X, xInk);
+  if (pos.o[P]) stack(bar, barX + barW / 2, H / 2 - 30, -1, pos.o[P], O, oInk);
+  clickable(bar, "bar", `bar: ${pos.x[P]} of yours, ${pos.o[P]} of theirs`);
+  // The tray: borne off.
+  const trayX = W - edge - tray + 6;
+  const off = el("g", { class: "zone" + (opts.selected === "off" ? " selected" : ""), "data-point": "off" }, svg);
+  el("rect", { x: trayX, y: edge, width: tray - 6, height: H - 2 * edge, fill: "#3d2a17" }, off);
+  const xOff = rules.checkers - inPlay(pos.x), oOff = rules.checkers - inPlay(pos.o);
+  text(off, trayX + (tray - 6) / 2, H - edge - 40, `off ${xOff}`, { fill: "#f7f3ea", "font-size": 12 });
+  text(off, trayX + (tray - 6) / 2, edge + 52, `off ${oOff}`, { fill: "#ccc", "font-size": 12 });
+  clickable(off, "off", `borne off: ${xOff} of yours, ${oOff} of theirs`);
+  const pips = (counts) => counts.reduce((s, n, i) => s + n * (i + 1), 0);
+  text(svg, trayX + (tray - 6) / 2, H - edge - 14, `${pips(pos.x)}`, { fill: "#f7f3ea", "font-size": 13, "font-weight": 700 });
+  text(svg, trayX + (tray - 6) / 2, edge + 26, `${pips(pos.o)}`, { fill: "#ccc", "font-size": 13, "font-weight": 700 });
+  text(svg, trayX + (tray - 6) / 2, H - edge - 28, "pips", { fill: "#bbb", "font-size": 10 });
+  text(svg, trayX + (tray - 6) / 2, edge + 38, "pips", { fill: "#bbb", "font-size": 10 });
+  // Dice, in the right half.
+  if (opts.dice) {
+    const cx = colX(left) + (cols - left) * pw / 2, cy = H / 2;
+    opts.dice.forEach((d, i) => {
+      const dx = cx - 30 + i * 36;
+      el("rect", { x: dx, y: cy - 15, width: 30, height: 30, rx: 5, fill: opts.diceColour || "#f7f3ea", stroke: "#111" }, svg);
+      text(svg, dx + 15, cy + 6, String(d), { "font-size": 18, "font-weight": 700, fill: "#111" });
+    });
+  }
+  // The cube: centred on the left, or by its owner's side.
+  if (opts.cube) {
+    const y = opts.cube.owner === "x" ? H - edge - 40 : opts.cube.owner === "o" ? edge + 4 : H / 2 - 18;
+    const value = opts.cube.owner === "centre" ? 64 : opts.cube.value;
+    const cube = el("g", { "aria-label": `cube ${opts.cube.value}, ${opts.cube.owner === "centre" ? "centred" : opts.cube.owner === "x" ? "yours" : "theirs"}` }, svg);
+    el("rect", { x: edge + 4, y, width: 36, height: 36, rx: 4, fill: "#fff", stroke: "#111", "stroke-width": 2 }, cube);
+    text(cube, edge + 22, y + 24, String(value), { "font-size": 16, "font-weight": 700, fill: "#111" });
+  }
+  if (opts.names) {
+    text(svg, barX + barW / 2, H - edge - 4, opts.names[0], { fill: "#f7f3ea", "font-size": 10 });
+    text(svg, barX + barW / 2, edge + 12, opts.names[1], { fill: "#ccc", "font-size": 10 });
+  }
+  holder.replaceChildren(svg);
+}
+
+// ---------------------------------------------------------------- steps on the board
+// A play's text is its steps, `24/18* 13/8`, `bar/22`, `3/off`; a click on a checker then
+// on where it goes makes one step, matched against the legal plays.
+function stepsOf(play) {
+  return play.split(" ").filter((s) => s.includes("/")).map((s) => s.replace("*", ""));
+}
+// What is left of a play's steps once a checker has gone from `from` to `to`, by one
+// step or a chain of them (20/14 14/9 for 20 to 9); null when the play has no such move.
+function consume(steps, from, to) {
+  for (let i = 0; i < steps.length; i++) {
+    const [a, b] = steps[i].split("/");
+    if (a !== String(from)) continue;
+    const rest = steps.slice(0, i).concat(steps.slice(i + 1));
+    if (b === String(to)) return rest;
+    if (b !== "off") {
+      const further = consume(rest, b, to);
+      if (further) return further;
+    }
+  }
+  return null;
+}
+function leftOf(play, moves) {
+  let steps = stepsOf(play);
+  for (const [from, to] of moves) {
+    steps = consume(steps, from, to);
+    if (!steps) return null;
+  }
+  return steps;
+}
+// Moves one checker of x in a local copy of the board (hitting a lone one of o).
+function applyStep(rules, pos, from, to) {
+  const P = rules.points;
+  const x = pos.x.slice(), o = pos.o.slice();
+  x[from === "bar" ? P : from - 1] -= 1;
+  if (to !== "off") {
+    x[to - 1] += 1;
+    const theirs = P - to;
+    if (o[theirs] === 1) { o[theirs] = 0; o[P] += 1; }
+  }
+  return { x, o };
+}
+function makeEntry(getPlays, getPos, getRules, redraw, commit) {
+  const entry = { from: null, steps: [], pos: null };
+  entry.reset = () => { entry.from = null; entry.steps = []; entry.pos = null; };
+  entry.click = (target) => {
+    const plays = getPlays();
+    if (!plays || !plays.length) return false;
+    const rules = getRules();
+    const pos = entry.pos || parsePosition(rules, getPos());
+    if (entry.from === null) {
+      const has = target === "bar" ? pos.x[rules.points] > 0 : target !== "off" && pos.x[target - 1] > 0;
+      if (!has) { say("Pick one of your checkers first."); return true; }
+      entry.from = target; say(""); redraw(entry); return true;
+    }
+    if (target === entry.from) { entry.from = null; redraw(entry); return true; }
+    const tried = entry.steps.concat([[entry.from, target]]);
+    const shown = tried.map(([a, b]) => `${a}/${b}`).join(" ");
+    const fits = plays.filter((m) => leftOf(m.play, tried));
+    if (!fits.length) { say(`${entry.from}/${target} is not a move of a legal play.`); entry.from = null; redraw(entry); return true; }
+    entry.steps = tried;
+    entry.pos = applyStep(rules, pos, entry.from, target);
+    entry.from = null;
+    const done = fits.find((m) => leftOf(m.play, tried).length === 0);
+    if (done) { entry.reset(); say(""); commit(done); } else { say(`${shown} …`); redraw(entry); }
+    return true;
+  };
+  return entry;
+}
+
+// ---------------------------------------------------------------- the app
+const app = { variants: [], variant: null, rules: null, cube: false, position: null, plays: null, hint: null };
+
+function variantInfo(name) { return app.variants.find((v) => v.variant === name); }
+
+function rollsOf(rules) {
+  const out = [];
+  rules.faces.forEach((a, i) => rules.faces.slice(i).forEach((b) => out.push(`${a}-${b}`)));
+  return out;
+}
+
+function chooseVariant(name) {
+  const v = variantInfo(name);
+  if (!v) return false;
+  app.variant = v.variant; app.rules = v.rules; app.cube = v.cube;
+  $("variant").value = v.variant;
+  const dice = $("dice");
+  dice.replaceChildren(new Option("— pick —", ""), ...rollsOf(v.rules).map((r) => new Option(r, r)));
+  return true;
+}
+
+async function setPosition(textIn, roll) {
+  try {
+    const looked = await gammon("show", { position: textIn });
+    app.position = looked.position;
+    app.plays = null; app.hint = null; boardEntry.reset();
+    $("position-input").value = looked.position;
+    const facts = $("looked");
+    facts.replaceChildren();
+    const fact = (k, v, id) => {
+      const dt = document.createElement("dt"); dt.textContent = k;
+      const dd = document.createElement("dd"); dd.textContent = v; if (id) dd.id = id;
+      facts.append(dt, dd);
+    };
+    fact("Position", looked.position, "fact-position");
+    if (looked.position_id) fact("Position ID", looked.position_id, "fact-position-id");
+    fact("Index", String(looked.index));
+    fact("Pips", `${looked.pips[0]} (on roll) – ${looked.pips[1]}`);
+    $("dice").value = sortedRoll(roll);
+    say("");
+    updateLink();
+    drawAnalysis();
+    await Promise.all([showEquity(), showPlays()]);
+  } catch (e) { fail(e); }
+}
+
+function drawAnalysis(entry) {
+  const pos = (entry && entry.pos) || parsePosition(app.rules, app.position);
+  const roll = $("dice").value;
+  drawBoard($("board-holder"), app.rules, pos, {
+    dice: roll ? roll.split("-") : null,
+    cube: app.cube ? { value: 1, owner: { centred: "centre", owned: "x", opponent: "o" }[$("equity-cube").value] } : null,
+    label: `board: ${app.position}`,
+    names: ["on roll", "opponent"],
+    selected: entry ? entry.from : null,
+    onClick: (target, e) => $("edit-mode").checked ? edit(target, e) : boardEntry.click(target),
+  });
+}
+
+function edit(target, e) {
+  const rules = app.rules, P = rules.points;
+  const pos = parsePosition(rules, app.position);
+  const side = document.querySelector('input[name="edit-side"]:checked').value;
+  const remove = e.shiftKey;
+  if (target === "off") return;
+  const index = target === "bar" ? P : side === "x" ? target - 1 : P - target;
+  const counts = pos[side];
+  if (remove) {
+    if (!counts[index]) return say("No checker of that side there.");
+    counts[index] -= 1;
+  } else {
+    if (inPlay(counts) >= rules.checkers) return say(`All ${rules.checkers} checkers of that side are on the board: Shift-click one away first.`);
+    counts[index] += 1;
+  }
+  const t = positionText(rules, pos);
+  // Positions the variant does not allow (both sides on a point, a side with none) are
+  // drawn but not sent until they are legal.
+  app.position = t; $("position-input").value = t;
+  drawAnalysis();
+  gammon("show", { position: t }).then(() => setPosition(t), (err) => say(err.message));
+}
+
+async function showEquity() {
+  const holder = $("equity-holder");
+  try {
+    const params = { position: app.position, cube: $("equity-cube").value };
+    if ($("jacoby").checked) params.jacoby = "true";
+    const e = await gammon("equity", params);
+    holder.replaceChildren(equityTable(e));
+  } catch (err) { holder.textContent = err.message; }
+}
+
+function equityTable(e) {
+  const wrap = document.createElement("div");
+  const rows = [
+    ["Cubeless equity", signed(e.equity), "equity-value", e.equity],
+    ["Win", percent(e.outcomes.win)], ["Win a gammon", percent(e.outcomes.win_gammon)],
+    ["Win a backgammon", percent(e.outcomes.win_backgammon)], ["Lose", percent(e.outcomes.lose)],
+    ["Lose a gammon", percent(e.outcomes.lose_gammon)], ["Lose a backgammon", percent(e.outcomes.lose_backgammon)],
+  ];
+  if (e.cubeful) {
+    rows.push(["No double, cube owned", signed(e.cubeful.owned)], ["No double, centred", signed(e.cubeful.centred)],
+      ["No double, centred (Jacoby)", signed(e.cubeful.centred_jacoby)], ["No double, opponent owns", signed(e.cubeful.opponent_owns)]);
+  }
+  const dl = document.createElement("dl"); dl.className = "facts";
+  for (const [k, v, id, raw] of rows) {
+    const dt = document.createElement("dt"); dt.textContent = k;
+    const dd = document.createElement("dd"); dd.textContent = v;
+    if (id) { dd.id = id; dd.dataset.value = String(raw); }
+    dl.append(dt, dd);
+  }
+  wrap.append(dl);
+  const action = document.createElement("p");
+  action.className = "action"; action.id = "cube-action";
+  if (e.cube) {
+    action.textContent = `Cube (${e.cube.state.replace("_", " ")}): ${e.cube.action || "no access"} — no double ${signed(e.cube.no_double)}, double/take ${signed(e.cube.double_take)}, double/pass ${signed(e.cube.double_pass)}`;
+    action.dataset.action = e.cube.action || "";
+  } else {
+    action.textContent = `No cube table for ${app.variant}: run \`tabula gammon build --variant ${app.variant}\` for cubeful equities.`;
+  }
+  wrap.append(action);
+  return wrap;
+}
+
+async function showPlays() {
+  const holder = $("plays-holder");
+  const roll = $("dice").value;
+  holder.replaceChildren();
+  app.plays = null;
+  updateLink();
+  drawAnalysis();
+  if (!roll) return;
+  try {
+    const params = { position: app.position, roll };
+    const cube = $("hint-cube").value;
+    if (cube) params.cube = cube;
+    const h = await gammon("hint", params);
+    app.hint = h; app.plays = h.moves;
+    holder.replaceChildren(playsTable(h.moves, true, (m) => makePlay(m)));
+    if (!h.moves.length) holder.textContent = `${roll}: no legal move.`;
+  } catch (err) { holder.textContent = err.message; }
+}
+
+function playsTable(moves, numbers, choose) {
+  const table = document.createElement("table");
+  table.id = numbers ? "plays" : "game-plays-table";
+  const head = table.createTHead().insertRow();
+  const cubeful = moves.some((m) => m.cubeful !== undefined);
+  const titles = numbers ? ["#", "Play", "Equity", ...(cubeful ? ["Cubeful"] : []), "Win", "Gammon", "Backgammon", "Loss"] : ["#", "Play"];
+  for (const t of titles) { const th = document.createElement("th"); th.textContent = t; head.append(th); }
+  const body = table.createTBody();
+  moves.forEach((m, i) => {
+    const tr = body.insertRow();
+    tr.tabIndex = 0;
+    tr.dataset.play = m.play;
+    tr.setAttribute("aria-label", `play ${i + 1}: ${m.play}`);
+    const cells = numbers ? [String(i + 1), m.play, signed(m.equity), ...(cubeful ? [signed(m.cubeful)] : []),
+      percent(m.outcomes.win), percent(m.outcomes.win_gammon), percent(m.outcomes.win_backgammon), (-m.loss).toFixed(6)] : [String(i + 1), m.play];
+    cells.forEach((c, k) => { const td = tr.insertCell(); td.textContent = c; if (k === 2) { td.className = "play-equity"; td.dataset.value = String(m.equity); } });
+    tr.addEventListener("click", () => choose(m));
+    tr.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); choose(m); } });
+  });
+  return table;
+}
+
+function makePlay(m) {
+  const mover = m.position.split("/")[0];
+  if (mover === "") { say(`${m.play} bears off the last checker: it wins ${m.equity} point(s).`); return; }
+  setPosition(swapped(m.position));
+}
+
+const boardEntry = makeEntry(() => app.plays, () => app.position, () => app.rules, (entry) => drawAnalysis(entry), (m) => makePlay(m));
+
+function updateLink() {
+  const params = new URLSearchParams({ variant: app.variant, position: app.position || "" });
+  const roll = $("dice").value;
+  if (roll) params.set("roll", roll);
+  const hash = "#" + params.toString();
+  $("link").href = location.pathname + hash;
+  history.replaceState(null, "", hash);
+}
+
+// A roll as the dice list it: the smaller die first (`6-5` is `5-6`).
+function sortedRoll(roll) {
+  const dice = (roll || "").split("-").map(Number);
+  if (dice.length !== 2 || dice.some((d) => !Number.isInteger(d))) return "";
+  return dice[0] <= dice[1] ? `${dice[0]}-${dice[1]}` : `${dice[1]}-${dice[0]}`;
+}
+
+function randomRoll(rules, random) {
+  const f = rules.faces;
+  const a = f[Math.floor(random() * f.length)], b = f[Math.floor(random() * f.length)];
+  return a <= b ? `${a}-${b}` : `${b}-${a}`;
+}
+const cryptoRandom = () => crypto.getRandomValues(new Uint32Array(1))[0] / 2 ** 32;
+
+// ---------------------------------------------------------------- the game
+// The human plays X against the tables' perfect play (as `tabula gammon play --cube`):
+// tabula doubles when its decision is "double, take" or "double, pass", takes when the
+// human's double/take equity is at most 1, and plays its best cubeful play.
+let game = null;
+
+function seeded(seed) { // mulberry32: the dice of a seed, the same in every browser
+  let s = seed >>> 0;
+  const next = () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  next.state = () => s;
+  next.restore = (v) => { s = v; };
+  return next;
+}
+
+function cubeStateFor(who) {
+  if (!game.cube) return null;
+  if (game.cube.owner === "centre") return "centred";
+  return game.cube.owner === who ? "owned" : "opponent";
+}
+const canDouble = (who) => game.cube && (game.cube.owner === "centre" || game.cube.owner === who);
+
+function log(line) {
+  game.log.push(line);
+  const li = document.createElement("li"); li.textContent = line;
+  $("game-log").append(li);
+}
+
+function snapshot() {
+  const copy = JSON.parse(JSON.stringify(Object.assign({}, game, { snapshots: [], rngState: game.rng.state() })));
+  game.snapshots.push(copy);
+}
+
+async function newGame() {
+  const info = variantInfo($("variant").value);
+  if (!info) return say("No table to play on: build one (docs/serve.md).");
+  const useCube = $("game-cube").checked && info.cube;
+  if ($("game-cube").checked && !info.cube) say(`${info.variant} has no cube table: a cubeless game.`);
+  const seedText = $("game-seed").value.trim();
+  const seed = seedText ? Number(seedText) : Math.floor(cryptoRandom() * 2 ** 32);
+  game = {
+    variant: info.variant, rules: info.rules, position: info.opening, turn: $("game-second").checked ? "tabula" : "human",
+    cube: useCube ? { value: 1, owner: "centre" } : null, phase: "", dice: null, plays: null, over: null, log: [], snapshots: [],
+    seed, rng: seeded(seed),
+  };
+  $("game-log").replaceChildren();
+  log(`New game of ${info.title}${useCube ? " with the cube" : ""} (seed ${seed}).`);
+  await advance();
+}
+
+async function advance() {
+  if (game.over) return renderGame();
+  if (game.turn === "tabula") return tabulaTurn();
+  game.phase = "decide"; game.dice = null; game.plays = null;
+  snapshot();
+  renderGame();
+}
+
+// While the server answers, nothing can be pressed twice.
+function busy() { game.phase = "thinking"; renderGame(); }
+
+async function humanRoll(rollText) {
+  busy();
+  game.dice = rollText || randomRoll(game.rules, game.rng);
+  const params = { position: game.position, roll: game.dice };
+  if (game.cube) params.cube = cubeStateFor("human");
+  const h = await gammonOf(game.variant, "hint", params);
+  if (!h.moves.length) {
+    log(`You roll ${game.dice}: no legal move.`);
+    return passTurn("tabula", swapped(game.position));
+  }
+  game.phase = "move"; game.plays = h.moves;
+  snapshot();
+  renderGame();
+}
+
+async function humanPlay(m) {
+  busy();
+  gameEntry.reset();
+  log(`You roll ${game.dice} and play ${m.play}.`);
+  if (m.position.split("/")[0] === "") { game.position = m.position; return finish("human", m.equity); }
+  await passTurn("tabula", swapped(m.position));
+}
+
+async function humanDouble() {
+  busy();
+  const e = await gammonOf(game.variant, "equity", { position: game.position, cube: cubeStateFor("human") });
+  if (e.cube.double_take <= 1) {
+    game.cube = { value: game.cube.value * 2, owner: "tabula" };
+    log(`You double to ${game.cube.value}; tabula takes.`);
+    game.phase = "decide";
+    snapshot();
+    renderGame();
+  } else {
+    log(`You double; tabula passes.`);
+    game.over = { winner: "human", points: game.cube.value, passed: true };
+    renderGame();
+  }
+}
+
+async function tabulaTurn() {
+  game.phase = "thinking"; renderGame();
+  if (canDouble("tabula")) {
+    const e = await gammonOf(game.variant, "equity", { position: game.position, cube: cubeStateFor("tabula") });
+    if (e.cube && (e.cube.action === "double, take" || e.cube.action === "double, pass")) {
+      log(`tabula doubles to ${game.cube.value * 2}.`);
+      game.phase = "offer";
+      snapshot();
+      return renderGame();
+    }
+  }
+  await tabulaRollAndPlay();
+}
+
+async function humanTake() {
+  busy();
+  game.cube = { value: game.cube.value * 2, owner: "human" };
+  log(`You take: the cube is ${game.cube.value}, yours.`);
+  await tabulaRollAndPlay();
+}
+
+function humanPass() {
+  log("You pass.");
+  game.over = { winner: "tabula", points: game.cube.value, passed: true };
+  renderGame();
+}
+
+async function tabulaRollAndPlay() {
+  game.phase = "thinking";
+  const roll = randomRoll(game.rules, game.rng);
+  const params = { position: game.position, roll };
+  if (game.cube) params.cube = cubeStateFor("tabula");
+  const h = await gammonOf(game.variant, "hint", params);
+  if (!h.moves.length) {
+    log(`tabula rolls ${roll}: no legal move.`);
+    return passTurn("human", swapped(game.position));
+  }
+  const best = h.moves[0];
+  log(`tabula rolls ${roll} and plays ${best.play}.`);
+  game.lastTabula = { roll };
+  if (best.position.split("/")[0] === "") { game.position = best.position; return finish("tabula", best.equity); }
+  await passTurn("human", swapped(best.position));
+}
+
+async function passTurn(who, position) {
+  game.turn = who; game.position = position;
+  await advance();
+}
+
+function finish(winner, points) {
+  game.dice = null;
+  const value = game.cube ? game.cube.value : 1;
+  game.over = { winner, points: points * value, kind: ["", "a single game", "a gammon", "a backgammon"][points] };
+  renderGame();
+}
+
+function undo() {
+  if (!game || !game.snapshots.length) return;
+  if (!game.over) game.snapshots.pop();
+  const back = game.snapshots[game.snapshots.length - 1];
+  if (!back) return;
+  const snapshots = game.snapshots, rng = game.rng;
+  game = Object.assign(JSON.parse(JSON.stringify(back)), { snapshots, rng });
+  rng.restore(back.rngState);
+  game.log = back.log.slice();
+  $("game-log").replaceChildren(...game.log.map((l) => { const li = document.createElement("li"); li.textContent = l; return li; }));
+  log("(undone)"); game.log.pop();
+  gameEntry.reset();
+  renderGame();
+}
+
+function gammonOf(variant, question, params) {
+  return api(`/api/gammon/${encodeURIComponent(variant)}/${question}`, params);
+}
+
+function renderGame(entry) {
+  if (!game) return;
+  const human = game.turn === "human";
+  const view = human ? game.position : swapped(game.position);
+  const pos = (entry && entry.pos) || parsePosition(game.rules, view);
+  const cube = game.cube && { value: game.cube.value, owner: game.cube.owner === "centre" ? "centre" : game.cube.owner === "human" ? "x" : "o" };
+  drawBoard($("game-board"), game.rules, pos, {
+    dice: game.dice && human ? game.dice.split("-") : null, cube, names: ["you", "tabula"], label: `game board: ${view}`,
+    selected: entry ? entry.from : null,
+    onClick: (target) => { if (game.phase === "move") gameEntry.click(target); },
+  });
+  const status = $("game-status");
+  const phase = game.over ? "over" : game.phase;
+  if (game.over) {
+    const o = game.over;
+    status.textContent = `Game over: ${o.winner === "human" ? "you win" : "tabula wins"} ${o.points} point${o.points === 1 ? "" : "s"}${o.passed ? " (a double passed)" : o.kind ? ` (${o.kind}${game.cube && game.cube.value > 1 ? `, cube ${game.cube.value}` : ""})` : ""}.`;
+  } else if (phase === "decide") {
+    status.textContent = canDouble("human") ? "Your turn: roll, or double." : "Your turn: roll.";
+  } else if (phase === "move") {
+    status.textContent = `You rolled ${game.dice}: choose a play (click it below, or a checker then where it goes).`;
+  } else if (phase === "offer") {
+    status.textContent = `tabula doubles to ${game.cube.value * 2}: take or pass?`;
+  } else {
+    status.textContent = "tabula is thinking…";
+  }
+  status.dataset.phase = phase;
+  $("game-roll").disabled = phase !== "decide";
+  $("game-double").disabled = !(phase === "decide" && canDouble("human"));
+  $("game-take").disabled = phase !== "offer";
+  $("game-pass").disabled = phase !== "offer";
+  $("game-undo").disabled = game.snapshots.length < (game.over ? 1 : 2);
+  $("game-to-board").disabled = !!game.over;
+  const holder = $("game-plays");
+  holder.replaceChildren();
+  if (phase === "move" && game.plays) holder.append(playsTable(game.plays, $("game-analysis").checked, (m) => guard(humanPlay(m))));
+}
+
+const gameEntry = makeEntry(() => game && game.plays, () => game.position, () => game.rules, (entry) => renderGame(entry), (m) => guard(humanPlay(m)));
+
+async function guard(promise) {
+  try { await promise; } catch (e) { fail(e); }
+}
+
+// ---------------------------------------------------------------- bingo
+async function drawBingo() {
+  const params = { size: $("bingo-size").value, pattern: $("bingo-pattern").value };
+  const players = Number($("bingo-players").value || "1");
+  if (players > 1) { params.players = String(players); if ($("bingo-cards").value) params.cards = $("bingo-cards").value; }
+  $("bingo-summary").textContent = "computing…";
+  try {
+    const law = await api("/api/bingo/law", params);
+    chart($("bingo-chart"), law.distribution);
+    $("bingo-summary").textContent = `Mean call at which ${players > 1 ? `the first of ${players} cards` : "the card"} wins: ${law.mean.toFixed(4)}.`;
+  } catch (e) { $("bingo-summary").textContent = e.message; }
+}
+
+function chart(holder, rows) {
+  const W = 760, H = 320, m = { l: 48, r: 48, t: 14, b: 34 };
+  const svg = el("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": "the law of T: P(T = n) as bars, P(T ≤ n) as a line" });
+  const live = rows.filter((r) => r.p > 0 || r.cdf < 1);
+  const ns = live.map((r) => r.n);
+  const n0 = Math.min(...ns), n1 = Math.max(...ns);
+  const pmax = Math.max(...live.map((r) => r.p)) || 1;
+  const x = (n) => m.l + (n - n0 + 0.5) * (W - m.l - m.r) / (n1 - n0 + 1);
+  const bw = Math.max(1, (W - m.l - m.r) / (n1 - n0 + 1) - 1);
+  const y = (p) => H - m.b - p / pmax * (H - m.t - m.b);
+  const yc = (c) => H - m.b - c * (H - m.t - m.b);
+  el("line", { x1: m.l, y1: H - m.b, x2: W - m.r, y2: H - m.b, stroke: "#333" }, svg);
+  for (const r of live) {
+    const bar = el("rect", { x: x(r.n) - bw / 2, y: y(r.p), width: bw, height: H - m.b - y(r.p), fill: "#2f5d46" }, svg);
+    const t = el("title", {}, bar); t.textContent = `T = ${r.n}: ${(100 * r.p).toFixed(3)}% (P(T ≤ ${r.n}) = ${(100 * r.cdf).toFixed(2)}%)`;
+  }
+  el("polyline", { points: live.map((r) => `${x(r.n)},${yc(r.cdf)}`).join(" "), fill: "none", stroke: "#c0392b", "stroke-width": 2 }, svg);
+  const step = Math.max(1, Math.ceil((n1 - n0) / 12));
+  for (let n = n0; n <= n1; n += step) text(svg, x(n), H - m.b + 16, String(n), { "font-size": 11 });
+  text(svg, (W) / 2, H - 4, "calls n", { "font-size": 12 });
+  text(svg, m.l - 6, m.t + 10, `${(100 * pmax).toFixed(1)}%`, { "font-size": 10, "text-anchor": "end" });
+  text(svg, W - m.r + 4, m.t + 10, "100%", { "font-size": 10, "text-anchor": "start", fill: "#c0392b" });
+  text(svg, W - m.r + 4, H - m.b, "0", { "font-size": 10, "text-anchor": "start", fill: "#c0392b" });
+  holder.replaceChildren(svg);
+}
+
+// ---------------------------------------------------------------- wiring
+function showTab(name) {
+  for (const b of document.querySelectorAll(".tab")) b.setAttribute("aria-pressed", String(b.dataset.tab === name));
+  for (const s of document.querySelectorAll(".panel")) s.hidden = s.id !== `tab-${name}`;
+}
+
+async function start() {
+  for (const b of document.querySelectorAll(".tab")) b.addEventListener("click", () => showTab(b.dataset.tab));
+  $("position-form").addEventListener("submit", (e) => { e.preventDefault(); setPosition($("position-input").value.trim()); });
+  $("start-position").addEventListener("click", () => setPosition(variantInfo(app.variant).opening));
+  $("swap-sides").addEventListener("click", () => setPosition(swapped(app.position)));
+  $("edit-mode").addEventListener("change", () => { $("edit-tools").hidden = !$("edit-mode").checked; });
+  $("dice").addEventListener("change", showPlays);
+  $("hint-cube").addEventListener("change", showPlays);
+  $("roll").addEventListener("click", () => { $("dice").value = randomRoll(app.rules, cryptoRandom); showPlays(); });
+  $("equity-cube").addEventListener("change", () => { drawAnalysis(); showEquity(); });
+  $("jacoby").addEventListener("change", showEquity);
+  $("variant").addEventListener("change", () => { chooseVariant($("variant").value); setPosition(variantInfo(app.variant).opening); });
+  $("game-new").addEventListener("click", () => guard(newGame()));
+  $("game-roll").addEventListener("click", () => guard(humanRoll()));
+  $("game-double").addEventListener("click", () => guard(humanDouble()));
+  $("game-take").addEventListener("click", () => guard(humanTake()));
+  $("game-pass").addEventListener("click", humanPass);
+  $("game-undo").addEventListener("click", undo);
+  $("game-analysis").addEventListener("change", () => renderGame());
+  $("game-to-board").addEventListener("click", () => {
+    // The game's position from the side on roll, its dice if rolled: in the Board tab.
+    showTab("board");
+    chooseVariant(game.variant);
+    setPosition(game.position, game.turn === "human" ? game.dice : "");
+  });
+  $("bingo-form").addEventListener("submit", (e) => { e.preventDefault(); drawBingo(); });
+  try {
+    const listing = await api("/api/variants");
+    app.variants = listing.variants;
+    const select = $("variant");
+    select.replaceChildren(...listing.variants.map((v) => new Option(`${v.title}${v.cube ? "" : " (no cube)"}`, v.variant)));
+    for (const b of listing.broken) say(`${b.file}: ${b.error}`);
+    if (!listing.variants.length) {
+      say(`No table in ${listing.folder}: build one with \`tabula gammon build --variant hyper2\`, then reload.`);
+      showTab("bingo");
+      return;
+    }
+    const wanted = new URLSearchParams(location.hash.slice(1));
+    const preferred = ["hyper2", "hyper1", "nikoniko", "hyper3"].find((n) => variantInfo(n));
+    chooseVariant(wanted.get("variant") && variantInfo(wanted.get("variant")) ? wanted.get("variant") : preferred || listing.variants[0].variant);
+    await setPosition(wanted.get("position") || variantInfo(app.variant).opening, wanted.get("roll") || "");
+  } catch (e) { fail(e); }
+  document.body.dataset.ready = "true";
+}
+
+document.addEventListener("DOMContentLoaded", start);

@@ -1,0 +1,624 @@
+//! `tabula serve`'s API, asked as a program asks it: the server started on an ephemeral
+//! port, a real HTTP client (ureq), and each answer compared with the command line's
+//! `--json` for the same question; bad input, missing and damaged tables, limits, and a
+//! clean stop.
+
+use crate::common::{json, nikoniko_built, tabula};
+use serde_json::Value;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+/// A running `tabula serve`, stopped (SIGTERM) when dropped.
+pub struct Server {
+    child: Child,
+    /// `http://127.0.0.1:PORT`.
+    pub base: String,
+    stderr: std::sync::Mutex<std::sync::mpsc::Receiver<String>>,
+}
+
+impl Server {
+    /// Starts the server on the tables in `folder`, on a free port.
+    pub fn start(folder: &Path) -> Server {
+        let mut command = Command::new(assert_cmd::cargo::cargo_bin("tabula"));
+        command
+            .args([
+                "serve",
+                "--addr",
+                "127.0.0.1:0",
+                "--threads",
+                "2",
+                "--tables",
+            ])
+            .arg(folder)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped());
+        // The server ends with the thread that started it (PR_SET_PDEATHSIG), which lives
+        // as long as the test binary: a server kept in a static is not left running.
+        use std::os::unix::process::CommandExt;
+        // SAFETY: prctl(2) alone, between fork and exec.
+        unsafe {
+            command.pre_exec(|| {
+                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGTERM as libc::c_ulong);
+                Ok(())
+            });
+        }
+        let (give, take) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let _ = give.send(command.spawn());
+            loop {
+                std::thread::park();
+            }
+        });
+        let mut child = take.recv().unwrap().unwrap();
+        let (send, lines) = std::sync::mpsc::channel();
+        let stderr = child.stderr.take().unwrap();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                let _ = send.send(line);
+            }
+        });
+        let first = lines.recv_timeout(Duration::from_secs(20)).unwrap();
+        let base = first
+            .split("http://")
+            .nth(1)
+            .and_then(|rest| rest.split('/').next())
+            .map(|addr| format!("http://{addr}"))
+            .unwrap_or_else(|| panic!("the server's first line names no address: {first}"));
+        Server {
+            child,
+            base,
+            stderr: std::sync::Mutex::new(lines),
+        }
+    }
+
+    /// `GET path`: the status and the body as JSON.
+    pub fn get(&self, path: &str) -> (u16, Value) {
+        let (status, body) = self.get_text(path);
+        let value = serde_json::from_str(&body)
+            .unwrap_or_else(|e| panic!("GET {path}: {status} and not JSON ({e}): {body}"));
+        (status, value)
+    }
+
+    /// `GET path`: the status and the body.
+    pub fn get_text(&self, path: &str) -> (u16, String) {
+        let mut response = agent().get(format!("{}{path}", self.base)).call().unwrap();
+        let status = response.status().as_u16();
+        (status, response.body_mut().read_to_string().unwrap())
+    }
+
+    /// `GET path`, which must answer 200: its document.
+    pub fn ok(&self, path: &str) -> Value {
+        let (status, value) = self.get(path);
+        assert_eq!(status, 200, "GET {path}: {value}");
+        value
+    }
+
+    /// `GET path`, which must fail with `status`: its message.
+    pub fn fault(&self, path: &str, status: u16) -> String {
+        let (got, value) = self.get(path);
+        assert_eq!(got, status, "GET {path}: {value}");
+        value["error"]
+            .as_str()
+            .unwrap_or_else(|| panic!("GET {path}: no error message in {value}"))
+            .to_string()
+    }
+
+    /// Sends SIGTERM and waits for the exit: its status and what it wrote on stderr.
+    pub fn stop(mut self) -> (std::process::ExitStatus, String) {
+        let pid = self.child.id() as libc::pid_t;
+        // SAFETY: kill(2) on our own child's pid, which has not been waited for.
+        assert_eq!(unsafe { libc::kill(pid, libc::SIGTERM) }, 0);
+        let started = Instant::now();
+        let status = loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                break status;
+            }
+            assert!(
+                started.elapsed() < Duration::from_secs(15),
+                "the server did not stop"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        let said: Vec<String> = self.stderr.lock().unwrap().try_iter().collect();
+        (status, said.join("\n"))
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        if let Ok(None) = self.child.try_wait() {
+            // SAFETY: as in `stop`.
+            unsafe { libc::kill(self.child.id() as libc::pid_t, libc::SIGTERM) };
+            let _ = self.child.wait();
+        }
+    }
+}
+
+/// An HTTP client that returns 4xx and 5xx answers instead of failing on them.
+pub fn agent() -> ureq::Agent {
+    ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .timeout_global(Some(Duration::from_secs(60)))
+        .build()
+        .into()
+}
+
+/// The folder the suite serves: Hypergammon-1 with the cube, and the NikoNiko article's
+/// tables (the suite's one build).
+pub fn folder() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap().keep();
+        let out = tabula()
+            .args([
+                "gammon",
+                "build",
+                "--variant",
+                "hyper1",
+                "--quiet",
+                "--table",
+            ])
+            .arg(dir.join("hyper1.tbl"))
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let (_, niko, _, _) = nikoniko_built();
+        std::fs::copy(niko, dir.join("nikoniko.tbl")).unwrap();
+        std::fs::copy(
+            niko.with_extension("outcomes"),
+            dir.join("nikoniko.outcomes"),
+        )
+        .unwrap();
+        dir
+    })
+}
+
+/// The server of [`folder`], started once for the module's tests.
+fn server() -> &'static Server {
+    static SERVER: OnceLock<Server> = OnceLock::new();
+    SERVER.get_or_init(|| Server::start(folder()))
+}
+
+/// `tabula ARGS --json` with the served folder as the tables folder.
+fn cli(args: &[&str]) -> Value {
+    let out = tabula()
+        .env("TABULA_TABLES", folder())
+        .args(args)
+        .arg("--json")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// `s` as a query value.
+fn enc(s: &str) -> String {
+    s.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b',' => {
+                (b as char).to_string()
+            }
+            b => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+#[test]
+fn each_family_answer_is_the_command_lines_json_document_for_the_same_question() {
+    let s = server();
+    let v = "hyper1";
+    let positions = ["24/24", "20/6", "bar/3", "2/22", "AAAgCAAAAAAAAA", "526"];
+    for p in positions {
+        let q = enc(p);
+        let show = s.ok(&format!("/api/gammon/{v}/show?position={q}"));
+        assert_eq!(
+            show,
+            cli(&["gammon", "show", p, "--variant", v]),
+            "show {p}"
+        );
+        for (http, flag) in [
+            ("", "centred"),
+            ("&cube=owned", "owned"),
+            ("&cube=opponent", "opponent-owns"),
+            ("&cube=opponent-owns", "opponent-owns"),
+            ("&jacoby=true", "centred-jacoby"),
+            ("&cube=jacoby", "centred-jacoby"),
+        ] {
+            let api = s.ok(&format!("/api/gammon/{v}/equity?position={q}{http}"));
+            let line = cli(&["gammon", "equity", p, "--variant", v, "--cube", flag]);
+            assert_eq!(api, line, "equity {p} {flag}");
+            assert!(
+                api["cube"]["action"].is_string() || flag == "opponent-owns",
+                "{api}"
+            );
+        }
+        for roll in ["6-5", "1-1", "2-4"] {
+            let hint = s.ok(&format!("/api/gammon/{v}/hint?position={q}&roll={roll}"));
+            assert_eq!(
+                hint,
+                cli(&["gammon", "hint", p, roll, "--variant", v]),
+                "hint {p} {roll}"
+            );
+            let cubeful = s.ok(&format!(
+                "/api/gammon/{v}/hint?position={q}&roll={roll}&cube=centred"
+            ));
+            let line = cli(&[
+                "gammon",
+                "hint",
+                p,
+                roll,
+                "--variant",
+                v,
+                "--cube",
+                "centred",
+            ]);
+            assert_eq!(cubeful, line, "hint {p} {roll} centred");
+            let moves = s.ok(&format!("/api/gammon/{v}/moves?position={q}&roll={roll}"));
+            assert_eq!(
+                moves,
+                cli(&["gammon", "moves", p, roll, "--variant", v]),
+                "moves {p}"
+            );
+        }
+    }
+    let opening = s.ok("/api/gammon/hyper1/opening");
+    assert_eq!(opening, cli(&["gammon", "opening", "--variant", v]));
+    // The Hypergammon-1 opening is a double and a take (docs/gammon.md).
+    let start = s.ok("/api/gammon/hyper1/equity?position=24/24");
+    assert_eq!(start["cube"]["action"], "double, take", "{start}");
+}
+
+#[test]
+fn nikoniko_is_answered_from_the_articles_table_as_tabula_nikoniko_answers() {
+    let s = server();
+    let table = folder().join("nikoniko.tbl");
+    let table = table.to_str().unwrap();
+    let start = "8,8,5,2,2/8,8,5,2,2";
+    let q = enc(start);
+    let api = s.ok(&format!("/api/gammon/nikoniko/equity?position={q}"));
+    assert_eq!(api, cli(&["nikoniko", "equity", start, "--table", table]));
+    assert_eq!(api["index"], 562767);
+    let api = s.ok(&format!("/api/gammon/nikoniko/hint?position={q}&roll=1-2"));
+    assert_eq!(
+        api,
+        cli(&["nikoniko", "hint", start, "1-2", "--table", table])
+    );
+    let api = s.ok("/api/gammon/nikoniko/opening");
+    assert_eq!(api, cli(&["nikoniko", "opening", "--table", table]));
+    let listing = s.ok("/api/variants");
+    let names: Vec<&str> = listing["variants"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v["variant"].as_str().unwrap())
+        .collect();
+    // By board size: NikoNiko's 8 points, then Hypergammon's 24.
+    assert_eq!(names, ["nikoniko", "hyper1"], "{listing}");
+    assert_eq!(listing["variants"][0]["cube"], false);
+    assert_eq!(listing["variants"][0]["opening"], start);
+    assert_eq!(listing["variants"][1]["cube"], true);
+}
+
+#[test]
+fn the_other_games_answer_as_their_commands_do() {
+    let s = server();
+    let api = s.ok("/api/bingo/law?size=3&pattern=line");
+    assert_eq!(
+        api,
+        json(&[
+            "bingo",
+            "exact",
+            "--size",
+            "3",
+            "--pattern",
+            "line",
+            "--json"
+        ])
+    );
+    assert_eq!(
+        api["mean_exact"],
+        json(&["bingo", "exact", "--size", "3", "--json"])["mean_exact"]
+    );
+    let api = s.ok("/api/bingo/law?size=3&players=2&cards=uniform");
+    let line = json(&[
+        "bingo",
+        "exact",
+        "--size",
+        "3",
+        "--players",
+        "2",
+        "--cards",
+        "uniform",
+        "--json",
+    ]);
+    assert_eq!(api, line);
+    let api = s.ok("/api/numeron/next?history=123:0E1B,456:1E0B&strategy=minimax");
+    let line = json(&[
+        "numeron",
+        "next",
+        "--history",
+        "123:0E1B,456:1E0B",
+        "--strategy",
+        "minimax",
+        "--json",
+    ]);
+    assert_eq!(api, line);
+    assert_eq!(api["history"][1]["left"], api["candidates"]);
+    assert!(api["guess"].is_string(), "{api}");
+    let api = s.ok("/api/numeron/next?history=123:3E0B");
+    assert_eq!(
+        (api["solved"].clone(), api["candidates"].clone()),
+        (Value::Bool(true), 1.into())
+    );
+    let api = s.ok(&format!(
+        "/api/poker/compare?a=oizsk&b={}",
+        enc("大大石石す")
+    ));
+    assert_eq!(api, json(&["poker", "compare", "oizsk", "ooiis", "--json"]));
+    assert_eq!(api["winner"], "a");
+}
+
+#[test]
+fn bad_input_gets_a_4xx_that_names_the_fault() {
+    let s = server();
+    let m = s.fault("/api/gammon/hyper1/equity?position=24,23/24", 400);
+    assert!(m.starts_with("position 24,23/24: "), "{m}");
+    let m = s.fault("/api/gammon/hyper1/hint?position=24/24&roll=7-1", 400);
+    assert!(m.starts_with("roll 7-1: not a roll"), "{m}");
+    let m = s.fault("/api/gammon/hyper9/equity?position=24/24", 400);
+    assert!(m.contains("unknown variant hyper9"), "{m}");
+    let m = s.fault("/api/gammon/hyper1/equity", 400);
+    assert_eq!(m, "parameter `position` is missing");
+    let m = s.fault("/api/gammon/hyper1/equity?position=24/24&cueb=owned", 400);
+    assert_eq!(m, "unknown parameter `cueb`");
+    let m = s.fault("/api/gammon/hyper1/equity?position=24/24&cube=mine", 400);
+    assert!(
+        m.starts_with("parameter `cube`: `mine` is not a cube state"),
+        "{m}"
+    );
+    let m = s.fault(
+        "/api/gammon/hyper1/equity?position=24/24&cube=owned&jacoby=true",
+        400,
+    );
+    assert!(m.contains("Jacoby rule applies to a centred cube"), "{m}");
+    let m = s.fault("/api/gammon/hyper1/equity?position=24/24&position=1/1", 400);
+    assert_eq!(m, "parameter `position` is given twice");
+    let m = s.fault("/api/gammon/hyper1/verify", 404);
+    assert!(m.starts_with("no question `verify`"), "{m}");
+    let m = s.fault("/api/bingo/law?size=6", 400);
+    assert!(m.contains('6'), "{m}");
+    let m = s.fault("/api/bingo/law?cards=us", 400);
+    assert_eq!(m, "parameter `cards` needs `players`");
+    let m = s.fault("/api/numeron/next?history=123:0E1B,123:1E0B", 400);
+    assert!(m.contains("contradicts the earlier answers"), "{m}");
+    let m = s.fault("/api/numeron/next?history=123", 400);
+    assert!(m.contains("GUESS:ANSWER"), "{m}");
+    let m = s.fault("/api/poker/compare?a=oizsk&b=xyz", 400);
+    assert!(m.to_lowercase().contains("xyz"), "{m}");
+    let m = s.fault("/api/nothing", 404);
+    assert!(m.starts_with("no route `/api/nothing`"), "{m}");
+    let m = s.fault("/api/bearoff/hyper2/equity?position=1,1/1,1", 404);
+    assert!(m.contains("bear-off"), "{m}");
+}
+
+#[test]
+fn a_missing_table_is_a_404_naming_the_file_in_the_tables_folder_and_its_build() {
+    let s = server();
+    let m = s.fault("/api/gammon/hyper3/equity?position=24,23,22/24,23,22", 404);
+    let file = folder().join("hyper3.tbl");
+    assert!(
+        m.contains(&format!("table {} not found", file.display())),
+        "{m}"
+    );
+    assert!(m.contains("tabula gammon build --variant hyper3"), "{m}");
+    let m = s.fault("/api/gammon/points=12:checkers=2/opening", 404);
+    assert!(m.contains(&folder().display().to_string()), "{m}");
+    // The article's table keeps no cube.
+    let m = s.fault(
+        "/api/gammon/nikoniko/hint?position=8,8,5,2,2/8,8,5,2,2&roll=1-2&cube=owned",
+        404,
+    );
+    assert!(m.contains("no cube table"), "{m}");
+    // A path is never taken from the request: names that climb out are variants refused.
+    let m = s.fault("/api/gammon/..%2F..%2Fetc%2Fpasswd/opening", 400);
+    assert!(m.contains("unknown variant ../../etc/passwd"), "{m}");
+    let (status, _) = s.get("/../../etc/passwd");
+    assert_eq!(status, 404);
+}
+
+#[test]
+fn oversized_requests_and_other_methods_are_refused_with_their_status() {
+    let s = server();
+    let long = format!("/api/gammon/hyper1/equity?position={}", "1".repeat(5000));
+    let m = s.fault(&long, 414);
+    assert!(m.contains("at most 4096"), "{m}");
+    let url = format!("{}/api/gammon/hyper1/equity?position=24/24", s.base);
+    let mut r = agent().post(&url).send(vec![b'x'; 100_000]).unwrap();
+    assert_eq!(r.status().as_u16(), 413);
+    assert!(r
+        .body_mut()
+        .read_to_string()
+        .unwrap()
+        .contains("larger than 16384 bytes"));
+    let mut r = agent().post(&url).send(&b"{}"[..]).unwrap();
+    assert_eq!(r.status().as_u16(), 405);
+    assert_eq!(r.headers()["allow"], "GET, HEAD");
+    let _ = r.body_mut().read_to_string();
+    // A head larger than the server reads: refused by hyper, the connection closed.
+    let mut stream = std::net::TcpStream::connect(s.base.trim_start_matches("http://")).unwrap();
+    let head = format!(
+        "GET / HTTP/1.1\r\nHost: x\r\nX-Big: {}\r\n\r\n",
+        "a".repeat(40_000)
+    );
+    let _ = stream.write_all(head.as_bytes());
+    let mut answer = String::new();
+    let _ = stream.read_to_string(&mut answer);
+    assert!(
+        answer.is_empty() || answer.starts_with("HTTP/1.1 431"),
+        "{answer}"
+    );
+    // The server still answers.
+    s.ok("/api/gammon/hyper1/equity?position=24/24");
+}
+
+#[test]
+fn the_page_and_its_files_come_from_the_binary() {
+    let s = server();
+    let (status, page) = s.get_text("/");
+    assert_eq!(status, 200);
+    assert!(page.contains("<script src=\"/app.js\""), "{page}");
+    for file in ["/app.js", "/style.css", "/icon.svg"] {
+        let (status, body) = s.get_text(file);
+        assert_eq!(status, 200, "{file}");
+        assert!(body.len() > 100, "{file}");
+    }
+}
+
+#[test]
+fn concurrent_clients_each_get_the_same_exact_answer() {
+    let s = server();
+    let path = "/api/gammon/hyper1/hint?position=20/6&roll=6-5&cube=centred";
+    let expected = s.ok(path);
+    std::thread::scope(|scope| {
+        for _ in 0..8 {
+            scope.spawn(|| {
+                for _ in 0..50 {
+                    assert_eq!(s.ok(path), expected);
+                }
+            });
+        }
+    });
+}
+
+#[test]
+fn a_damaged_table_is_a_500_naming_the_fault_and_the_server_answers_on() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(folder().join("hyper1.tbl"), dir.path().join("hyper1.tbl")).unwrap();
+    std::fs::copy(folder().join("hyper1.cube"), dir.path().join("hyper1.cube")).unwrap();
+    // One byte of the payload (which starts after the 256-byte header) flipped.
+    let path = dir.path().join("hyper1.tbl");
+    let mut bytes = std::fs::read(&path).unwrap();
+    bytes[256 + 1000] ^= 0xFF;
+    std::fs::write(&path, bytes).unwrap();
+    std::fs::write(dir.path().join("hyper2.tbl"), b"not a table").unwrap();
+    let server = Server::start(dir.path());
+    for _ in 0..2 {
+        let m = server.fault("/api/gammon/hyper1/equity?position=24/24", 500);
+        assert!(
+            m.contains("is corrupt: payload bytes 0..16224 (block 0)"),
+            "{m}"
+        );
+    }
+    let m = server.fault("/api/gammon/hyper2/equity?position=24,23/24,23", 500);
+    assert!(m.contains("is not a tabula table"), "{m}");
+    let listing = server.ok("/api/variants");
+    assert_eq!(listing["broken"][0]["file"], "hyper2.tbl", "{listing}");
+    // Questions that need no table are still answered.
+    server.ok("/api/gammon/hyper1/show?position=24/24");
+    let (status, said) = server.stop();
+    assert!(status.success(), "{status}: {said}");
+}
+
+#[test]
+fn sigterm_finishes_the_request_in_flight_and_stops_the_server_cleanly() {
+    let server = Server::start(folder());
+    // A bingo law of a few hundred milliseconds, under way when the signal comes.
+    let url = format!("{}/api/bingo/law?size=4&players=3", server.base);
+    let asking = std::thread::spawn(move || {
+        let mut r = agent().get(&url).call().unwrap();
+        (r.status().as_u16(), r.body_mut().read_to_string().unwrap())
+    });
+    std::thread::sleep(Duration::from_millis(150));
+    let (status, said) = server.stop();
+    assert!(status.success(), "{status}: {said}");
+    assert!(said.contains("stopping"), "{said}");
+    let (code, body) = asking.join().unwrap();
+    assert_eq!(code, 200, "{body}");
+    assert!(body.contains("\"distribution\""));
+}
+
+#[test]
+fn mutated_requests_get_an_answer_or_a_fault_never_a_crash_or_a_hang() {
+    let s = server();
+    let routes = [
+        "/api/gammon/hyper1/equity?position=20/6&cube=owned",
+        "/api/gammon/hyper1/hint?position=bar/3&roll=6-5&cube=centred",
+        "/api/gammon/hyper1/moves?position=24/24&roll=1-1",
+        "/api/gammon/hyper1/show?position=AAAgCAAAAAAAAA",
+        "/api/gammon/nikoniko/hint?position=8,8,5,2,2/8,8,5,2,2&roll=0-2",
+        "/api/gammon/points=12:checkers=2/show?position=12,11/12,11",
+        "/api/numeron/next?history=123:0E1B&strategy=parts",
+        "/api/poker/compare?a=oizsk&b=ooiis&rule=article",
+        "/api/bingo/law?size=3&pattern=corners",
+    ];
+    let junk = [
+        "",
+        "%",
+        "%FF",
+        "%00",
+        "/",
+        "..",
+        "&",
+        "=",
+        "bar",
+        "-1",
+        "99999999999999999999",
+        "%E5%A4%A7",
+        "+",
+        ",",
+        ":",
+        "?",
+        "%23",
+        "%2F..%2F",
+    ];
+    // A fixed xorshift: the same requests on every run.
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    let mut next = |n: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % n as u64) as usize
+    };
+    for _ in 0..400 {
+        let route = routes[next(routes.len())];
+        // Mutated after `/api/` (before it, a path is the page's or a 404's).
+        let cut = 5 + next(route.len() - 4);
+        let insert = junk[next(junk.len())];
+        let mut path = format!("{}{insert}{}", &route[..cut], &route[cut..]);
+        if next(4) == 0 {
+            path.push_str(&insert.repeat(next(50)));
+        }
+        let url = format!("{}{path}", s.base);
+        // Some mutations are not URLs at all: the client refuses them itself.
+        let Ok(mut response) = agent().get(&url).call() else {
+            continue;
+        };
+        let status = response.status().as_u16();
+        let body = response.body_mut().read_to_string().unwrap();
+        assert!(
+            [200, 400, 404, 414, 503].contains(&status),
+            "{path}: {status} {body}"
+        );
+        let value: Value = serde_json::from_str(&body).unwrap_or_else(|_| {
+            panic!("{path}: {status} and not JSON: {body}");
+        });
+        assert_eq!(
+            status == 200,
+            value.get("error").is_none(),
+            "{path}: {value}"
+        );
+    }
+    s.ok("/api/gammon/hyper1/equity?position=24/24");
+}

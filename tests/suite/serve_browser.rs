@@ -1,0 +1,433 @@
+//! `tabula serve`'s page in a real browser: headless Chromium (Debian's `chromium` and
+//! `chromium-driver`) driven through WebDriver, spoken over HTTP with the suite's client.
+//! It sets a position, makes a play, checks the shown equity against the API's, and plays
+//! a game to its end with a double and a take; screenshots go to the target folder.
+//!
+//! Without chromium and chromedriver the test says so and passes, unless `TABULA_BROWSER`
+//! is set (as `.ci/run` sets it): then their absence is a failure.
+
+use crate::serve_api::{agent, folder, Server};
+use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// The first of `names` found on the PATH.
+fn find(names: &[&str]) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .flat_map(|dir| names.iter().map(move |n| dir.join(n)))
+        .find(|p| p.is_file())
+}
+
+/// A chromedriver and one browser session in it, both ended when dropped.
+struct Browser {
+    driver: Child,
+    base: String,
+    session: String,
+    _profile: tempfile::TempDir,
+}
+
+impl Browser {
+    fn start(chromium: &Path, chromedriver: &Path) -> Browser {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let driver = Command::new(chromedriver)
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let base = format!("http://127.0.0.1:{port}");
+        let started = Instant::now();
+        while agent().get(format!("{base}/status")).call().is_err() {
+            assert!(
+                started.elapsed() < Duration::from_secs(30),
+                "chromedriver did not start"
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        let profile = tempfile::tempdir().unwrap();
+        let args = [
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--disable-dev-shm-usage",
+            "--window-size=1100,1500",
+        ]
+        .iter()
+        .map(|a| a.to_string())
+        .chain([format!("--user-data-dir={}", profile.path().display())])
+        .collect::<Vec<_>>();
+        let capabilities = json!({"capabilities": {"alwaysMatch": {
+            "browserName": "chrome",
+            "goog:chromeOptions": {"binary": chromium, "args": args}
+        }}});
+        let mut browser = Browser {
+            driver,
+            base,
+            session: String::new(),
+            _profile: profile,
+        };
+        let answer = browser.send("POST", "/session", Some(capabilities));
+        browser.session = answer["sessionId"].as_str().unwrap().to_string();
+        browser
+    }
+
+    /// One WebDriver command: its `value`.
+    fn send(&self, method: &str, path: &str, body: Option<Value>) -> Value {
+        match self.try_send(method, path, body) {
+            Ok(value) => value,
+            Err(text) => panic!("{method} {path}: {text}"),
+        }
+    }
+
+    /// One WebDriver command: its `value`, or the driver's answer when it fails.
+    fn try_send(&self, method: &str, path: &str, body: Option<Value>) -> Result<Value, String> {
+        let url = format!("{}{path}", self.base);
+        let mut response = match method {
+            "GET" => agent().get(&url).call(),
+            "DELETE" => agent().delete(&url).call(),
+            _ => agent()
+                .post(&url)
+                .header("content-type", "application/json")
+                .send(body.unwrap_or(json!({})).to_string()),
+        }
+        .unwrap();
+        let status = response.status().as_u16();
+        let text = response.body_mut().read_to_string().unwrap();
+        let value: Value = serde_json::from_str(&text).unwrap();
+        match status {
+            200 => Ok(value["value"].clone()),
+            _ => Err(text),
+        }
+    }
+
+    fn session(&self, method: &str, path: &str, body: Option<Value>) -> Value {
+        self.send(method, &format!("/session/{}{path}", self.session), body)
+    }
+
+    fn open(&self, url: &str) {
+        self.session("POST", "/url", Some(json!({ "url": url })));
+    }
+
+    /// Runs `script` in the page (its `arguments` are `args`): what it returns.
+    fn run(&self, script: &str, args: Value) -> Value {
+        self.session(
+            "POST",
+            "/execute/sync",
+            Some(json!({"script": script, "args": args})),
+        )
+    }
+
+    /// The element `css` selects, waited for up to 20 s.
+    fn find(&self, css: &str) -> String {
+        self.until(&format!("{css} to appear"), || {
+            let found = self.run(
+                "return !!document.querySelector(arguments[0]);",
+                json!([css]),
+            );
+            found.as_bool() == Some(true)
+        });
+        let e = self.session(
+            "POST",
+            "/element",
+            Some(json!({"using": "css selector", "value": css})),
+        );
+        e.as_object()
+            .unwrap()
+            .values()
+            .next()
+            .unwrap()
+            .as_str()
+            .unwrap()
+            .to_string()
+    }
+
+    /// Clicks the element `css` selects, found again if the page redrew it meanwhile.
+    fn click(&self, css: &str) {
+        for _ in 0..50 {
+            let e = self.find(css);
+            let path = format!("/session/{}/element/{e}/click", self.session);
+            match self.try_send("POST", &path, None) {
+                Ok(_) => return,
+                Err(text) if text.contains("stale element reference") => {
+                    std::thread::sleep(Duration::from_millis(20));
+                }
+                Err(text) => panic!("clicking {css}: {text}"),
+            }
+        }
+        panic!("{css} kept going stale");
+    }
+
+    fn type_into(&self, css: &str, text: &str) {
+        let e = self.find(css);
+        self.session("POST", &format!("/element/{e}/clear"), None);
+        self.session(
+            "POST",
+            &format!("/element/{e}/value"),
+            Some(json!({ "text": text })),
+        );
+    }
+
+    /// The text shown by the element `css` selects (read in one step, in the page).
+    fn text(&self, css: &str) -> String {
+        self.find(css);
+        let script = "const e = document.querySelector(arguments[0]); return e ? e.innerText : '';";
+        self.run(script, json!([css]))
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    }
+
+    /// An attribute of the element `css` selects ("" when it has none).
+    fn attribute(&self, css: &str, name: &str) -> String {
+        self.find(css);
+        let script = "const e = document.querySelector(arguments[0]); \
+                      return e ? e.getAttribute(arguments[1]) : null;";
+        self.run(script, json!([css, name]))
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    }
+
+    /// The number an element keeps in its `data-value` (as the page received it).
+    fn number(&self, css: &str) -> Option<f64> {
+        self.attribute(css, "data-value").parse().ok()
+    }
+
+    /// Waits up to 20 s for `done`.
+    fn until(&self, what: &str, mut done: impl FnMut() -> bool) {
+        let started = Instant::now();
+        while !done() {
+            assert!(
+                started.elapsed() < Duration::from_secs(20),
+                "waited 20 s for {what}"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    fn screenshot(&self, name: &str) -> PathBuf {
+        let png = self.session("GET", "/screenshot", None);
+        let bytes = decode_base64(png.as_str().unwrap());
+        assert_eq!(&bytes[1..4], b"PNG");
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("serve-screenshots");
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(name);
+        std::fs::write(&path, bytes).unwrap();
+        path
+    }
+}
+
+impl Drop for Browser {
+    fn drop(&mut self) {
+        if !self.session.is_empty() {
+            let _ = agent()
+                .delete(format!("{}/session/{}", self.base, self.session))
+                .call();
+        }
+        let _ = self.driver.kill();
+        let _ = self.driver.wait();
+    }
+}
+
+/// Standard base64, as WebDriver sends screenshots.
+fn decode_base64(text: &str) -> Vec<u8> {
+    let value = |c: u8| match c {
+        b'A'..=b'Z' => c - b'A',
+        b'a'..=b'z' => c - b'a' + 26,
+        b'0'..=b'9' => c - b'0' + 52,
+        b'+' => 62,
+        _ => 63,
+    };
+    let digits: Vec<u8> = text.bytes().filter(|&c| c != b'=').map(value).collect();
+    digits
+        .chunks(4)
+        .flat_map(|c| {
+            let n = c
+                .iter()
+                .enumerate()
+                .fold(0u32, |n, (i, &d)| n | u32::from(d) << (18 - 6 * i));
+            let bytes = n.to_be_bytes();
+            bytes[1..c.len()].to_vec()
+        })
+        .collect()
+}
+
+/// The page's way of writing an equity.
+fn signed(x: f64) -> String {
+    if x >= 0.0 {
+        format!("+{x:.6}")
+    } else {
+        format!("{x:.6}")
+    }
+}
+
+#[test]
+fn a_person_sets_a_position_makes_a_play_and_plays_a_game_with_the_cube_in_a_browser() {
+    let (Some(chromium), Some(chromedriver)) = (
+        find(&["chromium", "chromium-browser"]),
+        find(&["chromedriver"]),
+    ) else {
+        assert!(
+            std::env::var_os("TABULA_BROWSER").is_none(),
+            "TABULA_BROWSER is set but chromium or chromedriver is missing"
+        );
+        eprintln!(
+            "skipped: the browser test needs chromium and chromedriver \
+             (apt-get install chromium chromium-driver); .ci/run installs them"
+        );
+        return;
+    };
+    let server = Server::start(folder());
+    let browser = Browser::start(&chromium, &chromedriver);
+    browser.open(&format!("{}/#variant=hyper1", server.base));
+    browser.until("the page to load", || {
+        browser.attribute("body", "data-ready") == "true"
+    });
+    assert_eq!(browser.text("#fact-position"), "24/24");
+
+    // A position typed in, as a person would.
+    browser.type_into("#position-input", "20/6");
+    browser.click("#set-position");
+    browser.until("the position to be set", || {
+        browser.text("#fact-position") == "20/6"
+    });
+    let api = server.ok("/api/gammon/hyper1/equity?position=20/6");
+    browser.until("its equity", || {
+        browser.number("#equity-value") == api["equity"].as_f64()
+    });
+    assert_eq!(
+        browser.text("#equity-value"),
+        signed(api["equity"].as_f64().unwrap())
+    );
+    assert!(browser
+        .text("#cube-action")
+        .contains(api["cube"]["action"].as_str().unwrap()));
+
+    // Dice picked, the best play made.
+    browser.click("#dice option[value='5-6']");
+    let hint = server.ok("/api/gammon/hyper1/hint?position=20/6&roll=5-6");
+    let best = hint["moves"][0].clone();
+    browser.until("the plays", || {
+        browser.attribute("#plays tbody tr", "data-play") == best["play"].as_str().unwrap()
+    });
+    assert_eq!(
+        browser.number("#plays tbody tr .play-equity"),
+        best["equity"].as_f64()
+    );
+    browser.screenshot("serve-board.png");
+    // The play made on the board: the checker, then where it lands.
+    let steps: Vec<&str> = best["play"].as_str().unwrap().split(' ').collect();
+    let from = steps[0].split('/').next().unwrap();
+    let to = steps[steps.len() - 1]
+        .split('/')
+        .nth(1)
+        .unwrap()
+        .trim_end_matches('*');
+    browser.click(&format!("#board-holder g[data-point='{from}']"));
+    browser.click(&format!("#board-holder g[data-point='{to}']"));
+    let mover_after = best["position"].as_str().unwrap();
+    let next: Vec<&str> = mover_after.split('/').rev().collect();
+    let next = next.join("/");
+    browser.until("the position after the play", || {
+        browser.text("#fact-position") == next
+    });
+    let api = server.ok(&format!("/api/gammon/hyper1/equity?position={next}"));
+    browser.until("the equity after the play", || {
+        browser.number("#equity-value") == api["equity"].as_f64()
+    });
+    assert_eq!(
+        browser.text("#equity-value"),
+        signed(api["equity"].as_f64().unwrap())
+    );
+
+    play_a_game(&browser);
+    bingo_chart(&browser, &server);
+}
+
+/// Bingo's law of T for the 3×3 card, drawn: one bar per call with a chance, and the mean
+/// the API gives.
+fn bingo_chart(browser: &Browser, server: &Server) {
+    browser.click("button[data-tab='bingo']");
+    browser.click("#bingo-size option[value='3']");
+    browser.click("#bingo-go");
+    let law = server.ok("/api/bingo/law?size=3&pattern=line");
+    let mean = format!("{:.4}", law["mean"].as_f64().unwrap());
+    browser.until("the chart", || {
+        browser.text("#bingo-summary").contains(&mean)
+    });
+    let bars = browser.run(
+        "return document.querySelectorAll('#bingo-chart svg rect').length;",
+        json!([]),
+    );
+    let live = law["distribution"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["p"].as_f64().unwrap() > 0.0 || r["cdf"].as_f64().unwrap() < 1.0)
+        .count();
+    assert_eq!(bars.as_u64(), Some(live as u64));
+    browser.screenshot("serve-bingo.png");
+}
+
+/// A game against tabula with the cube: the person doubles at once (tabula takes, as
+/// the Hypergammon-1 opening is a double and a take), undoes one roll, takes any double
+/// of tabula's, and always makes the first play listed.
+fn play_a_game(browser: &Browser) {
+    browser.click("button[data-tab='game']");
+    browser.type_into("#game-seed", "7");
+    browser.click("#game-new");
+    let mut doubled = false;
+    let mut undone = false;
+    let started = Instant::now();
+    loop {
+        assert!(
+            started.elapsed() < Duration::from_secs(120),
+            "the game did not end"
+        );
+        let phase = browser.attribute("#game-status", "data-phase");
+        match phase.as_str() {
+            "decide" if !doubled => {
+                browser.click("#game-double");
+                doubled = true;
+                browser.until("tabula's answer", || {
+                    browser.text("#game-log").contains("tabula takes")
+                });
+            }
+            "decide" => browser.click("#game-roll"),
+            "move" if !undone => {
+                let log = browser.text("#game-log");
+                browser.click("#game-undo");
+                browser.until("the roll undone", || {
+                    browser.attribute("#game-status", "data-phase") == "decide"
+                });
+                assert!(browser.text("#game-status").starts_with("Your turn"));
+                assert!(browser.text("#game-log").starts_with(&log));
+                assert!(browser.text("#game-log").ends_with("(undone)"));
+                undone = true;
+            }
+            "move" => browser.click("#game-plays table tbody tr"),
+            "offer" => browser.click("#game-take"),
+            "over" => break,
+            _ => std::thread::sleep(Duration::from_millis(30)),
+        }
+    }
+    let status = browser.text("#game-status");
+    assert!(status.starts_with("Game over: "), "{status}");
+    let log = browser.text("#game-log");
+    assert!(log.contains("You double to 2; tabula takes."), "{log}");
+    // The points are the cube's value times 1, 2 or 3.
+    assert!(status.contains(" point"), "{status}");
+    let shot = browser.screenshot("serve-game.png");
+    eprintln!("screenshots in {}", shot.parent().unwrap().display());
+}
