@@ -21,7 +21,6 @@ use super::store::{Kind, OneSidedTable, TwoSidedTable};
 use crate::gammon::Error;
 use memmap2::Mmap;
 use serde::Serialize;
-use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -178,11 +177,7 @@ impl GnubgFile {
             path: path.to_path_buf(),
             reason,
         };
-        let file = File::open(path).map_err(Error::io(path))?;
-        let meta = file.metadata().map_err(Error::io(path))?;
-        if !meta.is_file() {
-            return Err(bad("not a regular file".into()));
-        }
+        let (file, _) = crate::table::open_input(path)?;
         // SAFETY: a read-only map of a regular file that this program does not change;
         // gnubg's files are not rewritten in place while read (as `gammon::bd`).
         let map = unsafe { Mmap::map(&file) }.map_err(Error::io(path))?;

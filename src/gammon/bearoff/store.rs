@@ -183,14 +183,6 @@ pub struct BuildReport {
     pub seconds: f64,
 }
 
-/// The memory this machine has available, from `/proc/meminfo` (None elsewhere).
-fn available_memory() -> Option<u64> {
-    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb * 1024)
-}
-
 /// Bytes a build of `kind` holds at its peak, about.
 pub fn footprint(kind: &Kind) -> Result<u64, Error> {
     let index = kind.index()?;
@@ -213,13 +205,13 @@ pub fn footprint(kind: &Kind) -> Result<u64, Error> {
 /// Refuses a build this machine cannot hold, before anything is allocated.
 fn check_memory(kind: &Kind) -> Result<(), Error> {
     let need = footprint(kind)?;
-    if let Some(have) = available_memory() {
+    if let Some(have) = crate::memory::available() {
         if need > have {
             return Err(Error::TooLarge {
                 points: kind.points,
                 checkers: kind.checkers,
                 reason: format!(
-                    "the build needs about {:.1} GB and this machine has {:.1} GB available",
+                    "the build needs about {:.1} GB and this process can take {:.1} GB",
                     need as f64 / 1e9,
                     have as f64 / 1e9
                 ),
