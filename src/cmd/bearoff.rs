@@ -1,6 +1,7 @@
 //! `tabula bearoff …`: the bear-off databases of real backgammon (`docs/bearoff.md`),
 //! one-sided and two-sided with the cube, their questions, and gnubg's files.
 
+pub mod answer;
 mod render;
 
 use super::gammon::args::{CubeArg, Json, Quiet};
@@ -12,7 +13,6 @@ use std::path::{Path, PathBuf};
 use tabula::gammon::bearoff::gnubg::{self, GnubgFile, Source};
 use tabula::gammon::bearoff::store::{self, Database, Kind, OneSidedTable, TwoSidedTable};
 use tabula::gammon::bearoff::{notation, query, BearoffIndex};
-use tabula::gammon::{Roll, Variant};
 use tabula::Result;
 
 /// The size of a database.
@@ -203,10 +203,10 @@ pub fn run(cmd: BearoffCmd) -> Result<()> {
             let kind = Kind::one_sided(points);
             if table.is_none() {
                 // Bad input is refused before a table is looked for.
-                notation::parse_side(&kind.index()?, &position)?;
+                answer::side(&kind, &position)?;
             }
             let t = open_one_sided(table.as_deref(), &kind)?;
-            let d = query::distribution(&t, notation::parse_side(t.index(), &position)?)?;
+            let d = answer::distribution(&t, &position)?;
             text_or_json(&d, json, || render::distribution(&d))
         }
         BearoffCmd::Equity {
@@ -217,12 +217,11 @@ pub fn run(cmd: BearoffCmd) -> Result<()> {
             json,
         } => {
             let t = open_two_sided(&table, &position)?;
-            let (us, them) = notation::parse_pair(t.index(), &position)?;
             let os = one_sided
                 .as_deref()
                 .map(|p| open_one_sided(Some(p), &Kind::one_sided(t.kind().points)))
                 .transpose()?;
-            let e = query::equity(&t, us, them, cube.into(), os.as_ref())?;
+            let e = answer::equity(&t, &position, cube.into(), os.as_ref())?;
             text_or_json(&e, json, || render::evaluation(&e))
         }
         BearoffCmd::Hint {
@@ -232,11 +231,9 @@ pub fn run(cmd: BearoffCmd) -> Result<()> {
             cube,
             json,
         } => {
-            let roll = parse_roll(&roll)?;
+            answer::roll(&roll)?;
             let t = open_two_sided(&table, &position)?;
-            let (us, them) = notation::parse_pair(t.index(), &position)?;
-            let h = query::hint(&t, us, them, roll, cube.map(Into::into))
-                .map_err(|e| e.with_hint("build the table with the cube (without --cubeless)"))?;
+            let h = answer::hint(&t, &position, &roll, cube.map(Into::into))?;
             text_or_json(&h, json, || render::hint(&h))
         }
         BearoffCmd::Export {
@@ -276,13 +273,6 @@ fn text_or_json<T: Serialize>(value: &T, json: Json, text: impl FnOnce() -> Stri
     }
 }
 
-fn parse_roll(text: &str) -> Result<Roll> {
-    Ok(tabula::gammon::notation::parse_roll(
-        &Variant::backgammon(),
-        text,
-    )?)
-}
-
 /// `show`: one side, or two.
 fn show(position: &str, size: Size, json: Json) -> Result<()> {
     let index = BearoffIndex::new(size.points, size.checkers)?;
@@ -305,28 +295,9 @@ fn show(position: &str, size: Size, json: Json) -> Result<()> {
     text_or_json(&looked, json, || super::gammon::render::looked(&looked))
 }
 
-/// The command that builds `kind`'s table (at `given`, when a path was given).
-fn build_command(kind: &Kind, given: Option<&Path>) -> String {
-    let mut cmd = format!(
-        "run `tabula bearoff build --points {} --checkers {}",
-        kind.points, kind.checkers
-    );
-    if kind.two_sided {
-        cmd.push_str(" --two-sided");
-        if !kind.cube {
-            cmd.push_str(" --cubeless");
-        }
-    }
-    if let Some(p) = given {
-        cmd.push_str(&format!(" --table {}", p.display()));
-    }
-    cmd.push('`');
-    cmd
-}
-
 fn open_one_sided(given: Option<&Path>, kind: &Kind) -> Result<OneSidedTable> {
     let path = tables::given_or(given, &kind.file_name(), tables::find);
-    Ok(OneSidedTable::open(&path).map_err(|e| e.with_hint(&build_command(kind, given)))?)
+    answer::open_one_sided(&path, kind, given)
 }
 
 /// The two-sided table of `table`; without `--table`, `position` is read first, so that
@@ -334,9 +305,8 @@ fn open_one_sided(given: Option<&Path>, kind: &Kind) -> Result<OneSidedTable> {
 fn open_two_sided(table: &Table, position: &str) -> Result<TwoSidedTable> {
     let kind = Kind::two_sided(table.points, table.checkers, true);
     if table.table.is_none() {
-        notation::parse_pair(&kind.index()?, position)?;
+        answer::pair(&kind.index()?, position)?;
     }
     let path = tables::given_or(table.table.as_deref(), &kind.file_name(), tables::find);
-    Ok(TwoSidedTable::open(&path)
-        .map_err(|e| e.with_hint(&build_command(&kind, table.table.as_deref())))?)
+    answer::open_two_sided(&path, &kind, table.table.as_deref())
 }

@@ -145,6 +145,36 @@ impl Kind {
         }
     }
 
+    /// The database whose default table file is `name` ([`Kind::file_name`], with or
+    /// without its `.tbl`): `bearoff-os-6`, `bearoff-ts-6x8`, `bearoff-ts-6x15-cubeless`.
+    /// Only the canonical spelling is read (no `06`, no `+6`); the size is not checked.
+    ///
+    /// ```
+    /// use tabula::gammon::bearoff::store::Kind;
+    ///
+    /// assert_eq!(Kind::of_file_name("bearoff-ts-6x8"), Some(Kind::two_sided(6, 8, true)));
+    /// assert_eq!(Kind::of_file_name("bearoff-os-10.tbl"), Some(Kind::one_sided(10)));
+    /// assert_eq!(Kind::of_file_name("bearoff-os-06"), None);
+    /// assert_eq!(Kind::of_file_name("../bearoff-os-6"), None);
+    /// ```
+    pub fn of_file_name(name: &str) -> Option<Kind> {
+        let stem = name.strip_suffix(".tbl").unwrap_or(name);
+        let rest = stem.strip_prefix("bearoff-")?;
+        let kind = match (rest.strip_prefix("os-"), rest.strip_prefix("ts-")) {
+            (Some(p), _) => Kind::one_sided(p.parse().ok()?),
+            (_, Some(size)) => {
+                let (size, cube) = match size.strip_suffix("-cubeless") {
+                    Some(s) => (s, false),
+                    None => (size, true),
+                };
+                let (p, c) = size.split_once('x')?;
+                Kind::two_sided(p.parse().ok()?, c.parse().ok()?, cube)
+            }
+            _ => return None,
+        };
+        (kind.file_name() == format!("{stem}.tbl")).then_some(kind)
+    }
+
     /// The index of one side.
     pub fn index(&self) -> Result<BearoffIndex, Error> {
         BearoffIndex::new(self.points, self.checkers)
