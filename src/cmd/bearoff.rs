@@ -52,7 +52,7 @@ pub enum BearoffCmd {
     },
     /// Solve a database exactly and write its table (two-sided tables include the cube)
     #[command(
-        after_help = "Examples:\n  tabula bearoff build --points 6\n  tabula bearoff build --points 6 --checkers 8 --two-sided"
+        after_help = "Example:\n  tabula bearoff build --points 6\n  tabula bearoff build --points 6 --checkers 8 --two-sided"
     )]
     Build {
         #[command(flatten)]
@@ -73,7 +73,7 @@ pub enum BearoffCmd {
     },
     /// Show a position: its index, notation, gnubg Position ID and pip counts
     #[command(
-        after_help = "Examples:\n  tabula bearoff show 6,6,5/3,1 --points 6 --checkers 6\n  tabula bearoff show 6,6,5,3,1"
+        after_help = "Example:\n  tabula bearoff show 6,6,5/3,1 --points 6 --checkers 6\n  tabula bearoff show 6,6,5,3,1"
     )]
     Show {
         /// One side (6,6,5,3,1; - for none), two sides ROLLER/OPPONENT, a Position ID or
@@ -135,7 +135,7 @@ pub enum BearoffCmd {
     },
     /// Write a table in gnubg's format (gnubg_os0.bd, gnubg_ts0.bd)
     #[command(
-        after_help = "Examples:\n  tabula bearoff export --table tables/bearoff-os-6.tbl --gnubg gnubg_os0.bd\n  tabula bearoff export --table tables/bearoff-ts-6x6.tbl --gnubg gnubg_ts0.bd"
+        after_help = "Example:\n  tabula bearoff export --table tables/bearoff-os-6.tbl --gnubg gnubg_os0.bd\n  tabula bearoff export --table tables/bearoff-ts-6x6.tbl --gnubg gnubg_ts0.bd"
     )]
     Export {
         /// The table to write out
