@@ -237,14 +237,10 @@ fn check_memory(kind: &Kind) -> Result<(), Error> {
     let need = footprint(kind)?;
     if let Some(have) = crate::memory::available() {
         if need > have {
-            return Err(Error::TooLarge {
-                points: kind.points,
-                checkers: kind.checkers,
-                reason: format!(
-                    "the build needs about {:.1} GB and this process can take {:.1} GB",
-                    need as f64 / 1e9,
-                    have as f64 / 1e9
-                ),
+            return Err(Error::OutOfMemory {
+                what: format!("building the {} database", super::query::name(kind)),
+                need,
+                have,
             });
         }
     }
