@@ -194,7 +194,7 @@ def leaves(env):
             for sub in subs:
                 walk(words + [sub])
             return
-        example = re.search(r"Example:\n\s+tabula (.*)", text)
+        example = re.search(r"Examples?:\n\s+tabula (.*)", text)
         args = []
         for m in re.finditer(r"^  (?:-\w, )?(--[\w-]+)(?: <([A-Z_]+)>)?", text, re.M):
             if m.group(1) not in ("--help", "--version") and m.group(2):

@@ -4,7 +4,7 @@
 pub mod answer;
 mod render;
 
-use super::gammon::args::{CubeArg, Json, Quiet};
+use super::gammon::args::{parse_cube, CubeArg, Json, Quiet};
 use super::progress::Bars;
 use super::{emit, emit_json, tables};
 use clap::{Args, Subcommand};
@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 use tabula::gammon::bearoff::gnubg::{self, GnubgFile, Source};
 use tabula::gammon::bearoff::store::{self, Database, Kind, OneSidedTable, TwoSidedTable};
 use tabula::gammon::bearoff::{notation, query, BearoffIndex};
+use tabula::gammon::CubeState;
 use tabula::Result;
 
 /// The size of a database.
@@ -112,9 +113,10 @@ pub enum BearoffCmd {
         /// A one-sided table: its estimate of the win beside the exact one
         #[arg(long, value_name = "FILE")]
         one_sided: Option<PathBuf>,
-        /// The cube state whose decision to show (with the cube)
-        #[arg(long, value_enum, value_name = "STATE", default_value_t = CubeArg::Centred)]
-        cube: CubeArg,
+        /// The cube state whose decision to show (with the cube): owned, centred,
+        /// centred-jacoby, opponent-owns
+        #[arg(long, value_name = "STATE", default_value = "centred", value_parser = money_state)]
+        cube: CubeState,
         #[command(flatten)]
         json: Json,
     },
@@ -127,9 +129,10 @@ pub enum BearoffCmd {
         roll: String,
         #[command(flatten)]
         table: Table,
-        /// Rank the plays by the cubeful equity of this cube state; cubeless without it
-        #[arg(long, value_enum, value_name = "STATE")]
-        cube: Option<CubeArg>,
+        /// Rank the plays by the cubeful equity of this cube state (owned, centred,
+        /// centred-jacoby, opponent-owns); cubeless without it
+        #[arg(long, value_name = "STATE", value_parser = money_state)]
+        cube: Option<CubeState>,
         #[command(flatten)]
         json: Json,
     },
@@ -221,7 +224,7 @@ pub fn run(cmd: BearoffCmd) -> Result<()> {
                 .as_deref()
                 .map(|p| open_one_sided(Some(p), &Kind::one_sided(t.kind().points)))
                 .transpose()?;
-            let e = answer::equity(&t, &position, cube.into(), os.as_ref())?;
+            let e = answer::equity(&t, &position, cube, os.as_ref())?;
             text_or_json(&e, json, || render::evaluation(&e))
         }
         BearoffCmd::Hint {
@@ -233,7 +236,7 @@ pub fn run(cmd: BearoffCmd) -> Result<()> {
         } => {
             answer::roll(&roll)?;
             let t = open_two_sided(&table, &position)?;
-            let h = answer::hint(&t, &position, &roll, cube.map(Into::into))?;
+            let h = answer::hint(&t, &position, &roll, cube)?;
             text_or_json(&h, json, || render::hint(&h))
         }
         BearoffCmd::Export {
@@ -261,6 +264,17 @@ pub fn run(cmd: BearoffCmd) -> Result<()> {
             };
             text_or_json(&c, json, || render::comparison(&c, file.path()))
         }
+    }
+}
+
+/// Reads `--cube`: a money-play cube state (bear-off tables are money play; a cube value
+/// is for a match score).
+fn money_state(text: &str) -> std::result::Result<CubeState, String> {
+    match parse_cube(text)? {
+        CubeArg::State(s) => Ok(s),
+        CubeArg::Value(_) => Err("expected a cube state: owned, centred, centred-jacoby, \
+                                  opponent-owns (bear-off tables are money play)"
+            .to_string()),
     }
 }
 

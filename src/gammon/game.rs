@@ -1,13 +1,16 @@
 //! A game in the terminal against a table's perfect play, for any variant and any table
 //! ([`Evaluator`]): cubeless, or money play with the doubling cube (`docs/gammon.md`,
-//! "Playing"). The session reads the human's answers from any `BufRead` and writes to
-//! any `Write`, so it is tested with scripted input.
+//! "Playing"); and a match, game after game, each at its score with the score's tables
+//! ([`play_match`]; "Match play"). The session reads the human's answers from any
+//! `BufRead` and writes to any `Write`, so it is tested with scripted input.
 
 use super::cube::{decide, Cube, CubeDecision, Owner};
+use super::matchplay::query::{self as at_score, ScoreTables};
+use super::matchplay::{CubeOwner, MatchCube, Score};
 use super::moves::{win_points, Generator, Play};
 use super::notation::{notation, parse_position};
 use super::query::hint;
-use super::{Error, Evaluator, Position, Roll};
+use super::{Error, Evaluator, Position, Roll, Variant};
 use crate::lines::Lines;
 use crate::random;
 use std::io::{BufRead, Write};
@@ -85,14 +88,136 @@ pub fn play<R: BufRead, W: Write>(
     }
     let start = table.variant().opening();
     let cube = options.cube.then_some(Cube::START);
-    Session::new(table, options, Lines::new(input), out).run(start, cube)
+    let mut input = Lines::new(input);
+    Session::new(Judge::Money(table), options, &mut input, out).run(start, cube)
+}
+
+/// How a match went.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MatchResult {
+    /// The score when it ended, seen from the human: a side that needs 0 won.
+    pub human_needs: u32,
+    /// The points the table still needed.
+    pub table_needs: u32,
+    /// Games finished.
+    pub games: u32,
+    /// Whether the human quit (or the input ended) before the match was decided.
+    pub abandoned: bool,
+}
+
+/// Plays a match to `length` points: the human (X) against the table (O), game after game
+/// from the variant's opening, each begun by the opening roll (each side throws one die,
+/// ties again; the higher moves first with both, the cube centred at 1), the Crawford
+/// rule applied. `tables(score)` gives the tables of a game's score (seen from the
+/// human). The table doubles when its cube decision at the score is "double, take" or
+/// "double, pass", takes the human's double when taking leaves it at least the chance a
+/// pass would, and plays for its match-winning chance. The dice of game `k` are stream
+/// `k` of the seed.
+pub fn play_match<R: BufRead, W: Write>(
+    length: u32,
+    tables: &mut dyn FnMut(Score) -> Result<ScoreTables, Error>,
+    options: &Options<'_>,
+    input: R,
+    out: &mut W,
+) -> Result<MatchResult, Error> {
+    super::matchplay::score::check_length(length)?;
+    let mut input = Lines::new(input);
+    let mut score = Score::new(length, length, false)?;
+    let mut games = 0;
+    let say =
+        |out: &mut W, text: String| -> Result<(), Error> { writeln!(out, "{text}").map_err(io) };
+    say(
+        out,
+        format!(
+            "A match to {length} point(s): you are X, the table plays O. Dice seed {}.",
+            options.seed
+        ),
+    )?;
+    loop {
+        let t = tables(score)?;
+        let rule = match score.game {
+            super::matchplay::Game::Crawford => " This is the Crawford game: no doubling.",
+            _ => "",
+        };
+        say(
+            out,
+            format!(
+                "\nGame {}: you need {}, O needs {}.{rule}",
+                games + 1,
+                score.on_roll,
+                score.opponent
+            ),
+        )?;
+        let judge = Judge::Match {
+            tables: &t,
+            human: score,
+            game: u64::from(games),
+        };
+        let start = t.unit().variant().opening();
+        let game = Session::new(judge, options, &mut input, out).run(start, Some(Cube::START))?;
+        let GameEnd::Finished { human_points } = game.end else {
+            return Ok(MatchResult {
+                human_needs: score.on_roll,
+                table_needs: score.opponent,
+                games,
+                abandoned: true,
+            });
+        };
+        games += 1;
+        let points = human_points.unsigned_abs();
+        let next = if human_points > 0 {
+            score.after_win(points)
+        } else {
+            score.mirrored().after_win(points).map(Score::mirrored)
+        };
+        let Some(next) = next else {
+            let (human_needs, table_needs) = if human_points > 0 {
+                (0, score.opponent)
+            } else {
+                (score.on_roll, 0)
+            };
+            say(
+                out,
+                format!(
+                    "{} the match to {length} ({games} game(s)).",
+                    if human_points > 0 {
+                        "You win"
+                    } else {
+                        "O wins"
+                    }
+                ),
+            )?;
+            return Ok(MatchResult {
+                human_needs,
+                table_needs,
+                games,
+                abandoned: false,
+            });
+        };
+        score = next;
+    }
+}
+
+/// Where the table's decisions in a game come from.
+#[derive(Clone, Copy)]
+enum Judge<'a> {
+    /// Cubeless or money play: one table.
+    Money(&'a dyn Evaluator),
+    /// A game of a match: the tables of its score, and the score seen from the human (X).
+    Match {
+        tables: &'a ScoreTables,
+        human: Score,
+        /// The game's number in the match (its dice stream).
+        game: u64,
+    },
 }
 
 /// One game under way.
 struct Session<'a, R, W> {
-    table: &'a dyn Evaluator,
+    judge: Judge<'a>,
+    variant: &'a Variant,
     options: &'a Options<'a>,
-    input: Lines<R>,
+    input: &'a mut Lines<R>,
     out: &'a mut W,
 }
 
@@ -105,13 +230,18 @@ fn io(e: std::io::Error) -> Error {
 
 impl<'a, R: BufRead, W: Write> Session<'a, R, W> {
     fn new(
-        table: &'a dyn Evaluator,
+        judge: Judge<'a>,
         options: &'a Options<'a>,
-        input: Lines<R>,
+        input: &'a mut Lines<R>,
         out: &'a mut W,
     ) -> Self {
+        let variant = match judge {
+            Judge::Money(table) => table.variant(),
+            Judge::Match { tables, .. } => tables.unit().variant(),
+        };
         Session {
-            table,
+            judge,
+            variant,
             options,
             input,
             out,
@@ -126,8 +256,12 @@ impl<'a, R: BufRead, W: Write> Session<'a, R, W> {
     /// The game from `start` (the human's view when `human_first`), with `cube` when
     /// given; without it, the cubeless game.
     fn run(mut self, start: Position, mut cube: Option<Cube>) -> Result<GameResult, Error> {
-        let v = self.table.variant().clone();
-        let mut rng = random::stream(self.options.seed, 0);
+        let v = self.variant.clone();
+        let game = match self.judge {
+            Judge::Money(_) => 0,
+            Judge::Match { game, .. } => game,
+        };
+        let mut rng = random::stream(self.options.seed, game);
         let mut pos = start;
         let mut human = self.options.human_first;
         let ended = |end: GameEnd, cube: Option<Cube>| {
@@ -136,28 +270,56 @@ impl<'a, R: BufRead, W: Write> Session<'a, R, W> {
                 cube: cube.unwrap_or(Cube::START),
             })
         };
-        self.say(format_args!(
-            "{}: you are X, the table plays O. Dice seed {}.",
-            v.title(),
-            self.options.seed
-        ))?;
-        if cube.is_some() {
-            self.say(format_args!(
-                "Money play with the doubling cube (no Jacoby rule): the side on roll may \
-                 double before it rolls when the cube is centred or its own."
-            ))?;
-        }
         let faces = v.faces.len() as u64;
+        let mut opening = None;
+        match self.judge {
+            Judge::Money(_) => {
+                self.say(format_args!(
+                    "{}: you are X, the table plays O. Dice seed {}.",
+                    v.title(),
+                    self.options.seed
+                ))?;
+                if cube.is_some() {
+                    self.say(format_args!(
+                        "Money play with the doubling cube (no Jacoby rule): the side on roll \
+                         may double before it rolls when the cube is centred or its own."
+                    ))?;
+                }
+            }
+            Judge::Match { .. } => {
+                // The opening roll: each side throws one die, ties again; the higher
+                // moves first with both.
+                let (x, o) = loop {
+                    let x = v.faces[random::below(&mut rng, faces) as usize];
+                    let o = v.faces[random::below(&mut rng, faces) as usize];
+                    if x != o {
+                        break (x, o);
+                    }
+                };
+                human = x > o;
+                self.say(format_args!(
+                    "Opening roll: you throw {x}, O throws {o}: {} first with {}.",
+                    if human { "you move" } else { "O moves" },
+                    Roll::new(x, o)
+                ))?;
+                opening = Some(Roll::new(x, o));
+            }
+        }
         loop {
             self.show(&pos, human, cube)?;
-            if let Some(c) = cube.as_mut() {
+            if let (Some(c), None) = (cube.as_mut(), opening) {
                 if let Some(end) = self.cube_turn(&pos, human, c)? {
                     return ended(end, cube);
                 }
             }
-            let a = v.faces[random::below(&mut rng, faces) as usize];
-            let b = v.faces[random::below(&mut rng, faces) as usize];
-            let roll = Roll::new(a, b);
+            let roll = match opening.take() {
+                Some(roll) => roll,
+                None => {
+                    let a = v.faces[random::below(&mut rng, faces) as usize];
+                    let b = v.faces[random::below(&mut rng, faces) as usize];
+                    Roll::new(a, b)
+                }
+            };
             let chosen = if human {
                 match self.human_play(&pos, roll)? {
                     Some(p) => p,
@@ -206,8 +368,7 @@ impl<'a, R: BufRead, W: Write> Session<'a, R, W> {
                 self.say(format_args!("\n{drawn}{cube}"))
             }
             None => {
-                let v = self.table.variant();
-                let text = notation(v, &view);
+                let text = notation(self.variant, &view);
                 self.say(format_args!("\nX (you) / O: {text}{cube}"))
             }
         }
@@ -217,6 +378,22 @@ impl<'a, R: BufRead, W: Write> Session<'a, R, W> {
     /// the game's end when a double is passed or the human quits.
     fn cube_turn(
         &mut self,
+        pos: &Position,
+        human: bool,
+        c: &mut Cube,
+    ) -> Result<Option<GameEnd>, Error> {
+        match self.judge {
+            Judge::Money(table) => self.money_cube_turn(table, pos, human, c),
+            Judge::Match {
+                tables, human: at, ..
+            } => self.match_cube_turn(tables, at, pos, human, c),
+        }
+    }
+
+    /// [`Session::cube_turn`] in money play.
+    fn money_cube_turn(
+        &mut self,
+        table: &dyn Evaluator,
         pos: &Position,
         human: bool,
         c: &mut Cube,
@@ -231,7 +408,7 @@ impl<'a, R: BufRead, W: Write> Session<'a, R, W> {
         if !state.has_access() {
             return Ok(None);
         }
-        let action = decide(&self.table.cubeful_required(pos)?, state);
+        let action = decide(&table.cubeful_required(pos)?, state);
         let points = f64::from(before);
         if human {
             match self.choose("Double or roll? [d/r] ", ["d", "r"])? {
@@ -295,7 +472,7 @@ impl<'a, R: BufRead, W: Write> Session<'a, R, W> {
 
     /// The human's play of `roll`: the only one, or the one chosen; `None` to quit.
     fn human_play(&mut self, pos: &Position, roll: Roll) -> Result<Option<Play>, Error> {
-        let v = self.table.variant();
+        let v = self.variant;
         let plays = Generator::new(v).plays(pos, roll);
         self.say(format_args!("You roll {roll}."))?;
         if plays.len() == 1 {
@@ -318,8 +495,14 @@ impl<'a, R: BufRead, W: Write> Session<'a, R, W> {
         roll: Roll,
         cube: Option<Cube>,
     ) -> Result<Play, Error> {
+        let table = match self.judge {
+            Judge::Money(table) => table,
+            Judge::Match {
+                tables, human: at, ..
+            } => return self.match_play(tables, at, pos, roll, cube),
+        };
         let state = cube.map(|c| c.state(Owner::O));
-        let ranked = hint(self.table, pos, roll, state)?;
+        let ranked = hint(table, pos, roll, state)?;
         let Some(best) = ranked.moves.first() else {
             self.say(format_args!("O rolls {roll} and cannot move."))?;
             return Ok(Play::pass(pos));
@@ -335,6 +518,120 @@ impl<'a, R: BufRead, W: Write> Session<'a, R, W> {
                 best.text, best.equity
             ))?,
         }
+        Ok(best.play)
+    }
+
+    /// [`Session::cube_turn`] in a game of a match at `at` (the human's score).
+    fn match_cube_turn(
+        &mut self,
+        tables: &ScoreTables,
+        at: Score,
+        pos: &Position,
+        human: bool,
+        c: &mut Cube,
+    ) -> Result<Option<GameEnd>, Error> {
+        let (me, other) = if human {
+            (Owner::X, Owner::O)
+        } else {
+            (Owner::O, Owner::X)
+        };
+        let score = if human { at } else { at.mirrored() };
+        let cube = match_cube(c, me);
+        if !at_score::may_double(score, cube) {
+            return Ok(None);
+        }
+        let record = tables.unit().numbers().record(pos)?;
+        let action = at_score::decide(
+            tables.no_double(record, score, cube)?,
+            tables.no_double(record, score, cube.doubled())?,
+            tables.won(score, cube.value),
+        );
+        let before = c.value;
+        let percent = |p: f64| format!("{:.2}%", 100.0 * p);
+        if human {
+            match self.choose("Double or roll? [d/r] ", ["d", "r"])? {
+                None => {
+                    self.say(format_args!("Game abandoned."))?;
+                    return Ok(Some(GameEnd::Abandoned));
+                }
+                Some(0) => {
+                    self.say(format_args!("You double to {}.", 2 * before))?;
+                    // O's chance is one less the doubler's.
+                    let (take, pass) = (
+                        percent(1.0 - action.double_take),
+                        percent(1.0 - action.double_pass),
+                    );
+                    if action.double_take <= action.double_pass {
+                        *c = c.taken_by(other);
+                        let cube = describe(c);
+                        self.say(format_args!(
+                            "O takes (O's match-winning chance {take} taking, {pass} passing): \
+                             {cube}."
+                        ))?;
+                    } else {
+                        self.say(format_args!(
+                            "O passes (O's match-winning chance {take} taking, {pass} passing): \
+                             you win {before} point(s)."
+                        ))?;
+                        return Ok(Some(GameEnd::Finished {
+                            human_points: before as i32,
+                        }));
+                    }
+                }
+                Some(_) => {}
+            }
+            return Ok(None);
+        }
+        if action.action.doubles() {
+            self.say(format_args!(
+                "O doubles to {} (O's match-winning chance: no double {}, double and take {}, \
+                 double and pass {}).",
+                2 * before,
+                percent(action.no_double),
+                percent(action.double_take),
+                percent(action.double_pass)
+            ))?;
+            match self.choose("Take or pass? [t/p] ", ["t", "p"])? {
+                None => {
+                    self.say(format_args!("Game abandoned."))?;
+                    return Ok(Some(GameEnd::Abandoned));
+                }
+                Some(0) => {
+                    *c = c.taken_by(other);
+                    let cube = describe(c);
+                    self.say(format_args!("You take: {cube}."))?;
+                }
+                Some(_) => {
+                    self.say(format_args!("You pass: you lose {before} point(s)."))?;
+                    return Ok(Some(GameEnd::Finished {
+                        human_points: -(before as i32),
+                    }));
+                }
+            }
+        }
+        Ok(None)
+    }
+
+    /// The table's best play of `roll` in a game of a match at `at` (the human's score).
+    fn match_play(
+        &mut self,
+        tables: &ScoreTables,
+        at: Score,
+        pos: &Position,
+        roll: Roll,
+        cube: Option<Cube>,
+    ) -> Result<Play, Error> {
+        let c = cube.unwrap_or(Cube::START);
+        let ranked = at_score::hint(tables, pos, roll, at.mirrored(), match_cube(&c, Owner::O))?;
+        let Some(best) = ranked.moves.first() else {
+            self.say(format_args!("O rolls {roll} and cannot move."))?;
+            return Ok(Play::pass(pos));
+        };
+        self.say(format_args!(
+            "O rolls {roll} and plays {} (O's match-winning chance {:.2}%).",
+            best.text,
+            100.0 * best.mwc
+        ))?;
         Ok(best.play)
     }
 
@@ -381,7 +678,7 @@ impl<'a, R: BufRead, W: Write> Session<'a, R, W> {
 
     /// Asks for one of `plays`: its number, its steps or the position it leads to.
     fn ask(&mut self, plays: &[Play]) -> Result<Option<Play>, Error> {
-        let v = self.table.variant();
+        let v = self.variant;
         let example = plays[0].text(v.points);
         let prompt =
             format!("Your play (number, steps like `{example}`, the resulting position, or q): ");
@@ -417,6 +714,19 @@ impl<'a, R: BufRead, W: Write> Session<'a, R, W> {
                 "`{shown}` is not one of the legal plays listed."
             ))?;
         }
+    }
+}
+
+/// A game's cube as `side` sees it at a match score.
+fn match_cube(c: &Cube, side: Owner) -> MatchCube {
+    let owner = match c.owner {
+        Owner::Centred => CubeOwner::Centred,
+        o if o == side => CubeOwner::OnRoll,
+        _ => CubeOwner::Opponent,
+    };
+    MatchCube {
+        value: c.value,
+        owner,
     }
 }
 
@@ -552,7 +862,8 @@ mod tests {
             board: None,
         };
         let mut out = Vec::new();
-        let game = Session::new(tables, &options, Lines::new(input.as_bytes()), &mut out)
+        let mut lines = Lines::new(input.as_bytes());
+        let game = Session::new(Judge::Money(tables), &options, &mut lines, &mut out)
             .run(start, Some(cube))
             .unwrap();
         (game, String::from_utf8(out).unwrap())
@@ -663,5 +974,77 @@ mod tests {
         };
         let e = play(tables, &options, "".as_bytes(), &mut Vec::new()).unwrap_err();
         assert!(matches!(e, Error::NoCube { .. }), "{e}");
+    }
+
+    /// Hypergammon-1's match tables to 3 points, built once for this module's tests.
+    fn match_tables() -> &'static std::path::Path {
+        use std::sync::OnceLock;
+        static DIR: OnceLock<std::path::PathBuf> = OnceLock::new();
+        DIR.get_or_init(|| {
+            let v = Variant::parse("hyper1").unwrap();
+            let dir = tempfile::tempdir().unwrap().keep();
+            let place = |u: crate::gammon::matchplay::Unit| {
+                dir.join(crate::gammon::matchplay::store::file_name(&v, u))
+            };
+            crate::gammon::matchplay::store::build(
+                &v,
+                3,
+                &place,
+                crate::progress::Progress::SILENT,
+            )
+            .unwrap();
+            dir
+        })
+    }
+
+    #[test]
+    fn a_scripted_match_is_played_game_after_game_to_a_winner_with_the_crawford_rule() {
+        use crate::gammon::matchplay::store::{file_name, UnitTable};
+        use crate::gammon::matchplay::Unit;
+        let v = Variant::parse("hyper1").unwrap();
+        let dir = match_tables();
+        let mut open = |score: Score| {
+            let (unit, _) = score.unit();
+            let at = |u: Unit| dir.join(file_name(&v, u));
+            let dmp = unit
+                .reads_dmp()
+                .then(|| UnitTable::open(&at(Unit::DMP), None))
+                .transpose()?;
+            ScoreTables::new(UnitTable::open(&at(unit), None)?, dmp)
+        };
+        let mut crawford = 0;
+        for seed in 1..=6 {
+            let mut out = Vec::new();
+            let script = "r\nt\n1\n".repeat(600);
+            let r = play_match(
+                3,
+                &mut open,
+                &Options::new(seed),
+                script.as_bytes(),
+                &mut out,
+            )
+            .unwrap();
+            let text = String::from_utf8(out).unwrap();
+            assert!(!r.abandoned, "{text}");
+            assert!(r.games >= 1);
+            // One side needs nothing more; the other still needs 1 to 3.
+            assert_eq!(r.human_needs.min(r.table_needs), 0, "{r:?}");
+            assert!((1..=3).contains(&r.human_needs.max(r.table_needs)), "{r:?}");
+            assert_eq!(
+                text.matches("Opening roll:").count() as u32,
+                r.games,
+                "{text}"
+            );
+            crawford += text.matches("This is the Crawford game").count();
+            // No cube is turned in the Crawford game: the game after the notice ends
+            // before any double.
+            for game in text
+                .split("\nGame ")
+                .filter(|g| g.contains("Crawford game"))
+            {
+                assert!(!game.contains("double"), "{game}");
+            }
+        }
+        assert!(crawford > 0, "no match reached the Crawford game");
     }
 }

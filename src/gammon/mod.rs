@@ -10,6 +10,7 @@
 //! - Numberings ([`numbering`]): gnubg's Hypergammon index and the NikoNiko article's
 //!   dense index, side by side.
 //! - [`solver`]: the exact solve of a whole variant, cube included.
+//! - [`matchplay`]: match play, solved score by score with the same solver.
 //! - [`store`]: the family's tables on disk; [`Evaluator`]: what any table answers.
 //! - [`query`], [`verify`], [`game`]: the questions, the Bellman check and the game,
 //!   written once over [`Evaluator`].
@@ -38,6 +39,7 @@ mod error;
 mod evaluator;
 pub mod game;
 pub mod gnubg;
+pub mod matchplay;
 pub mod moves;
 pub mod notation;
 pub mod numbering;

@@ -15,6 +15,7 @@ mod fabfib_engine;
 mod fabfib_odds;
 mod gammon_cli;
 mod gammon_gnubg;
+mod gammon_match;
 mod hardening;
 mod nikoniko_cli;
 mod nikoniko_inputs;

@@ -147,9 +147,9 @@ pub fn agent() -> ureq::Agent {
         .into()
 }
 
-/// The folder the suite serves: Hypergammon-1 with the cube, the NikoNiko article's
-/// tables (the suite's one build), and the bear-off databases of 6 points one-sided and
-/// 6x6 with the cube (a quarter of a second each).
+/// The folder the suite serves: Hypergammon-1 with the cube and its match tables to 3
+/// points, the NikoNiko article's tables (the suite's one build), and the bear-off
+/// databases of 6 points one-sided and 6x6 with the cube (a quarter of a second each).
 pub fn folder() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
@@ -190,6 +190,26 @@ pub fn folder() -> &'static Path {
                 String::from_utf8_lossy(&out.stderr)
             );
         }
+        // Hypergammon-1's match tables to 3 points, for the questions at a score.
+        let out = tabula()
+            .args([
+                "gammon",
+                "met",
+                "--variant",
+                "hyper1",
+                "--length",
+                "3",
+                "--quiet",
+            ])
+            .arg("--match-tables")
+            .arg(&dir)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         let (_, niko, _, _) = nikoniko_built();
         std::fs::copy(niko, dir.join("nikoniko.tbl")).unwrap();
         std::fs::copy(
@@ -298,6 +318,54 @@ fn each_family_answer_is_the_command_lines_json_document_for_the_same_question()
     // The Hypergammon-1 opening is a double and a take (docs/gammon.md).
     let start = s.ok("/api/gammon/hyper1/equity?position=24/24");
     assert_eq!(start["cube"]["action"], "double, take", "{start}");
+}
+
+#[test]
+fn answers_at_a_match_score_are_the_command_lines_with_score_crawford_cube_and_owner() {
+    let s = server();
+    let v = "hyper1";
+    let asked = [
+        ("3-2", "", vec!["--score", "3-2"]),
+        (
+            "1-3",
+            "&crawford=true",
+            vec!["--score", "1-3", "--crawford"],
+        ),
+        ("1-3", "", vec!["--score", "1-3"]),
+        (
+            "2-3",
+            "&cube=2&owner=opponent",
+            vec!["--score", "2-3", "--cube", "2", "--owner", "opponent"],
+        ),
+    ];
+    for p in ["24/24", "20/6"] {
+        for (score, http, flags) in &asked {
+            let q = enc(p);
+            let api = s.ok(&format!(
+                "/api/gammon/{v}/equity?position={q}&score={score}{http}"
+            ));
+            let mut args = vec!["gammon", "equity", p, "--variant", v];
+            args.extend(flags);
+            assert_eq!(api, cli(&args), "equity {p} {score}{http}");
+            assert!(
+                api["mwc"].as_f64().is_some_and(|m| m > 0.0 && m < 1.0),
+                "{api}"
+            );
+            let hint = s.ok(&format!(
+                "/api/gammon/{v}/hint?position={q}&roll=6-5&score={score}{http}"
+            ));
+            let mut args = vec!["gammon", "hint", p, "6-5", "--variant", v];
+            args.extend(flags);
+            assert_eq!(hint, cli(&args), "hint {p} {score}{http}");
+        }
+    }
+    // A score the match tables do not reach is a 404 naming the build; a bad one a 400.
+    let missing = s.fault("/api/gammon/hyper1/equity?position=24/24&score=5-5", 404);
+    assert!(missing.contains("gammon met"), "{missing}");
+    let bad = s.fault("/api/gammon/hyper1/equity?position=24/24&score=0-3", 400);
+    assert!(bad.contains("0-3"), "{bad}");
+    let path = "/api/gammon/hyper1/equity?position=24/24&score=3-3&cube=3&owner=opponent";
+    assert!(s.fault(path, 400).contains('3'));
 }
 
 #[test]

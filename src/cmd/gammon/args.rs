@@ -3,6 +3,7 @@
 
 use clap::{Args, ValueEnum};
 use std::path::PathBuf;
+use tabula::gammon::matchplay::CubeOwner;
 use tabula::gammon::CubeState;
 
 /// `--json`.
@@ -69,30 +70,35 @@ pub struct Quiet {
     pub quiet: bool,
 }
 
-/// The cube state on the command line.
-#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+/// The cube on the command line: a cube state in money play, or its value at a match
+/// score.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum CubeArg {
-    /// The side on roll owns the cube
-    Owned,
-    /// The cube is in the centre
-    Centred,
-    /// In the centre, under the Jacoby rule (gammons count 1 until the cube is turned)
-    #[value(name = "centred-jacoby", alias = "jacoby")]
-    CentredJacoby,
-    /// The opponent owns the cube
-    #[value(name = "opponent-owns", alias = "opponent")]
-    OpponentOwns,
+    /// A money-play cube state: `owned`, `centred`, `centred-jacoby` (or `jacoby`),
+    /// `opponent-owns` (or `opponent`).
+    State(CubeState),
+    /// At a match score: the cube's value.
+    Value(u32),
 }
 
-impl From<CubeArg> for CubeState {
-    fn from(c: CubeArg) -> Self {
-        match c {
-            CubeArg::Owned => CubeState::Owned,
-            CubeArg::Centred => CubeState::Centred,
-            CubeArg::CentredJacoby => CubeState::CentredJacoby,
-            CubeArg::OpponentOwns => CubeState::OpponentOwns,
-        }
-    }
+/// Reads `--cube`: a state's name or a number.
+pub fn parse_cube(text: &str) -> Result<CubeArg, String> {
+    Ok(CubeArg::State(match text {
+        "owned" => CubeState::Owned,
+        "centred" | "centered" => CubeState::Centred,
+        "centred-jacoby" | "jacoby" => CubeState::CentredJacoby,
+        "opponent-owns" | "opponent" => CubeState::OpponentOwns,
+        _ => match text.parse::<u32>() {
+            Ok(v) => return Ok(CubeArg::Value(v)),
+            Err(_) => {
+                return Err(
+                    "expected owned, centred, centred-jacoby, opponent-owns, or at a \
+                            match score the cube's value (1, 2, 4, …)"
+                        .to_string(),
+                )
+            }
+        },
+    }))
 }
 
 /// `count`.
@@ -125,8 +131,9 @@ pub struct MovesArgs {
 pub struct EquityArgs {
     #[command(flatten)]
     pub at: At,
-    /// The cube state whose decision to show (with a cube table)
-    #[arg(long, value_enum, value_name = "STATE", default_value_t = CubeArg::Centred)]
+    /// The cube: in money play the state whose decision to show (owned, centred,
+    /// centred-jacoby, opponent-owns; with a cube table); at a match score its value
+    #[arg(long, value_name = "CUBE", default_value = "centred", value_parser = parse_cube)]
     pub cube: CubeArg,
     #[command(flatten)]
     pub json: Json,
@@ -137,9 +144,10 @@ pub struct EquityArgs {
 pub struct HintArgs {
     #[command(flatten)]
     pub at: AtRoll,
-    /// Rank the plays by the cubeful equity of this cube state (needs a cube table);
-    /// cubeless without it
-    #[arg(long, value_enum, value_name = "STATE")]
+    /// Rank the plays by the cubeful equity of this cube state (owned, centred,
+    /// centred-jacoby, opponent-owns; needs a cube table), cubeless without it; at a
+    /// match score, the cube's value
+    #[arg(long, value_name = "CUBE", value_parser = parse_cube)]
     pub cube: Option<CubeArg>,
     #[command(flatten)]
     pub json: Json,
@@ -157,4 +165,115 @@ pub struct PlayArgs {
     /// Money play with the doubling cube (needs a cube table)
     #[arg(long)]
     pub cube: bool,
+}
+
+/// Where the match tables lie: `--match-tables`.
+#[derive(Args, Clone)]
+pub struct MatchTables {
+    /// The folder of the match tables, one a score (default: the tables folder)
+    #[arg(long, value_name = "DIR")]
+    pub match_tables: Option<PathBuf>,
+}
+
+/// A variant's match tables: `--variant` and `--match-tables`.
+#[derive(Args, Clone)]
+pub struct MatchSource {
+    /// The variant: nikoniko, nikoniko-12, hyper1, hyper2, hyper3, or your own as
+    /// points=P:checkers=C[:faces=F][:home=H][:start=S]
+    #[arg(long, value_name = "VARIANT")]
+    pub variant: String,
+    #[command(flatten)]
+    pub tables: MatchTables,
+}
+
+/// Who owns the cube at a match score.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum OwnerArg {
+    /// The side on roll
+    #[value(name = "on-roll", alias = "me")]
+    OnRoll,
+    /// Its opponent
+    Opponent,
+}
+
+impl From<OwnerArg> for CubeOwner {
+    fn from(o: OwnerArg) -> Self {
+        match o {
+            OwnerArg::OnRoll => CubeOwner::OnRoll,
+            OwnerArg::Opponent => CubeOwner::Opponent,
+        }
+    }
+}
+
+/// A match score for `equity` and `hint`: `--score`, `--crawford`, `--owner`.
+#[derive(Args, Clone)]
+pub struct ScoreArgs {
+    /// At a match score: the points the side on roll still needs, then its opponent's
+    /// (`3-5`); values are then match-winning chances, and --cube takes the cube's value
+    #[arg(long, value_name = "A-B")]
+    pub score: Option<String>,
+    /// At a score with a side one point away: the Crawford game (no doubling); without it
+    /// a post-Crawford game
+    #[arg(long, requires = "score")]
+    pub crawford: bool,
+    /// At a match score, who owns a cube of 2 or more
+    #[arg(long, value_enum, requires = "score")]
+    pub owner: Option<OwnerArg>,
+    #[command(flatten)]
+    pub tables: MatchTables,
+}
+
+/// `met`.
+#[derive(Args, Clone)]
+pub struct MetArgs {
+    /// The match length, 1 to 64 points
+    #[arg(long, value_name = "N")]
+    pub length: u32,
+    /// Also write the table in gnubg's match-equity format (XML) to this file
+    #[arg(long, value_name = "FILE")]
+    pub gnubg: Option<PathBuf>,
+    /// Compare with a match-equity table in gnubg's format (such as
+    /// /usr/share/gnubg/met/Kazaross-XG2.xml)
+    #[arg(long, value_name = "FILE")]
+    pub compare: Option<PathBuf>,
+    #[command(flatten)]
+    pub quiet: Quiet,
+    #[command(flatten)]
+    pub json: Json,
+}
+
+/// `score-build`.
+#[derive(Args, Clone)]
+pub struct ScoreBuildArgs {
+    /// The score to solve, either side on roll first (`2-3`)
+    #[arg(long, value_name = "A-B")]
+    pub score: String,
+    /// A side one point away: the Crawford game (else the post-Crawford game)
+    #[arg(long)]
+    pub crawford: bool,
+    #[command(flatten)]
+    pub quiet: Quiet,
+    #[command(flatten)]
+    pub json: Json,
+}
+
+/// `score-plan`.
+#[derive(Args, Clone)]
+pub struct ScorePlanArgs {
+    /// The match length, 1 to 64 points
+    #[arg(long, value_name = "N")]
+    pub length: u32,
+    /// The program the rules run
+    #[arg(long, value_name = "PATH", default_value = "tabula")]
+    pub program: String,
+}
+
+/// `play --match`.
+#[derive(Args, Clone)]
+pub struct MatchPlayArgs {
+    /// Play a match to this many points (needs the match's tables: `gammon met`)
+    #[arg(long = "match", value_name = "N")]
+    pub length: Option<u32>,
+    #[command(flatten)]
+    pub tables: MatchTables,
 }

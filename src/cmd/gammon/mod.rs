@@ -5,12 +5,15 @@
 pub mod answer;
 pub mod args;
 pub mod handle;
+pub mod matchplay;
 pub mod render;
+pub mod render_match;
 
 use super::progress::Bars;
 use super::{emit, emit_json};
 use args::{
-    CountArgs, EquityArgs, HintArgs, Json, MovesArgs, PlayArgs, Quiet, ShowArgs, Source, Timings,
+    CountArgs, CubeArg, EquityArgs, HintArgs, Json, MatchPlayArgs, MatchSource, MetArgs, MovesArgs,
+    PlayArgs, Quiet, ScoreArgs, ScoreBuildArgs, ScorePlanArgs, ShowArgs, Source, Timings,
 };
 use clap::Subcommand;
 use handle::{Handle, Open};
@@ -18,7 +21,7 @@ use serde::Serialize;
 use std::path::PathBuf;
 use std::time::Instant;
 use tabula::gammon::{game, gnubg, numbering, store, verify};
-use tabula::gammon::{BuiltIn, Position, Variant};
+use tabula::gammon::{BuiltIn, CubeState, Position, Variant};
 use tabula::Result;
 
 #[derive(Subcommand)]
@@ -62,23 +65,33 @@ pub enum GammonCmd {
         #[command(flatten)]
         timings: Timings,
     },
-    /// Equity, outcome chances and cube decision of a position for the side on roll
-    #[command(after_help = "Example:\n  tabula gammon equity 24,23/24,23 --variant hyper2")]
+    /// Equity, outcome chances and cube decision of a position for the side on roll; at a
+    /// match score its match-winning chance, cube verdict and market window
+    #[command(
+        after_help = "Examples:\n  tabula gammon equity 24,23/24,23 --variant hyper2\n  \
+                      tabula gammon equity 24,23/24,23 --variant hyper2 --score 3-5 --cube 2 --owner opponent"
+    )]
     Equity {
         #[command(flatten)]
         source: Source,
         #[command(flatten)]
         args: EquityArgs,
+        #[command(flatten)]
+        score: ScoreArgs,
     },
-    /// Every legal play of a roll, best first, with the equity each loses
+    /// Every legal play of a roll, best first, with the equity (or at a match score the
+    /// match-winning chance) each loses
     #[command(
-        after_help = "Example:\n  tabula gammon hint 24,23/24,23 6-5 --variant hyper2 --cube centred"
+        after_help = "Examples:\n  tabula gammon hint 24,23/24,23 6-5 --variant hyper2 --cube centred\n  \
+                      tabula gammon hint 24,23/24,23 6-5 --variant hyper2 --score 1-3 --crawford"
     )]
     Hint {
         #[command(flatten)]
         source: Source,
         #[command(flatten)]
         args: HintArgs,
+        #[command(flatten)]
+        score: ScoreArgs,
     },
     /// The opening: each first roll's best play and the opening-roll winner's equity
     #[command(after_help = "Example:\n  tabula gammon opening --variant hyper3")]
@@ -88,13 +101,54 @@ pub enum GammonCmd {
         #[command(flatten)]
         json: Json,
     },
-    /// Play a game in the terminal against the table's perfect play
-    #[command(after_help = "Example:\n  tabula gammon play --variant hyper1 --cube --seed 7")]
+    /// Play a game (or a match) in the terminal against the table's perfect play
+    #[command(
+        after_help = "Examples:\n  tabula gammon play --variant hyper1 --cube --seed 7\n  \
+                      tabula gammon play --variant hyper1 --match 5 --seed 7"
+    )]
     Play {
         #[command(flatten)]
         source: Source,
         #[command(flatten)]
         args: PlayArgs,
+        #[command(flatten)]
+        matched: MatchPlayArgs,
+    },
+    /// The exact match-equity table of a match to N points, solving the scores whose
+    /// tables are missing
+    #[command(
+        after_help = "Examples:\n  tabula gammon met --variant hyper1 --length 7\n  \
+                      tabula gammon met --variant hyper2 --length 3 --gnubg hyper2-met.xml --compare /usr/share/gnubg/met/Kazaross-XG2.xml"
+    )]
+    Met {
+        #[command(flatten)]
+        source: MatchSource,
+        #[command(flatten)]
+        args: MetArgs,
+    },
+    /// Solve one score of a match from the tables of the scores below it: the unit of
+    /// work a batch scheduler runs (see score-plan)
+    #[command(
+        name = "score-build",
+        after_help = "Example:\n  tabula gammon score-build --variant hyper2 --score 2-3"
+    )]
+    ScoreBuild {
+        #[command(flatten)]
+        source: MatchSource,
+        #[command(flatten)]
+        args: ScoreBuildArgs,
+    },
+    /// Print a Makefile that solves every score of a match with score-build, each after
+    /// the scores it reads (for make -j, or a batch scheduler's dependencies)
+    #[command(
+        name = "score-plan",
+        after_help = "Example:\n  tabula gammon score-plan --variant hyper2 --length 7"
+    )]
+    ScorePlan {
+        #[command(flatten)]
+        source: MatchSource,
+        #[command(flatten)]
+        args: ScorePlanArgs,
     },
     /// Re-derive every stored value with one Bellman sweep and report the worst gap
     #[command(after_help = "Example:\n  tabula gammon verify --variant hyper2")]
@@ -161,14 +215,37 @@ pub fn run(cmd: GammonCmd) -> Result<()> {
             let report = store::build(&v, &path, !cubeless, bars.progress())?;
             emit_report(&report, json, timings)
         }
-        GammonCmd::Equity { source, args } => {
-            equity(&handle::variant(&source)?, opener(&source, Open::Map), args)
-        }
-        GammonCmd::Hint { source, args } => {
-            hint(&handle::variant(&source)?, opener(&source, Open::Map), args)
-        }
+        GammonCmd::Equity {
+            source,
+            args,
+            score,
+        } => match score.score {
+            Some(_) => matchplay::equity(&handle::variant(&source)?, args, score),
+            None => equity(&handle::variant(&source)?, opener(&source, Open::Map), args),
+        },
+        GammonCmd::Hint {
+            source,
+            args,
+            score,
+        } => match score.score {
+            Some(_) => matchplay::hint(&handle::variant(&source)?, args, score),
+            None => hint(&handle::variant(&source)?, opener(&source, Open::Map), args),
+        },
         GammonCmd::Opening { source, json } => opening(&handle::open(&source, Open::Map)?, json),
-        GammonCmd::Play { source, args } => play(&handle::open(&source, Open::Load)?, args),
+        GammonCmd::Play {
+            source,
+            args,
+            matched,
+        } => match matched.length {
+            Some(_) => {
+                let v = handle::variant(&source)?;
+                matchplay::play(&v, args, matched, board(&v))
+            }
+            None => play(&handle::open(&source, Open::Load)?, args),
+        },
+        GammonCmd::Met { source, args } => matchplay::met(source, args),
+        GammonCmd::ScoreBuild { source, args } => matchplay::score_build(source, args),
+        GammonCmd::ScorePlan { source, args } => matchplay::score_plan(source, args),
         GammonCmd::Verify { source, json } => verify(&handle::open(&source, Open::Map)?, json),
         GammonCmd::Compare {
             source,
@@ -265,15 +342,30 @@ pub fn moves(v: &Variant, args: MovesArgs) -> Result<()> {
     text_or_json(&m, args.json, || render::moves(&m))
 }
 
+/// The money-play cube state `--cube` names (a value is for a match score).
+fn money_state(cube: CubeArg) -> Result<CubeState> {
+    match cube {
+        CubeArg::State(s) => Ok(s),
+        CubeArg::Value(v) => Err(tabula::gammon::Error::Input {
+            what: "cube",
+            input: v.to_string(),
+            reason: "a cube value is for a match score (tabula gammon … --score A-B); in money \
+                     play --cube takes a state: owned, centred, centred-jacoby, opponent-owns"
+                .into(),
+        }
+        .into()),
+    }
+}
+
 /// `equity` of a position of `v`, in the table `open` opens.
 pub fn equity(v: &Variant, open: impl FnOnce() -> Result<Handle>, args: EquityArgs) -> Result<()> {
-    let e = answer::equity(v, open, &args.at.position, args.cube.into())?;
+    let e = answer::equity(v, open, &args.at.position, money_state(args.cube)?)?;
     text_or_json(&e, args.json, || render::evaluation(&e))
 }
 
 /// `hint` for a position of `v`, in the table `open` opens.
 pub fn hint(v: &Variant, open: impl FnOnce() -> Result<Handle>, args: HintArgs) -> Result<()> {
-    let cube = args.cube.map(Into::into);
+    let cube = args.cube.map(money_state).transpose()?;
     let hint = answer::hint(v, open, &args.at.at.position, &args.at.roll, cube)?;
     text_or_json(&hint, args.json, || render::hint(&hint))
 }

@@ -5,7 +5,8 @@
 use super::params::Params;
 use super::state::State;
 use crate::cmd::gammon::answer;
-use crate::cmd::gammon::args::CubeArg;
+use crate::cmd::gammon::args::{parse_cube, CubeArg, MatchTables, OwnerArg, ScoreArgs};
+use crate::cmd::gammon::matchplay;
 use clap::ValueEnum;
 use hyper::StatusCode;
 use serde::Serialize;
@@ -128,6 +129,16 @@ fn gammon(state: &State, variant: &str, question: &str, params: &mut Params) -> 
             let (position, roll) = (params.required("position")?, params.required("roll")?);
             json(&answer::moves(&v, &state.numbers(&v)?, &position, &roll)?)
         }
+        "equity" if params.has("score") => {
+            let position = params.required("position")?;
+            let (score, cube) = at_score(state, params)?;
+            json(&matchplay::equity_answer(&v, &position, &score, cube)?)
+        }
+        "hint" if params.has("score") => {
+            let (position, roll) = (params.required("position")?, params.required("roll")?);
+            let (score, cube) = at_score(state, params)?;
+            json(&matchplay::hint_answer(&v, &position, &roll, &score, cube)?)
+        }
         "equity" => {
             let position = params.required("position")?;
             let cube = cube_state(params)?.unwrap_or(CubeState::Centred);
@@ -144,6 +155,42 @@ fn gammon(state: &State, variant: &str, question: &str, params: &mut Params) -> 
             tabula::error::shorten(other)
         ))),
     }
+}
+
+/// At a match score: `score` (`A-B`), `crawford=true`, `cube` (the cube's value) and
+/// `owner` (`on-roll` or `opponent`), as the command line's `--score`, `--crawford`,
+/// `--cube` and `--owner`; the match tables are the tables folder's.
+fn at_score(state: &State, params: &mut Params) -> Result<(ScoreArgs, Option<CubeArg>), Fault> {
+    let score = params.required("score")?;
+    let crawford = params.flag("crawford")?;
+    let cube = match params.get("cube") {
+        None => None,
+        Some(text) => Some(parse_cube(&text).map_err(|reason| {
+            Fault::bad(format!(
+                "parameter `cube`: {}: {reason}",
+                tabula::error::shorten(&text)
+            ))
+        })?),
+    };
+    let owner = match params.get("owner") {
+        None => None,
+        Some(text) => Some(OwnerArg::from_str(&text, true).map_err(|_| {
+            Fault::bad(format!(
+                "parameter `owner`: {} is not on-roll or opponent",
+                tabula::error::shorten(&text)
+            ))
+        })?),
+    };
+    let tables = MatchTables {
+        match_tables: Some(state.folder().to_path_buf()),
+    };
+    let args = ScoreArgs {
+        score: Some(score),
+        crawford,
+        owner,
+        tables,
+    };
+    Ok((args, cube))
 }
 
 /// `/api/bearoff/{table}/{question}`: the bear-off questions, as `tabula bearoff
@@ -233,16 +280,22 @@ fn bearoff(state: &State, table: &str, question: &str, params: &mut Params) -> A
 fn cube_state(params: &mut Params) -> Result<Option<CubeState>, Fault> {
     let cube = match params.get("cube") {
         None => None,
-        Some(text) => Some(CubeArg::from_str(&text, true).map_err(|_| {
-            Fault::bad(format!(
-                "parameter `cube`: {} is not a cube state: owned, centred, centred-jacoby \
+        Some(text) => Some(
+            match parse_cube(&text) {
+                Ok(CubeArg::State(state)) => Ok(state),
+                _ => Err(()),
+            }
+            .map_err(|_| {
+                Fault::bad(format!(
+                    "parameter `cube`: {} is not a cube state: owned, centred, centred-jacoby \
                  (jacoby), opponent-owns (opponent)",
-                tabula::error::shorten(&text)
-            ))
-        })?),
+                    tabula::error::shorten(&text)
+                ))
+            })?,
+        ),
     };
     let jacoby = params.flag("jacoby")?;
-    Ok(match (cube.map(CubeState::from), jacoby) {
+    Ok(match (cube, jacoby) {
         (state, false) => state,
         (None | Some(CubeState::Centred | CubeState::CentredJacoby), true) => {
             Some(CubeState::CentredJacoby)

@@ -37,6 +37,11 @@ impl Params {
         Ok(Params { pairs, used })
     }
 
+    /// Whether `name` is given (without reading it).
+    pub fn has(&self, name: &str) -> bool {
+        self.pairs.iter().any(|(n, _)| n == name)
+    }
+
     /// The value of `name`, if given.
     pub fn get(&mut self, name: &str) -> Option<String> {
         let i = self.pairs.iter().position(|(n, _)| n == name)?;

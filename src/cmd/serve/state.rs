@@ -218,7 +218,8 @@ impl State {
         }
     }
 
-    /// The folder's `.tbl` files, by name.
+    /// The folder's `.tbl` files, by name, but for the match tables (one a score,
+    /// `<variant>.match-<score>.tbl`), which answer at a score beside a variant's table.
     fn table_files(&self) -> Vec<PathBuf> {
         let Ok(entries) = std::fs::read_dir(&self.folder) else {
             return Vec::new();
@@ -227,6 +228,7 @@ impl State {
             .filter_map(|e| e.ok())
             .map(|e| e.path())
             .filter(|p| p.extension().is_some_and(|x| x == "tbl") && p.is_file())
+            .filter(|p| !file_name(p).contains(".match-"))
             .collect();
         files.sort();
         files

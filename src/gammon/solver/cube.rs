@@ -1,33 +1,35 @@
-//! The doubling cube, money play (`docs/gammon.md`, "The cube in the solver"): for every state the
-//! no-double equities of the side on roll in four cube states — it owns the cube, the cube
-//! is centred, centred under the Jacoby rule, the opponent owns it — with the cube's value
-//! taken as 1.
+//! The doubling cube (`docs/gammon.md`, "The cube in the solver" and "Match play"): for
+//! every state the no-double values of the side on roll in each of the stakes' components
+//! ([`Stakes`]). For money play ([`Money`]) these are four cube states — it owns the cube,
+//! the cube is centred, centred under the Jacoby rule, the opponent owns it — with the
+//! cube's value taken as 1; at a match score, the cube states of one cube level
+//! (`super::score`).
 //!
 //! "No double" means: the side on roll does not double now, rolls, and plays its best for
 //! that cube state. After its play the opponent is on roll and, if it has access to the
-//! cube, first decides whether to double; the side that moved then takes or passes. The
-//! opponent's value before it rolls, with `ND` its no-double equity in the state it sees
-//! and `X` its no-double equity when the other side owns the cube, is
-//! `ND` if it cannot double, else `max(ND, min(2 X, 1))` (doubling: a take plays on at
-//! twice the stake with the taker owning the cube, a pass concedes 1). Cube states as the
-//! opponent sees them: the mover owns → the opponent's "opponent owns"; centred →
-//! centred; Jacoby → Jacoby; the opponent owns → it owns. A roll without a legal move
-//! hands the same board to the opponent, who decides on the cube first, like any other
-//! turn. Under the Jacoby rule a gammon or backgammon won with the cube centred counts 1.
+//! cube, first decides whether to double; the side that moved then takes or passes
+//! ([`Stakes::after`]). In money play the opponent's value before it rolls, with `ND` its
+//! no-double equity in the state it sees and `X` its no-double equity when the other side
+//! owns the cube, is `ND` if it cannot double, else `max(ND, min(2 X, 1))` (doubling: a
+//! take plays on at twice the stake with the taker owning the cube, a pass concedes 1).
+//! Cube states as the opponent sees them: the mover owns → the opponent's "opponent owns";
+//! centred → centred; Jacoby → Jacoby; the opponent owns → it owns. A roll without a legal
+//! move hands the same board to the opponent, who decides on the cube first, like any
+//! other turn. Under the Jacoby rule a gammon or backgammon won with the cube centred
+//! counts 1.
 //!
 //! The iteration is the cubeless one's machinery (class by class, levels, Jacobi within
 //! one, Aitken, modified policy iteration on the same [`Schedule`], and action
-//! elimination) with four values a state; pass pairs are solved jointly, as the cubeless
-//! ones are (see [`cube_pair`]).
-//! A full sweep records each roll's best play when the four cube states agree on it
-//! (they nearly always do); the sweeps between value that play only, and look at every
-//! play of a roll where they disagree.
+//! elimination) with `N` values a state; pass pairs are solved jointly, as the cubeless
+//! ones are ([`Stakes::pair`]; for money play `cube_pair`).
+//! A full sweep records each roll's best play when the components agree on it (they
+//! nearly always do); the sweeps between value that play only, and look at every play of
+//! a roll where they disagree.
 
-use super::cube_pair;
 use super::graph::{decode, Graph, BOTH_OFF, NONE_OFF, ONE_OFF};
 use super::solve::{atomics, filled, Elimination, Schedule, Skip};
-use super::sweep::{by_rolls, iterate, level_sweep, rolls, Keep, Quad, Slot};
-use crate::gammon::cube::{after_move, CENTRED};
+pub(crate) use super::stakes::{Money, Stakes};
+use super::sweep::{by_rolls, iterate, level_sweep, rolls, Keep, Slot};
 use crate::gammon::Error;
 use crate::progress::Progress;
 use rayon::prelude::*;
@@ -54,47 +56,80 @@ const RETRIES: u32 = 3;
 const SPLIT: u32 = u32::MAX;
 
 /// The cubeful solve's results, by state (the order given to [`Graph::build`]).
-pub struct CubeSolution {
-    /// No-double equities: owned, centred, centred with Jacoby, opponent owns.
-    pub values: Vec<[f64; 4]>,
+pub struct CubeSolution<const N: usize = 4> {
+    /// No-double values, one per component (money play: owned, centred, centred with
+    /// Jacoby, opponent owns).
+    pub values: Vec<[f64; N]>,
     /// Sweeps (full and policy sweeps alike, over a class or over every state).
     pub sweeps: u32,
     /// The largest change in the last sweep (a full one over every state).
     pub residual: f64,
 }
 
-/// Solves the four no-double equities of every state to `tolerance`, class by class
-/// (each until a sweep over it changes nothing by `tolerance`), then sweeps over every
-/// state until one changes nothing by `tolerance`; each iteration ends on a full sweep,
-/// so the recorded plays are the best ones at the fixed point.
+/// Solves the four no-double equities of money play for every state to `tolerance`, class
+/// by class (each until a sweep over it changes nothing by `tolerance`), then sweeps over
+/// every state until one changes nothing by `tolerance`; each iteration ends on a full
+/// sweep, so the recorded plays are the best ones at the fixed point.
 pub fn solve(graph: &Graph, tolerance: f64, progress: Progress<'_>) -> Result<CubeSolution, Error> {
-    solve_with(graph, tolerance, progress, true)
+    solve_with(graph, &Money, tolerance, progress, true)
+}
+
+/// As [`solve`], for any stakes: the values by solver position (with the wins and the
+/// pass entry after them), the sweeps, and the last change.
+pub(crate) fn solve_stakes<S: Stakes<N>, const N: usize>(
+    graph: &Graph,
+    stakes: &S,
+    tolerance: f64,
+    progress: Progress<'_>,
+) -> Result<(Vec<S::Slot>, u32, f64), Error> {
+    solve_at(graph, stakes, tolerance, progress, true)
 }
 
 /// As [`solve`]; `eliminate` says whether full sweeps may skip the states whose recorded
 /// plays provably are still the best (see [`Elimination`]). Either way the result is the
 /// same, bit for bit.
-fn solve_with(
+fn solve_with<S: Stakes<N>, const N: usize>(
     graph: &Graph,
+    stakes: &S,
     tolerance: f64,
     progress: Progress<'_>,
     eliminate: bool,
-) -> Result<CubeSolution, Error> {
+) -> Result<CubeSolution<N>, Error> {
+    let (x, sweeps, residual) = solve_at(graph, stakes, tolerance, progress, eliminate)?;
+    let values = graph
+        .solver_pos
+        .par_iter()
+        .map(|&s| x[s as usize].get())
+        .collect();
+    Ok(CubeSolution {
+        values,
+        sweeps,
+        residual,
+    })
+}
+
+/// The solve itself: the values by solver position, the sweeps, the last change.
+fn solve_at<S: Stakes<N>, const N: usize>(
+    graph: &Graph,
+    stakes: &S,
+    tolerance: f64,
+    progress: Progress<'_>,
+    eliminate: bool,
+) -> Result<(Vec<S::Slot>, u32, f64), Error> {
     let n = graph.len();
     // Entries n.. are the wins (valued from the side that lost), then the pass entry.
-    let x: Vec<Quad> = (0..n + 4)
+    let lost = stakes.lost();
+    let x: Vec<S::Slot> = (0..n + 4)
         .into_par_iter()
         .map(|s| {
-            Quad::new(if s < n || s == n + 3 {
-                [0.0; 4]
+            S::Slot::new(if s < n || s == n + 3 {
+                [0.0; N]
             } else {
-                let points = (s - n + 1) as f64;
-                // Seen from the loser; under Jacoby a gammon counts 1.
-                [-points, -points, -1.0, -points]
+                lost[s - n]
             })
         })
         .collect();
-    let mut run = Run::new(graph, tolerance, eliminate);
+    let mut run = Run::new(graph, stakes, tolerance, eliminate);
     // Class by class (see `graph`): a class leads only to itself and to the classes
     // solved before it. Then a sweep over every state, whose change is the residual.
     for class in [BOTH_OFF, ONE_OFF, NONE_OFF] {
@@ -113,36 +148,33 @@ fn solve_with(
     let (_, residual) = iterate(progress, "cube", tolerance, &x, 0..n, |x, keep, jumped| {
         run.sweep(&graph.segments, x, keep, jumped)
     })?;
-    let values = graph
-        .solver_pos
-        .par_iter()
-        .map(|&s| x[s as usize].get())
-        .collect();
-    Ok(CubeSolution {
-        values,
-        sweeps: run.sweeps,
-        residual,
-    })
+    Ok((x, run.sweeps, residual))
 }
 
-/// The value to the side that moved of the successor `code`, per cube state of the mover.
+/// The value to the side that moved of the successor `code`, per component of the mover.
 #[inline(always)]
-fn value(g: &Graph, x: &[Quad], code: u32) -> [f64; 4] {
+pub(crate) fn value<S: Stakes<N>, const N: usize>(
+    g: &Graph,
+    stakes: &S,
+    x: &[S::Slot],
+    code: u32,
+) -> [f64; N] {
     match decode(g.win, code) {
         // A win: the loser's entry, negated (no cube decision). The pass entry is worth 0.
         Err(_) => x[code as usize].get().map(|l| -l),
-        Ok(t) => after_move(x[t as usize].get()),
+        Ok(t) => stakes.after(t as usize, x[t as usize].get()),
     }
 }
 
 /// One cubeful iteration under way: the recorded best plays and the sweeps' rhythm.
-struct Run<'a> {
+struct Run<'a, S: Stakes<N>, const N: usize> {
     g: &'a Graph,
+    stakes: &'a S,
     /// The moving part of each state's values, by sweep position.
-    a: Vec<Quad>,
-    /// By sweep position and moving roll: the first play best for the centred cube in the
-    /// last full sweep, when it is best in the other cube states too, else [`SPLIT`] (a
-    /// sweep over the recorded plays then looks at every play of that roll); the pass
+    a: Vec<S::Slot>,
+    /// By sweep position and moving roll: the first play best for the key component in
+    /// the last full sweep, when it is best in the other components too, else [`SPLIT`]
+    /// (a sweep over the recorded plays then looks at every play of that roll); the pass
     /// entry where the roll passes (and for every roll before its class's first sweep).
     chosen: Vec<AtomicU32>,
     /// Set by a full sweep that changes a recorded play.
@@ -160,12 +192,13 @@ struct Run<'a> {
     elimination: Option<Elimination>,
 }
 
-impl<'a> Run<'a> {
-    fn new(g: &'a Graph, tolerance: f64, eliminate: bool) -> Self {
+impl<'a, S: Stakes<N>, const N: usize> Run<'a, S, N> {
+    fn new(g: &'a Graph, stakes: &'a S, tolerance: f64, eliminate: bool) -> Self {
         let (n, nr) = (g.len(), g.roll_count());
         Run {
             g,
-            a: filled(n, [0.0; 4]),
+            stakes,
+            a: filled(n, [0.0; N]),
             // As in the cubeless solve: the pass entry until a full sweep (each class's
             // first sweep is one) records the rolls that move.
             chosen: atomics(nr * n, g.win + 3),
@@ -199,7 +232,13 @@ impl<'a> Run<'a> {
     /// The next sweep over the segments `bounds`, after an extrapolation that changed no
     /// value by more than `jumped`; a sweep over the recorded plays whose change falls
     /// below the tolerance is followed at once by a full one.
-    fn sweep(&mut self, bounds: &[u32], x: &[Quad], keep: Option<&Keep<Quad>>, jumped: f64) -> f64 {
+    fn sweep(
+        &mut self,
+        bounds: &[u32],
+        x: &[S::Slot],
+        keep: Option<&Keep<S::Slot>>,
+        jumped: f64,
+    ) -> f64 {
         self.sweeps += 1;
         self.tick(jumped);
         let mut full = self.schedule.next_is_full();
@@ -239,10 +278,16 @@ impl<'a> Run<'a> {
 
     /// One sweep: looking at every play (of the states not skipped) and recording the
     /// best when `full`, else valuing the recorded plays only.
-    fn pass(&self, bounds: &[u32], x: &[Quad], keep: Option<&Keep<Quad>>, full: bool) -> f64 {
+    fn pass(&self, bounds: &[u32], x: &[S::Slot], keep: Option<&Keep<S::Slot>>, full: bool) -> f64 {
         let full = full.then_some((&self.changed, self.elimination.as_ref()));
-        let (g, a, chosen, step) = (self.g, &self.a, &self.chosen, self.step);
-        by_rolls!(g, cube_sweep(g, bounds, x, a, keep, chosen, full, step))
+        let (g, stakes, a, chosen, step) = (self.g, self.stakes, &self.a, &self.chosen, self.step);
+        if !S::UNROLL {
+            return cube_sweep::<S, N, 0>(g, stakes, bounds, x, a, keep, chosen, full, step);
+        }
+        by_rolls!(
+            g,
+            cube_sweep::<S, N>(g, stakes, bounds, x, a, keep, chosen, full, step)
+        )
     }
 }
 
@@ -251,12 +296,13 @@ impl<'a> Run<'a> {
 /// any), else a sweep over the plays recorded last; each value moves
 /// `step` of the way to its new estimate.
 #[allow(clippy::too_many_arguments)]
-fn cube_sweep<const R: usize>(
+fn cube_sweep<S: Stakes<N>, const N: usize, const R: usize>(
     g: &Graph,
+    stakes: &S,
     bounds: &[u32],
-    x: &[Quad],
-    a: &[Quad],
-    keep: Option<&Keep<Quad>>,
+    x: &[S::Slot],
+    a: &[S::Slot],
+    keep: Option<&Keep<S::Slot>>,
     chosen: &[AtomicU32],
     full: Option<(&AtomicBool, Option<&Elimination>)>,
     step: f64,
@@ -270,39 +316,41 @@ fn cube_sweep<const R: usize>(
         |x, k, moved| match full {
             Some((changed, elimination)) => {
                 let skip = elimination.map(|el| el.at(moved));
-                full_part::<R>(g, x, k, chosen, changed, skip)
+                full_part::<S, N, R>(g, stakes, x, k, chosen, changed, skip)
             }
-            None => chosen_part::<R>(g, x, k, chosen),
+            None => chosen_part::<S, N, R>(g, stakes, x, k, chosen),
         },
-        |a_s, a_t, p_s, p_t, old| {
-            let n = cube_pair::solve(a_s, a_t, p_s, p_t, old);
-            let new: [f64; 4] = std::array::from_fn(|j| old[j] + step * (n[j] - old[j]));
-            let change = (0..4).map(|j| (new[j] - old[j]).abs()).fold(0.0, f64::max);
+        |s, a_s, a_t, p_s, p_t, old| {
+            let t = g.partner[s] as usize;
+            let n = stakes.pair(s, t, a_s, a_t, p_s, p_t, old);
+            let new: [f64; N] = std::array::from_fn(|j| old[j] + step * (n[j] - old[j]));
+            let change = (0..N).map(|j| (new[j] - old[j]).abs()).fold(0.0, f64::max);
             (new, change)
         },
     )
 }
 
-/// Σ over the moving rolls that do not pass of weight × the best play's values (each cube
-/// state's best), divided by the ordered rolls' count, for the state at sweep position
-/// `k`; records in `chosen` each roll's first best play for the centred cube, or
-/// [`SPLIT`] where that play is not the best in every cube state. With `skip`, the
+/// Σ over the moving rolls that do not pass of weight × the best play's values (each
+/// component's best), divided by the ordered rolls' count, for the state at sweep
+/// position `k`; records in `chosen` each roll's first best play for the key component,
+/// or [`SPLIT`] where that play is not the best in every component. With `skip`, the
 /// state's recorded plays are kept without a look at the others when they provably are
 /// still what a look would find (see [`Elimination`]).
 #[inline]
-fn full_part<const R: usize>(
+fn full_part<S: Stakes<N>, const N: usize, const R: usize>(
     g: &Graph,
-    x: &[Quad],
+    stakes: &S,
+    x: &[S::Slot],
     k: usize,
     chosen: &[AtomicU32],
     changed: &AtomicBool,
     skip: Option<Skip>,
-) -> [f64; 4] {
+) -> [f64; N] {
     if skip.is_some_and(|skip| skip.skips(k)) {
-        return chosen_part::<R>(g, x, k, chosen);
+        return chosen_part::<S, N, R>(g, stakes, x, k, chosen);
     }
     let nr = rolls::<R>(g);
-    let mut sum = [0.0f64; 4];
+    let mut sum = [0.0f64; N];
     // The smallest margin, over the rolls, by which a look would still record the same.
     let mut lead = f64::INFINITY;
     let (starts, all) = g.state_successors(k);
@@ -312,16 +360,16 @@ fn full_part<const R: usize>(
         if succ.is_empty() {
             continue;
         }
-        // Each cube state's best and next best, and the first play best centred.
-        let mut best = [f64::NEG_INFINITY; 4];
-        let mut next = [f64::NEG_INFINITY; 4];
-        let mut first = ([f64::NEG_INFINITY; 4], succ[0]);
+        // Each component's best and next best, and the first play best for the key.
+        let mut best = [f64::NEG_INFINITY; N];
+        let mut next = [f64::NEG_INFINITY; N];
+        let mut first = ([f64::NEG_INFINITY; N], succ[0]);
         for &code in succ {
-            let v = value(g, x, code);
-            if v[CENTRED] > first.0[CENTRED] {
+            let v = value(g, stakes, x, code);
+            if v[S::KEY] > first.0[S::KEY] {
                 first = (v, code);
             }
-            for j in 0..4 {
+            for j in 0..N {
                 next[j] = if v[j] > best[j] {
                     best[j]
                 } else {
@@ -330,16 +378,16 @@ fn full_part<const R: usize>(
                 best[j] = best[j].max(v[j]);
             }
         }
-        // Recorded when it is also best in the other cube states. Its lead: over the next
-        // best in every cube state; for SPLIT, the centred lead of the first best play
-        // and how far it falls short where it falls shortest.
+        // Recorded when it is also best in the other components. Its lead: over the next
+        // best in every component; for SPLIT, the key's lead of the first best play and
+        // how far it falls short where it falls shortest.
         let now = if first.0 == best { first.1 } else { SPLIT };
         let margin = |j: usize| best[j] - next[j];
         lead = lead.min(if now == SPLIT {
-            let short = (0..4).map(|j| best[j] - first.0[j]).fold(0.0, f64::max);
-            margin(CENTRED).min(short)
+            let short = (0..N).map(|j| best[j] - first.0[j]).fold(0.0, f64::max);
+            margin(S::KEY).min(short)
         } else {
-            (0..4).map(margin).fold(f64::INFINITY, f64::min)
+            (0..N).map(margin).fold(f64::INFINITY, f64::min)
         });
         // Each entry is written by the one thread that owns the state.
         let recorded = &chosen[nr * k + r];
@@ -352,13 +400,13 @@ fn full_part<const R: usize>(
                 changed.store(true, Ordering::Relaxed);
             }
         }
-        for j in 0..4 {
+        for j in 0..N {
             sum[j] += weight * best[j];
         }
     }
     if let Some(skip) = skip {
-        // A play's values move at most twice as far as the values they read.
-        skip.record(k, lead / 4.0);
+        // A play's values move at most SPREAD / 2 times as far as the values they read.
+        skip.record(k, lead / S::SPREAD);
     }
     let d = f64::from(g.denominator);
     sum.map(|v| v / d)
@@ -367,9 +415,15 @@ fn full_part<const R: usize>(
 /// As [`full_part`], valuing only the plays recorded in `chosen` (every play of a
 /// [`SPLIT`] roll).
 #[inline]
-fn chosen_part<const R: usize>(g: &Graph, x: &[Quad], k: usize, chosen: &[AtomicU32]) -> [f64; 4] {
+fn chosen_part<S: Stakes<N>, const N: usize, const R: usize>(
+    g: &Graph,
+    stakes: &S,
+    x: &[S::Slot],
+    k: usize,
+    chosen: &[AtomicU32],
+) -> [f64; N] {
     let nr = rolls::<R>(g);
-    let mut sum = [0.0f64; 4];
+    let mut sum = [0.0f64; N];
     let chosen = &chosen[nr * k..nr * k + nr];
     for (r, (&weight, code)) in g.weights[..nr].iter().zip(chosen).enumerate() {
         // A pass reads the pass entry, worth 0 (adding -0.0 changes no sum).
@@ -377,16 +431,16 @@ fn chosen_part<const R: usize>(g: &Graph, x: &[Quad], k: usize, chosen: &[Atomic
         let best = if code == SPLIT {
             let (starts, all) = g.state_successors(k);
             all[starts[r] as usize..starts[r + 1] as usize].iter().fold(
-                [f64::NEG_INFINITY; 4],
+                [f64::NEG_INFINITY; N],
                 |best, &code| {
-                    let v = value(g, x, code);
+                    let v = value(g, stakes, x, code);
                     std::array::from_fn(|j| best[j].max(v[j]))
                 },
             )
         } else {
-            value(g, x, code)
+            value(g, stakes, x, code)
         };
-        for j in 0..4 {
+        for j in 0..N {
             sum[j] += weight * best[j];
         }
     }
@@ -429,8 +483,9 @@ mod tests {
     fn skipping_the_states_whose_plays_cannot_have_changed_changes_no_bit_of_the_cube() {
         let v = Variant::parse("points=8:checkers=3:faces=0-2:home=4").unwrap();
         let (graph, _) = crate::gammon::solver::graph_of(&v).unwrap();
-        let with = super::solve_with(&graph, 1e-12, Progress::SILENT, true).unwrap();
-        let without = super::solve_with(&graph, 1e-12, Progress::SILENT, false).unwrap();
+        let with = super::solve_with(&graph, &super::Money, 1e-12, Progress::SILENT, true).unwrap();
+        let without =
+            super::solve_with(&graph, &super::Money, 1e-12, Progress::SILENT, false).unwrap();
         assert_eq!(with.sweeps, without.sweeps);
         assert_eq!(with.residual.to_bits(), without.residual.to_bits());
         let bits = |c: &super::CubeSolution| -> Vec<u64> {

@@ -12,8 +12,10 @@
 pub(crate) mod cube;
 mod cube_pair;
 pub(crate) mod graph;
+pub(crate) mod score;
 pub(crate) mod sides;
 mod solve;
+mod stakes;
 mod sweep;
 
 pub(crate) use sides::Sides;

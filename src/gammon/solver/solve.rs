@@ -599,7 +599,7 @@ fn equity_sweep<const R: usize>(
             }
             None => chosen_part::<R>(g, e, k, chosen),
         },
-        |a_s, a_t, p_s, p_t, x| {
+        |_, a_s, a_t, p_s, p_t, x| {
             let new = solve_pair(a_s, a_t, p_s, p_t);
             (new, (new - x).abs())
         },
@@ -774,7 +774,7 @@ fn duo_sweep<const SWAP: bool, const R: usize>(
         a,
         keep,
         moving,
-        |a_s, a_t, p_s, p_t, x| {
+        |_, a_s, a_t, p_s, p_t, x| {
             let den = 1.0 - p_s * p_t;
             if den == 0.0 {
                 return ([0.0; 2], 0.0);

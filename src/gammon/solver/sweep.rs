@@ -139,6 +139,38 @@ impl Slot for Quad {
     }
 }
 
+/// `N` `f64` (the components of a match score's cube levels), aligned to a cache line:
+/// a sweep reads a successor's values from as few lines as they fill (one up to eight
+/// values), which is what its time goes on.
+#[repr(C, align(16))]
+pub struct Lanes<const N: usize>([AtomicU64; N]);
+
+impl<const N: usize> Slot for Lanes<N> {
+    type Value = [f64; N];
+    fn new(v: [f64; N]) -> Self {
+        let l = Lanes(std::array::from_fn(|_| AtomicU64::new(0)));
+        l.set(v);
+        l
+    }
+    #[inline(always)]
+    fn get(&self) -> [f64; N] {
+        std::array::from_fn(|j| f64::from_bits(self.0[j].load(Ordering::Relaxed)))
+    }
+    #[inline(always)]
+    fn set(&self, v: [f64; N]) {
+        for (cell, x) in self.0.iter().zip(v) {
+            cell.store(x.to_bits(), Ordering::Relaxed);
+        }
+    }
+    fn extrapolate(&self, previous: [f64; N], factor: f64) {
+        let mut v = self.get();
+        for (v, p) in v.iter_mut().zip(previous) {
+            *v += (*v - p) * factor;
+        }
+        self.set(v);
+    }
+}
+
 /// A barrier for a few threads that spin for a few microseconds (the waits between the
 /// phases of a level usually end sooner), then sleep until the last thread arrives: on a
 /// machine whose cores are busy with other work, a waiting thread gives its core away
@@ -309,7 +341,7 @@ pub struct Keep<S> {
 /// position `k`, into `a[k]` (reading the values as they stand; by sweep position, so
 /// that the threads write apart), where `moved` is the largest change this sweep has
 /// made so far (in the segments before); then, for each state `s` of the segment,
-/// `pair(a_s, a_t, p_s, p_t, x_s)` solves it with its pass partner `t` (in the same
+/// `pair(s, a_s, a_t, p_s, p_t, x_s)` solves it with its pass partner `t` (in the same
 /// segment) and returns its new value and how much it changed; the value replaced goes
 /// to `keep`, if any. Returns the largest change.
 pub fn level_sweep<S: Slot>(
@@ -319,7 +351,7 @@ pub fn level_sweep<S: Slot>(
     a: &[S],
     keep: Option<&Keep<S>>,
     moving: impl Fn(&[S], usize, f64) -> S::Value + Sync,
-    pair: impl Fn(S::Value, S::Value, f64, f64, S::Value) -> (S::Value, f64) + Sync,
+    pair: impl Fn(usize, S::Value, S::Value, f64, f64, S::Value) -> (S::Value, f64) + Sync,
 ) -> f64 {
     // Spinning threads must not outnumber the cores (the result is the same for any
     // number of threads).
@@ -371,7 +403,7 @@ pub fn level_sweep<S: Slot>(
                 let [k, kp] = both.visit.map(|k| k as usize);
                 let [w, wp] = both.pass_weight.map(usize::from);
                 let old = x[s].get();
-                let (new, d) = pair(a[k].get(), a[kp].get(), chances[w], chances[wp], old);
+                let (new, d) = pair(s, a[k].get(), a[kp].get(), chances[w], chances[wp], old);
                 x[s].set(new);
                 if let Some(keep) = keep {
                     keep.slots[s - keep.first].set(old);

@@ -1,0 +1,302 @@
+//! `tabula gammon met`, `score-build`, `score-plan`, and `equity`, `hint`, `play` at a
+//! match score: where the match tables lie, and the library's match play called and
+//! rendered.
+
+use super::answer::{position, position_and_roll};
+use super::args::{
+    CubeArg, EquityArgs, HintArgs, MatchPlayArgs, MatchSource, MetArgs, PlayArgs, ScoreArgs,
+    ScoreBuildArgs, ScorePlanArgs,
+};
+use super::{render_match, text_or_json};
+use crate::cmd::progress::Bars;
+use crate::cmd::{emit, tables};
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+use tabula::gammon::matchplay::met::{Met, MetComparison};
+use tabula::gammon::matchplay::query::{self, ScoreTables};
+use tabula::gammon::matchplay::store::{self, UnitBuilt, UnitTable};
+use tabula::gammon::matchplay::{CubeOwner, Game, MatchCube, Score, Unit};
+use tabula::gammon::{game, Variant};
+use tabula::Result;
+
+/// Where `unit`'s table lies: in `--match-tables` when given, else where the tables
+/// folder has it (or would put it).
+fn place(v: &Variant, folder: Option<&Path>, unit: Unit) -> PathBuf {
+    let file = store::file_name(v, unit);
+    match folder {
+        Some(dir) => dir.join(file),
+        None => tables::find(&file),
+    }
+}
+
+/// The arguments that name a unit's score on the command line.
+fn score_args(unit: Unit) -> String {
+    let s = unit.score(false);
+    match unit.game {
+        Game::Crawford => format!("--score {}-{} --crawford", s.on_roll, s.opponent),
+        _ => format!("--score {}-{}", s.on_roll, s.opponent),
+    }
+}
+
+/// The advice for a missing match table needed at `unit`'s score: the command that builds
+/// it (with every table below `unit`'s).
+fn build_advice(v: &Variant, unit: Unit, folder: Option<&Path>) -> String {
+    let tables = folder
+        .map(|d| format!(" --match-tables {}", d.display()))
+        .unwrap_or_default();
+    format!(
+        "run `tabula gammon met --variant {} --length {}{tables}` (or `tabula gammon \
+         score-build --variant {} {}{tables}` once the scores below it are built)",
+        v.name(),
+        unit.b,
+        v.name(),
+        score_args(unit)
+    )
+}
+
+/// Opens `unit`'s table for a question at `asked`'s score, with the advice that builds a
+/// missing one.
+fn open_unit(v: &Variant, unit: Unit, asked: Unit, folder: Option<&Path>) -> Result<UnitTable> {
+    let path = place(v, folder, unit);
+    let opened = UnitTable::open(&path, Some((v, unit)));
+    Ok(opened.map_err(|e| e.with_hint(&build_advice(v, asked, folder)))?)
+}
+
+/// The tables that answer at `score`.
+fn score_tables(v: &Variant, score: Score, folder: Option<&Path>) -> Result<ScoreTables> {
+    let (unit, _) = score.unit();
+    let dmp = if unit.reads_dmp() {
+        Some(open_unit(v, Unit::DMP, unit, folder)?)
+    } else {
+        None
+    };
+    Ok(ScoreTables::new(open_unit(v, unit, unit, folder)?, dmp)?)
+}
+
+/// The score and the cube of `equity` or `hint` at a score.
+fn score_and_cube(s: &ScoreArgs, cube: Option<CubeArg>) -> Result<(Score, MatchCube)> {
+    let text = s.score.as_deref().expect("called with --score");
+    let score = Score::parse(text, s.crawford)?;
+    let value = match cube {
+        None | Some(CubeArg::State(tabula::gammon::CubeState::Centred)) => 1,
+        Some(CubeArg::Value(v)) => v,
+        Some(CubeArg::State(state)) => {
+            return Err(tabula::gammon::Error::Input {
+                what: "cube",
+                input: state.name().to_string(),
+                reason: "at a match score --cube takes the cube's value (1, 2, 4, …) and \
+                         --owner who owns it"
+                    .into(),
+            }
+            .into())
+        }
+    };
+    let owner = match (value, s.owner) {
+        (1, None) => CubeOwner::Centred,
+        (_, Some(o)) => o.into(),
+        (_, None) => {
+            return Err(tabula::gammon::Error::Input {
+                what: "cube",
+                input: value.to_string(),
+                reason: "a cube of 2 or more has an owner: give --owner on-roll or --owner \
+                         opponent"
+                    .into(),
+            }
+            .into())
+        }
+    };
+    Ok((score, MatchCube::new(value, owner)?))
+}
+
+/// `equity` at a score, for both doors (the command line and the server): the position
+/// and the score as given, the cube's value and owner; the tables in `--match-tables`.
+pub fn equity_answer(
+    v: &Variant,
+    position_text: &str,
+    s: &ScoreArgs,
+    cube: Option<CubeArg>,
+) -> Result<query::MatchEvaluation> {
+    let p = position(v, position_text)?;
+    let (score, cube) = score_and_cube(s, cube)?;
+    let t = score_tables(v, score, s.tables.match_tables.as_deref())?;
+    Ok(query::evaluate(&t, &p, score, cube)?)
+}
+
+/// `hint` at a score, for both doors.
+pub fn hint_answer(
+    v: &Variant,
+    position_text: &str,
+    roll: &str,
+    s: &ScoreArgs,
+    cube: Option<CubeArg>,
+) -> Result<query::MatchHint> {
+    let (p, roll) = position_and_roll(v, position_text, roll)?;
+    let (score, cube) = score_and_cube(s, cube)?;
+    let t = score_tables(v, score, s.tables.match_tables.as_deref())?;
+    Ok(query::hint(&t, &p, roll, score, cube)?)
+}
+
+/// `equity --score`.
+pub fn equity(v: &Variant, args: EquityArgs, s: ScoreArgs) -> Result<()> {
+    let e = equity_answer(v, &args.at.position, &s, Some(args.cube))?;
+    text_or_json(&e, args.json, || render_match::evaluation(&e))
+}
+
+/// `hint --score`.
+pub fn hint(v: &Variant, args: HintArgs, s: ScoreArgs) -> Result<()> {
+    let h = hint_answer(v, &args.at.at.position, &args.at.roll, &s, args.cube)?;
+    text_or_json(&h, args.json, || render_match::hint(&h))
+}
+
+/// What `met` prints: the table, the units found or solved, and a comparison.
+#[derive(Serialize)]
+struct MetReport {
+    #[serde(flatten)]
+    met: Met,
+    /// The units of the match: their tables, and how each solve went.
+    units: Vec<UnitBuilt>,
+    /// The gnubg file written, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    gnubg: Option<PathBuf>,
+    /// The comparison with another table, if asked.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    compared: Option<MetComparison>,
+}
+
+/// `met`.
+pub fn met(source: MatchSource, args: MetArgs) -> Result<()> {
+    let v = Variant::parse(&source.variant)?;
+    let folder = source.tables.match_tables.as_deref();
+    // Read a table to compare with before the long work.
+    let theirs = args.compare.as_deref().map(Met::read_gnubg).transpose()?;
+    let bars = Bars::new(args.quiet.quiet || args.json.json);
+    let at = |unit: Unit| place(&v, folder, unit);
+    let (units, starts) = store::build(&v, args.length, &at, bars.progress())?;
+    let met = Met::from_starts(&v.name(), args.length, &starts)?;
+    if let Some(path) = &args.gnubg {
+        let name = format!("tabula: exact {} MET to {} points", v.title(), args.length);
+        let description = format!(
+            "The exact match equities of {} ({}), solved by tabula (no gammonless or cube \
+             approximations)",
+            v.title(),
+            v.describe()
+        );
+        met.write_gnubg(path, &name, &description)?;
+    }
+    let report = MetReport {
+        compared: theirs.map(|t| MetComparison::new(met.clone(), t)),
+        met,
+        units,
+        gnubg: args.gnubg.clone(),
+    };
+    text_or_json(&report, args.json, || {
+        render_match::met_report(
+            &report.met,
+            &report.units,
+            report.gnubg.as_deref(),
+            report.compared.as_ref(),
+        )
+    })
+}
+
+/// `score-build`.
+pub fn score_build(source: MatchSource, args: ScoreBuildArgs) -> Result<()> {
+    let v = Variant::parse(&source.variant)?;
+    let folder = source.tables.match_tables.as_deref();
+    let (unit, _) = Score::parse(&args.score, args.crawford)?.unit();
+    let mut needed = unit.inputs();
+    if unit.reads_dmp() && !needed.contains(&Unit::DMP) {
+        needed.insert(0, Unit::DMP);
+    }
+    // Each input's table, with the command that builds a missing one.
+    for input in needed {
+        open_unit(&v, input, unit, folder)?;
+    }
+    let bars = Bars::new(args.quiet.quiet || args.json.json);
+    let at = |u: Unit| place(&v, folder, u);
+    let built = store::build_unit(&v, unit, &at, None, bars.progress())?;
+    text_or_json(&built, args.json, || render_match::unit_built(&built))
+}
+
+/// `score-plan`: a Makefile, one rule a unit.
+pub fn score_plan(source: MatchSource, args: ScorePlanArgs) -> Result<()> {
+    let v = Variant::parse(&source.variant)?;
+    tabula::gammon::matchplay::score::check_length(args.length)?;
+    let folder = source.tables.match_tables.as_deref();
+    let tables_arg = folder
+        .map(|d| format!(" --match-tables {}", d.display()))
+        .unwrap_or_default();
+    let path = |u: Unit| place(&v, folder, u).display().to_string();
+    let units = Unit::all(args.length);
+    let mut rules = Vec::new();
+    for &u in &units {
+        let mut deps: Vec<String> = u.inputs().into_iter().map(path).collect();
+        if u.reads_dmp() {
+            deps.insert(0, path(Unit::DMP));
+        }
+        deps.dedup();
+        let command = format!(
+            "$(TABULA) gammon score-build --variant {} {}{tables_arg} --quiet",
+            v.name(),
+            score_args(u)
+        );
+        rules.push((path(u), deps, command));
+    }
+    emit(&render_match::plan(
+        &v.name(),
+        args.length,
+        &args.program,
+        &rules,
+    ))
+}
+
+/// `play --match`: a match on standard input and output.
+pub fn play(
+    v: &Variant,
+    args: PlayArgs,
+    m: MatchPlayArgs,
+    board: Option<fn(&tabula::gammon::Position) -> String>,
+) -> Result<()> {
+    let length = m.length.expect("called with --match");
+    let folder = m.tables.match_tables.as_deref();
+    // Every table the match can reach, checked before the first game (the trailer is
+    // never post-Crawford at the full length).
+    for unit in Unit::all(length) {
+        if unit.game != Game::PostCrawford || unit.b < length || length == 1 {
+            let whole = Unit {
+                a: length,
+                b: length,
+                game: Game::Normal,
+            };
+            open_unit(v, unit, whole, folder)?;
+        }
+    }
+    let draw: Option<&(dyn Fn(&tabula::gammon::Position) -> String + Sync)> = match &board {
+        Some(f) => Some(f),
+        None => None,
+    };
+    let options = game::Options {
+        seed: args.seed,
+        human_first: !args.second,
+        cube: true,
+        board: draw,
+    };
+    let mut open = |score: Score| -> std::result::Result<ScoreTables, tabula::gammon::Error> {
+        let (unit, _) = score.unit();
+        let dmp = match unit.reads_dmp() {
+            true => Some(UnitTable::load(
+                &place(v, folder, Unit::DMP),
+                Some((v, Unit::DMP)),
+            )?),
+            false => None,
+        };
+        ScoreTables::new(
+            UnitTable::load(&place(v, folder, unit), Some((v, unit)))?,
+            dmp,
+        )
+    };
+    let stdin = std::io::stdin();
+    let mut stdout = std::io::stdout();
+    game::play_match(length, &mut open, &options, stdin.lock(), &mut stdout)?;
+    Ok(())
+}
