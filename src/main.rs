@@ -28,6 +28,9 @@ enum Command {
     /// The backgammon family: NikoNiko, Hypergammon 1-3 and variants of your own, solved
     #[command(subcommand)]
     Gammon(cmd::gammon::GammonCmd),
+    /// Bear-off databases of real backgammon: one-sided and two-sided with the cube, exact
+    #[command(subcommand)]
+    Bearoff(cmd::bearoff::BearoffCmd),
     /// Bingo: the exact law of the calls until a card wins, simulation, several players
     #[command(subcommand)]
     Bingo(cmd::bingo::GameCmd),
@@ -67,6 +70,7 @@ fn main() -> ExitCode {
         Command::Table(c) => cmd::table::run(c),
         Command::Nikoniko(c) => cmd::nikoniko::run(c),
         Command::Gammon(c) => cmd::gammon::run(c),
+        Command::Bearoff(c) => cmd::bearoff::run(c),
         Command::Poker(c) => cmd::poker::run(c),
         Command::Fabfib(c) => cmd::fabfib::run(c),
         Command::Bingo(c) => cmd::bingo::run(c),

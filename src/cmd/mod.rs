@@ -1,6 +1,7 @@
 //! The command layer: one file per subcommand group. Each parses nothing itself (clap does),
 //! calls the library, and prints through [`emit`] / [`emit_json`].
 
+pub mod bearoff;
 pub mod bingo;
 pub mod fabfib;
 pub mod gammon;

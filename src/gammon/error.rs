@@ -127,6 +127,15 @@ pub enum Error {
         /// "truncated" or "too long".
         state: &'static str,
     },
+    /// A gnubg bear-off database (`gnubg_os*.bd`, `gnubg_ts*.bd`) that cannot be read:
+    /// its header, its length, or a record outside its format.
+    #[error("{path}: {reason}")]
+    BearoffFile {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        reason: String,
+    },
     /// A stored record that breaks the format (a nonzero padding byte).
     #[error("record {record}: {reason}")]
     Corrupt {
@@ -235,6 +244,7 @@ impl Error {
             Error::Line(crate::lines::LineError::Read(_)) => ErrorKind::Io,
             Error::Line(_) => ErrorKind::Input,
             Error::Header { .. }
+            | Error::BearoffFile { .. }
             | Error::WrongCheckers { .. }
             | Error::Length { .. }
             | Error::Corrupt { .. } => ErrorKind::Table,

@@ -17,6 +17,8 @@
 //! - [`board`]: the board as text, for every variant.
 //! - [`notation`]: positions and rolls as text; [`gnubg`]: plays in gnubg's notation,
 //!   Position IDs, gnubg's Hypergammon databases, comparison and export.
+//! - [`bearoff`]: the bear-off databases of real backgammon, one-sided and two-sided
+//!   with the cube, in tabula's tables and gnubg's formats.
 //!
 //! ```
 //! use tabula::gammon::{gnubg::position_id, notation, HyperIndex, Variant};
@@ -32,6 +34,7 @@
 //! assert_eq!(notation::notation(&hyper3, &opening), "24,23,22/24,23,22");
 //! ```
 
+pub mod bearoff;
 pub mod board;
 pub mod cube;
 mod error;

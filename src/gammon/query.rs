@@ -102,6 +102,38 @@ pub struct Ranked {
 }
 
 impl Ranked {
+    /// A play with its values, written as every door shows it (gnubg's notation, its steps,
+    /// the Position ID after it); `position` is the position after the play as text. Its
+    /// `loss` is set once the plays are ranked.
+    pub fn of_play(
+        v: &Variant,
+        play: Play,
+        position: String,
+        equity: f64,
+        outcomes: Outcomes,
+        cubeful: Option<f64>,
+    ) -> Ranked {
+        let position_id = (v.points == position_id::POINTS && !play.wins())
+            .then(|| position_id::encode(&play.after.swapped()).ok())
+            .flatten();
+        let steps = play
+            .steps()
+            .iter()
+            .map(|s| super::gnubg::notation::format(v.points, std::slice::from_ref(s)))
+            .collect();
+        Ranked {
+            text: play.text(v.points),
+            position,
+            position_id,
+            steps,
+            play,
+            equity,
+            outcomes,
+            cubeful,
+            loss: 0.0,
+        }
+    }
+
     /// The value the plays are ranked by: cubeful when asked for, else cubeless.
     pub fn key(&self) -> f64 {
         self.cubeful.unwrap_or(self.equity)
@@ -266,25 +298,10 @@ pub fn hint(
             Some(state) => Some(cubeful_value(table, &play, state)?),
             None => None,
         };
-        let position_id = (v.points == position_id::POINTS && !play.wins())
-            .then(|| position_id::encode(&play.after.swapped()).ok())
-            .flatten();
-        let steps = play
-            .steps()
-            .iter()
-            .map(|s| super::gnubg::notation::format(v.points, std::slice::from_ref(s)))
-            .collect();
-        ranked.push(Ranked {
-            text: play.text(v.points),
-            position: notation(v, &play.after),
-            position_id,
-            steps,
-            play,
-            equity,
-            outcomes,
-            cubeful,
-            loss: 0.0,
-        });
+        let position = notation(v, &play.after);
+        ranked.push(Ranked::of_play(
+            v, play, position, equity, outcomes, cubeful,
+        ));
     }
     ranked.sort_by(|a, b| b.key().total_cmp(&a.key()));
     let best = ranked.first().map_or(0.0, Ranked::key);

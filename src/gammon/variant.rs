@@ -161,6 +161,22 @@ impl Variant {
         BuiltIn::from_name(name).map(BuiltIn::variant)
     }
 
+    /// Real backgammon's rules: 24 points, 15 checkers a side, two six-sided dice, a home
+    /// board of six points and the usual start. Too large for the family's solver (its
+    /// [`Variant::check`] refuses it); the bear-off databases (`super::bearoff`) play the
+    /// last phase of it with the one move generator.
+    pub fn backgammon() -> Variant {
+        Variant {
+            built_in: None,
+            points: MAX_POINTS,
+            checkers: 15,
+            faces: SIX.to_vec(),
+            home: 6,
+            start: vec![24, 24, 13, 13, 13, 13, 13, 8, 8, 8, 6, 6, 6, 6, 6],
+            numbering: Numbering::Gnubg,
+        }
+    }
+
     /// The built-in variant these rules are, if any.
     pub fn built_in_kind(&self) -> Option<BuiltIn> {
         self.built_in

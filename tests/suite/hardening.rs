@@ -185,6 +185,31 @@ fn a_build_without_the_memory_it_needs_exits_1_saying_how_much() {
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("needs about 0.5 GB"), "{err}");
+    // The bear-off 6x10 with the cube: C(16, 10) = 8008 sides, 8008² pairs of 48 bytes
+    // (16 of record, 32 of working values) while solving: 3.08 GB.
+    let bearoff = dir.path().join("b.tbl");
+    let out = limited(
+        1_500_000,
+        &[
+            "bearoff",
+            "build",
+            "--points",
+            "6",
+            "--checkers",
+            "10",
+            "--two-sided",
+            "--quiet",
+            "--table",
+            bearoff.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("bearoff 6x10 database needs about 3.1 GB"),
+        "{err}"
+    );
+    assert!(!bearoff.exists());
     // Refused by the allocator part way (numeron's answer table): a message and exit 1,
     // not an abort.
     let out = limited(

@@ -5,6 +5,8 @@ mod common;
 
 mod architecture;
 
+mod bearoff_cli;
+mod bearoff_exact;
 mod bingo_cli;
 mod bingo_law;
 mod bingo_players;

@@ -147,8 +147,9 @@ pub fn agent() -> ureq::Agent {
         .into()
 }
 
-/// The folder the suite serves: Hypergammon-1 with the cube, and the NikoNiko article's
-/// tables (the suite's one build).
+/// The folder the suite serves: Hypergammon-1 with the cube and its match tables to 3
+/// points, the NikoNiko article's tables (the suite's one build), and the bear-off
+/// databases of 6 points one-sided and 6x6 with the cube (a quarter of a second each).
 pub fn folder() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
@@ -170,6 +171,25 @@ pub fn folder() -> &'static Path {
             "{}",
             String::from_utf8_lossy(&out.stderr)
         );
+        for (args, file) in [
+            (&["--points", "6"][..], "bearoff-os-6.tbl"),
+            (
+                &["--points", "6", "--checkers", "6", "--two-sided"][..],
+                "bearoff-ts-6x6.tbl",
+            ),
+        ] {
+            let out = tabula()
+                .args(["bearoff", "build", "--quiet", "--table"])
+                .arg(dir.join(file))
+                .args(args)
+                .output()
+                .unwrap();
+            assert!(
+                out.status.success(),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
         // Hypergammon-1's match tables to 3 points, for the questions at a score.
         let out = tabula()
             .args([
@@ -346,6 +366,132 @@ fn answers_at_a_match_score_are_the_command_lines_with_score_crawford_cube_and_o
     assert!(bad.contains("0-3"), "{bad}");
     let path = "/api/gammon/hyper1/equity?position=24/24&score=3-3&cube=3&owner=opponent";
     assert!(s.fault(path, 400).contains('3'));
+}
+
+#[test]
+fn each_bear_off_answer_is_the_command_lines_json_document_for_the_same_question() {
+    let s = server();
+    let os = folder().join("bearoff-os-6.tbl");
+    let ts = folder().join("bearoff-ts-6x6.tbl");
+    let (os, ts) = (os.to_str().unwrap(), ts.to_str().unwrap());
+    for side in ["6,6,5,3,1", "6,6,6,6,6,6,6,6,6,6,6,6,6,6,6", "-", "319"] {
+        let api = s.ok(&format!(
+            "/api/bearoff/bearoff-os-6/distribution?position={}",
+            enc(side)
+        ));
+        assert_eq!(
+            api,
+            cli(&["bearoff", "distribution", side, "--table", os]),
+            "{side}"
+        );
+        // The mean is the distribution's, added up again here.
+        let rolls = api["rolls"].as_array().unwrap();
+        let mean: f64 = (rolls.iter().enumerate())
+            .map(|(k, p)| k as f64 * p.as_f64().unwrap())
+            .sum();
+        assert!(
+            (mean - api["mean"].as_f64().unwrap()).abs() < 1e-12,
+            "{api}"
+        );
+    }
+    for pair in ["6,6,5/4,2,1", "6/1", "1/6", "JQAAAA0AAAAAAA", "75804"] {
+        let q = enc(pair);
+        for (http, flag) in [("", "centred"), ("&cube=owned", "owned")] {
+            let api = s.ok(&format!(
+                "/api/bearoff/bearoff-ts-6x6.tbl/equity?position={q}{http}&one_sided=bearoff-os-6"
+            ));
+            let line = cli(&[
+                "bearoff",
+                "equity",
+                pair,
+                "--table",
+                ts,
+                "--one-sided",
+                os,
+                "--cube",
+                flag,
+            ]);
+            assert_eq!(api, line, "equity {pair} {flag}");
+        }
+        for roll in ["6-1", "2-2"] {
+            let api = s.ok(&format!(
+                "/api/bearoff/bearoff-ts-6x6/hint?position={q}&roll={roll}&cube=centred"
+            ));
+            let line = cli(&[
+                "bearoff", "hint", pair, roll, "--table", ts, "--cube", "centred",
+            ]);
+            assert_eq!(api, line, "hint {pair} {roll}");
+            let api = s.ok(&format!(
+                "/api/bearoff/bearoff-ts-6x6/hint?position={q}&roll={roll}"
+            ));
+            assert_eq!(
+                api,
+                cli(&["bearoff", "hint", pair, roll, "--table", ts]),
+                "hint {pair} {roll} cubeless"
+            );
+        }
+    }
+    // One checker on the six point against one on the ace point: the side on roll wins
+    // only by bearing off at once, with a six, a sum of six or more, or a double of 2 or
+    // more: 22 + 5 of the 36 rolls.
+    let race = s.ok("/api/bearoff/bearoff-ts-6x6/equity?position=6/1");
+    // (The table keeps a chance to 2.3e-10.)
+    let win = race["outcomes"]["win"].as_f64().unwrap();
+    assert!((win - 27.0 / 36.0).abs() < 1e-9, "{race}");
+    // A certain win: double, pass (docs/bearoff.md).
+    let won = s.ok("/api/bearoff/bearoff-ts-6x6/equity?position=1/6");
+    assert_eq!(won["outcomes"]["win"].as_f64().unwrap(), 1.0);
+    assert_eq!(won["cube"]["action"], "double, pass", "{won}");
+    let listing = s.ok("/api/variants");
+    let tables: Vec<&str> = listing["bearoff"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["table"].as_str().unwrap())
+        .collect();
+    assert_eq!(tables, ["bearoff-os-6", "bearoff-ts-6x6"], "{listing}");
+    assert_eq!(listing["bearoff"][1]["kind"]["cube"], true);
+    assert_eq!(listing["broken"].as_array().unwrap().len(), 0, "{listing}");
+}
+
+#[test]
+fn bear_off_faults_name_the_table_the_question_or_the_input() {
+    let s = server();
+    let m = s.fault("/api/bearoff/bearoff-ts-6x6/equity?position=7/6", 400);
+    assert!(m.starts_with("position 7/6: "), "{m}");
+    let m = s.fault(
+        "/api/bearoff/bearoff-ts-6x6/hint?position=6/6&roll=6-1&one_sided=bearoff-os-6",
+        400,
+    );
+    assert_eq!(m, "unknown parameter `one_sided`");
+    let m = s.fault(
+        "/api/bearoff/bearoff-ts-6x6/equity?position=6/6&one_sided=bearoff-ts-6x6",
+        400,
+    );
+    assert!(m.contains("names no one-sided table"), "{m}");
+    let m = s.fault("/api/bearoff/bearoff-os-13/distribution?position=6", 400);
+    assert!(m.contains("1 to 12 points"), "{m}");
+    let m = s.fault("/api/bearoff/bearoff-ts-6x6/distribution?position=6", 404);
+    assert!(m.contains("a question of a one-sided table"), "{m}");
+    let m = s.fault("/api/bearoff/bearoff-os-6/hint?position=6/6&roll=6-1", 404);
+    assert!(m.contains("a question of a two-sided table"), "{m}");
+    let m = s.fault("/api/bearoff/bearoff-os-6/verify", 404);
+    assert!(m.starts_with("no question `verify`"), "{m}");
+    // Only the names a build writes are opened: nothing climbs out of the folder.
+    for name in ["..%2Fbearoff-os-6", "bearoff-os-06", "hyper1"] {
+        let m = s.fault(&format!("/api/bearoff/{name}/distribution?position=6"), 404);
+        assert!(m.starts_with("no bear-off table"), "{m}");
+    }
+    let m = s.fault("/api/bearoff/bearoff-ts-6x8/equity?position=6/6", 404);
+    let file = folder().join("bearoff-ts-6x8.tbl");
+    assert!(
+        m.contains(&format!("table {} not found", file.display())),
+        "{m}"
+    );
+    assert!(
+        m.contains("tabula bearoff build --points 6 --checkers 8 --two-sided"),
+        "{m}"
+    );
 }
 
 #[test]
@@ -630,6 +776,9 @@ fn mutated_requests_get_an_answer_or_a_fault_never_a_crash_or_a_hang() {
         "/api/numeron/next?history=123:0E1B&strategy=parts",
         "/api/poker/compare?a=oizsk&b=ooiis&rule=article",
         "/api/bingo/law?size=3&pattern=corners",
+        "/api/bearoff/bearoff-os-6/distribution?position=6,6,5,3,1",
+        "/api/bearoff/bearoff-ts-6x6/equity?position=6,6,5/4,2,1&one_sided=bearoff-os-6",
+        "/api/bearoff/bearoff-ts-6x6/hint?position=6,6,5/4,2,1&roll=6-1&cube=owned",
     ];
     let junk = [
         "",

@@ -100,10 +100,7 @@ pub fn answer(state: &State, path: &str, query: Option<&str>) -> Answer {
     let document = match segments.as_slice() {
         ["api", "variants"] => json(&state.listing()),
         ["api", "gammon", variant, question] => gammon(state, variant, question, &mut params),
-        ["api", "bearoff", ..] => Err(Fault::not_found(
-            "the bear-off databases are not in this build: their routes, \
-             /api/bearoff/{table}/distribution|equity|hint, come with `tabula bearoff`",
-        )),
+        ["api", "bearoff", table, question] => bearoff(state, table, question, &mut params),
         ["api", "bingo", "law"] => bingo_law(&mut params),
         ["api", "numeron", "next"] => numeron_next(&mut params),
         ["api", "poker", "compare"] => poker_compare(&mut params),
@@ -194,6 +191,88 @@ fn at_score(state: &State, params: &mut Params) -> Result<(ScoreArgs, Option<Cub
         tables,
     };
     Ok((args, cube))
+}
+
+/// `/api/bearoff/{table}/{question}`: the bear-off questions, as `tabula bearoff
+/// {question} --table DIR/{table}.tbl --json` answers them. `{table}` is a table's file
+/// name in the folder, with or without `.tbl` (`bearoff-os-6`, `bearoff-ts-6x6`,
+/// `bearoff-ts-6x15-cubeless`); only those names are opened.
+fn bearoff(state: &State, table: &str, question: &str, params: &mut Params) -> Answer {
+    use crate::cmd::bearoff::answer;
+    use tabula::gammon::bearoff::store::Kind;
+    let name = super::params::decode(table)?;
+    let kind = Kind::of_file_name(&name).ok_or_else(|| {
+        Fault::not_found(format!(
+            "no bear-off table {}: their names are bearoff-os-P, bearoff-ts-PxC and \
+             bearoff-ts-PxC-cubeless (see /api/variants)",
+            tabula::error::shorten(&name)
+        ))
+    })?;
+    kind.check().map_err(tabula::Error::from)?;
+    let sided = |wanted: &str| {
+        Fault::not_found(format!(
+            "{question} is a question of a {wanted} table; {} is {}",
+            kind.file_name().trim_end_matches(".tbl"),
+            tabula::gammon::bearoff::query::name(&kind)
+        ))
+    };
+    match question {
+        "distribution" => {
+            let position = params.required("position")?;
+            if kind.two_sided {
+                return Err(sided("one-sided"));
+            }
+            answer::side(&kind, &position)?;
+            json(&answer::distribution(state.one_sided(&kind)?, &position)?)
+        }
+        "equity" | "hint" => {
+            let position = params.required("position")?;
+            let roll = if question == "hint" {
+                let roll = params.required("roll")?;
+                answer::roll(&roll)?;
+                Some(roll)
+            } else {
+                None
+            };
+            let cube = cube_state(params)?;
+            let asked = if question == "equity" {
+                params.get("one_sided")
+            } else {
+                None
+            };
+            let one_sided = match asked {
+                Some(name) => Some(
+                    Kind::of_file_name(&name)
+                        .filter(|k| !k.two_sided)
+                        .ok_or_else(|| {
+                            Fault::bad(format!(
+                                "parameter `one_sided`: {} names no one-sided table \
+                                 (bearoff-os-P)",
+                                tabula::error::shorten(&name)
+                            ))
+                        })?,
+                ),
+                None => None,
+            };
+            if !kind.two_sided {
+                return Err(sided("two-sided"));
+            }
+            answer::pair(&kind.index().map_err(tabula::Error::from)?, &position)?;
+            let t = state.two_sided(&kind)?;
+            match roll {
+                Some(roll) => json(&answer::hint(t, &position, &roll, cube)?),
+                None => {
+                    let os = one_sided.map(|k| state.one_sided(&k)).transpose()?;
+                    let cube = cube.unwrap_or(tabula::gammon::CubeState::Centred);
+                    json(&answer::equity(t, &position, cube, os)?)
+                }
+            }
+        }
+        other => Err(Fault::not_found(format!(
+            "no question {} of a bear-off table: distribution, equity or hint",
+            tabula::error::shorten(other)
+        ))),
+    }
 }
 
 /// `cube` (the command line's spellings: owned, centred, centred-jacoby or jacoby,

@@ -1,0 +1,326 @@
+//! `tabula bearoff …`: the bear-off databases of real backgammon (`docs/bearoff.md`),
+//! one-sided and two-sided with the cube, their questions, and gnubg's files.
+
+pub mod answer;
+mod render;
+
+use super::gammon::args::{parse_cube, CubeArg, Json, Quiet};
+use super::progress::Bars;
+use super::{emit, emit_json, tables};
+use clap::{Args, Subcommand};
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+use tabula::gammon::bearoff::gnubg::{self, GnubgFile, Source};
+use tabula::gammon::bearoff::store::{self, Database, Kind, OneSidedTable, TwoSidedTable};
+use tabula::gammon::bearoff::{notation, query, BearoffIndex};
+use tabula::gammon::CubeState;
+use tabula::Result;
+
+/// The size of a database.
+#[derive(Args, Clone, Copy)]
+pub struct Size {
+    /// Points: each side's last P points (1 to 12)
+    #[arg(long, value_name = "P", default_value_t = 6)]
+    pub points: usize,
+    /// Checkers a side at most (1 to 15; a one-sided database has 15)
+    #[arg(long, value_name = "C", default_value_t = 15)]
+    pub checkers: usize,
+}
+
+/// A table to ask: `--table`, else the default one of `--points` and `--checkers`.
+#[derive(Args, Clone)]
+pub struct Table {
+    /// The table (default: the database of --points and --checkers in the tables folder)
+    #[arg(long, value_name = "FILE")]
+    pub table: Option<PathBuf>,
+    /// Points of the default table
+    #[arg(long, value_name = "P", default_value_t = 6)]
+    pub points: usize,
+    /// Checkers of the default two-sided table
+    #[arg(long, value_name = "C", default_value_t = 6)]
+    pub checkers: usize,
+}
+
+#[derive(Subcommand)]
+pub enum BearoffCmd {
+    /// One side's positions and the pairs of a database of P points and C checkers
+    #[command(after_help = "Example:\n  tabula bearoff count --points 6 --checkers 15")]
+    Count {
+        #[command(flatten)]
+        size: Size,
+        #[command(flatten)]
+        json: Json,
+    },
+    /// Solve a database exactly and write its table (two-sided tables include the cube)
+    #[command(
+        after_help = "Example:\n  tabula bearoff build --points 6\n  tabula bearoff build --points 6 --checkers 8 --two-sided"
+    )]
+    Build {
+        #[command(flatten)]
+        size: Size,
+        /// The two-sided database (pairs of sides) instead of the one-sided one
+        #[arg(long)]
+        two_sided: bool,
+        /// Two-sided without the cube: only the cubeless chances
+        #[arg(long, requires = "two_sided")]
+        cubeless: bool,
+        /// The table to write (default: the database's, in the tables folder)
+        #[arg(long, value_name = "FILE")]
+        table: Option<PathBuf>,
+        #[command(flatten)]
+        quiet: Quiet,
+        #[command(flatten)]
+        json: Json,
+    },
+    /// Show a position: its index, notation, gnubg Position ID and pip counts
+    #[command(
+        after_help = "Example:\n  tabula bearoff show 6,6,5/3,1 --points 6 --checkers 6\n  tabula bearoff show 6,6,5,3,1"
+    )]
+    Show {
+        /// One side (6,6,5,3,1; - for none), two sides ROLLER/OPPONENT, a Position ID or
+        /// an index
+        position: String,
+        #[command(flatten)]
+        size: Size,
+        #[command(flatten)]
+        json: Json,
+    },
+    /// The distributions of the rolls one side needs to bear off (a one-sided table)
+    #[command(
+        after_help = "Example:\n  tabula bearoff distribution 6,6,5,3,1 --table tables/bearoff-os-6.tbl"
+    )]
+    Distribution {
+        /// One side: its checkers' points (6,6,5,3,1; - for none), an index or a Position ID
+        position: String,
+        /// The one-sided table (default: the one of --points in the tables folder)
+        #[arg(long, value_name = "FILE")]
+        table: Option<PathBuf>,
+        /// Points of the default table
+        #[arg(long, value_name = "P", default_value_t = 6)]
+        points: usize,
+        #[command(flatten)]
+        json: Json,
+    },
+    /// Exact chances, equity and cube action of a position (a two-sided table)
+    #[command(
+        after_help = "Example:\n  tabula bearoff equity 6,6,5/4,2,1 --table tables/bearoff-ts-6x6.tbl --one-sided tables/bearoff-os-6.tbl"
+    )]
+    Equity {
+        /// Two sides ROLLER/OPPONENT (6,6,5/4,2,1), a record or a Position ID
+        position: String,
+        #[command(flatten)]
+        table: Table,
+        /// A one-sided table: its estimate of the win beside the exact one
+        #[arg(long, value_name = "FILE")]
+        one_sided: Option<PathBuf>,
+        /// The cube state whose decision to show (with the cube): owned, centred,
+        /// centred-jacoby, opponent-owns
+        #[arg(long, value_name = "STATE", default_value = "centred", value_parser = money_state)]
+        cube: CubeState,
+        #[command(flatten)]
+        json: Json,
+    },
+    /// Every play of a roll, best first, with the equity each loses
+    #[command(after_help = "Example:\n  tabula bearoff hint 6,6,5/4,2,1 6-1 --cube centred")]
+    Hint {
+        /// Two sides ROLLER/OPPONENT (6,6,5/4,2,1), a record or a Position ID
+        position: String,
+        /// The roll, as 6-1 or 3-3
+        roll: String,
+        #[command(flatten)]
+        table: Table,
+        /// Rank the plays by the cubeful equity of this cube state (owned, centred,
+        /// centred-jacoby, opponent-owns); cubeless without it
+        #[arg(long, value_name = "STATE", value_parser = money_state)]
+        cube: Option<CubeState>,
+        #[command(flatten)]
+        json: Json,
+    },
+    /// Write a table in gnubg's format (gnubg_os0.bd, gnubg_ts0.bd)
+    #[command(
+        after_help = "Example:\n  tabula bearoff export --table tables/bearoff-os-6.tbl --gnubg gnubg_os0.bd\n  tabula bearoff export --table tables/bearoff-ts-6x6.tbl --gnubg gnubg_ts0.bd"
+    )]
+    Export {
+        /// The table to write out
+        #[arg(long, value_name = "FILE")]
+        table: PathBuf,
+        /// The gnubg file to write
+        #[arg(long, value_name = "OUT")]
+        gnubg: PathBuf,
+        /// One-sided: gnubg's uncompressed layout instead of the compressed one
+        #[arg(long)]
+        uncompressed: bool,
+    },
+    /// Compare a table with gnubg's file of the same database, quantity by quantity
+    #[command(
+        after_help = "Example:\n  tabula bearoff compare --table tables/bearoff-ts-6x6.tbl --gnubg /var/lib/gnubg/gnubg_ts0.bd"
+    )]
+    Compare {
+        /// The table
+        #[arg(long, value_name = "FILE")]
+        table: PathBuf,
+        /// gnubg's file (gnubg_os0.bd, gnubg_ts0.bd, or one makebearoff wrote)
+        #[arg(long, value_name = "FILE")]
+        gnubg: PathBuf,
+        #[command(flatten)]
+        json: Json,
+    },
+}
+
+pub fn run(cmd: BearoffCmd) -> Result<()> {
+    match cmd {
+        BearoffCmd::Count { size, json } => {
+            let c = BearoffIndex::new(size.points, size.checkers)?.count();
+            text_or_json(&c, json, || render::count(&c))
+        }
+        BearoffCmd::Build {
+            size,
+            two_sided,
+            cubeless,
+            table,
+            quiet,
+            json,
+        } => {
+            let kind = if two_sided {
+                Kind::two_sided(size.points, size.checkers, !cubeless)
+            } else {
+                Kind::one_sided(size.points)
+            };
+            kind.check()?;
+            let path = tables::given_or(table.as_deref(), &kind.file_name(), tables::for_build);
+            let bars = Bars::new(quiet.quiet || json.json);
+            let report = store::build(&kind, &path, bars.progress())?;
+            text_or_json(&report, json, || render::build(&report))
+        }
+        BearoffCmd::Show {
+            position,
+            size,
+            json,
+        } => show(&position, size, json),
+        BearoffCmd::Distribution {
+            position,
+            table,
+            points,
+            json,
+        } => {
+            let kind = Kind::one_sided(points);
+            if table.is_none() {
+                // Bad input is refused before a table is looked for.
+                answer::side(&kind, &position)?;
+            }
+            let t = open_one_sided(table.as_deref(), &kind)?;
+            let d = answer::distribution(&t, &position)?;
+            text_or_json(&d, json, || render::distribution(&d))
+        }
+        BearoffCmd::Equity {
+            position,
+            table,
+            one_sided,
+            cube,
+            json,
+        } => {
+            let t = open_two_sided(&table, &position)?;
+            let os = one_sided
+                .as_deref()
+                .map(|p| open_one_sided(Some(p), &Kind::one_sided(t.kind().points)))
+                .transpose()?;
+            let e = answer::equity(&t, &position, cube, os.as_ref())?;
+            text_or_json(&e, json, || render::evaluation(&e))
+        }
+        BearoffCmd::Hint {
+            position,
+            roll,
+            table,
+            cube,
+            json,
+        } => {
+            answer::roll(&roll)?;
+            let t = open_two_sided(&table, &position)?;
+            let h = answer::hint(&t, &position, &roll, cube)?;
+            text_or_json(&h, json, || render::hint(&h))
+        }
+        BearoffCmd::Export {
+            table,
+            gnubg: out,
+            uncompressed,
+        } => {
+            let db = Database::open(&table)?;
+            let format = match &db {
+                Database::OneSided(t) => gnubg::export(&out, Source::OneSided(t), uncompressed)?,
+                Database::TwoSided(t) => gnubg::export(&out, Source::TwoSided(t), uncompressed)?,
+            };
+            emit(&render::export(&out, &format))
+        }
+        BearoffCmd::Compare {
+            table,
+            gnubg: file,
+            json,
+        } => {
+            let db = Database::open(&table)?;
+            let file = GnubgFile::open(&file)?;
+            let c = match &db {
+                Database::OneSided(t) => gnubg::compare_one_sided(t, &file)?,
+                Database::TwoSided(t) => gnubg::compare_two_sided(t, &file)?,
+            };
+            text_or_json(&c, json, || render::comparison(&c, file.path()))
+        }
+    }
+}
+
+/// Reads `--cube`: a money-play cube state (bear-off tables are money play; a cube value
+/// is for a match score).
+fn money_state(text: &str) -> std::result::Result<CubeState, String> {
+    match parse_cube(text)? {
+        CubeArg::State(s) => Ok(s),
+        CubeArg::Value(_) => Err("expected a cube state: owned, centred, centred-jacoby, \
+                                  opponent-owns (bear-off tables are money play)"
+            .to_string()),
+    }
+}
+
+/// Prints `value` as JSON with `json`, else the text `text` makes.
+fn text_or_json<T: Serialize>(value: &T, json: Json, text: impl FnOnce() -> String) -> Result<()> {
+    if json.json {
+        emit_json(value)
+    } else {
+        emit(&text())
+    }
+}
+
+/// `show`: one side, or two.
+fn show(position: &str, size: Size, json: Json) -> Result<()> {
+    let index = BearoffIndex::new(size.points, size.checkers)?;
+    let two = position.contains('/') || position.trim().len() == 14;
+    let (kind, roller, opponent) = if two {
+        let (us, them) = notation::parse_pair(&index, position)?;
+        (
+            Kind::two_sided(size.points, size.checkers, true),
+            us,
+            Some(them),
+        )
+    } else {
+        let kind = Kind {
+            two_sided: false,
+            ..Kind::two_sided(size.points, size.checkers, false)
+        };
+        (kind, notation::parse_side(&index, position)?, None)
+    };
+    let looked = query::look(&kind, roller, opponent)?;
+    text_or_json(&looked, json, || super::gammon::render::looked(&looked))
+}
+
+fn open_one_sided(given: Option<&Path>, kind: &Kind) -> Result<OneSidedTable> {
+    let path = tables::given_or(given, &kind.file_name(), tables::find);
+    answer::open_one_sided(&path, kind, given)
+}
+
+/// The two-sided table of `table`; without `--table`, `position` is read first, so that
+/// bad input is refused before a table is looked for.
+fn open_two_sided(table: &Table, position: &str) -> Result<TwoSidedTable> {
+    let kind = Kind::two_sided(table.points, table.checkers, true);
+    if table.table.is_none() {
+        answer::pair(&kind.index()?, position)?;
+    }
+    let path = tables::given_or(table.table.as_deref(), &kind.file_name(), tables::find);
+    answer::open_two_sided(&path, &kind, table.table.as_deref())
+}

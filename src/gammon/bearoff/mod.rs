@@ -1,0 +1,13 @@
+//! The bear-off databases of real backgammon (`docs/bearoff.md`).
+
+pub mod gnubg;
+pub mod index;
+mod kernels;
+pub mod notation;
+pub mod one_sided;
+pub mod query;
+pub mod sides;
+pub mod store;
+pub mod two_sided;
+
+pub use index::BearoffIndex;

@@ -1,0 +1,370 @@
+//! Questions the bear-off tables answer (`docs/bearoff.md`, "Command line"), as plain
+//! serde types: a side's distributions, a pair's equity with the cube action (and the
+//! one-sided estimate of the win beside the exact one), the plays of a roll ranked, a
+//! position shown. The equity and hint documents are the family's
+//! ([`crate::gammon::query::Evaluation`], [`crate::gammon::query::Hint`]).
+
+use super::index::BearoffIndex;
+use super::notation;
+use super::store::{Kind, OneSidedTable, PairValues, TwoSidedTable};
+use crate::gammon::cube::{decide, CubeAction, CubeDecision, CubeState};
+use crate::gammon::gnubg::position_id;
+use crate::gammon::moves::Generator;
+use crate::gammon::query::{Evaluation, Looked, Ranked};
+use crate::gammon::{Error, Outcomes, Position, Roll, Variant};
+use serde::Serialize;
+
+/// The name of a database, as results carry it: `bearoff 6x8`, `bearoff one-sided 6`.
+pub fn name(kind: &Kind) -> String {
+    if kind.two_sided {
+        format!("bearoff {}x{}", kind.points, kind.checkers)
+    } else {
+        format!("bearoff one-sided {}", kind.points)
+    }
+}
+
+/// A side's distributions.
+#[derive(Debug, Clone, Serialize)]
+pub struct Distribution {
+    /// The side's rank.
+    pub index: u64,
+    /// The side.
+    pub position: String,
+    /// Probabilities of needing exactly 0, 1, 2, … rolls to bear off every checker
+    /// (trailing zeros dropped).
+    pub rolls: Vec<f64>,
+    /// The expected number of rolls.
+    pub mean: f64,
+    /// With all fifteen on the board: the probabilities of needing exactly 0, 1, 2, …
+    /// rolls to bear off the first checker; else null.
+    pub gammon_rolls: Option<Vec<f64>>,
+    /// The expected number of rolls to the first checker off, with all fifteen on the
+    /// board.
+    pub gammon_mean: Option<f64>,
+}
+
+fn mean(d: &[f64]) -> f64 {
+    d.iter().enumerate().map(|(k, p)| k as f64 * p).sum()
+}
+
+/// The distributions of the side `side` (a rank).
+pub fn distribution(table: &OneSidedTable, side: u64) -> Result<Distribution, Error> {
+    let d = table.distributions(side)?;
+    Ok(Distribution {
+        index: side,
+        position: notation::side(&table.index().side(side)?),
+        mean: mean(&d.rolls),
+        gammon_mean: d.gammon_rolls.as_deref().map(mean),
+        rolls: d.rolls,
+        gammon_rolls: d.gammon_rolls,
+    })
+}
+
+/// A position looked up in a database's index (no table needed).
+pub fn look(kind: &Kind, roller: u64, opponent: Option<u64>) -> Result<Looked, Error> {
+    let index = kind.index()?;
+    let them = opponent.unwrap_or(0);
+    let p = index.position(roller, them)?;
+    let (record, position) = match opponent {
+        Some(o) => (
+            index.record(roller, o)?,
+            notation::pair(&index.side(roller)?, &index.side(o)?),
+        ),
+        None => (roller, notation::side(&index.side(roller)?)),
+    };
+    Ok(Looked {
+        variant: name(kind),
+        index: record,
+        position,
+        position_id: position_id::encode(&p).ok(),
+        pips: p.pips(),
+    })
+}
+
+/// The one-sided estimate of a race: the side on roll wins if it needs no more rolls
+/// than the opponent (and wins a gammon if it is off before the opponent's first checker
+/// is).
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct Estimate {
+    /// The estimated chance to win.
+    pub win: f64,
+    /// The estimated chance to win a gammon (with fifteen checkers).
+    pub win_gammon: f64,
+    /// The estimated chance to lose a gammon (with fifteen checkers).
+    pub lose_gammon: f64,
+    /// The estimate's error: `win` minus the exact chance.
+    pub win_error: f64,
+}
+
+/// The one-sided estimate from two sides' distributions (side on roll first).
+pub fn estimate(
+    us: &super::store::Distributions,
+    them: &super::store::Distributions,
+) -> (f64, f64, f64) {
+    let at = |d: &[f64], i: usize| d.get(i).copied().unwrap_or(0.0);
+    // P(them needs at least i rolls) for every i.
+    let tail = |d: &[f64]| -> Vec<f64> {
+        let mut out = vec![0.0; d.len() + 2];
+        for i in (0..d.len()).rev() {
+            out[i] = out[i + 1] + d[i];
+        }
+        out
+    };
+    let them_tail = tail(&them.rolls);
+    let win: f64 = us
+        .rolls
+        .iter()
+        .enumerate()
+        .map(|(i, p)| p * at(&them_tail, i))
+        .sum();
+    let win_gammon = match &them.gammon_rolls {
+        Some(g) => {
+            let gt = tail(g);
+            us.rolls
+                .iter()
+                .enumerate()
+                .map(|(i, p)| p * at(&gt, i))
+                .sum()
+        }
+        None => 0.0,
+    };
+    let lose_gammon = match &us.gammon_rolls {
+        Some(g) => {
+            let gt = tail(g);
+            them.rolls
+                .iter()
+                .enumerate()
+                .map(|(i, p)| p * at(&gt, i + 1))
+                .sum()
+        }
+        None => 0.0,
+    };
+    (win, win_gammon, lose_gammon)
+}
+
+/// What `equity` answers: the family's evaluation, and the one-sided estimate beside it.
+#[derive(Debug, Clone, Serialize)]
+pub struct BearoffEvaluation {
+    /// The exact values.
+    #[serde(flatten)]
+    pub evaluation: Evaluation,
+    /// The estimate from a one-sided table, when one was given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub one_sided_estimate: Option<Estimate>,
+}
+
+/// The values of the pair (`roller`, `opponent`), with the cube decision of the side on
+/// roll in `state` where the table keeps the cube, and the one-sided estimate where a
+/// one-sided table is given.
+pub fn equity(
+    table: &TwoSidedTable,
+    roller: u64,
+    opponent: u64,
+    state: CubeState,
+    one_sided: Option<&OneSidedTable>,
+) -> Result<BearoffEvaluation, Error> {
+    let v = table.values(roller, opponent)?;
+    let looked = look(&table.kind(), roller, Some(opponent))?;
+    let estimate = match one_sided {
+        None => None,
+        Some(os) => {
+            let index = table.index();
+            let us = os.distributions_of(&index.side(roller)?)?;
+            let them = os.distributions_of(&index.side(opponent)?)?;
+            let (win, win_gammon, lose_gammon) = estimate(&us, &them);
+            let g = table.kind().gammons();
+            Some(Estimate {
+                win,
+                win_gammon: if g { win_gammon } else { 0.0 },
+                lose_gammon: if g { lose_gammon } else { 0.0 },
+                win_error: win - v.win,
+            })
+        }
+    };
+    Ok(BearoffEvaluation {
+        evaluation: Evaluation {
+            looked,
+            equity: v.equity(),
+            outcomes: v.outcomes(),
+            cube: v
+                .cubeful
+                .as_ref()
+                .map(|c| cash_a_certain_win(decide(c, state))),
+            cubeful: v.cubeful,
+        },
+        one_sided_estimate: estimate,
+    })
+}
+
+/// The family's decision, except where playing on is worth exactly what cashing is (a
+/// certain win, no gammon left to play for): "double, pass", as gnubg calls it
+/// (`docs/bearoff.md`, "Two-sided database"), where the family's rule, which doubles only
+/// when doubling is strictly better, says "no double".
+fn cash_a_certain_win(mut a: CubeAction) -> CubeAction {
+    if a.action == Some(CubeDecision::NoDouble)
+        && a.no_double == a.double_pass
+        && a.double_take >= a.double_pass
+    {
+        a.action = Some(CubeDecision::DoublePass);
+    }
+    a
+}
+
+/// What a play is worth to the side that made it: a win's values, or the opponent's
+/// values after it seen from the mover, the opponent deciding on the cube first.
+fn play_values(
+    table: &TwoSidedTable,
+    index: &BearoffIndex,
+    after: &Position,
+    opponent: u64,
+    state: Option<CubeState>,
+) -> Result<(f64, Outcomes, Option<f64>), Error> {
+    let mover = index.rank(&index.side_of(after.us())?)?;
+    if mover == 0 {
+        let full = index
+            .side(opponent)?
+            .iter()
+            .map(|&c| usize::from(c))
+            .sum::<usize>()
+            == super::index::MAX_CHECKERS;
+        let points = if full { 2 } else { 1 };
+        let cubeful = state.map(|s| {
+            if s == CubeState::CentredJacoby {
+                1.0
+            } else {
+                f64::from(points)
+            }
+        });
+        return Ok((f64::from(points), Outcomes::won(points as u8), cubeful));
+    }
+    let next: PairValues = table.values(opponent, mover)?;
+    let cubeful = match (state, next.cubeful) {
+        (Some(s), Some(c)) => Some(c.after_move()[s]),
+        _ => None,
+    };
+    Ok((-next.equity(), next.outcomes().flip(), cubeful))
+}
+
+/// The plays of a roll, best first (the family's `Hint`, its plays under `plays`).
+#[derive(Debug, Clone, Serialize)]
+pub struct BearoffHint {
+    /// The position before the roll.
+    pub position: String,
+    /// Its record.
+    pub index: u64,
+    /// The roll, smaller die first.
+    pub roll: Roll,
+    /// The cube state the plays are ranked for, when one was asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cube: Option<CubeState>,
+    /// Every distinct play, best first (each with `play` and `equity`).
+    pub plays: Vec<Ranked>,
+}
+
+/// Every play of `roll` for the side on roll of the pair, best first: by the cubeful
+/// equity of cube state `cube` when given (the table must keep the cube), else by cubeless
+/// equity. The plays are the one move generator's, on backgammon's board.
+pub fn hint(
+    table: &TwoSidedTable,
+    roller: u64,
+    opponent: u64,
+    roll: Roll,
+    cube: Option<CubeState>,
+) -> Result<BearoffHint, Error> {
+    if cube.is_some() && !table.has_cube() {
+        return Err(Error::NoCube {
+            path: table.table().path().to_path_buf(),
+            hint: None,
+        });
+    }
+    let index = table.index();
+    let p = index.position(roller, opponent)?;
+    let variant = Variant::backgammon();
+    let mut ranked = Vec::new();
+    for play in Generator::new(&variant).plays(&p, roll) {
+        if play.is_pass() {
+            continue;
+        }
+        let (equity, outcomes, cubeful) = play_values(table, index, &play.after, opponent, cube)?;
+        let after = index.side_of(play.after.us())?;
+        let position = notation::pair(&after, &index.side(opponent)?);
+        ranked.push(Ranked::of_play(
+            &variant, play, position, equity, outcomes, cubeful,
+        ));
+    }
+    // Best first; among plays worth the same in the cube state, the better cubeless one.
+    ranked.sort_by(|a, b| {
+        b.key()
+            .total_cmp(&a.key())
+            .then(b.equity.total_cmp(&a.equity))
+    });
+    let best = ranked.first().map_or(0.0, Ranked::key);
+    for r in &mut ranked {
+        r.loss = best - r.key();
+    }
+    Ok(BearoffHint {
+        position: notation::pair(&index.side(roller)?, &index.side(opponent)?),
+        index: index.record(roller, opponent)?,
+        roll,
+        cube,
+        plays: ranked,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::store::{build, Distributions};
+    use super::*;
+    use crate::progress::Progress;
+
+    #[test]
+    fn the_one_sided_estimate_of_two_certain_races_is_certain() {
+        let one = Distributions {
+            rolls: vec![0.0, 1.0],
+            gammon_rolls: None,
+        };
+        let two = Distributions {
+            rolls: vec![0.0, 0.0, 1.0],
+            gammon_rolls: Some(vec![0.0, 0.0, 1.0]),
+        };
+        assert_eq!(estimate(&one, &two), (1.0, 1.0, 0.0));
+        assert_eq!(estimate(&two, &one).0, 0.0);
+        // Both need one roll: the side on roll is off first.
+        assert_eq!(estimate(&one, &one).0, 1.0);
+    }
+
+    #[test]
+    fn the_best_plays_of_the_21_rolls_average_to_the_positions_values() {
+        let dir = tempfile::tempdir().unwrap();
+        let kind = Kind::two_sided(4, 4, true);
+        let path = dir.path().join(kind.file_name());
+        build(&kind, &path, Progress::SILENT).unwrap();
+        let t = TwoSidedTable::open(&path).unwrap();
+        let (us, them) = notation::parse_pair(t.index(), "4,4,3/4,4,4,4").unwrap();
+        let e = equity(&t, us, them, CubeState::Centred, None).unwrap();
+        assert_eq!(e.evaluation.looked.position, "4,4,3/4,4,4,4");
+        let c = e.evaluation.cubeful.unwrap();
+        for state in [
+            CubeState::Owned,
+            CubeState::Centred,
+            CubeState::OpponentOwns,
+        ] {
+            let (mut cubeless, mut cubeful) = (0.0, 0.0);
+            for (k, &(a, b)) in super::super::sides::ROLLS.iter().enumerate() {
+                let w = super::super::sides::weight(k) / 36.0;
+                let h = hint(&t, us, them, Roll::new(a, b), Some(state)).unwrap();
+                assert!(h.plays.windows(2).all(|m| m[0].key() >= m[1].key()));
+                assert_eq!(h.plays[0].loss, 0.0);
+                cubeful += w * h.plays[0].cubeful.unwrap();
+                let best = h.plays.iter().map(|m| m.equity).fold(f64::MIN, f64::max);
+                cubeless += w * best;
+            }
+            assert!(
+                (cubeful - c[state]).abs() < 1e-8,
+                "{state}: {cubeful} {}",
+                c[state]
+            );
+            assert!((cubeless - e.evaluation.equity).abs() < 1e-8);
+        }
+    }
+}

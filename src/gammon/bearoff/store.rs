@@ -1,0 +1,732 @@
+//! The bear-off tables on disk (`docs/bearoff.md`, "Tables"), in the project's checked
+//! format (`docs/table-format.md`), written through `table::stage` and `table::publish`.
+//!
+//! - One-sided, kind `bearoff-one-sided`, layout `u64`: the payload of
+//!   [`super::one_sided::OneSided`] — two index words a side (where its runs start; the
+//!   first roll count and length of each of its two runs), then the runs, probabilities
+//!   as `f64` bits.
+//! - Two-sided, kind `bearoff-two-sided`: one record a pair, `roller · n + opponent`, of
+//!   `u32`s: the chance to win, with fifteen checkers the chances to win and to lose a
+//!   gammon, each `round(p · (2³² − 1))`; with the cube then the no-double equities owned,
+//!   centred, (centred under the Jacoby rule with fifteen checkers,) opponent owns, each
+//!   `round(e · 2²⁹)` as `i32` bits.
+//!
+//! The header's variant line names the database (`bearoff one-sided: points=6:checkers=15`,
+//! `bearoff two-sided: points=6:checkers=8; cube`), so a table is never read as another.
+
+use super::index::{BearoffIndex, MAX_CHECKERS};
+use super::one_sided;
+use super::sides::{Sides, Successors};
+use super::two_sided::{self, Cube, Gammon, GammonCube, Win, EQUITY_SCALE};
+use crate::gammon::store::Written;
+use crate::gammon::{Cubeful, Error, Outcomes};
+use crate::progress::Progress;
+use crate::table::{self, Descriptor, Table, TableError};
+use serde::Serialize;
+use std::path::Path;
+use std::time::Instant;
+
+/// Kind of a one-sided table.
+pub const ONE_SIDED: &str = "bearoff-one-sided";
+/// Kind of a two-sided table.
+pub const TWO_SIDED: &str = "bearoff-two-sided";
+
+/// A chance as read back.
+fn chance(u: u32) -> f64 {
+    f64::from(u) / f64::from(u32::MAX)
+}
+
+/// An equity as read back.
+fn equity(u: u32) -> f64 {
+    f64::from(u as i32) / EQUITY_SCALE
+}
+
+/// Which database a table holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Kind {
+    /// Points, `P`.
+    pub points: usize,
+    /// Checkers a side at most, `C` (15 for a one-sided database).
+    pub checkers: usize,
+    /// Two-sided (else one-sided).
+    pub two_sided: bool,
+    /// With the cube's no-double equities (two-sided only).
+    pub cube: bool,
+}
+
+impl Kind {
+    /// A one-sided database of `points` points.
+    pub fn one_sided(points: usize) -> Kind {
+        Kind {
+            points,
+            checkers: one_sided::CHECKERS,
+            two_sided: false,
+            cube: false,
+        }
+    }
+
+    /// A two-sided database.
+    pub fn two_sided(points: usize, checkers: usize, cube: bool) -> Kind {
+        Kind {
+            points,
+            checkers,
+            two_sided: true,
+            cube,
+        }
+    }
+
+    /// Whether gammons exist: fifteen checkers a side (a side may have borne off none).
+    pub fn gammons(&self) -> bool {
+        self.checkers == MAX_CHECKERS
+    }
+
+    /// The table's kind.
+    pub fn table_kind(&self) -> &'static str {
+        if self.two_sided {
+            TWO_SIDED
+        } else {
+            ONE_SIDED
+        }
+    }
+
+    /// The header's variant line.
+    pub fn line(&self) -> String {
+        let size = format!("points={}:checkers={}", self.points, self.checkers);
+        match (self.two_sided, self.cube) {
+            (false, _) => format!("bearoff one-sided: {size}"),
+            (true, true) => format!("bearoff two-sided: {size}; cube"),
+            (true, false) => format!("bearoff two-sided: {size}; cubeless"),
+        }
+    }
+
+    /// The kind a variant line names, if any.
+    pub fn of_line(line: &str) -> Option<Kind> {
+        let (two_sided, rest) = if let Some(r) = line.strip_prefix("bearoff one-sided: ") {
+            (false, r)
+        } else {
+            (true, line.strip_prefix("bearoff two-sided: ")?)
+        };
+        let (size, cube) = match (two_sided, rest.split_once("; ")) {
+            (false, None) => (rest, false),
+            (true, Some((size, "cube"))) => (size, true),
+            (true, Some((size, "cubeless"))) => (size, false),
+            _ => return None,
+        };
+        let (p, c) = size.split_once(':')?;
+        let points = p.strip_prefix("points=")?.parse().ok()?;
+        let checkers = c.strip_prefix("checkers=")?.parse().ok()?;
+        let kind = Kind {
+            points,
+            checkers,
+            two_sided,
+            cube,
+        };
+        (kind.line() == line).then_some(kind)
+    }
+
+    /// The record layout's name and size in bytes.
+    pub fn layout(&self) -> (&'static str, usize) {
+        match (self.two_sided, self.cube, self.gammons()) {
+            (false, _, _) => ("u64", 8),
+            (true, false, false) => ("u32", 4),
+            (true, true, false) => ("u32x4", 16),
+            (true, false, true) => ("u32x3", 12),
+            (true, true, true) => ("u32x7", 28),
+        }
+    }
+
+    /// The default file name: `bearoff-os-P.tbl`, `bearoff-ts-PxC.tbl` (with `-cubeless`
+    /// for a two-sided table without the cube).
+    pub fn file_name(&self) -> String {
+        match (self.two_sided, self.cube) {
+            (false, _) => format!("bearoff-os-{}.tbl", self.points),
+            (true, true) => format!("bearoff-ts-{}x{}.tbl", self.points, self.checkers),
+            (true, false) => format!("bearoff-ts-{}x{}-cubeless.tbl", self.points, self.checkers),
+        }
+    }
+
+    /// The database whose default table file is `name` ([`Kind::file_name`], with or
+    /// without its `.tbl`): `bearoff-os-6`, `bearoff-ts-6x8`, `bearoff-ts-6x15-cubeless`.
+    /// Only the canonical spelling is read (no `06`, no `+6`); the size is not checked.
+    ///
+    /// ```
+    /// use tabula::gammon::bearoff::store::Kind;
+    ///
+    /// assert_eq!(Kind::of_file_name("bearoff-ts-6x8"), Some(Kind::two_sided(6, 8, true)));
+    /// assert_eq!(Kind::of_file_name("bearoff-os-10.tbl"), Some(Kind::one_sided(10)));
+    /// assert_eq!(Kind::of_file_name("bearoff-os-06"), None);
+    /// assert_eq!(Kind::of_file_name("../bearoff-os-6"), None);
+    /// ```
+    pub fn of_file_name(name: &str) -> Option<Kind> {
+        let stem = name.strip_suffix(".tbl").unwrap_or(name);
+        let rest = stem.strip_prefix("bearoff-")?;
+        let kind = match (rest.strip_prefix("os-"), rest.strip_prefix("ts-")) {
+            (Some(p), _) => Kind::one_sided(p.parse().ok()?),
+            (_, Some(size)) => {
+                let (size, cube) = match size.strip_suffix("-cubeless") {
+                    Some(s) => (s, false),
+                    None => (size, true),
+                };
+                let (p, c) = size.split_once('x')?;
+                Kind::two_sided(p.parse().ok()?, c.parse().ok()?, cube)
+            }
+            _ => return None,
+        };
+        (kind.file_name() == format!("{stem}.tbl")).then_some(kind)
+    }
+
+    /// The index of one side.
+    pub fn index(&self) -> Result<BearoffIndex, Error> {
+        BearoffIndex::new(self.points, self.checkers)
+    }
+
+    /// Refuses what no database holds: a one-sided database of other than 15 checkers.
+    pub fn check(&self) -> Result<(), Error> {
+        self.index()?;
+        if !self.two_sided && self.checkers != one_sided::CHECKERS {
+            return Err(Error::Size {
+                points: self.points,
+                checkers: self.checkers,
+                reason: "a one-sided database is of fifteen checkers",
+            });
+        }
+        Ok(())
+    }
+}
+
+/// What a build did.
+#[derive(Debug, Clone, Serialize)]
+pub struct BuildReport {
+    /// The database.
+    pub database: Kind,
+    /// The table published.
+    pub table: Written,
+    /// Records in the table: a one-sided table's words, a two-sided table's pairs.
+    pub records: u64,
+    /// One side's positions.
+    pub positions: u64,
+    /// Pairs of positions (two-sided).
+    pub pairs: u64,
+    /// Seconds solving.
+    pub solve_seconds: f64,
+    /// Seconds of the whole build, writing the table included.
+    pub seconds: f64,
+}
+
+/// Bytes a build of `kind` holds at its peak, about.
+pub fn footprint(kind: &Kind) -> Result<u64, Error> {
+    let index = kind.index()?;
+    let n = index.sides();
+    if !kind.two_sided {
+        // The payload (about 26 words a side at 10 points), the side tables and the
+        // last levels' tables.
+        return Ok(n * (26 * 8 + 80));
+    }
+    let values = match (kind.cube, kind.gammons()) {
+        (false, false) => 8,
+        (true, false) => 32,
+        (false, true) => 32,
+        (true, true) => 64,
+    };
+    let (_, record) = kind.layout();
+    Ok(index.pairs() * (values + record as u64))
+}
+
+/// Refuses a build this machine cannot hold, before anything is allocated.
+fn check_memory(kind: &Kind) -> Result<(), Error> {
+    let need = footprint(kind)?;
+    if let Some(have) = crate::memory::available() {
+        if need > have {
+            return Err(Error::OutOfMemory {
+                what: format!("building the {} database", super::query::name(kind)),
+                need,
+                have,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Solves the database `kind` and publishes its table at `path` (`docs/table-format.md`):
+/// all or nothing, the folder checked for room before the solve.
+pub fn build(kind: &Kind, path: &Path, progress: Progress<'_>) -> Result<BuildReport, Error> {
+    let started = Instant::now();
+    kind.check()?;
+    check_memory(kind)?;
+    let index = kind.index()?;
+    let line = kind.line();
+    let (layout, size) = kind.layout();
+    let descriptor = Descriptor {
+        kind: kind.table_kind(),
+        layout,
+        variant: &line,
+    };
+    let (staged, records, solve_seconds) = if kind.two_sided {
+        table::prepare(&[path], table::file_len(size as u32, index.pairs()))?;
+        let sides = Sides::new(&index);
+        let succ = Successors::new(&sides);
+        let full: Vec<bool> = (0..index.sides())
+            .map(|s| {
+                let on: usize = index
+                    .side(s)
+                    .map_or(0, |v| v.iter().map(|&c| usize::from(c)).sum());
+                kind.gammons() && on == MAX_CHECKERS
+            })
+            .collect();
+        let solve_started = Instant::now();
+        macro_rules! solved {
+            ($v:ty) => {{
+                let out = two_sided::solve::<$v>(&succ, &full, progress);
+                let seconds = solve_started.elapsed().as_secs_f64();
+                progress.start("writing the table", None);
+                (
+                    table::stage(path, descriptor, &out)?,
+                    out.len() as u64,
+                    seconds,
+                )
+            }};
+        }
+        match (kind.cube, kind.gammons()) {
+            (false, false) => solved!(Win),
+            (true, false) => solved!(Cube),
+            (false, true) => solved!(Gammon),
+            (true, true) => solved!(GammonCube),
+        }
+    } else {
+        table::prepare(&[path], table::file_len(8, index.sides() * 26))?;
+        let solve_started = Instant::now();
+        let solved = one_sided::solve(kind.points, progress)?;
+        let seconds = solve_started.elapsed().as_secs_f64();
+        progress.start("writing the table", None);
+        let records = solved.words.len() as u64;
+        (
+            table::stage(path, descriptor, &solved.words)?,
+            records,
+            seconds,
+        )
+    };
+    let target = staged.target().to_path_buf();
+    let header = table::publish(vec![staged])?.remove(0);
+    progress.finish();
+    Ok(BuildReport {
+        database: *kind,
+        table: Written {
+            path: target,
+            kind: header.kind.clone(),
+            checksum: header.checksum_hex(),
+        },
+        records,
+        positions: index.sides(),
+        pairs: if kind.two_sided { index.pairs() } else { 0 },
+        solve_seconds,
+        seconds: started.elapsed().as_secs_f64(),
+    })
+}
+
+/// Opens a bear-off table and tells which database it holds.
+fn open_kind(path: &Path) -> Result<(Table, Kind), Error> {
+    let table = Table::open(path)?;
+    let header = table.header();
+    if header.kind != ONE_SIDED && header.kind != TWO_SIDED {
+        return Err(TableError::WrongKind {
+            path: path.to_path_buf(),
+            expected: format!("{ONE_SIDED} or {TWO_SIDED}"),
+            found: header.kind.clone(),
+        }
+        .into());
+    }
+    let malformed = |message: String| TableError::Malformed {
+        path: path.to_path_buf(),
+        message,
+    };
+    let kind = Kind::of_line(&header.variant)
+        .filter(|k| k.table_kind() == header.kind)
+        .ok_or_else(|| {
+            malformed(format!(
+                "its variant line {} names no bear-off database",
+                crate::error::excerpt(&header.variant)
+            ))
+        })?;
+    kind.check()?;
+    let (layout, size) = kind.layout();
+    if header.layout != layout || header.record_size as usize != size {
+        return Err(malformed(format!(
+            "records of {} bytes ({}), expected {size} ({layout})",
+            header.record_size, header.layout
+        ))
+        .into());
+    }
+    Ok((table, kind))
+}
+
+/// A bear-off table of either kind.
+pub enum Database {
+    /// A one-sided table.
+    OneSided(OneSidedTable),
+    /// A two-sided table.
+    TwoSided(TwoSidedTable),
+}
+
+impl Database {
+    /// Opens the table at `path`, whichever kind it is.
+    pub fn open(path: &Path) -> Result<Database, Error> {
+        let (table, kind) = open_kind(path)?;
+        Ok(if kind.two_sided {
+            Database::TwoSided(TwoSidedTable::with(table, kind)?)
+        } else {
+            Database::OneSided(OneSidedTable::with(table, kind)?)
+        })
+    }
+
+    /// The database it holds.
+    pub fn kind(&self) -> Kind {
+        match self {
+            Database::OneSided(t) => t.kind,
+            Database::TwoSided(t) => t.kind,
+        }
+    }
+}
+
+/// A one-sided table, for questions: each answer reads one side's two index words and
+/// its runs (every block they lie in checked against its sum).
+pub struct OneSidedTable {
+    table: Table,
+    kind: Kind,
+    index: BearoffIndex,
+}
+
+/// One side's distributions.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Distributions {
+    /// The probabilities of needing exactly 0, 1, 2, … rolls to bear off every checker
+    /// (trailing zeros dropped).
+    pub rolls: Vec<f64>,
+    /// For a side with all fifteen on the board, the probabilities of needing exactly
+    /// 0, 1, 2, … rolls to bear off its first checker.
+    pub gammon_rolls: Option<Vec<f64>>,
+}
+
+impl OneSidedTable {
+    /// Opens the one-sided table at `path`; refuses a table of another kind.
+    pub fn open(path: &Path) -> Result<OneSidedTable, Error> {
+        let (table, kind) = open_kind(path)?;
+        if kind.two_sided {
+            return Err(TableError::WrongKind {
+                path: path.to_path_buf(),
+                expected: ONE_SIDED.to_string(),
+                found: TWO_SIDED.to_string(),
+            }
+            .into());
+        }
+        OneSidedTable::with(table, kind)
+    }
+
+    fn with(table: Table, kind: Kind) -> Result<OneSidedTable, Error> {
+        let index = kind.index()?;
+        if table.header().record_count < 2 * index.sides() {
+            return Err(TableError::Malformed {
+                path: table.path().to_path_buf(),
+                message: format!(
+                    "{} records cannot index {} sides",
+                    table.header().record_count,
+                    index.sides()
+                ),
+            }
+            .into());
+        }
+        Ok(OneSidedTable { table, kind, index })
+    }
+
+    /// The database.
+    pub fn kind(&self) -> Kind {
+        self.kind
+    }
+
+    /// The index of its sides.
+    pub fn index(&self) -> &BearoffIndex {
+        &self.index
+    }
+
+    /// The table file.
+    pub fn table(&self) -> &Table {
+        &self.table
+    }
+
+    fn word(&self, i: u64) -> Result<u64, Error> {
+        Ok(self.table.record::<u64>(i)?)
+    }
+
+    fn corrupt(&self, side: u64) -> Error {
+        TableError::Malformed {
+            path: self.table.path().to_path_buf(),
+            message: format!("the index words of side {side} point outside the table"),
+        }
+        .into()
+    }
+
+    /// The distributions of side `side`.
+    pub fn distributions(&self, side: u64) -> Result<Distributions, Error> {
+        if side >= self.index.sides() {
+            return Err(Error::OutOfRange {
+                what: "side",
+                number: side,
+                len: self.index.sides(),
+            });
+        }
+        let offset = self.word(2 * side)?;
+        let packed = self.word(2 * side + 1)?;
+        let field = |i: u32| (packed >> (8 * i) & 0xFF) as usize;
+        let count = self.table.header().record_count;
+        let (first, len, gfirst, glen) = (field(0), field(1), field(2), field(3));
+        offset
+            .checked_add((len + glen) as u64)
+            .filter(|&e| e <= count && len > 0 && packed >> 32 == 0)
+            .ok_or_else(|| self.corrupt(side))?;
+        let run = |first: usize, at: u64, len: usize| -> Result<Vec<f64>, Error> {
+            let mut out = vec![0.0; first];
+            for i in 0..len as u64 {
+                out.push(f64::from_bits(self.word(at + i)?));
+            }
+            while out.last() == Some(&0.0) {
+                out.pop();
+            }
+            Ok(out)
+        };
+        Ok(Distributions {
+            rolls: run(first, offset, len)?,
+            gammon_rolls: if glen == 0 {
+                None
+            } else {
+                Some(run(gfirst, offset + len as u64, glen)?)
+            },
+        })
+    }
+
+    /// The distributions of a side given as its checkers on points `1..=P'` (any
+    /// `P' ≤ P`: the table's side with the same checkers).
+    pub fn distributions_of(&self, side: &[u8]) -> Result<Distributions, Error> {
+        self.distributions(self.rank_of(side)?)
+    }
+
+    /// The table's rank of a side given on `side.len()` points (at most the table's).
+    pub fn rank_of(&self, side: &[u8]) -> Result<u64, Error> {
+        let p = self.index.points();
+        if side.len() > p {
+            if let Some(q) = (p..side.len()).find(|&q| side[q] > 0) {
+                return Err(Error::Side {
+                    points: p,
+                    checkers: self.index.checkers(),
+                    reason: format!("a checker on point {}", q + 1),
+                });
+            }
+        }
+        let mut own = vec![0u8; p];
+        let k = side.len().min(p);
+        own[..k].copy_from_slice(&side[..k]);
+        self.index.rank(&own)
+    }
+
+    /// Checks every block and the payload's checksum.
+    pub fn verify(&self) -> Result<(), Error> {
+        Ok(self.table.verify()?)
+    }
+}
+
+/// A two-sided table, for questions: each answer reads one record.
+pub struct TwoSidedTable {
+    table: Table,
+    kind: Kind,
+    index: BearoffIndex,
+}
+
+/// What a two-sided table says of a pair, for the side on roll before it rolls.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct PairValues {
+    /// Its chance to win.
+    pub win: f64,
+    /// Its chance to win a gammon (0 below fifteen checkers).
+    pub win_gammon: f64,
+    /// Its chance to lose a gammon (0 below fifteen checkers).
+    pub lose_gammon: f64,
+    /// Its no-double equities, when the table keeps the cube (below fifteen checkers the
+    /// Jacoby rule changes nothing: `centred_jacoby` is `centred`).
+    pub cubeful: Option<Cubeful>,
+}
+
+impl PairValues {
+    /// The outcome chances (no backgammon is possible in a bear-off).
+    pub fn outcomes(&self) -> Outcomes {
+        Outcomes {
+            win: self.win,
+            win_gammon: self.win_gammon,
+            win_backgammon: 0.0,
+            lose: 1.0 - self.win,
+            lose_gammon: self.lose_gammon,
+            lose_backgammon: 0.0,
+        }
+    }
+
+    /// The cubeless equity: a win 1, a gammon 2.
+    pub fn equity(&self) -> f64 {
+        self.outcomes().equity()
+    }
+}
+
+impl TwoSidedTable {
+    /// Opens the two-sided table at `path`; refuses a table of another kind.
+    pub fn open(path: &Path) -> Result<TwoSidedTable, Error> {
+        let (table, kind) = open_kind(path)?;
+        if !kind.two_sided {
+            return Err(TableError::WrongKind {
+                path: path.to_path_buf(),
+                expected: TWO_SIDED.to_string(),
+                found: ONE_SIDED.to_string(),
+            }
+            .into());
+        }
+        TwoSidedTable::with(table, kind)
+    }
+
+    fn with(table: Table, kind: Kind) -> Result<TwoSidedTable, Error> {
+        let index = kind.index()?;
+        if table.header().record_count != index.pairs() {
+            return Err(TableError::Malformed {
+                path: table.path().to_path_buf(),
+                message: format!(
+                    "holds {} records, expected {}",
+                    table.header().record_count,
+                    index.pairs()
+                ),
+            }
+            .into());
+        }
+        Ok(TwoSidedTable { table, kind, index })
+    }
+
+    /// The database.
+    pub fn kind(&self) -> Kind {
+        self.kind
+    }
+
+    /// The index of one side.
+    pub fn index(&self) -> &BearoffIndex {
+        &self.index
+    }
+
+    /// The table file.
+    pub fn table(&self) -> &Table {
+        &self.table
+    }
+
+    /// Whether it keeps the cube.
+    pub fn has_cube(&self) -> bool {
+        self.kind.cube
+    }
+
+    /// The values of record `record` (`roller · n + opponent`).
+    pub fn values_at(&self, record: u64) -> Result<PairValues, Error> {
+        let t = &self.table;
+        Ok(match (self.kind.cube, self.kind.gammons()) {
+            (false, false) => decode(&t.record::<[u32; 1]>(record)?, false, false),
+            (true, false) => decode(&t.record::<[u32; 4]>(record)?, true, false),
+            (false, true) => decode(&t.record::<[u32; 3]>(record)?, false, true),
+            (true, true) => decode(&t.record::<[u32; 7]>(record)?, true, true),
+        })
+    }
+
+    /// The values of the pair of sides `roller`, `opponent` (ranks).
+    pub fn values(&self, roller: u64, opponent: u64) -> Result<PairValues, Error> {
+        self.values_at(self.index.record(roller, opponent)?)
+    }
+
+    /// Checks every block and the payload's checksum.
+    pub fn verify(&self) -> Result<(), Error> {
+        Ok(self.table.verify()?)
+    }
+}
+
+/// A stored record's values.
+pub fn decode(r: &[u32], cube: bool, gammons: bool) -> PairValues {
+    let (win, win_gammon, lose_gammon, at) = if gammons {
+        (chance(r[0]), chance(r[1]), chance(r[2]), 3)
+    } else {
+        (chance(r[0]), 0.0, 0.0, 1)
+    };
+    let cubeful = cube.then(|| {
+        let e = |i: usize| equity(r[at + i]);
+        if gammons {
+            Cubeful {
+                owned: e(0),
+                centred: e(1),
+                centred_jacoby: e(2),
+                opponent_owns: e(3),
+            }
+        } else {
+            Cubeful {
+                owned: e(0),
+                centred: e(1),
+                centred_jacoby: e(1),
+                opponent_owns: e(2),
+            }
+        }
+    });
+    PairValues {
+        win,
+        win_gammon,
+        lose_gammon,
+        cubeful,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_kind_and_its_variant_line_round_trip() {
+        for kind in [
+            Kind::one_sided(6),
+            Kind::two_sided(6, 6, true),
+            Kind::two_sided(6, 15, false),
+            Kind::two_sided(4, 15, true),
+        ] {
+            assert_eq!(Kind::of_line(&kind.line()), Some(kind));
+        }
+        assert_eq!(
+            Kind::of_line("bearoff two-sided: points=6:checkers=6"),
+            None
+        );
+        assert_eq!(
+            Kind::two_sided(6, 8, true).file_name(),
+            "bearoff-ts-6x8.tbl"
+        );
+        assert!(Kind::two_sided(6, 15, false).gammons());
+        assert!(Kind::one_sided(6).check().is_ok());
+        assert!(Kind {
+            checkers: 14,
+            ..Kind::one_sided(6)
+        }
+        .check()
+        .is_err());
+    }
+
+    #[test]
+    fn a_built_table_answers_what_the_solve_found() {
+        let dir = tempfile::tempdir().unwrap();
+        let kind = Kind::two_sided(3, 3, true);
+        let path = dir.path().join(kind.file_name());
+        let report = build(&kind, &path, Progress::SILENT).unwrap();
+        assert_eq!(report.pairs, 400);
+        let t = TwoSidedTable::open(&path).unwrap();
+        // One checker on the one point against anything: a certain win.
+        let v = t.values(1, 19).unwrap();
+        assert_eq!(v.win, 1.0);
+        assert_eq!(v.cubeful.unwrap().centred, 1.0);
+        let os = dir.path().join("os.tbl");
+        build(&Kind::one_sided(2), &os, Progress::SILENT).unwrap();
+        let o = OneSidedTable::open(&os).unwrap();
+        assert_eq!(o.distributions(1).unwrap().rolls, vec![0.0, 1.0]);
+        assert!(TwoSidedTable::open(&os).is_err());
+        assert!(OneSidedTable::open(&path).is_err());
+    }
+}

@@ -1,0 +1,379 @@
+//! `tabula bearoff …`: the bear-off databases through the command line: their tables
+//! against the manifest and at any thread count, the fixed JSON keys, gnubg's formats
+//! written and read back, and bad input, wrong and damaged tables refused cleanly.
+
+use crate::common::{json, tabula};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+/// The folder where this suite builds the bear-off tables, once.
+fn folder() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| tempfile::tempdir().unwrap().keep())
+}
+
+/// Builds a database (`args` after `bearoff build`) into `file` in the suite's folder,
+/// with `threads` threads when given; its `--json` report.
+fn build_with(args: &[&str], file: &str, threads: Option<&str>) -> Value {
+    let mut command = tabula();
+    if let Some(t) = threads {
+        command.env("RAYON_NUM_THREADS", t);
+    }
+    let out = command
+        .args(["bearoff", "build", "--quiet", "--json"])
+        .args(args)
+        .arg("--table")
+        .arg(folder().join(file))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// The suite's tables, built once each: (file, build arguments).
+const TABLES: [(&str, &[&str]); 4] = [
+    ("bearoff-os-6.tbl", &["--points", "6"]),
+    (
+        "bearoff-ts-6x6.tbl",
+        &["--points", "6", "--checkers", "6", "--two-sided"],
+    ),
+    (
+        "bearoff-ts-6x6-cubeless.tbl",
+        &[
+            "--points",
+            "6",
+            "--checkers",
+            "6",
+            "--two-sided",
+            "--cubeless",
+        ],
+    ),
+    (
+        "bearoff-ts-2x15.tbl",
+        &["--points", "2", "--checkers", "15", "--two-sided"],
+    ),
+];
+
+fn built(file: &'static str) -> &'static Value {
+    static BUILT: OnceLock<std::sync::Mutex<Vec<(&'static str, &'static Value)>>> = OnceLock::new();
+    let list = BUILT.get_or_init(Default::default);
+    let mut list = list.lock().unwrap();
+    if let Some((_, v)) = list.iter().find(|(n, _)| *n == file) {
+        return v;
+    }
+    let args = TABLES.iter().find(|(f, _)| *f == file).unwrap().1;
+    let v: &'static Value = Box::leak(Box::new(build_with(args, file, Some("2"))));
+    list.push((file, v));
+    v
+}
+
+fn table(file: &'static str) -> String {
+    built(file);
+    folder().join(file).display().to_string()
+}
+
+fn checksum(report: &Value) -> String {
+    format!("sha256:{}", report["table"]["checksum"].as_str().unwrap())
+}
+
+fn manifest(name: &str) -> String {
+    let text =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tables/MANIFEST")).unwrap();
+    text.lines()
+        .find(|l| l.split_whitespace().next() == Some(name))
+        .and_then(|l| l.split_whitespace().last())
+        .unwrap_or_else(|| panic!("{name} is not in the manifest"))
+        .to_string()
+}
+
+#[test]
+fn the_small_bearoff_tables_have_the_manifests_checksums() {
+    for (file, _) in TABLES {
+        assert_eq!(checksum(built(file)), manifest(file), "{file}");
+    }
+}
+
+#[test]
+fn bearoff_tables_do_not_depend_on_the_thread_count() {
+    for (file, args) in &TABLES[..2] {
+        let one = build_with(args, &format!("one-thread-{file}"), Some("1"));
+        assert_eq!(checksum(&one), checksum(built(file)), "{file}");
+    }
+}
+
+#[test]
+#[ignore = "the one-sided 8 points and the two-sided 6x8 with the cube: a few seconds each"]
+fn the_8_point_and_6x8_tables_have_the_manifests_checksums() {
+    let os = build_with(&["--points", "8"], "bearoff-os-8.tbl", None);
+    assert_eq!(checksum(&os), manifest("bearoff-os-8.tbl"));
+    let ts = build_with(
+        &["--points", "6", "--checkers", "8", "--two-sided"],
+        "bearoff-ts-6x8.tbl",
+        None,
+    );
+    assert_eq!(checksum(&ts), manifest("bearoff-ts-6x8.tbl"));
+}
+
+#[test]
+fn count_gives_the_positions_and_pairs_of_the_spec() {
+    let c = json(&[
+        "bearoff",
+        "count",
+        "--points",
+        "6",
+        "--checkers",
+        "15",
+        "--json",
+    ]);
+    assert_eq!(c["positions"], 54_264);
+    assert_eq!(c["pairs"], 2_944_581_696u64);
+    let c = json(&[
+        "bearoff",
+        "count",
+        "--points",
+        "10",
+        "--checkers",
+        "15",
+        "--json",
+    ]);
+    assert_eq!(c["positions"], 3_268_760);
+}
+
+#[test]
+fn distribution_gives_the_rolls_their_mean_and_the_gammon_rolls() {
+    let t = table("bearoff-os-6.tbl");
+    let d = json(&["bearoff", "distribution", "1", "--table", &t, "--json"]);
+    assert_eq!(d["index"], 1);
+    assert_eq!(d["rolls"], serde_json::json!([0.0, 1.0]));
+    assert_eq!(d["mean"], 1.0);
+    assert_eq!(d["gammon_rolls"], Value::Null);
+    // Fifteen on the six point: 12.266 rolls on average (gnubg's bearoffdump agrees), and
+    // a first checker off within one roll with a 6, 5-1, 4-2, 3-3 or 2-2: 17/36.
+    let d = json(&[
+        "bearoff",
+        "distribution",
+        "6,6,6,6,6,6,6,6,6,6,6,6,6,6,6",
+        "--table",
+        &t,
+        "--json",
+    ]);
+    assert_eq!(d["index"], 54_263);
+    assert!((d["mean"].as_f64().unwrap() - 12.266187).abs() < 1e-6);
+    let g = d["gammon_rolls"].as_array().unwrap();
+    assert!((g[1].as_f64().unwrap() - 17.0 / 36.0).abs() < 1e-15);
+    let total: f64 = d["rolls"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p.as_f64().unwrap())
+        .sum();
+    assert!((total - 1.0).abs() < 1e-12);
+}
+
+#[test]
+fn equity_gives_the_familys_document_and_the_one_sided_estimate() {
+    let e = json(&[
+        "bearoff",
+        "equity",
+        "6,6,5/4,2,1",
+        "--table",
+        &table("bearoff-ts-6x6.tbl"),
+        "--one-sided",
+        &table("bearoff-os-6.tbl"),
+        "--json",
+    ]);
+    assert_eq!(e["position"], "6,6,5/4,2,1");
+    assert!(e["index"].is_u64());
+    let win = e["outcomes"]["win"].as_f64().unwrap();
+    assert!((e["equity"].as_f64().unwrap() - (2.0 * win - 1.0)).abs() < 1e-9);
+    for key in ["owned", "centred", "centred_jacoby", "opponent_owns"] {
+        assert!(e["cubeful"][key].is_f64(), "{key}");
+    }
+    assert_eq!(e["cube"]["action"], "no double");
+    let estimate = e["one_sided_estimate"]["win"].as_f64().unwrap();
+    assert!((estimate - win).abs() < 0.01 && estimate != win);
+    // The same position by its record and its gnubg Position ID.
+    let by_record = json(&[
+        "bearoff",
+        "equity",
+        &e["index"].to_string(),
+        "--table",
+        &table("bearoff-ts-6x6.tbl"),
+        "--json",
+    ]);
+    assert_eq!(by_record["equity"], e["equity"]);
+    let by_id = json(&[
+        "bearoff",
+        "equity",
+        e["position_id"].as_str().unwrap(),
+        "--table",
+        &table("bearoff-ts-6x6.tbl"),
+        "--json",
+    ]);
+    assert_eq!(by_id["equity"], e["equity"]);
+}
+
+#[test]
+fn a_sure_gammon_is_worth_two_and_one_under_the_jacoby_rule() {
+    // Two checkers on the one point against fifteen on the board: every roll bears both
+    // off, a gammon; no cube state doubles a position worth more than the pass.
+    let e = json(&[
+        "bearoff",
+        "equity",
+        "1,1/2,2,2,2,2,2,2,2,2,2,2,2,2,2,2",
+        "--table",
+        &table("bearoff-ts-2x15.tbl"),
+        "--json",
+    ]);
+    assert_eq!(e["outcomes"]["win_gammon"], 1.0);
+    assert_eq!(e["equity"], 2.0);
+    assert_eq!(e["cubeful"]["centred"], 2.0);
+    assert_eq!(e["cubeful"]["centred_jacoby"], 1.0);
+    assert_eq!(e["cube"]["action"], "too good");
+}
+
+#[test]
+fn hint_lists_the_plays_best_first_with_play_and_equity() {
+    let h = json(&[
+        "bearoff",
+        "hint",
+        "6,6,5/4,2,1",
+        "6-1",
+        "--table",
+        &table("bearoff-ts-6x6.tbl"),
+        "--json",
+    ]);
+    let plays = h["plays"].as_array().unwrap();
+    assert_eq!(plays.len(), 2);
+    assert_eq!(plays[0]["play"], "6/off 5/4");
+    let eq: Vec<f64> = plays
+        .iter()
+        .map(|p| p["equity"].as_f64().unwrap())
+        .collect();
+    assert!(eq[0] > eq[1]);
+}
+
+#[test]
+fn show_names_a_pair_by_its_record_and_position_id() {
+    let s = json(&[
+        "bearoff",
+        "show",
+        "6,6,5/3,1",
+        "--points",
+        "6",
+        "--checkers",
+        "6",
+        "--json",
+    ]);
+    assert_eq!(s["position"], "6,6,5/3,1");
+    assert_eq!(s["pips"], serde_json::json!([17, 4]));
+    let id = s["position_id"].as_str().unwrap();
+    let again = json(&["bearoff", "show", id, "--checkers", "6", "--json"]);
+    assert_eq!(again["index"], s["index"]);
+}
+
+#[test]
+fn gnubgs_formats_written_read_back_within_their_rounding() {
+    let dir = tempfile::tempdir().unwrap();
+    for (file, out, extra) in [
+        ("bearoff-ts-6x6.tbl", "ts.bd", None),
+        ("bearoff-os-6.tbl", "os.bd", None),
+        ("bearoff-os-6.tbl", "os-plain.bd", Some("--uncompressed")),
+    ] {
+        let path = dir.path().join(out);
+        let mut c = tabula();
+        c.args(["bearoff", "export", "--table", &table(file), "--gnubg"])
+            .arg(&path);
+        if let Some(e) = extra {
+            c.arg(e);
+        }
+        assert!(c.output().unwrap().status.success());
+        let cmp = json(&[
+            "bearoff",
+            "compare",
+            "--table",
+            &table(file),
+            "--gnubg",
+            path.to_str().unwrap(),
+            "--json",
+        ]);
+        for (quantity, diff) in cmp["max_diff"].as_object().unwrap() {
+            // Half a unit of rounding; a distribution's mode absorbs the others' too.
+            let limit = if quantity.contains("rolls") || quantity.contains("mean") {
+                16.0 / 65535.0
+            } else {
+                0.5 / 32767.5 + 1e-9
+            };
+            assert!(diff.as_f64().unwrap() <= limit, "{file} {quantity}: {diff}");
+        }
+        assert!(cmp["positions"].as_u64().unwrap() > 50_000);
+    }
+    // Compressed and not, the same distributions.
+    let (a, b) = (
+        std::fs::read(dir.path().join("os.bd")).unwrap(),
+        std::fs::read(dir.path().join("os-plain.bd")).unwrap(),
+    );
+    assert_eq!(&a[..16], b"gnubg-OS-06-15-1");
+    assert_eq!(b.len(), 40 + 54_264 * 128);
+}
+
+#[test]
+fn bad_positions_and_wrong_or_damaged_tables_are_refused_cleanly() {
+    let ts = table("bearoff-ts-6x6.tbl");
+    let os = table("bearoff-os-6.tbl");
+    let status = |args: &[&str]| {
+        let out = tabula().args(args).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr).to_string();
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        (out.status.code(), err)
+    };
+    // A checker outside the database, too many checkers, a bad roll: input, 2.
+    let (code, err) = status(&["bearoff", "equity", "7,1/2", "--table", &ts]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("point 7"), "{err}");
+    let (code, _) = status(&["bearoff", "equity", "6,6,6,6,6,6,6/1", "--table", &ts]);
+    assert_eq!(code, Some(2));
+    let (code, _) = status(&["bearoff", "hint", "6/1", "7-1", "--table", &ts]);
+    assert_eq!(code, Some(2));
+    let (code, _) = status(&["bearoff", "count", "--points", "13"]);
+    assert_eq!(code, Some(2));
+    // A table of the wrong kind, a missing one: 1, the missing one naming its build.
+    let (code, err) = status(&["bearoff", "equity", "6/1", "--table", &os]);
+    assert_eq!(code, Some(1));
+    assert!(err.contains("bearoff-two-sided"), "{err}");
+    let (code, err) = status(&["bearoff", "distribution", "6", "--table", &ts]);
+    assert_eq!(code, Some(1), "{err}");
+    let missing = folder().join("none.tbl");
+    let (code, err) = status(&[
+        "bearoff",
+        "equity",
+        "6/1",
+        "--table",
+        missing.to_str().unwrap(),
+    ]);
+    assert_eq!(code, Some(1));
+    assert!(err.contains("tabula bearoff build"), "{err}");
+    // A damaged table: a flipped byte in the payload is reported by the query reading it.
+    let damaged = folder().join("damaged.tbl");
+    let mut bytes = std::fs::read(&ts).unwrap();
+    bytes[256 + 16 * 75_804 + 1] ^= 0xFF;
+    std::fs::write(&damaged, bytes).unwrap();
+    let (code, err) = status(&[
+        "bearoff",
+        "equity",
+        "6,6,5/4,2,1",
+        "--table",
+        damaged.to_str().unwrap(),
+    ]);
+    assert_eq!(code, Some(1));
+    assert!(err.contains("corrupt"), "{err}");
+    // A gnubg file that is not one: 1.
+    let (code, err) = status(&["bearoff", "compare", "--table", &ts, "--gnubg", &os]);
+    assert_eq!(code, Some(1));
+    assert!(err.contains("not a gnubg bear-off database"), "{err}");
+}
