@@ -101,6 +101,48 @@ impl Combinations {
         Ok(mask)
     }
 
+    /// Stars and bars: the rank of the `k` bars placed, from the bottom cell up, after
+    /// `counts[k-1]` stars, then `counts[k-2]`, …, then `counts[0]` (one count a bar; the
+    /// stars left over fill the cells above the last bar).
+    pub fn rank_stars(&self, counts: &[u8]) -> Result<u64, RankError> {
+        let stars: usize = counts.iter().map(|&c| usize::from(c)).sum();
+        if counts.len() != self.k || stars + self.k > self.n {
+            return Err(RankError::NotMember(format!(
+                "{} counts of {stars} stars do not place {} bars in {} cells",
+                counts.len(),
+                self.k,
+                self.n
+            )));
+        }
+        let mut mask = 0u64;
+        let mut cell = 0;
+        for &count in counts.iter().rev() {
+            cell += usize::from(count);
+            mask |= 1 << cell;
+            cell += 1;
+        }
+        self.rank_mask(mask)
+    }
+
+    /// Writes into `counts` (`k` of them) the stars before each bar of rank `r`, in
+    /// [`Combinations::rank_stars`]' order.
+    pub fn unrank_stars(&self, r: u64, counts: &mut [u8]) -> Result<(), RankError> {
+        if counts.len() != self.k {
+            return Err(RankError::NotMember(format!(
+                "room for {} counts, expected {}",
+                counts.len(),
+                self.k
+            )));
+        }
+        let mut mask = self.unrank_mask(r)?;
+        for slot in counts.iter_mut().rev() {
+            let gap = mask.trailing_zeros();
+            *slot = gap as u8;
+            mask >>= gap + 1;
+        }
+        Ok(())
+    }
+
     /// The mask of rank 0, `{0, …, k-1}`.
     pub fn first_mask(&self) -> u64 {
         low_bits(self.k)
