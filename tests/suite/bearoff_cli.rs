@@ -2,7 +2,7 @@
 //! against the manifest and at any thread count, the fixed JSON keys, gnubg's formats
 //! written and read back, and bad input, wrong and damaged tables refused cleanly.
 
-use crate::common::{json, tabula};
+use crate::common::{json, json_of, manifest, tabula};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -20,19 +20,13 @@ fn build_with(args: &[&str], file: &str, threads: Option<&str>) -> Value {
     if let Some(t) = threads {
         command.env("RAYON_NUM_THREADS", t);
     }
-    let out = command
-        .args(["bearoff", "build", "--quiet", "--json"])
-        .args(args)
-        .arg("--table")
-        .arg(folder().join(file))
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
+    json_of(
+        command
+            .args(["bearoff", "build", "--quiet", "--json"])
+            .args(args)
+            .arg("--table")
+            .arg(folder().join(file)),
+    )
 }
 
 /// The suite's tables, built once each: (file, build arguments).
@@ -79,16 +73,6 @@ fn table(file: &'static str) -> String {
 
 fn checksum(report: &Value) -> String {
     format!("sha256:{}", report["table"]["checksum"].as_str().unwrap())
-}
-
-fn manifest(name: &str) -> String {
-    let text =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tables/MANIFEST")).unwrap();
-    text.lines()
-        .find(|l| l.split_whitespace().next() == Some(name))
-        .and_then(|l| l.split_whitespace().last())
-        .unwrap_or_else(|| panic!("{name} is not in the manifest"))
-        .to_string()
 }
 
 #[test]

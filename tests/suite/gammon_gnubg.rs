@@ -499,22 +499,11 @@ fn rewriting_gnubgs_databases_gives_back_their_bytes() {
 
 #[test]
 fn a_gnubg_database_imported_and_exported_again_is_the_same_file() {
-    use crate::common::{json, tabula};
+    use crate::common::{build_hyper1, json, tabula};
     let dir = tempfile::tempdir().unwrap();
     let table = dir.path().join("hyper1.tbl");
     let first = dir.path().join("first.bd");
-    tabula()
-        .args([
-            "gammon",
-            "build",
-            "--variant",
-            "hyper1",
-            "--quiet",
-            "--table",
-        ])
-        .arg(&table)
-        .assert()
-        .success();
+    build_hyper1(&table);
     tabula()
         .args(["gammon", "export", "--table"])
         .arg(&table)

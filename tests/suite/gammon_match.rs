@@ -3,7 +3,7 @@
 //! checksums, the same bytes by every route and thread count, the known limits (1-1, the
 //! Crawford game, post-Crawford free drops), gnubg's file format, and bad input.
 
-use crate::common::{json, tabula};
+use crate::common::{json, json_of, manifest, succeed, tabula};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -20,18 +20,12 @@ fn met(variant: &str, length: u32, folder: &Path, threads: Option<&str>) -> Valu
     if let Some(t) = threads {
         command.env("RAYON_NUM_THREADS", t);
     }
-    let out = command
-        .args(["gammon", "met", "--variant", variant, "--quiet", "--json"])
-        .args(["--length", &length.to_string(), "--match-tables"])
-        .arg(folder)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
+    json_of(
+        command
+            .args(["gammon", "met", "--variant", variant, "--quiet", "--json"])
+            .args(["--length", &length.to_string(), "--match-tables"])
+            .arg(folder),
+    )
 }
 
 /// Hypergammon-1 to 7 points, solved once for this module: the folder and the report.
@@ -79,16 +73,6 @@ fn checksums(report: &Value) -> Vec<(String, String)> {
             )
         })
         .collect()
-}
-
-fn manifest(name: &str) -> String {
-    let text =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tables/MANIFEST")).unwrap();
-    text.lines()
-        .find(|l| l.split_whitespace().next() == Some(name))
-        .and_then(|l| l.split_whitespace().last())
-        .unwrap_or_else(|| panic!("{name} is not in the manifest"))
-        .to_string()
 }
 
 fn f(v: &Value) -> f64 {
@@ -147,12 +131,7 @@ fn every_score_built_apart_gives_the_same_bytes_as_the_whole_match_in_one_proces
         if crawford {
             command.arg("--crawford");
         }
-        let out = command.output().unwrap();
-        assert!(
-            out.status.success(),
-            "{unit}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        succeed(&mut command);
     }
     // Read back by `met`, which now finds every table.
     let again = met("hyper1", 3, &dir, None);
@@ -485,26 +464,21 @@ fn the_table_written_in_gnubgs_format_reads_back_as_the_same_table() {
 #[test]
 fn a_match_played_in_the_terminal_ends_with_a_winner() {
     let (dir, _) = hyper1();
-    let out = tabula()
-        .args([
-            "gammon",
-            "play",
-            "--variant",
-            "hyper1",
-            "--match",
-            "3",
-            "--seed",
-            "4",
-        ])
-        .arg("--match-tables")
-        .arg(dir)
-        .write_stdin("r\nt\n1\n".repeat(500))
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let out = succeed(
+        tabula()
+            .args([
+                "gammon",
+                "play",
+                "--variant",
+                "hyper1",
+                "--match",
+                "3",
+                "--seed",
+                "4",
+            ])
+            .arg("--match-tables")
+            .arg(dir)
+            .write_stdin("r\nt\n1\n".repeat(500)),
     );
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(stdout.starts_with("A match to 3 point(s)"), "{stdout}");

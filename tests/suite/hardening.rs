@@ -2,7 +2,7 @@
 //! stderr and one stdout, memory, messages, limits. (`scripts/fuzz_cli.py` tries the same
 //! faults on every subcommand, derived from the command tree.)
 
-use crate::common::{json, tabula};
+use crate::common::{build_hyper1, json, tabula};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -44,18 +44,7 @@ fn os(s: &str) -> &std::ffi::OsStr {
 /// A Hypergammon-1 table with its cube in `dir`, and its gnubg export.
 fn hyper1(dir: &Path) -> (PathBuf, PathBuf) {
     let table = dir.join("hyper1.tbl");
-    tabula()
-        .args([
-            "gammon",
-            "build",
-            "--variant",
-            "hyper1",
-            "--quiet",
-            "--table",
-        ])
-        .arg(&table)
-        .assert()
-        .success();
+    build_hyper1(&table);
     let bd = dir.join("hyper1.bd");
     tabula()
         .args(["gammon", "export", "--table"])
