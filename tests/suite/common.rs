@@ -59,6 +59,26 @@ pub fn build_hyper1(table: &std::path::Path) {
         .success();
 }
 
+/// Exports `table` as gnubg's file `bd` by the command line.
+pub fn export_gnubg(table: &std::path::Path, bd: &std::path::Path) {
+    tabula()
+        .args(["gammon", "export", "--table"])
+        .arg(table)
+        .arg("--gnubg")
+        .arg(bd)
+        .assert()
+        .success();
+}
+
+/// A Hypergammon-1 table with its cube in `dir`, and its gnubg export.
+pub fn hyper1_with_gnubg(dir: &std::path::Path) -> (PathBuf, PathBuf) {
+    let table = dir.join("hyper1.tbl");
+    build_hyper1(&table);
+    let bd = dir.join("hyper1.bd");
+    export_gnubg(&table, &bd);
+    (table, bd)
+}
+
 /// NikoNiko's tables, built once for the whole suite by the command line (umask 022) into a folder that held the
 /// temporary files of a killed build (a dead PID) and of a running one (this process).
 /// Returns the folder, the equity table and the two temporary files.
