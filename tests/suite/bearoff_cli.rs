@@ -2,7 +2,7 @@
 //! against the manifest and at any thread count, the fixed JSON keys, gnubg's formats
 //! written and read back, and bad input, wrong and damaged tables refused cleanly.
 
-use crate::common::{json, json_of, manifest, tabula};
+use crate::common::{built_once, json, json_of, manifest, tabula, Built};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -54,16 +54,11 @@ const TABLES: [(&str, &[&str]); 4] = [
 ];
 
 fn built(file: &'static str) -> &'static Value {
-    static BUILT: OnceLock<std::sync::Mutex<Vec<(&'static str, &'static Value)>>> = OnceLock::new();
-    let list = BUILT.get_or_init(Default::default);
-    let mut list = list.lock().unwrap();
-    if let Some((_, v)) = list.iter().find(|(n, _)| *n == file) {
-        return v;
-    }
-    let args = TABLES.iter().find(|(f, _)| *f == file).unwrap().1;
-    let v: &'static Value = Box::leak(Box::new(build_with(args, file, Some("2"))));
-    list.push((file, v));
-    v
+    static BUILT: Built = OnceLock::new();
+    built_once(&BUILT, file, || {
+        let args = TABLES.iter().find(|(f, _)| *f == file).unwrap().1;
+        build_with(args, file, Some("2"))
+    })
 }
 
 fn table(file: &'static str) -> String {

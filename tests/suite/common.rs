@@ -32,6 +32,25 @@ pub fn json_of(command: &mut Command) -> Value {
     serde_json::from_slice(&out.stdout).expect("stdout is exactly one JSON document")
 }
 
+/// A memo of build reports by name, for [`built_once`].
+pub type Built = std::sync::OnceLock<std::sync::Mutex<Vec<(&'static str, &'static Value)>>>;
+
+/// The report `build` gives for `name`, built once for the whole suite (under the memo's
+/// lock, so a second caller waits for the first build) and kept.
+pub fn built_once(
+    memo: &'static Built,
+    name: &'static str,
+    build: impl FnOnce() -> Value,
+) -> &'static Value {
+    let mut list = memo.get_or_init(Default::default).lock().unwrap();
+    if let Some((_, v)) = list.iter().find(|(n, _)| *n == name) {
+        return v;
+    }
+    let v: &'static Value = Box::leak(Box::new(build()));
+    list.push((name, v));
+    v
+}
+
 /// The checksum `tables/MANIFEST` gives the table file `name`.
 pub fn manifest(name: &str) -> String {
     let text =

@@ -1,7 +1,7 @@
 //! `tabula gammon …`: the family's commands, its tables against the manifest and against
 //! GNU Backgammon's published database values, and bad variants.
 
-use crate::common::{json, json_of, manifest, tabula};
+use crate::common::{built_once, json, json_of, manifest, tabula, Built};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -42,19 +42,10 @@ fn build_with(variant: &str, threads: &str, file: &str) -> Value {
 }
 
 fn built(variant: &'static str) -> &'static Value {
-    static BUILT: OnceLock<std::sync::Mutex<Vec<(&'static str, &'static Value)>>> = OnceLock::new();
-    let list = BUILT.get_or_init(Default::default);
-    let mut list = list.lock().unwrap();
-    if let Some((_, v)) = list.iter().find(|(n, _)| *n == variant) {
-        return v;
-    }
-    let v: &'static Value = Box::leak(Box::new(build_with(
-        variant,
-        "2",
-        &format!("{variant}.tbl"),
-    )));
-    list.push((variant, v));
-    v
+    static BUILT: Built = OnceLock::new();
+    built_once(&BUILT, variant, || {
+        build_with(variant, "2", &format!("{variant}.tbl"))
+    })
 }
 
 fn table(variant: &'static str) -> String {
