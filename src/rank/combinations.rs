@@ -298,4 +298,33 @@ mod tests {
         assert!(c.rank_mask(0b111).is_err());
         assert!(c.rank_mask(1 << 6 | 1).is_err());
     }
+
+    #[test]
+    fn stars_and_bars_number_every_placement_of_three_stars_before_three_bars_once() {
+        // Three bars and up to three stars before them: C(6, 3) = 20 placements.
+        let c = Combinations::new(6, 3).unwrap();
+        let mut seen = Vec::new();
+        for a in 0..=3u8 {
+            for b in 0..=3 - a {
+                for d in 0..=3 - a - b {
+                    let counts = [a, b, d];
+                    let r = c.rank_stars(&counts).unwrap();
+                    let mut back = [0u8; 3];
+                    c.unrank_stars(r, &mut back).unwrap();
+                    assert_eq!(back, counts);
+                    seen.push(r);
+                }
+            }
+        }
+        seen.sort_unstable();
+        assert_eq!(seen, (0..20).collect::<Vec<u64>>());
+        // No stars: the bars fill the bottom cells, rank 0; all three before the first
+        // bar (the last count): the top cells, the last rank.
+        assert_eq!(c.rank_stars(&[0, 0, 0]).unwrap(), 0);
+        assert_eq!(c.rank_stars(&[0, 0, 3]).unwrap(), 19);
+        assert!(c.rank_stars(&[2, 2, 0]).is_err());
+        assert!(c.rank_stars(&[0, 0]).is_err());
+        assert!(c.unrank_stars(0, &mut [0u8; 2]).is_err());
+        assert!(c.unrank_stars(20, &mut [0u8; 3]).is_err());
+    }
 }
