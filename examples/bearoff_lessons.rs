@@ -320,28 +320,35 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         tally.win_error_sum / tally.pairs as f64,
         (tally.win_error_sq / tally.pairs as f64).sqrt()
     );
+    // How often a rule's play loses win chance, on average and at worst.
+    let losses = |wrong: u64, loss_sum: f64, worst: &Worst| -> String {
+        format!(
+            "{} ({:.2}%), {:.2e} on average there, at most {:.4} ({} to play {}-{})",
+            wrong,
+            pct(wrong, tally.decisions),
+            loss_sum / wrong.max(1) as f64,
+            worst.value,
+            name(worst.at),
+            worst.roll.0,
+            worst.roll.1
+        )
+    };
     println!(
-        "plays: {} (pair, roll) with a choice; the estimate's play loses win chance in {} ({:.2}%), \
-         {:.2e} on average there, at most {:.4} ({} to play {}-{})",
+        "plays: {} (pair, roll) with a choice; the estimate's play loses win chance in {}",
         tally.decisions,
-        tally.estimate_wrong,
-        pct(tally.estimate_wrong, tally.decisions),
-        tally.estimate_loss_sum / tally.estimate_wrong.max(1) as f64,
-        tally.estimate_loss.value,
-        name(tally.estimate_loss.at),
-        tally.estimate_loss.roll.0,
-        tally.estimate_loss.roll.1
+        losses(
+            tally.estimate_wrong,
+            tally.estimate_loss_sum,
+            &tally.estimate_loss
+        )
     );
     println!(
-        "plays by the fewest expected rolls lose win chance in {} ({:.2}%), {:.2e} on average \
-         there, at most {:.4} ({} to play {}-{})",
-        tally.fewest_rolls_wrong,
-        pct(tally.fewest_rolls_wrong, tally.decisions),
-        tally.fewest_rolls_loss_sum / tally.fewest_rolls_wrong.max(1) as f64,
-        tally.fewest_rolls_loss.value,
-        name(tally.fewest_rolls_loss.at),
-        tally.fewest_rolls_loss.roll.0,
-        tally.fewest_rolls_loss.roll.1
+        "plays by the fewest expected rolls lose win chance in {}",
+        losses(
+            tally.fewest_rolls_wrong,
+            tally.fewest_rolls_loss_sum,
+            &tally.fewest_rolls_loss
+        )
     );
     println!(
         "cube, centred (exact: a double in {} pairs): Janowski x={x} on the estimate gives \

@@ -101,6 +101,48 @@ impl Combinations {
         Ok(mask)
     }
 
+    /// Stars and bars: the rank of the `k` bars placed, from the bottom cell up, after
+    /// `counts[k-1]` stars, then `counts[k-2]`, …, then `counts[0]` (one count a bar; the
+    /// stars left over fill the cells above the last bar).
+    pub fn rank_stars(&self, counts: &[u8]) -> Result<u64, RankError> {
+        let stars: usize = counts.iter().map(|&c| usize::from(c)).sum();
+        if counts.len() != self.k || stars + self.k > self.n {
+            return Err(RankError::NotMember(format!(
+                "{} counts of {stars} stars do not place {} bars in {} cells",
+                counts.len(),
+                self.k,
+                self.n
+            )));
+        }
+        let mut mask = 0u64;
+        let mut cell = 0;
+        for &count in counts.iter().rev() {
+            cell += usize::from(count);
+            mask |= 1 << cell;
+            cell += 1;
+        }
+        self.rank_mask(mask)
+    }
+
+    /// Writes into `counts` (`k` of them) the stars before each bar of rank `r`, in
+    /// [`Combinations::rank_stars`]' order.
+    pub fn unrank_stars(&self, r: u64, counts: &mut [u8]) -> Result<(), RankError> {
+        if counts.len() != self.k {
+            return Err(RankError::NotMember(format!(
+                "room for {} counts, expected {}",
+                counts.len(),
+                self.k
+            )));
+        }
+        let mut mask = self.unrank_mask(r)?;
+        for slot in counts.iter_mut().rev() {
+            let gap = mask.trailing_zeros();
+            *slot = gap as u8;
+            mask >>= gap + 1;
+        }
+        Ok(())
+    }
+
     /// The mask of rank 0, `{0, …, k-1}`.
     pub fn first_mask(&self) -> u64 {
         low_bits(self.k)
@@ -255,5 +297,34 @@ mod tests {
         assert!(c.rank(&[2, 2]).is_err());
         assert!(c.rank_mask(0b111).is_err());
         assert!(c.rank_mask(1 << 6 | 1).is_err());
+    }
+
+    #[test]
+    fn stars_and_bars_number_every_placement_of_three_stars_before_three_bars_once() {
+        // Three bars and up to three stars before them: C(6, 3) = 20 placements.
+        let c = Combinations::new(6, 3).unwrap();
+        let mut seen = Vec::new();
+        for a in 0..=3u8 {
+            for b in 0..=3 - a {
+                for d in 0..=3 - a - b {
+                    let counts = [a, b, d];
+                    let r = c.rank_stars(&counts).unwrap();
+                    let mut back = [0u8; 3];
+                    c.unrank_stars(r, &mut back).unwrap();
+                    assert_eq!(back, counts);
+                    seen.push(r);
+                }
+            }
+        }
+        seen.sort_unstable();
+        assert_eq!(seen, (0..20).collect::<Vec<u64>>());
+        // No stars: the bars fill the bottom cells, rank 0; all three before the first
+        // bar (the last count): the top cells, the last rank.
+        assert_eq!(c.rank_stars(&[0, 0, 0]).unwrap(), 0);
+        assert_eq!(c.rank_stars(&[0, 0, 3]).unwrap(), 19);
+        assert!(c.rank_stars(&[2, 2, 0]).is_err());
+        assert!(c.rank_stars(&[0, 0]).is_err());
+        assert!(c.unrank_stars(0, &mut [0u8; 2]).is_err());
+        assert!(c.unrank_stars(20, &mut [0u8; 3]).is_err());
     }
 }

@@ -2,7 +2,7 @@
 //! against the manifest and at any thread count, the fixed JSON keys, gnubg's formats
 //! written and read back, and bad input, wrong and damaged tables refused cleanly.
 
-use crate::common::{json, tabula};
+use crate::common::{built_once, json, json_of, manifest, tabula, Built};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -20,19 +20,13 @@ fn build_with(args: &[&str], file: &str, threads: Option<&str>) -> Value {
     if let Some(t) = threads {
         command.env("RAYON_NUM_THREADS", t);
     }
-    let out = command
-        .args(["bearoff", "build", "--quiet", "--json"])
-        .args(args)
-        .arg("--table")
-        .arg(folder().join(file))
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
+    json_of(
+        command
+            .args(["bearoff", "build", "--quiet", "--json"])
+            .args(args)
+            .arg("--table")
+            .arg(folder().join(file)),
+    )
 }
 
 /// The suite's tables, built once each: (file, build arguments).
@@ -60,16 +54,11 @@ const TABLES: [(&str, &[&str]); 4] = [
 ];
 
 fn built(file: &'static str) -> &'static Value {
-    static BUILT: OnceLock<std::sync::Mutex<Vec<(&'static str, &'static Value)>>> = OnceLock::new();
-    let list = BUILT.get_or_init(Default::default);
-    let mut list = list.lock().unwrap();
-    if let Some((_, v)) = list.iter().find(|(n, _)| *n == file) {
-        return v;
-    }
-    let args = TABLES.iter().find(|(f, _)| *f == file).unwrap().1;
-    let v: &'static Value = Box::leak(Box::new(build_with(args, file, Some("2"))));
-    list.push((file, v));
-    v
+    static BUILT: Built = OnceLock::new();
+    built_once(&BUILT, file, || {
+        let args = TABLES.iter().find(|(f, _)| *f == file).unwrap().1;
+        build_with(args, file, Some("2"))
+    })
 }
 
 fn table(file: &'static str) -> String {
@@ -79,16 +68,6 @@ fn table(file: &'static str) -> String {
 
 fn checksum(report: &Value) -> String {
     format!("sha256:{}", report["table"]["checksum"].as_str().unwrap())
-}
-
-fn manifest(name: &str) -> String {
-    let text =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tables/MANIFEST")).unwrap();
-    text.lines()
-        .find(|l| l.split_whitespace().next() == Some(name))
-        .and_then(|l| l.split_whitespace().last())
-        .unwrap_or_else(|| panic!("{name} is not in the manifest"))
-        .to_string()
 }
 
 #[test]

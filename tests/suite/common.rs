@@ -12,13 +12,90 @@ pub fn tabula() -> Command {
 
 /// Runs `tabula ARGS`, which must succeed, and parses its stdout as one JSON document.
 pub fn json(args: &[&str]) -> Value {
-    let out = tabula().args(args).output().unwrap();
+    json_of(tabula().args(args))
+}
+
+/// Runs `command`, which must succeed; its output.
+pub fn succeed(command: &mut Command) -> std::process::Output {
+    let out = command.output().unwrap();
     assert!(
         out.status.success(),
-        "{args:?} failed: {}",
+        "{command:?} failed: {}",
         String::from_utf8_lossy(&out.stderr)
     );
+    out
+}
+
+/// Runs `command`, which must succeed, and parses its stdout as one JSON document.
+pub fn json_of(command: &mut Command) -> Value {
+    let out = succeed(command);
     serde_json::from_slice(&out.stdout).expect("stdout is exactly one JSON document")
+}
+
+/// A memo of build reports by name, for [`built_once`].
+pub type Built = std::sync::OnceLock<std::sync::Mutex<Vec<(&'static str, &'static Value)>>>;
+
+/// The report `build` gives for `name`, built once for the whole suite (under the memo's
+/// lock, so a second caller waits for the first build) and kept.
+pub fn built_once(
+    memo: &'static Built,
+    name: &'static str,
+    build: impl FnOnce() -> Value,
+) -> &'static Value {
+    let mut list = memo.get_or_init(Default::default).lock().unwrap();
+    if let Some((_, v)) = list.iter().find(|(n, _)| *n == name) {
+        return v;
+    }
+    let v: &'static Value = Box::leak(Box::new(build()));
+    list.push((name, v));
+    v
+}
+
+/// The checksum `tables/MANIFEST` gives the table file `name`.
+pub fn manifest(name: &str) -> String {
+    let text =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tables/MANIFEST")).unwrap();
+    text.lines()
+        .find(|l| l.split_whitespace().next() == Some(name))
+        .and_then(|l| l.split_whitespace().last())
+        .unwrap_or_else(|| panic!("{name} is not in the manifest"))
+        .to_string()
+}
+
+/// Builds Hypergammon-1's table with the cube into `table` by the command line.
+pub fn build_hyper1(table: &std::path::Path) {
+    tabula()
+        .args([
+            "gammon",
+            "build",
+            "--variant",
+            "hyper1",
+            "--quiet",
+            "--table",
+        ])
+        .arg(table)
+        .assert()
+        .success();
+}
+
+/// Exports `table` as gnubg's file `bd` by the command line.
+pub fn export_gnubg(table: &std::path::Path, bd: &std::path::Path) {
+    tabula()
+        .args(["gammon", "export", "--table"])
+        .arg(table)
+        .arg("--gnubg")
+        .arg(bd)
+        .assert()
+        .success();
+}
+
+/// A Hypergammon-1 table with its cube in `dir`, and its gnubg export.
+pub fn hyper1_with_gnubg(dir: &std::path::Path) -> (PathBuf, PathBuf) {
+    let table = dir.join("hyper1.tbl");
+    build_hyper1(&table);
+    let bd = dir.join("hyper1.bd");
+    export_gnubg(&table, &bd);
+    (table, bd)
 }
 
 /// NikoNiko's tables, built once for the whole suite by the command line (umask 022) into a folder that held the

@@ -1,7 +1,7 @@
 //! `tabula gammon …`: the family's commands, its tables against the manifest and against
 //! GNU Backgammon's published database values, and bad variants.
 
-use crate::common::{json, tabula};
+use crate::common::{built_once, json, json_of, manifest, tabula, Built};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -23,13 +23,7 @@ fn build(variant: &str, threads: Option<&str>, table: &Path, cube: bool) -> Valu
     if !cube {
         command.arg("--cubeless");
     }
-    let out = command.arg("--table").arg(table).output().unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
+    json_of(command.arg("--table").arg(table))
 }
 
 /// The checksum of the cubeless table a build reports.
@@ -48,19 +42,10 @@ fn build_with(variant: &str, threads: &str, file: &str) -> Value {
 }
 
 fn built(variant: &'static str) -> &'static Value {
-    static BUILT: OnceLock<std::sync::Mutex<Vec<(&'static str, &'static Value)>>> = OnceLock::new();
-    let list = BUILT.get_or_init(Default::default);
-    let mut list = list.lock().unwrap();
-    if let Some((_, v)) = list.iter().find(|(n, _)| *n == variant) {
-        return v;
-    }
-    let v: &'static Value = Box::leak(Box::new(build_with(
-        variant,
-        "2",
-        &format!("{variant}.tbl"),
-    )));
-    list.push((variant, v));
-    v
+    static BUILT: Built = OnceLock::new();
+    built_once(&BUILT, variant, || {
+        build_with(variant, "2", &format!("{variant}.tbl"))
+    })
 }
 
 fn table(variant: &'static str) -> String {
@@ -68,16 +53,6 @@ fn table(variant: &'static str) -> String {
     folder()
         .join(format!("{variant}.tbl"))
         .display()
-        .to_string()
-}
-
-fn manifest(name: &str) -> String {
-    let text =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tables/MANIFEST")).unwrap();
-    text.lines()
-        .find(|l| l.split_whitespace().next() == Some(name))
-        .and_then(|l| l.split_whitespace().last())
-        .unwrap_or_else(|| panic!("{name} is not in the manifest"))
         .to_string()
 }
 

@@ -499,29 +499,9 @@ fn rewriting_gnubgs_databases_gives_back_their_bytes() {
 
 #[test]
 fn a_gnubg_database_imported_and_exported_again_is_the_same_file() {
-    use crate::common::{json, tabula};
+    use crate::common::{export_gnubg, hyper1_with_gnubg, json, tabula};
     let dir = tempfile::tempdir().unwrap();
-    let table = dir.path().join("hyper1.tbl");
-    let first = dir.path().join("first.bd");
-    tabula()
-        .args([
-            "gammon",
-            "build",
-            "--variant",
-            "hyper1",
-            "--quiet",
-            "--table",
-        ])
-        .arg(&table)
-        .assert()
-        .success();
-    tabula()
-        .args(["gammon", "export", "--table"])
-        .arg(&table)
-        .arg("--gnubg")
-        .arg(&first)
-        .assert()
-        .success();
+    let (_, first) = hyper1_with_gnubg(dir.path());
     // gnubg's file read into tables: they know their variant and their origin.
     let imported = dir.path().join("from-gnubg.tbl");
     let report = json(&[
@@ -542,13 +522,7 @@ fn a_gnubg_database_imported_and_exported_again_is_the_same_file() {
         "{info}"
     );
     let second = dir.path().join("second.bd");
-    tabula()
-        .args(["gammon", "export", "--table"])
-        .arg(&imported)
-        .arg("--gnubg")
-        .arg(&second)
-        .assert()
-        .success();
+    export_gnubg(&imported, &second);
     assert!(std::fs::read(&first).unwrap() == std::fs::read(&second).unwrap());
     // Every value within gnubg's 24 bits of tabula's own.
     let c = json(&[

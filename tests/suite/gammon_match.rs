@@ -3,7 +3,7 @@
 //! checksums, the same bytes by every route and thread count, the known limits (1-1, the
 //! Crawford game, post-Crawford free drops), gnubg's file format, and bad input.
 
-use crate::common::{json, tabula};
+use crate::common::{json, json_of, manifest, succeed, tabula};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -20,18 +20,12 @@ fn met(variant: &str, length: u32, folder: &Path, threads: Option<&str>) -> Valu
     if let Some(t) = threads {
         command.env("RAYON_NUM_THREADS", t);
     }
-    let out = command
-        .args(["gammon", "met", "--variant", variant, "--quiet", "--json"])
-        .args(["--length", &length.to_string(), "--match-tables"])
-        .arg(folder)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
+    json_of(
+        command
+            .args(["gammon", "met", "--variant", variant, "--quiet", "--json"])
+            .args(["--length", &length.to_string(), "--match-tables"])
+            .arg(folder),
+    )
 }
 
 /// Hypergammon-1 to 7 points, solved once for this module: the folder and the report.
@@ -66,6 +60,15 @@ fn at(folder: &Path, args: &[&str]) -> Value {
     json(&all)
 }
 
+/// `tabula gammon QUERY… --variant V --score S EXTRA… --json` over the match tables in
+/// `folder`.
+fn at_score(folder: &Path, query: &[&str], variant: &str, score: &str, extra: &[&str]) -> Value {
+    let mut args = query.to_vec();
+    args.extend_from_slice(&["--variant", variant, "--score", score]);
+    args.extend_from_slice(extra);
+    at(folder, &args)
+}
+
 /// The checksum of each unit's table in a `met` report, by unit.
 fn checksums(report: &Value) -> Vec<(String, String)> {
     report["units"]
@@ -79,16 +82,6 @@ fn checksums(report: &Value) -> Vec<(String, String)> {
             )
         })
         .collect()
-}
-
-fn manifest(name: &str) -> String {
-    let text =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tables/MANIFEST")).unwrap();
-    text.lines()
-        .find(|l| l.split_whitespace().next() == Some(name))
-        .and_then(|l| l.split_whitespace().last())
-        .unwrap_or_else(|| panic!("{name} is not in the manifest"))
-        .to_string()
 }
 
 fn f(v: &Value) -> f64 {
@@ -147,12 +140,7 @@ fn every_score_built_apart_gives_the_same_bytes_as_the_whole_match_in_one_proces
         if crawford {
             command.arg("--crawford");
         }
-        let out = command.output().unwrap();
-        assert!(
-            out.status.success(),
-            "{unit}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        succeed(&mut command);
     }
     // Read back by `met`, which now finds every table.
     let again = met("hyper1", 3, &dir, None);
@@ -278,45 +266,26 @@ fn match_tables_do_not_depend_on_the_thread_count_and_have_the_manifests_checksu
 #[test]
 fn at_one_away_one_away_every_game_decides_the_match_and_the_cube_is_dead() {
     let (dir, _) = hyper1();
-    let e = at(
-        dir,
-        &["equity", "24/24", "--variant", "hyper1", "--score", "1-1"],
-    );
+    let e = at_score(dir, &["equity", "24/24"], "hyper1", "1-1", &[]);
     assert!(e["cube_action"].is_null(), "{e}");
-    let turned = at(
+    let turned = at_score(
         dir,
-        &[
-            "equity",
-            "24/24",
-            "--variant",
-            "hyper1",
-            "--score",
-            "1-1",
-            "--cube",
-            "4",
-            "--owner",
-            "opponent",
-        ],
+        &["equity", "24/24"],
+        "hyper1",
+        "1-1",
+        &["--cube", "4", "--owner", "opponent"],
     );
     assert_eq!(e["mwc"], turned["mwc"]);
     // gnubg's hyper1.bd: the opening's chance of winning, 0.6015828 (every game there
     // is played to win it: at 1-1 gammons are worth nothing more).
     assert!((f(&e["mwc"]) - 0.6015828).abs() < 1e-6, "{e}");
     // The cube at 4 or more is as dead at 3-4 as at 1-1: the same chance.
-    let dead = at(
+    let dead = at_score(
         dir,
-        &[
-            "equity",
-            "24/24",
-            "--variant",
-            "hyper1",
-            "--score",
-            "3-4",
-            "--cube",
-            "4",
-            "--owner",
-            "on-roll",
-        ],
+        &["equity", "24/24"],
+        "hyper1",
+        "3-4",
+        &["--cube", "4", "--owner", "on-roll"],
     );
     assert_eq!(dead["mwc"], e["mwc"]);
     assert!(dead["cube_action"].is_null());
@@ -325,24 +294,10 @@ fn at_one_away_one_away_every_game_decides_the_match_and_the_cube_is_dead() {
 #[test]
 fn the_crawford_game_is_played_without_the_cube() {
     let (dir, _) = hyper1();
-    let e = at(
-        dir,
-        &[
-            "equity",
-            "24/24",
-            "--variant",
-            "hyper1",
-            "--score",
-            "1-3",
-            "--crawford",
-        ],
-    );
+    let e = at_score(dir, &["equity", "24/24"], "hyper1", "1-3", &["--crawford"]);
     assert!(e["cube_action"].is_null(), "{e}");
     assert_eq!(e["score"]["game"], "crawford");
-    let post = at(
-        dir,
-        &["equity", "24/24", "--variant", "hyper1", "--score", "1-3"],
-    );
+    let post = at_score(dir, &["equity", "24/24"], "hyper1", "1-3", &[]);
     assert_eq!(post["score"]["game"], "post-crawford");
     let out = tabula()
         .args([
@@ -377,10 +332,7 @@ fn post_crawford_the_trailer_doubles_and_the_leader_drops_for_free() {
     // off, so the trailer wins no gammon. Not doubling, a win leads to 1-1: 25/72. A take
     // leaves the cube dead, worth its chance of winning the game, 25/36; a pass leads to
     // 1-1, one half: the leader drops for free.
-    let e = at(
-        dir,
-        &["equity", "3,2/1", "--variant", SMALL, "--score", "2-1"],
-    );
+    let e = at_score(dir, &["equity", "3,2/1"], SMALL, "2-1", &[]);
     let a = &e["cube_action"];
     assert_eq!(a["action"], "double, pass", "{e}");
     assert!((f(&a["no_double"]) - 25.0 / 72.0).abs() < 1e-9, "{e}");
@@ -391,23 +343,10 @@ fn post_crawford_the_trailer_doubles_and_the_leader_drops_for_free() {
     assert_eq!(f(&e["market_window"]["doubling_point"]), 0.0);
     // At the opening the trailer's gammons (each wins the match) make playing on better
     // than the leader's drop: too good to double.
-    let opening = at(
-        dir,
-        &[
-            "equity",
-            "12,11/12,11",
-            "--variant",
-            SMALL,
-            "--score",
-            "2-1",
-        ],
-    );
+    let opening = at_score(dir, &["equity", "12,11/12,11"], SMALL, "2-1", &[]);
     assert_eq!(opening["cube_action"]["action"], "too good", "{opening}");
     // The leader gains nothing by doubling: its wins take the match already.
-    let leader = at(
-        dir,
-        &["equity", "1/3,2", "--variant", SMALL, "--score", "1-2"],
-    );
+    let leader = at_score(dir, &["equity", "1/3,2"], SMALL, "1-2", &[]);
     let action = leader["cube_action"]["action"].as_str().unwrap();
     assert!(["no double", "too good"].contains(&action), "{leader}");
 }
@@ -415,18 +354,7 @@ fn post_crawford_the_trailer_doubles_and_the_leader_drops_for_free() {
 #[test]
 fn a_hint_at_a_score_ranks_the_plays_by_match_winning_chance() {
     let (dir, _) = small();
-    let h = at(
-        dir,
-        &[
-            "hint",
-            "12,11/12,11",
-            "6-5",
-            "--variant",
-            SMALL,
-            "--score",
-            "3-2",
-        ],
-    );
+    let h = at_score(dir, &["hint", "12,11/12,11", "6-5"], SMALL, "3-2", &[]);
     let values: Vec<f64> = h["moves"]
         .as_array()
         .unwrap()
@@ -485,26 +413,21 @@ fn the_table_written_in_gnubgs_format_reads_back_as_the_same_table() {
 #[test]
 fn a_match_played_in_the_terminal_ends_with_a_winner() {
     let (dir, _) = hyper1();
-    let out = tabula()
-        .args([
-            "gammon",
-            "play",
-            "--variant",
-            "hyper1",
-            "--match",
-            "3",
-            "--seed",
-            "4",
-        ])
-        .arg("--match-tables")
-        .arg(dir)
-        .write_stdin("r\nt\n1\n".repeat(500))
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let out = succeed(
+        tabula()
+            .args([
+                "gammon",
+                "play",
+                "--variant",
+                "hyper1",
+                "--match",
+                "3",
+                "--seed",
+                "4",
+            ])
+            .arg("--match-tables")
+            .arg(dir)
+            .write_stdin("r\nt\n1\n".repeat(500)),
     );
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(stdout.starts_with("A match to 3 point(s)"), "{stdout}");
@@ -684,17 +607,7 @@ fn gnubg_loads_the_exported_table_and_shows_the_same_market_windows() {
     let mut redoubles = 0;
     for (me, them) in [(3, 5), (5, 3), (2, 4), (4, 4), (2, 5), (5, 2), (4, 5)] {
         let score = format!("{me}-{them}");
-        let ours = at(
-            &dir,
-            &[
-                "equity",
-                "12,11/12,11",
-                "--variant",
-                SMALL,
-                "--score",
-                &score,
-            ],
-        );
+        let ours = at_score(&dir, &["equity", "12,11/12,11"], SMALL, &score, &[]);
         let w = &ours["market_window"];
         let g = gnubg_window(&file, 5, me, them);
         assert!(

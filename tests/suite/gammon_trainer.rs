@@ -104,20 +104,7 @@ fn hyper1() -> &'static Path {
     let dir = TABLE.get_or_init(|| {
         let dir = tempfile::tempdir().unwrap();
         let table = dir.path().join("hyper1.tbl");
-        let status = Command::new(assert_cmd::cargo::cargo_bin("tabula"))
-            .args([
-                "gammon",
-                "build",
-                "--variant",
-                "hyper1",
-                "--quiet",
-                "--table",
-            ])
-            .arg(&table)
-            .stdout(Stdio::null())
-            .status()
-            .unwrap();
-        assert!(status.success());
+        crate::common::build_hyper1(&table);
         dir
     });
     Box::leak(dir.path().join("hyper1.tbl").into_boxed_path())

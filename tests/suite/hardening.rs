@@ -2,7 +2,7 @@
 //! stderr and one stdout, memory, messages, limits. (`scripts/fuzz_cli.py` tries the same
 //! faults on every subcommand, derived from the command tree.)
 
-use crate::common::{json, tabula};
+use crate::common::{hyper1_with_gnubg, json, tabula};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -41,36 +41,10 @@ fn os(s: &str) -> &std::ffi::OsStr {
     s.as_ref()
 }
 
-/// A Hypergammon-1 table with its cube in `dir`, and its gnubg export.
-fn hyper1(dir: &Path) -> (PathBuf, PathBuf) {
-    let table = dir.join("hyper1.tbl");
-    tabula()
-        .args([
-            "gammon",
-            "build",
-            "--variant",
-            "hyper1",
-            "--quiet",
-            "--table",
-        ])
-        .arg(&table)
-        .assert()
-        .success();
-    let bd = dir.join("hyper1.bd");
-    tabula()
-        .args(["gammon", "export", "--table"])
-        .arg(&table)
-        .arg("--gnubg")
-        .arg(&bd)
-        .assert()
-        .success();
-    (table, bd)
-}
-
 #[test]
 fn a_named_pipe_given_as_a_gnubg_file_or_a_packed_table_is_refused_at_once() {
     let dir = tempfile::tempdir().unwrap();
-    let (table, _) = hyper1(dir.path());
+    let (table, _) = hyper1_with_gnubg(dir.path());
     let pipe = fifo(dir.path());
     let out_tbl = dir.path().join("out.tbl");
     for args in [
@@ -234,7 +208,7 @@ fn a_build_without_the_memory_it_needs_exits_1_saying_how_much() {
 #[test]
 fn exports_at_once_to_one_file_never_tear_it_and_leave_no_temporary() {
     let dir = tempfile::tempdir().unwrap();
-    let (table, single) = hyper1(dir.path());
+    let (table, single) = hyper1_with_gnubg(dir.path());
     let expected = std::fs::read(&single).unwrap();
     let target = dir.path().join("both.bd");
     let children: Vec<_> = (0..4)
@@ -269,7 +243,7 @@ fn exports_at_once_to_one_file_never_tear_it_and_leave_no_temporary() {
 #[test]
 fn an_export_onto_a_folder_names_the_users_path_and_changes_nothing() {
     let dir = tempfile::tempdir().unwrap();
-    let (table, _) = hyper1(dir.path());
+    let (table, _) = hyper1_with_gnubg(dir.path());
     let folder = dir.path().join("a-folder.bd");
     std::fs::create_dir(&folder).unwrap();
     let out = tabula()
@@ -291,7 +265,7 @@ fn an_export_onto_a_folder_names_the_users_path_and_changes_nothing() {
 #[test]
 fn a_corrupt_gnubg_file_is_reported_at_its_lowest_bad_record_whatever_the_threads() {
     let dir = tempfile::tempdir().unwrap();
-    let (table, bd) = hyper1(dir.path());
+    let (table, bd) = hyper1_with_gnubg(dir.path());
     let mut bytes = std::fs::read(&bd).unwrap();
     // A nonzero padding byte (byte 27 of a 28-byte record) in records 300 and 40.
     for record in [300usize, 40] {
@@ -397,7 +371,7 @@ fn unpack_refuses_a_small_file_that_expands_past_its_header() {
 #[test]
 fn pack_refuses_to_write_over_its_own_input_and_a_build_over_a_device() {
     let dir = tempfile::tempdir().unwrap();
-    let (table, _) = hyper1(dir.path());
+    let (table, _) = hyper1_with_gnubg(dir.path());
     let before = std::fs::read(&table).unwrap();
     let out = tabula()
         .args(["table", "pack"])

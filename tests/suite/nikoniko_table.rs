@@ -335,18 +335,11 @@ fn every_bear_off_matches_an_independent_exact_rational_solver() {
 
 fn cli_json(args: &[&str]) -> serde_json::Value {
     let table = built().0.to_str().unwrap().to_string();
-    let out = Command::cargo_bin("tabula")
-        .unwrap()
-        .args(args)
-        .args(["--table", &table, "--json"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
+    crate::common::json_of(
+        crate::common::tabula()
+            .args(args)
+            .args(["--table", &table, "--json"]),
+    )
 }
 
 #[test]

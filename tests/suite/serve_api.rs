@@ -3,7 +3,7 @@
 //! `--json` for the same question; bad input, missing and damaged tables, limits, and a
 //! clean stop.
 
-use crate::common::{json, nikoniko_built, tabula};
+use crate::common::{build_hyper1, json, json_of, nikoniko_built, succeed, tabula};
 use serde_json::Value;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
@@ -154,23 +154,7 @@ pub fn folder() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
         let dir = tempfile::tempdir().unwrap().keep();
-        let out = tabula()
-            .args([
-                "gammon",
-                "build",
-                "--variant",
-                "hyper1",
-                "--quiet",
-                "--table",
-            ])
-            .arg(dir.join("hyper1.tbl"))
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        build_hyper1(&dir.join("hyper1.tbl"));
         for (args, file) in [
             (&["--points", "6"][..], "bearoff-os-6.tbl"),
             (
@@ -178,37 +162,27 @@ pub fn folder() -> &'static Path {
                 "bearoff-ts-6x6.tbl",
             ),
         ] {
-            let out = tabula()
-                .args(["bearoff", "build", "--quiet", "--table"])
-                .arg(dir.join(file))
-                .args(args)
-                .output()
-                .unwrap();
-            assert!(
-                out.status.success(),
-                "{}",
-                String::from_utf8_lossy(&out.stderr)
+            succeed(
+                tabula()
+                    .args(["bearoff", "build", "--quiet", "--table"])
+                    .arg(dir.join(file))
+                    .args(args),
             );
         }
         // Hypergammon-1's match tables to 3 points, for the questions at a score.
-        let out = tabula()
-            .args([
-                "gammon",
-                "met",
-                "--variant",
-                "hyper1",
-                "--length",
-                "3",
-                "--quiet",
-            ])
-            .arg("--match-tables")
-            .arg(&dir)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
+        succeed(
+            tabula()
+                .args([
+                    "gammon",
+                    "met",
+                    "--variant",
+                    "hyper1",
+                    "--length",
+                    "3",
+                    "--quiet",
+                ])
+                .arg("--match-tables")
+                .arg(&dir),
         );
         let (_, niko, _, _) = nikoniko_built();
         std::fs::copy(niko, dir.join("nikoniko.tbl")).unwrap();
@@ -229,18 +203,12 @@ fn server() -> &'static Server {
 
 /// `tabula ARGS --json` with the served folder as the tables folder.
 fn cli(args: &[&str]) -> Value {
-    let out = tabula()
-        .env("TABULA_TABLES", folder())
-        .args(args)
-        .arg("--json")
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
+    json_of(
+        tabula()
+            .env("TABULA_TABLES", folder())
+            .args(args)
+            .arg("--json"),
+    )
 }
 
 /// `s` as a query value.

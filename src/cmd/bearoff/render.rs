@@ -91,27 +91,9 @@ pub fn evaluation(e: &BearoffEvaluation) -> String {
 
 /// `hint`.
 pub fn hint(h: &BearoffHint) -> String {
-    let mut out = match h.cube {
-        Some(state) => format!("{} to play {} (cube {state}):\n", h.position, h.roll),
-        None => format!("{} to play {}:\n", h.position, h.roll),
-    };
-    for (k, m) in h.plays.iter().enumerate() {
-        let cubeful = m
-            .cubeful
-            .map(|c| format!("cubeful {c:+.6}  "))
-            .unwrap_or_default();
-        let _ = writeln!(
-            out,
-            "{:>3}. {:<20} {:<24} {cubeful}equity {:+.6}  loss {:.6}  win {:.4}%",
-            k + 1,
-            m.text,
-            m.position,
-            m.equity,
-            m.loss,
-            100.0 * m.outcomes.win
-        );
-    }
-    out
+    crate::cmd::gammon::render::plays(&h.position, h.roll, h.cube, &h.plays, 20, |m| {
+        format!("  win {:.4}%", 100.0 * m.outcomes.win)
+    })
 }
 
 /// `export` of `format` to `path`.

@@ -5,10 +5,11 @@ use std::fmt::Write as _;
 use std::path::Path;
 use tabula::gammon::gnubg::{bd, compare, Comparison, Imported};
 use tabula::gammon::numbering::Census;
-use tabula::gammon::query::{Evaluation, Hint, Looked, Moves, Opening};
+use tabula::gammon::query::{Evaluation, Hint, Looked, Moves, Opening, Ranked};
 use tabula::gammon::store::BuildReport;
 use tabula::gammon::verify::VerifyReport;
 use tabula::gammon::Outcomes;
+use tabula::gammon::{CubeState, Roll};
 use tabula::nikoniko::counting::Count;
 
 /// The six outcome chances in one line.
@@ -143,24 +144,40 @@ pub fn hint(h: &Hint) -> String {
     if h.moves.is_empty() {
         return format!("{}: no legal move, the turn passes", h.roll);
     }
-    let mut out = match h.cube {
-        Some(state) => format!("{} to play {} (cube {state}):\n", h.position, h.roll),
-        None => format!("{} to play {}:\n", h.position, h.roll),
+    plays(&h.position, h.roll, h.cube, &h.moves, 24, |m| {
+        format!("\n     {}", outcomes(&m.outcomes))
+    })
+}
+
+/// A ranked list of plays: a heading (the position, the roll and the cube state), then a
+/// line a play, its text `text_width` wide, ended by `tail` (which starts with its own
+/// separator).
+pub fn plays(
+    position: &str,
+    roll: Roll,
+    cube: Option<CubeState>,
+    plays: &[Ranked],
+    text_width: usize,
+    tail: impl Fn(&Ranked) -> String,
+) -> String {
+    let mut out = match cube {
+        Some(state) => format!("{position} to play {roll} (cube {state}):\n"),
+        None => format!("{position} to play {roll}:\n"),
     };
-    for (k, m) in h.moves.iter().enumerate() {
+    for (k, m) in plays.iter().enumerate() {
         let cubeful = m
             .cubeful
             .map(|c| format!("cubeful {c:+.6}  "))
             .unwrap_or_default();
         let _ = writeln!(
             out,
-            "{:>3}. {:<24} {:<24} {cubeful}equity {:+.6}  loss {:.6}\n     {}",
+            "{:>3}. {:<text_width$} {:<24} {cubeful}equity {:+.6}  loss {:.6}{}",
             k + 1,
             m.text,
             m.position,
             m.equity,
             m.loss,
-            outcomes(&m.outcomes)
+            tail(m)
         );
     }
     out

@@ -131,14 +131,7 @@ impl BearoffIndex {
         }
         // From the bottom cell up: point P's checkers, a bar, …, point 1's checkers, a
         // bar; the checkers off fill the cells above.
-        let mut mask = 0u64;
-        let mut cell = 0;
-        for &count in side.iter().rev() {
-            cell += usize::from(count);
-            mask |= 1 << cell;
-            cell += 1;
-        }
-        Ok(self.bars.rank_mask(mask)?)
+        Ok(self.bars.rank_stars(side)?)
     }
 
     /// Writes the side of rank `rank` into `side` (`P` counts).
@@ -157,13 +150,7 @@ impl BearoffIndex {
                 len: self.sides,
             });
         }
-        let mut mask = self.bars.unrank_mask(rank)?;
-        for slot in side.iter_mut().rev() {
-            let gap = mask.trailing_zeros();
-            *slot = gap as u8;
-            mask >>= gap + 1;
-        }
-        Ok(())
+        Ok(self.bars.unrank_stars(rank, side)?)
     }
 
     /// The side of rank `rank`, as its checkers on points `1..=P`.

@@ -102,7 +102,7 @@ pub fn estimate(
     them: &super::store::Distributions,
 ) -> (f64, f64, f64) {
     let at = |d: &[f64], i: usize| d.get(i).copied().unwrap_or(0.0);
-    // P(them needs at least i rolls) for every i.
+    // P(a side needs at least i rolls) for every i.
     let tail = |d: &[f64]| -> Vec<f64> {
         let mut out = vec![0.0; d.len() + 2];
         for i in (0..d.len()).rev() {
@@ -110,35 +110,24 @@ pub fn estimate(
         }
         out
     };
-    let them_tail = tail(&them.rolls);
-    let win: f64 = us
-        .rolls
-        .iter()
-        .enumerate()
-        .map(|(i, p)| p * at(&them_tail, i))
-        .sum();
-    let win_gammon = match &them.gammon_rolls {
-        Some(g) => {
-            let gt = tail(g);
-            us.rolls
-                .iter()
-                .enumerate()
-                .map(|(i, p)| p * at(&gt, i))
-                .sum()
-        }
-        None => 0.0,
+    // Σ_i P(one side needs exactly i rolls) · P(the other needs at least i + lag).
+    let first = |rolls: &[f64], other: &[f64], lag: usize| -> f64 {
+        let other_tail = tail(other);
+        rolls
+            .iter()
+            .enumerate()
+            .map(|(i, p)| p * at(&other_tail, i + lag))
+            .sum()
     };
-    let lose_gammon = match &us.gammon_rolls {
-        Some(g) => {
-            let gt = tail(g);
-            them.rolls
-                .iter()
-                .enumerate()
-                .map(|(i, p)| p * at(&gt, i + 1))
-                .sum()
-        }
-        None => 0.0,
-    };
+    let win = first(&us.rolls, &them.rolls, 0);
+    let win_gammon = them
+        .gammon_rolls
+        .as_deref()
+        .map_or(0.0, |g| first(&us.rolls, g, 0));
+    let lose_gammon = us
+        .gammon_rolls
+        .as_deref()
+        .map_or(0.0, |g| first(&them.rolls, g, 1));
     (win, win_gammon, lose_gammon)
 }
 

@@ -324,6 +324,40 @@ pub fn build(kind: &Kind, path: &Path, progress: Progress<'_>) -> Result<BuildRe
 }
 
 /// Opens a bear-off table and tells which database it holds.
+/// Opens the table at `path`, which must be a one-sided database or, with `two_sided`,
+/// a two-sided one.
+fn open_sided(path: &Path, two_sided: bool) -> Result<(Table, Kind), Error> {
+    let (table, kind) = open_kind(path)?;
+    if kind.two_sided != two_sided {
+        let expected = if two_sided { TWO_SIDED } else { ONE_SIDED };
+        return Err(TableError::WrongKind {
+            path: path.to_path_buf(),
+            expected: expected.to_string(),
+            found: kind.table_kind().to_string(),
+        }
+        .into());
+    }
+    Ok((table, kind))
+}
+
+/// The index of `kind`'s sides, once `unfit` (given the table's record count) finds no
+/// fault with `table`'s size.
+fn fitted_index(
+    table: &Table,
+    kind: Kind,
+    unfit: impl FnOnce(u64, &BearoffIndex) -> Option<String>,
+) -> Result<BearoffIndex, Error> {
+    let index = kind.index()?;
+    match unfit(table.header().record_count, &index) {
+        Some(message) => Err(TableError::Malformed {
+            path: table.path().to_path_buf(),
+            message,
+        }
+        .into()),
+        None => Ok(index),
+    }
+}
+
 fn open_kind(path: &Path) -> Result<(Table, Kind), Error> {
     let table = Table::open(path)?;
     let header = table.header();
@@ -409,31 +443,15 @@ pub struct Distributions {
 impl OneSidedTable {
     /// Opens the one-sided table at `path`; refuses a table of another kind.
     pub fn open(path: &Path) -> Result<OneSidedTable, Error> {
-        let (table, kind) = open_kind(path)?;
-        if kind.two_sided {
-            return Err(TableError::WrongKind {
-                path: path.to_path_buf(),
-                expected: ONE_SIDED.to_string(),
-                found: TWO_SIDED.to_string(),
-            }
-            .into());
-        }
+        let (table, kind) = open_sided(path, false)?;
         OneSidedTable::with(table, kind)
     }
 
     fn with(table: Table, kind: Kind) -> Result<OneSidedTable, Error> {
-        let index = kind.index()?;
-        if table.header().record_count < 2 * index.sides() {
-            return Err(TableError::Malformed {
-                path: table.path().to_path_buf(),
-                message: format!(
-                    "{} records cannot index {} sides",
-                    table.header().record_count,
-                    index.sides()
-                ),
-            }
-            .into());
-        }
+        let index = fitted_index(&table, kind, |records, index| {
+            (records < 2 * index.sides())
+                .then(|| format!("{records} records cannot index {} sides", index.sides()))
+        })?;
         Ok(OneSidedTable { table, kind, index })
     }
 
@@ -575,31 +593,15 @@ impl PairValues {
 impl TwoSidedTable {
     /// Opens the two-sided table at `path`; refuses a table of another kind.
     pub fn open(path: &Path) -> Result<TwoSidedTable, Error> {
-        let (table, kind) = open_kind(path)?;
-        if !kind.two_sided {
-            return Err(TableError::WrongKind {
-                path: path.to_path_buf(),
-                expected: TWO_SIDED.to_string(),
-                found: ONE_SIDED.to_string(),
-            }
-            .into());
-        }
+        let (table, kind) = open_sided(path, true)?;
         TwoSidedTable::with(table, kind)
     }
 
     fn with(table: Table, kind: Kind) -> Result<TwoSidedTable, Error> {
-        let index = kind.index()?;
-        if table.header().record_count != index.pairs() {
-            return Err(TableError::Malformed {
-                path: table.path().to_path_buf(),
-                message: format!(
-                    "holds {} records, expected {}",
-                    table.header().record_count,
-                    index.pairs()
-                ),
-            }
-            .into());
-        }
+        let index = fitted_index(&table, kind, |records, index| {
+            (records != index.pairs())
+                .then(|| format!("holds {records} records, expected {}", index.pairs()))
+        })?;
         Ok(TwoSidedTable { table, kind, index })
     }
 

@@ -165,14 +165,7 @@ impl HyperIndex {
         }
         // Bars from the bottom cell up: the bar's checkers, a bar, point P's checkers, a
         // bar, …, point 1's checkers, a bar; the checkers off fill the cells above.
-        let mut mask = 0u64;
-        let mut cell = 0;
-        for &count in side.iter().rev() {
-            cell += usize::from(count);
-            mask |= 1 << cell;
-            cell += 1;
-        }
-        Ok(self.bars.rank_mask(mask)?)
+        Ok(self.bars.rank_stars(side)?)
     }
 
     /// Writes the side numbered `rank` into `side` (`points + 1` slots).
@@ -191,13 +184,7 @@ impl HyperIndex {
                 len: self.sides,
             });
         }
-        let mut mask = self.bars.unrank_mask(rank)?;
-        for slot in side.iter_mut().rev() {
-            let gap = mask.trailing_zeros();
-            *slot = gap as u8;
-            mask >>= gap + 1;
-        }
-        Ok(())
+        Ok(self.bars.unrank_stars(rank, side)?)
     }
 
     /// The side numbered `rank`.
