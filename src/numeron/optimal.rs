@@ -499,29 +499,19 @@ impl<'a> Search<'a> {
             canon: Canon::new(space),
             all: (0..len as u32).collect(),
         };
-        Ok(Search {
+        Ok(Search::with_tables(
             oracle,
             hard,
-            tables: std::sync::Arc::new(tables),
-            memo: Memo::default(),
-            feasible_memo: Memo::default(),
-            last_memo: Memo::default(),
-            stats: Stats::default(),
-            deadline: None,
-            aborted: false,
-            tally8: Vec::new(),
-            tally16: Vec::new(),
-        })
+            std::sync::Arc::new(tables),
+        ))
     }
 
-    /// A new search over the same space and rules, sharing this one's tables but with a
-    /// memo, counters and deadline of its own (so that searches can run side by side and
-    /// count the same whatever the number of threads).
-    pub fn fork(&self) -> Search<'a> {
+    /// A search with `tables`, its memos, counters and deadline fresh.
+    fn with_tables(oracle: Oracle<'a>, hard: bool, tables: std::sync::Arc<Tables>) -> Search<'a> {
         Search {
-            oracle: self.oracle,
-            hard: self.hard,
-            tables: self.tables.clone(),
+            oracle,
+            hard,
+            tables,
             memo: Memo::default(),
             feasible_memo: Memo::default(),
             last_memo: Memo::default(),
@@ -531,6 +521,13 @@ impl<'a> Search<'a> {
             tally8: Vec::new(),
             tally16: Vec::new(),
         }
+    }
+
+    /// A new search over the same space and rules, sharing this one's tables but with a
+    /// memo, counters and deadline of its own (so that searches can run side by side and
+    /// count the same whatever the number of threads).
+    pub fn fork(&self) -> Search<'a> {
+        Search::with_tables(self.oracle, self.hard, self.tables.clone())
     }
 
     /// Stops the search (every later call returns an error) once `deadline` passes.
@@ -594,9 +591,7 @@ impl<'a> Search<'a> {
     /// The least total number of guesses for the candidates `set` (ascending ranks) after
     /// the guesses `history`, with at most `depth` guesses per secret ([`INF`] if none).
     pub fn optimum(&mut self, set: &[u32], history: &[u32], depth: u32) -> Result<u32> {
-        let mut h = history.to_vec();
-        let v = self.cost(set, &mut h, depth, INF);
-        self.check_aborted()?;
+        let v = self.solve_from(Objective::Total, set, history, depth, INF)?;
         Ok(v)
     }
 
@@ -609,9 +604,7 @@ impl<'a> Search<'a> {
         depth: u32,
         upper: u32,
     ) -> Result<u32> {
-        let mut h = history.to_vec();
-        let v = self.cost(set, &mut h, depth, upper);
-        self.check_aborted()?;
+        let v = self.solve_from(Objective::Total, set, history, depth, upper)?;
         if v > upper {
             return Err(Error::Internal(
                 "the search found no tree within a total some strategy achieves",
@@ -629,28 +622,17 @@ impl<'a> Search<'a> {
         depth: u32,
         beta: u32,
     ) -> Result<std::result::Result<u32, u32>> {
-        let mut h = history.to_vec();
-        let v = self.cost(set, &mut h, depth, beta);
-        self.check_aborted()?;
+        let v = self.solve_from(Objective::Total, set, history, depth, beta)?;
         Ok(if v <= beta { Ok(v) } else { Err(v) })
     }
 
     /// The least worst case for `set`: the smallest depth cap under which every secret
     /// can be found (decided by [`Search::feasible`]).
     pub fn min_worst(&mut self, set: &[u32], history: &[u32]) -> Result<u32> {
-        let mut d = 1;
-        while self.lower_bound(set.len(), d) >= INF {
-            d += 1;
-        }
-        loop {
-            let mut h = history.to_vec();
-            let ok = self.feasible(set, &mut h, d);
-            self.check_aborted()?;
-            if ok {
-                return Ok(d);
-            }
-            d += 1;
-        }
+        // No cap: the depth of the candidates guessed one by one is always feasible.
+        Ok(self
+            .min_worst_within(set, history, u32::MAX - 1)?
+            .unwrap_or_else(|bound| bound))
     }
 
     /// The least worst case for `set` as [`Search::min_worst`] when it is at most `limit`;
@@ -918,9 +900,7 @@ impl<'a> Search<'a> {
     /// known to be `depth` this is the second key of the lexicographic objective;
     /// [`INF`] when not every secret can be found within `depth` guesses.
     pub fn fewest_last(&mut self, set: &[u32], history: &[u32], depth: u32) -> Result<u32> {
-        let mut h = history.to_vec();
-        let v = self.last_cost(set, &mut h, depth, INF);
-        self.check_aborted()?;
+        let v = self.solve_from(Objective::Last, set, history, depth, INF)?;
         Ok(v)
     }
 
@@ -933,9 +913,7 @@ impl<'a> Search<'a> {
         depth: u32,
         beta: u32,
     ) -> Result<std::result::Result<u32, u32>> {
-        let mut h = history.to_vec();
-        let v = self.last_cost(set, &mut h, depth, beta);
-        self.check_aborted()?;
+        let v = self.solve_from(Objective::Last, set, history, depth, beta)?;
         Ok(if v <= beta { Ok(v) } else { Err(v) })
     }
 
@@ -1129,6 +1107,21 @@ impl<'a> Search<'a> {
             }
         }
         self.branch(Objective::Total, set, history, depth, beta, lb)
+    }
+
+    /// [`Search::solve`] from the guesses `history`, an error if the deadline passed.
+    fn solve_from(
+        &mut self,
+        objective: Objective,
+        set: &[u32],
+        history: &[u32],
+        depth: u32,
+        beta: u32,
+    ) -> Result<u32> {
+        let mut h = history.to_vec();
+        let v = self.solve(objective, set, &mut h, depth, beta);
+        self.check_aborted()?;
+        Ok(v)
     }
 
     /// The value of `objective` at a node (`cost` or `last_cost`).
