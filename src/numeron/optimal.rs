@@ -384,6 +384,48 @@ fn dead_digits(space: &Space, set: &[u32]) -> Vec<u8> {
         .collect()
 }
 
+/// The guesses a node tries, each partition once: a guess that a symmetry fixing the
+/// guesses so far (or a swap of digits no candidate contains) maps to another is passed
+/// over, and so is a guess splitting the set as an earlier one did.
+struct Distinct {
+    stabilizer: Stabilizer,
+    dead: Vec<u8>,
+    tried: Vec<Vec<u8>>,
+}
+
+impl Distinct {
+    fn new(space: &Space, set: &[u32], history: &[u32]) -> Distinct {
+        Distinct {
+            stabilizer: Stabilizer::of_history(space, history),
+            dead: dead_digits(space, set),
+            tried: Vec::new(),
+        }
+    }
+
+    /// The classes `g` splits `set` into (as [`Search::split`]), or `None` when `g` is
+    /// passed over.
+    fn classes(&mut self, search: &Search, g: u32, set: &[u32]) -> Option<Vec<Vec<u32>>> {
+        if !self.stabilizer.keeps(search.oracle.space, g, &self.dead) {
+            return None;
+        }
+        let (labels, classes) = search.split(g, set);
+        if self.tried.contains(&labels) {
+            return None;
+        }
+        self.tried.push(labels);
+        Some(classes)
+    }
+}
+
+/// What a branch and bound ([`Search::branch`]) minimises.
+#[derive(Clone, Copy)]
+enum Objective {
+    /// The total number of guesses ([`Search::cost`]).
+    Total,
+    /// The secrets left to the last guess ([`Search::last_cost`]).
+    Last,
+}
+
 impl<'a> Search<'a> {
     /// A search over `space` with answers from `table`; `hard` restricts guesses to the
     /// candidates still possible.
@@ -457,29 +499,19 @@ impl<'a> Search<'a> {
             canon: Canon::new(space),
             all: (0..len as u32).collect(),
         };
-        Ok(Search {
+        Ok(Search::with_tables(
             oracle,
             hard,
-            tables: std::sync::Arc::new(tables),
-            memo: Memo::default(),
-            feasible_memo: Memo::default(),
-            last_memo: Memo::default(),
-            stats: Stats::default(),
-            deadline: None,
-            aborted: false,
-            tally8: Vec::new(),
-            tally16: Vec::new(),
-        })
+            std::sync::Arc::new(tables),
+        ))
     }
 
-    /// A new search over the same space and rules, sharing this one's tables but with a
-    /// memo, counters and deadline of its own (so that searches can run side by side and
-    /// count the same whatever the number of threads).
-    pub fn fork(&self) -> Search<'a> {
+    /// A search with `tables`, its memos, counters and deadline fresh.
+    fn with_tables(oracle: Oracle<'a>, hard: bool, tables: std::sync::Arc<Tables>) -> Search<'a> {
         Search {
-            oracle: self.oracle,
-            hard: self.hard,
-            tables: self.tables.clone(),
+            oracle,
+            hard,
+            tables,
             memo: Memo::default(),
             feasible_memo: Memo::default(),
             last_memo: Memo::default(),
@@ -489,6 +521,13 @@ impl<'a> Search<'a> {
             tally8: Vec::new(),
             tally16: Vec::new(),
         }
+    }
+
+    /// A new search over the same space and rules, sharing this one's tables but with a
+    /// memo, counters and deadline of its own (so that searches can run side by side and
+    /// count the same whatever the number of threads).
+    pub fn fork(&self) -> Search<'a> {
+        Search::with_tables(self.oracle, self.hard, self.tables.clone())
     }
 
     /// Stops the search (every later call returns an error) once `deadline` passes.
@@ -552,9 +591,7 @@ impl<'a> Search<'a> {
     /// The least total number of guesses for the candidates `set` (ascending ranks) after
     /// the guesses `history`, with at most `depth` guesses per secret ([`INF`] if none).
     pub fn optimum(&mut self, set: &[u32], history: &[u32], depth: u32) -> Result<u32> {
-        let mut h = history.to_vec();
-        let v = self.cost(set, &mut h, depth, INF);
-        self.check_aborted()?;
+        let v = self.solve_from(Objective::Total, set, history, depth, INF)?;
         Ok(v)
     }
 
@@ -567,9 +604,7 @@ impl<'a> Search<'a> {
         depth: u32,
         upper: u32,
     ) -> Result<u32> {
-        let mut h = history.to_vec();
-        let v = self.cost(set, &mut h, depth, upper);
-        self.check_aborted()?;
+        let v = self.solve_from(Objective::Total, set, history, depth, upper)?;
         if v > upper {
             return Err(Error::Internal(
                 "the search found no tree within a total some strategy achieves",
@@ -587,28 +622,17 @@ impl<'a> Search<'a> {
         depth: u32,
         beta: u32,
     ) -> Result<std::result::Result<u32, u32>> {
-        let mut h = history.to_vec();
-        let v = self.cost(set, &mut h, depth, beta);
-        self.check_aborted()?;
+        let v = self.solve_from(Objective::Total, set, history, depth, beta)?;
         Ok(if v <= beta { Ok(v) } else { Err(v) })
     }
 
     /// The least worst case for `set`: the smallest depth cap under which every secret
     /// can be found (decided by [`Search::feasible`]).
     pub fn min_worst(&mut self, set: &[u32], history: &[u32]) -> Result<u32> {
-        let mut d = 1;
-        while self.lower_bound(set.len(), d) >= INF {
-            d += 1;
-        }
-        loop {
-            let mut h = history.to_vec();
-            let ok = self.feasible(set, &mut h, d);
-            self.check_aborted()?;
-            if ok {
-                return Ok(d);
-            }
-            d += 1;
-        }
+        // No cap: the depth of the candidates guessed one by one is always feasible.
+        Ok(self
+            .min_worst_within(set, history, u32::MAX - 1)?
+            .unwrap_or_else(|bound| bound))
     }
 
     /// The least worst case for `set` as [`Search::min_worst`] when it is at most `limit`;
@@ -659,32 +683,18 @@ impl<'a> Search<'a> {
         if self.count_node_and_check_time() {
             return false;
         }
-        let key = (
-            depth.min(n as u32),
-            self.tables
-                .canon
-                .key(self.oracle.space, set)
-                .into_boxed_slice(),
-        );
+        let key = self.memo_key(set, depth);
         if let Some(&known) = self.feasible_memo.get(&key) {
             self.stats.hits += 1;
             return known;
         }
         let (candidates, _) = self.scan(set, depth, INF - 1);
-        let space = self.oracle.space;
-        let stabilizer = Stabilizer::of_history(space, history);
-        let dead = dead_digits(space, set);
-        let mut tried: Vec<Vec<u8>> = Vec::new();
+        let mut distinct = Distinct::new(self.oracle.space, set, history);
         let mut found = false;
         for (_, g) in candidates {
-            if !stabilizer.keeps(space, g, &dead) {
+            let Some(classes) = distinct.classes(self, g, set) else {
                 continue;
-            }
-            let (labels, classes) = self.split(g, set);
-            if tried.contains(&labels) {
-                continue;
-            }
-            tried.push(labels);
+            };
             history.push(g);
             let all = classes.iter().all(|c| self.feasible(c, history, depth - 1));
             history.pop();
@@ -698,6 +708,18 @@ impl<'a> Search<'a> {
         }
         self.feasible_memo.insert(key, found);
         found
+    }
+
+    /// A node's key in the memos: its depth cap (no more than its size matters) and the
+    /// canonical image of its set.
+    fn memo_key(&self, set: &[u32], depth: u32) -> (u32, Box<[u16]>) {
+        (
+            depth.min(set.len() as u32),
+            self.tables
+                .canon
+                .key(self.oracle.space, set)
+                .into_boxed_slice(),
+        )
     }
 
     /// Whether a member of `set` answers differently to every other member.
@@ -878,9 +900,7 @@ impl<'a> Search<'a> {
     /// known to be `depth` this is the second key of the lexicographic objective;
     /// [`INF`] when not every secret can be found within `depth` guesses.
     pub fn fewest_last(&mut self, set: &[u32], history: &[u32], depth: u32) -> Result<u32> {
-        let mut h = history.to_vec();
-        let v = self.last_cost(set, &mut h, depth, INF);
-        self.check_aborted()?;
+        let v = self.solve_from(Objective::Last, set, history, depth, INF)?;
         Ok(v)
     }
 
@@ -893,9 +913,7 @@ impl<'a> Search<'a> {
         depth: u32,
         beta: u32,
     ) -> Result<std::result::Result<u32, u32>> {
-        let mut h = history.to_vec();
-        let v = self.last_cost(set, &mut h, depth, beta);
-        self.check_aborted()?;
+        let v = self.solve_from(Objective::Last, set, history, depth, beta)?;
         Ok(if v <= beta { Ok(v) } else { Err(v) })
     }
 
@@ -921,19 +939,11 @@ impl<'a> Search<'a> {
             return (v < INF).then_some(v);
         }
         let (candidates, _) = self.scan(set, depth, INF - 1);
-        let space = self.oracle.space;
-        let stabilizer = Stabilizer::of_history(space, history);
-        let dead = dead_digits(space, set);
-        let mut tried: Vec<Vec<u8>> = Vec::new();
+        let mut distinct = Distinct::new(self.oracle.space, set, history);
         for (_, g) in candidates {
-            if !stabilizer.keeps(space, g, &dead) {
+            let Some(classes) = distinct.classes(self, g, set) else {
                 continue;
-            }
-            let (labels, classes) = self.split(g, set);
-            if tried.contains(&labels) {
-                continue;
-            }
-            tried.push(labels);
+            };
             history.push(g);
             let feasible = classes.iter().all(|c| self.feasible(c, history, depth - 1));
             let mut total = Some(0u32);
@@ -975,7 +985,7 @@ impl<'a> Search<'a> {
         if self.aborted {
             return INF;
         }
-        let mut lb = self.last_bound(n, depth);
+        let lb = self.last_bound(n, depth);
         if lb >= INF || lb > beta || n == 0 {
             return lb;
         }
@@ -990,112 +1000,7 @@ impl<'a> Search<'a> {
         {
             return 0;
         }
-        if self.count_node_and_check_time() {
-            return INF;
-        }
-        let key = (
-            depth.min(n as u32),
-            self.tables
-                .canon
-                .key(self.oracle.space, set)
-                .into_boxed_slice(),
-        );
-        match self.last_memo.get(&key) {
-            Some(&Entry::Exact(v)) => {
-                self.stats.hits += 1;
-                return v;
-            }
-            Some(&Entry::Lower(v)) => {
-                lb = lb.max(v);
-                if lb > beta {
-                    self.stats.hits += 1;
-                    return lb;
-                }
-            }
-            None => {}
-        }
-        let (candidates, skipped) = self.scan_last(set, depth, beta);
-        let space = self.oracle.space;
-        let stabilizer = Stabilizer::of_history(space, history);
-        let dead = dead_digits(space, set);
-        let mut tried: Vec<Vec<u8>> = Vec::new();
-        let mut best = INF;
-        let mut fail = skipped;
-        for (bound, g) in candidates {
-            let limit = beta.min(best.saturating_sub(1));
-            if bound > limit {
-                fail = fail.min(bound);
-                break;
-            }
-            if !stabilizer.keeps(space, g, &dead) {
-                continue;
-            }
-            let (labels, classes) = self.split(g, set);
-            if tried.contains(&labels) {
-                continue;
-            }
-            tried.push(labels);
-            history.push(g);
-            let mut acc = bound;
-            let mut ok = true;
-            let mut floors: Vec<u32> = classes
-                .iter()
-                .map(|c| self.last_bound(c.len(), depth - 1))
-                .collect();
-            if n >= PROBE_FROM {
-                // As in `cost`: each class first asked whether it meets its own bound.
-                for (c, floor) in classes.iter().zip(floors.iter_mut()) {
-                    if c.len() < 3 {
-                        continue;
-                    }
-                    let v = self.last_cost(c, history, depth - 1, *floor);
-                    if self.aborted {
-                        history.pop();
-                        return INF;
-                    }
-                    if v > *floor {
-                        acc = acc.saturating_add(v - *floor).min(INF);
-                        *floor = v;
-                    }
-                    if acc > limit {
-                        ok = false;
-                        break;
-                    }
-                }
-            }
-            for (c, &clb) in classes.iter().zip(&floors) {
-                if !ok {
-                    break;
-                }
-                let v = self.last_cost(c, history, depth - 1, limit - (acc - clb));
-                if self.aborted {
-                    history.pop();
-                    return INF;
-                }
-                acc = (acc - clb).saturating_add(v).min(INF);
-                if acc > limit {
-                    ok = false;
-                    break;
-                }
-            }
-            history.pop();
-            if ok {
-                best = acc;
-                if best <= lb {
-                    break;
-                }
-            } else {
-                fail = fail.min(acc);
-            }
-        }
-        if best <= beta {
-            self.last_memo.insert(key, Entry::Exact(best));
-            best
-        } else {
-            let low = lb.max(fail);
-            self.last_memo.insert(key, Entry::Lower(low));
-            low
-        }
+        self.branch(Objective::Last, set, history, depth, beta, lb)
     }
 
     /// The guesses worth trying for [`Search::last_cost`] at a node, with their bounds (the
@@ -1201,17 +1106,74 @@ impl<'a> Search<'a> {
                 return lb;
             }
         }
+        self.branch(Objective::Total, set, history, depth, beta, lb)
+    }
+
+    /// [`Search::solve`] from the guesses `history`, an error if the deadline passed.
+    fn solve_from(
+        &mut self,
+        objective: Objective,
+        set: &[u32],
+        history: &[u32],
+        depth: u32,
+        beta: u32,
+    ) -> Result<u32> {
+        let mut h = history.to_vec();
+        let v = self.solve(objective, set, &mut h, depth, beta);
+        self.check_aborted()?;
+        Ok(v)
+    }
+
+    /// The value of `objective` at a node (`cost` or `last_cost`).
+    fn solve(
+        &mut self,
+        objective: Objective,
+        set: &[u32],
+        history: &mut Vec<u32>,
+        depth: u32,
+        beta: u32,
+    ) -> u32 {
+        match objective {
+            Objective::Total => self.cost(set, history, depth, beta),
+            Objective::Last => self.last_cost(set, history, depth, beta),
+        }
+    }
+
+    /// The slot bound of `objective`: [`Search::lower_bound`] or [`Search::last_bound`].
+    fn bound(&self, objective: Objective, n: usize, depth: u32) -> u32 {
+        match objective {
+            Objective::Total => self.lower_bound(n, depth),
+            Objective::Last => self.last_bound(n, depth),
+        }
+    }
+
+    /// The memo of `objective`'s values.
+    fn memo(&mut self, objective: Objective) -> &mut Memo<Entry> {
+        match objective {
+            Objective::Total => &mut self.memo,
+            Objective::Last => &mut self.last_memo,
+        }
+    }
+
+    /// The branch and bound of [`Search::cost`] and [`Search::last_cost`] below their own
+    /// cut-offs, with `lb` a lower bound for the node: the memo, then every guess worth
+    /// trying in ascending bound order (its classes probed first on large sets), each
+    /// class with the budget its siblings' bounds leave.
+    fn branch(
+        &mut self,
+        objective: Objective,
+        set: &[u32],
+        history: &mut Vec<u32>,
+        depth: u32,
+        beta: u32,
+        mut lb: u32,
+    ) -> u32 {
+        let n = set.len();
         if self.count_node_and_check_time() {
             return INF;
         }
-        let key = (
-            depth.min(n as u32),
-            self.tables
-                .canon
-                .key(self.oracle.space, set)
-                .into_boxed_slice(),
-        );
-        match self.memo.get(&key) {
+        let key = self.memo_key(set, depth);
+        match self.memo(objective).get(&key) {
             Some(&Entry::Exact(v)) => {
                 self.stats.hits += 1;
                 return v;
@@ -1225,11 +1187,11 @@ impl<'a> Search<'a> {
             }
             None => {}
         }
-        let (candidates, skipped) = self.scan(set, depth, beta);
-        let space = self.oracle.space;
-        let stabilizer = Stabilizer::of_history(space, history);
-        let dead = dead_digits(space, set);
-        let mut tried: Vec<Vec<u8>> = Vec::new();
+        let (candidates, skipped) = match objective {
+            Objective::Total => self.scan(set, depth, beta),
+            Objective::Last => self.scan_last(set, depth, beta),
+        };
+        let mut distinct = Distinct::new(self.oracle.space, set, history);
         let mut best = INF;
         let mut fail = skipped;
         for (bound, g) in candidates {
@@ -1238,20 +1200,15 @@ impl<'a> Search<'a> {
                 fail = fail.min(bound);
                 break;
             }
-            if !stabilizer.keeps(space, g, &dead) {
+            let Some(classes) = distinct.classes(self, g, set) else {
                 continue;
-            }
-            let (labels, classes) = self.split(g, set);
-            if tried.contains(&labels) {
-                continue;
-            }
-            tried.push(labels);
+            };
             history.push(g);
             let mut acc = bound;
             let mut ok = true;
             let mut floors: Vec<u32> = classes
                 .iter()
-                .map(|c| self.lower_bound(c.len(), depth - 1))
+                .map(|c| self.bound(objective, c.len(), depth - 1))
                 .collect();
             if n >= PROBE_FROM {
                 // Probe: ask each class only whether it can meet its own slot bound. The
@@ -1261,7 +1218,7 @@ impl<'a> Search<'a> {
                     if c.len() < 3 {
                         continue;
                     }
-                    let v = self.cost(c, history, depth - 1, *floor);
+                    let v = self.solve(objective, c, history, depth - 1, *floor);
                     if self.aborted {
                         history.pop();
                         return INF;
@@ -1280,7 +1237,7 @@ impl<'a> Search<'a> {
                 if !ok {
                     break;
                 }
-                let v = self.cost(c, history, depth - 1, limit - (acc - clb));
+                let v = self.solve(objective, c, history, depth - 1, limit - (acc - clb));
                 if self.aborted {
                     history.pop();
                     return INF;
@@ -1302,11 +1259,11 @@ impl<'a> Search<'a> {
             }
         }
         if best <= beta {
-            self.memo.insert(key, Entry::Exact(best));
+            self.memo(objective).insert(key, Entry::Exact(best));
             best
         } else {
             let low = lb.max(fail);
-            self.memo.insert(key, Entry::Lower(low));
+            self.memo(objective).insert(key, Entry::Lower(low));
             low
         }
     }
@@ -1319,23 +1276,15 @@ impl<'a> Search<'a> {
         if levels == 0 || n <= 2 {
             return self.lower_bound(n, depth);
         }
-        let space = self.oracle.space;
-        let stabilizer = Stabilizer::of_history(space, history);
-        let dead = dead_digits(space, set);
-        let mut tried: Vec<Vec<u8>> = Vec::new();
+        let mut distinct = Distinct::new(self.oracle.space, set, history);
         let mut best = INF;
         for (bound, g) in self.scan(set, depth, INF).0 {
             if bound >= best {
                 break;
             }
-            if !stabilizer.keeps(space, g, &dead) {
+            let Some(classes) = distinct.classes(self, g, set) else {
                 continue;
-            }
-            let (labels, classes) = self.split(g, set);
-            if tried.contains(&labels) {
-                continue;
-            }
-            tried.push(labels);
+            };
             history.push(g);
             let mut total = n as u32;
             for class in &classes {

@@ -15,6 +15,7 @@
 //! whether it can match the best so far, each class within its own bound plus the slack
 //! the others leave, and is refuted as soon as one class cannot.
 
+use super::answer::Oracle;
 use super::engine::Engine;
 use super::optimal::{Search, Stats, INF, MAX_SEARCH_SPACE};
 use super::strategy::{heuristic_guess, Strategy};
@@ -108,6 +109,24 @@ impl Found {
     }
 }
 
+/// Each first guess with the classes it splits `all` into, the winning one left out,
+/// smallest first.
+fn first_splits(oracle: &Oracle, firsts: &[u32], all: &[u32]) -> Vec<(u32, Vec<Vec<u32>>)> {
+    let win = oracle.win();
+    firsts
+        .iter()
+        .map(|&g| {
+            let mut classes: Vec<Vec<u32>> = partition(oracle, g, all)
+                .into_iter()
+                .filter(|(a, _)| *a != win)
+                .map(|(_, c)| c)
+                .collect();
+            classes.sort_by_key(|c| c.len());
+            (g, classes)
+        })
+        .collect()
+}
+
 /// Solves the whole game for `objective`, advancing `progress` once per class of a first
 /// guess; stops when `budget` has passed (no budget, or one too long to reckon, is no limit)
 /// with bounds. With distinct digits every first guess is equivalent, so only the smallest
@@ -136,20 +155,8 @@ pub fn solve_root(
     let all: Vec<u32> = (0..engine.space.len() as u32).collect();
     let firsts =
         Stabilizer::of_history(&engine.space, &[]).representatives(&engine.space, &all, &all);
-    let win = oracle.win();
     let n = all.len() as u64;
-    let splits: Vec<(u32, Vec<Vec<u32>>)> = firsts
-        .iter()
-        .map(|&g| {
-            let mut classes: Vec<Vec<u32>> = partition(&oracle, g, &all)
-                .into_iter()
-                .filter(|(a, _)| *a != win)
-                .map(|(_, c)| c)
-                .collect();
-            classes.sort_by_key(|c| c.len());
-            (g, classes)
-        })
-        .collect();
+    let splits = first_splits(&oracle, &firsts, &all);
     progress.start(
         "optimum",
         Some(splits.iter().map(|s| s.1.len() as u64).sum()),
@@ -320,7 +327,6 @@ fn solve_fewest_at_worst(
     let mut search = Search::new(&engine.space, table, hard)?;
     search.set_deadline(deadline);
     let oracle = engine.oracle();
-    let win = oracle.win();
     let all: Vec<u32> = (0..engine.space.len() as u32).collect();
     let firsts: Vec<u32> = worst
         .first_guesses
@@ -328,18 +334,7 @@ fn solve_fewest_at_worst(
         .filter(|f| f.upper == Some(u64::from(w)))
         .map(|f| f.guess)
         .collect();
-    let splits: Vec<(u32, Vec<Vec<u32>>)> = firsts
-        .iter()
-        .map(|&g| {
-            let mut classes: Vec<Vec<u32>> = partition(&oracle, g, &all)
-                .into_iter()
-                .filter(|(a, _)| *a != win)
-                .map(|(_, c)| c)
-                .collect();
-            classes.sort_by_key(|c| c.len());
-            (g, classes)
-        })
-        .collect();
+    let splits = first_splits(&oracle, &firsts, &all);
     progress.start(
         "fewest at the worst case",
         Some(splits.iter().map(|s| s.1.len() as u64).sum()),
