@@ -182,42 +182,29 @@ impl<R: BufRead, W: Write> Console<'_, R, W> {
         Ok(play)
     }
 
-    /// The table's answer to the human's double from `before` (`note` after its word):
-    /// when it takes, the cube turned to it; when it passes, the human's points.
-    pub(super) fn table_answers(
+    /// A double from `before` answered by `taker` (`note` after its words): when it
+    /// takes, the cube turned to it; when it passes, the human's points (negative when
+    /// the human passed).
+    pub(super) fn double_answered(
         &mut self,
+        taker: Owner,
         takes: bool,
         note: &str,
         c: &mut Cube,
         before: u32,
     ) -> Result<Option<i32>, Error> {
+        let (who, take, pass, end, sign) = match taker {
+            Owner::X => ("You", "take", "pass", "you lose", -1),
+            _ => ("O", "takes", "passes", "you win", 1),
+        };
         if takes {
-            *c = c.taken_by(Owner::O);
+            *c = c.taken_by(taker);
             let cube = describe(c);
-            self.say(format_args!("O takes{note}: {cube}."))?;
+            self.say(format_args!("{who} {take}{note}: {cube}."))?;
             Ok(None)
         } else {
-            self.say(format_args!("O passes{note}: you win {before} point(s)."))?;
-            Ok(Some(before as i32))
-        }
-    }
-
-    /// The human's answer to the table's double from `before` (`take`, else pass): when
-    /// taken, the cube turned to the human; when passed, the human's (negative) points.
-    pub(super) fn human_answers(
-        &mut self,
-        take: bool,
-        c: &mut Cube,
-        before: u32,
-    ) -> Result<Option<i32>, Error> {
-        if take {
-            *c = c.taken_by(Owner::X);
-            let cube = describe(c);
-            self.say(format_args!("You take: {cube}."))?;
-            Ok(None)
-        } else {
-            self.say(format_args!("You pass: you lose {before} point(s)."))?;
-            Ok(Some(-(before as i32)))
+            self.say(format_args!("{who} {pass}{note}: {end} {before} point(s)."))?;
+            Ok(Some(sign * before as i32))
         }
     }
 

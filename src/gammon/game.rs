@@ -80,11 +80,8 @@ pub fn play<R: BufRead, W: Write>(
     input: R,
     out: &mut W,
 ) -> Result<GameResult, Error> {
-    if options.cube && !table.has_cube() {
-        return Err(Error::NoCube {
-            path: table.path().to_path_buf(),
-            hint: None,
-        });
+    if options.cube {
+        table.cube_required()?;
     }
     let start = table.variant().opening();
     let cube = options.cube.then_some(Cube::START);
@@ -398,9 +395,9 @@ impl<'a, R: BufRead, W: Write> Session<'a, R, W> {
             let take = -action.double_take * points;
             self.say(format_args!("You double to {}.", 2 * before))?;
             let note = format!(" (for O: {take:+.6} taking, {:+.6} passing)", -points);
-            let passed = self
-                .con
-                .table_answers(action.double_take <= 1.0, &note, c, before)?;
+            let passed =
+                self.con
+                    .double_answered(Owner::O, action.double_take <= 1.0, &note, c, before)?;
             return Ok(passed.map(|human_points| GameEnd::Finished { human_points }));
         }
         if action.action.is_some_and(CubeDecision::doubles) {
@@ -435,7 +432,7 @@ impl<'a, R: BufRead, W: Write> Session<'a, R, W> {
             return self.abandon();
         };
         answered(self)?;
-        let passed = self.con.human_answers(k == 0, c, before)?;
+        let passed = self.con.double_answered(Owner::X, k == 0, "", c, before)?;
         Ok(passed.map(|human_points| GameEnd::Finished { human_points }))
     }
 
@@ -526,7 +523,9 @@ impl<'a, R: BufRead, W: Write> Session<'a, R, W> {
             );
             let note = format!(" (O's match-winning chance {take} taking, {pass} passing)");
             let takes = action.double_take <= action.double_pass;
-            let passed = self.con.table_answers(takes, &note, c, before)?;
+            let passed = self
+                .con
+                .double_answered(Owner::O, takes, &note, c, before)?;
             return Ok(passed.map(|human_points| GameEnd::Finished { human_points }));
         }
         if action.action.doubles() {

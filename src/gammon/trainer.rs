@@ -211,11 +211,8 @@ pub fn session<R: BufRead, W: Write>(
     input: R,
     out: &mut W,
 ) -> Result<SessionResult, Error> {
-    if options.cube && !table.has_cube() {
-        return Err(Error::NoCube {
-            path: table.path().to_path_buf(),
-            hint: None,
-        });
+    if options.cube {
+        table.cube_required()?;
     }
     let mut lines = Lines::new(input);
     let mut t = Trainer {
@@ -382,87 +379,79 @@ impl<R: BufRead, W: Write> Trainer<'_, R, W> {
         }
         let action = decide(&self.table.cubeful_required(pos)?, state);
         let before = c.value;
-        let v = self.table.variant();
-        let position = notation(v, pos);
         if human {
-            let Some(k) = self.choose(
-                "Double or roll? [d/r] ",
-                ["d", "r"],
-                Some(Help::Cube(pos, state, false)),
-            )?
-            else {
-                self.con.abandoned()?;
+            let doubled = action.double_take.min(action.double_pass);
+            let answers = [("double", doubled), ("no double", action.no_double)];
+            let best = usize::from(doubled <= action.no_double);
+            let Some(k) = self.cube_question(Kind::Cube, answers, best, pos, state, before)? else {
                 return Ok(Turn::Quit);
             };
-            let doubled = action.double_take.min(action.double_pass);
-            let best = action.no_double.max(doubled);
-            let (chosen, value) = if k == 0 {
-                ("double", doubled)
-            } else {
-                ("no double", action.no_double)
-            };
-            let best_name = if doubled > action.no_double {
-                "double"
-            } else {
-                "no double"
-            };
-            self.record(
-                Kind::Cube,
-                position,
-                Some(state),
-                before,
-                None,
-                chosen,
-                best_name,
-                best - value,
-            );
             if k == 1 {
                 return Ok(Turn::Continue);
             }
             self.say(format_args!("You double to {}.", 2 * before))?;
             let takes = action.response == Some(Response::Take);
-            let passed = self.con.table_answers(takes, "", c, before)?;
+            let passed = self.con.double_answered(Owner::O, takes, "", c, before)?;
             self.say(format_args!("{}", verdict(&action)))?;
             Ok(passed.map_or(Turn::Continue, Turn::Passed))
         } else if action.action.is_some_and(|d| d.doubles()) {
             self.say(format_args!("O doubles to {}.", 2 * before))?;
-            let Some(k) = self.choose(
-                "Take or pass? [t/p] ",
-                ["t", "p"],
-                Some(Help::Cube(pos, state, true)),
-            )?
-            else {
-                self.con.abandoned()?;
-                return Ok(Turn::Quit);
-            };
             // The human's equity taking is minus the doubler's; passing, -1.
             let (take, pass) = (-action.double_take, -action.double_pass);
-            let best = take.max(pass);
-            let (chosen, value) = if k == 0 {
-                ("take", take)
-            } else {
-                ("pass", pass)
+            let answers = [("take", take), ("pass", pass)];
+            let best = usize::from(take < pass);
+            let Some(k) = self.cube_question(Kind::Response, answers, best, pos, state, before)?
+            else {
+                return Ok(Turn::Quit);
             };
-            let best_name = if take >= pass { "take" } else { "pass" };
-            self.record(
-                Kind::Response,
-                position,
-                Some(state),
-                before,
-                None,
-                chosen,
-                best_name,
-                best - value,
-            );
             self.say(format_args!(
                 "The table's verdict on its double: {}",
                 verdict(&action)
             ))?;
-            let passed = self.con.human_answers(k == 0, c, before)?;
+            let passed = self.con.double_answered(Owner::X, k == 0, "", c, before)?;
             Ok(passed.map_or(Turn::Continue, Turn::Passed))
         } else {
             Ok(Turn::Continue)
         }
+    }
+
+    /// Asks the human's cube question in `pos` (`kind`: double or roll, or take or pass
+    /// the table's double), the human's cube `state`, the cube at `before`; `answers`
+    /// the two answers' names and equities for the human, `best` the better's place.
+    /// Records the answer for the review; its place, or `None` when the human quit (the
+    /// game abandoned, said).
+    fn cube_question(
+        &mut self,
+        kind: Kind,
+        answers: [(&str, f64); 2],
+        best: usize,
+        pos: &Position,
+        state: CubeState,
+        before: u32,
+    ) -> Result<Option<usize>, Error> {
+        let (prompt, letters, answering) = match kind {
+            Kind::Cube => ("Double or roll? [d/r] ", ["d", "r"], false),
+            _ => ("Take or pass? [t/p] ", ["t", "p"], true),
+        };
+        let help = Some(Help::Cube(pos, state, answering));
+        let Some(k) = self.choose(prompt, letters, help)? else {
+            self.con.abandoned()?;
+            return Ok(None);
+        };
+        let ((chosen, value), (best, most)) = (answers[k], answers[best]);
+        let position = notation(self.table.variant(), pos);
+        let loss = most - value;
+        self.record(
+            kind,
+            position,
+            Some(state),
+            before,
+            None,
+            chosen,
+            best,
+            loss,
+        );
+        Ok(Some(k))
     }
     #[allow(clippy::too_many_arguments)]
     fn record(
