@@ -76,6 +76,17 @@ pub trait Evaluator: Sync {
         self.cubeful_at(self.record(p)?)
     }
 
+    /// Nothing when the table keeps the cube; else an error naming the table.
+    fn cube_required(&self) -> Result<(), Error> {
+        if self.has_cube() {
+            return Ok(());
+        }
+        Err(Error::NoCube {
+            path: self.path().to_path_buf(),
+            hint: None,
+        })
+    }
+
     /// The four no-double equities, or an error naming the table when it keeps none.
     fn cubeful_required(&self, p: &Position) -> Result<Cubeful, Error> {
         self.cubeful(p)?.ok_or_else(|| Error::NoCube {

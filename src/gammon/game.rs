@@ -4,11 +4,11 @@
 //! ([`play_match`]; "Match play"). The session reads the human's answers from any
 //! `BufRead` and writes to any `Write`, so it is tested with scripted input.
 
+use super::console::{self, io, Console};
 use super::cube::{decide, Cube, CubeDecision, Owner};
 use super::matchplay::query::{self as at_score, ScoreTables};
 use super::matchplay::{CubeOwner, MatchCube, Score};
-use super::moves::{win_points, Generator, Play};
-use super::notation::{notation, parse_position};
+use super::moves::Play;
 use super::query::hint;
 use super::{Error, Evaluator, Position, Roll, Variant};
 use crate::lines::Lines;
@@ -80,11 +80,8 @@ pub fn play<R: BufRead, W: Write>(
     input: R,
     out: &mut W,
 ) -> Result<GameResult, Error> {
-    if options.cube && !table.has_cube() {
-        return Err(Error::NoCube {
-            path: table.path().to_path_buf(),
-            hint: None,
-        });
+    if options.cube {
+        table.cube_required()?;
     }
     let start = table.variant().opening();
     let cube = options.cube.then_some(Cube::START);
@@ -217,15 +214,7 @@ struct Session<'a, R, W> {
     judge: Judge<'a>,
     variant: &'a Variant,
     options: &'a Options<'a>,
-    input: &'a mut Lines<R>,
-    out: &'a mut W,
-}
-
-fn io(e: std::io::Error) -> Error {
-    Error::Io {
-        path: "standard output".into(),
-        source: e,
-    }
+    con: Console<'a, R, W>,
 }
 
 impl<'a, R: BufRead, W: Write> Session<'a, R, W> {
@@ -243,14 +232,12 @@ impl<'a, R: BufRead, W: Write> Session<'a, R, W> {
             judge,
             variant,
             options,
-            input,
-            out,
+            con: Console { input, out },
         }
     }
 
     fn say(&mut self, text: std::fmt::Arguments<'_>) -> Result<(), Error> {
-        self.out.write_fmt(text).map_err(io)?;
-        self.out.write_all(b"\n").map_err(io)
+        self.con.say(text)
     }
 
     /// The game from `start` (the human's view when `human_first`), with `cube` when
@@ -324,7 +311,7 @@ impl<'a, R: BufRead, W: Write> Session<'a, R, W> {
                 match self.human_play(&pos, roll)? {
                     Some(p) => p,
                     None => {
-                        self.say(format_args!("Game abandoned."))?;
+                        self.con.abandoned()?;
                         return ended(GameEnd::Abandoned, cube);
                     }
                 }
@@ -332,11 +319,8 @@ impl<'a, R: BufRead, W: Write> Session<'a, R, W> {
                 self.table_play(&pos, roll, cube)?
             };
             if chosen.wins() {
-                let won = win_points(&v, chosen.after.them()) as i32;
-                let value = cube.map_or(1, |c| c.value as i32);
-                let points = won * value;
+                let (points, word) = console::won(&v, &chosen, cube);
                 let human_points = if human { points } else { -points };
-                let word = ["", "a single game", "a gammon", "a backgammon"][won as usize];
                 let at = match cube {
                     Some(c) => format!(" with the cube at {}", c.value),
                     None => String::new(),
@@ -358,19 +342,13 @@ impl<'a, R: BufRead, W: Write> Session<'a, R, W> {
     /// Shows the position from the human's side, with the cube.
     fn show(&mut self, pos: &Position, human: bool, cube: Option<Cube>) -> Result<(), Error> {
         let view = if human { *pos } else { pos.swapped() };
-        let cube = match cube {
-            Some(c) => format!("   ({})", describe(&c)),
-            None => String::new(),
-        };
         match self.options.board {
             Some(board) => {
                 let drawn = board(&view);
+                let cube = console::cube_note(cube);
                 self.say(format_args!("\n{drawn}{cube}"))
             }
-            None => {
-                let text = notation(self.variant, &view);
-                self.say(format_args!("\nX (you) / O: {text}{cube}"))
-            }
+            None => self.con.show_notation(self.variant, &view, cube),
         }
     }
 
@@ -399,11 +377,7 @@ impl<'a, R: BufRead, W: Write> Session<'a, R, W> {
         c: &mut Cube,
     ) -> Result<Option<GameEnd>, Error> {
         let before = c.value;
-        let (me, other) = if human {
-            (Owner::X, Owner::O)
-        } else {
-            (Owner::O, Owner::X)
-        };
+        let me = if human { Owner::X } else { Owner::O };
         let state = c.state(me);
         if !state.has_access() {
             return Ok(None);
@@ -411,36 +385,22 @@ impl<'a, R: BufRead, W: Write> Session<'a, R, W> {
         let action = decide(&table.cubeful_required(pos)?, state);
         let points = f64::from(before);
         if human {
-            match self.choose("Double or roll? [d/r] ", ["d", "r"])? {
-                None => {
-                    self.say(format_args!("Game abandoned."))?;
-                    return Ok(Some(GameEnd::Abandoned));
-                }
-                Some(0) => {
-                    // The table's equity taking is minus the doubler's; passing, -1.
-                    let take = -action.double_take * points;
-                    self.say(format_args!("You double to {}.", 2 * before))?;
-                    if action.double_take <= 1.0 {
-                        *c = c.taken_by(other);
-                        let cube = describe(c);
-                        self.say(format_args!(
-                            "O takes (for O: {take:+.6} taking, {:+.6} passing): {cube}.",
-                            -points
-                        ))?;
-                    } else {
-                        self.say(format_args!(
-                            "O passes (for O: {take:+.6} taking, {:+.6} passing): you win \
-                             {before} point(s).",
-                            -points
-                        ))?;
-                        return Ok(Some(GameEnd::Finished {
-                            human_points: before as i32,
-                        }));
-                    }
-                }
-                Some(_) => {}
+            let Some(k) = self.choose("Double or roll? [d/r] ", ["d", "r"])? else {
+                return self.abandon();
+            };
+            if k == 1 {
+                return Ok(None);
             }
-        } else if action.action.is_some_and(CubeDecision::doubles) {
+            // The table's equity taking is minus the doubler's; passing, -1.
+            let take = -action.double_take * points;
+            self.say(format_args!("You double to {}.", 2 * before))?;
+            let note = format!(" (for O: {take:+.6} taking, {:+.6} passing)", -points);
+            let passed =
+                self.con
+                    .double_answered(Owner::O, action.double_take <= 1.0, &note, c, before)?;
+            return Ok(passed.map(|human_points| GameEnd::Finished { human_points }));
+        }
+        if action.action.is_some_and(CubeDecision::doubles) {
             self.say(format_args!(
                 "O doubles to {} (for O: no double {:+.6}, double and take {:+.6}, double and \
                  pass {:+.6}).",
@@ -449,42 +409,53 @@ impl<'a, R: BufRead, W: Write> Session<'a, R, W> {
                 action.double_take * points,
                 action.double_pass * points
             ))?;
-            match self.choose("Take or pass? [t/p] ", ["t", "p"])? {
-                None => {
-                    self.say(format_args!("Game abandoned."))?;
-                    return Ok(Some(GameEnd::Abandoned));
-                }
-                Some(0) => {
-                    *c = c.taken_by(other);
-                    let cube = describe(c);
-                    self.say(format_args!("You take: {cube}."))?;
-                }
-                Some(_) => {
-                    self.say(format_args!("You pass: you lose {before} point(s)."))?;
-                    return Ok(Some(GameEnd::Finished {
-                        human_points: -(before as i32),
-                    }));
-                }
-            }
+            return self.answer_double(c, before, |_| Ok(()));
         }
         Ok(None)
+    }
+
+    /// The game abandoned: says so.
+    fn abandon(&mut self) -> Result<Option<GameEnd>, Error> {
+        self.con.abandoned()?;
+        Ok(Some(GameEnd::Abandoned))
+    }
+
+    /// Asks the human to take or pass the table's double from `before`; `answered`
+    /// speaks once the human has answered, before the answer's effect.
+    fn answer_double(
+        &mut self,
+        c: &mut Cube,
+        before: u32,
+        answered: impl FnOnce(&mut Self) -> Result<(), Error>,
+    ) -> Result<Option<GameEnd>, Error> {
+        let Some(k) = self.choose("Take or pass? [t/p] ", ["t", "p"])? else {
+            return self.abandon();
+        };
+        answered(self)?;
+        let passed = self.con.double_answered(Owner::X, k == 0, "", c, before)?;
+        Ok(passed.map(|human_points| GameEnd::Finished { human_points }))
     }
 
     /// The human's play of `roll`: the only one, or the one chosen; `None` to quit.
     fn human_play(&mut self, pos: &Position, roll: Roll) -> Result<Option<Play>, Error> {
         let v = self.variant;
-        let plays = Generator::new(v).plays(pos, roll);
-        self.say(format_args!("You roll {roll}."))?;
-        if plays.len() == 1 {
-            let only = plays[0].text(v.points);
-            self.say(format_args!("Only one play: {only}"))?;
-            return Ok(Some(plays[0]));
-        }
-        for (k, p) in plays.iter().enumerate() {
-            let (text, after) = (p.text(v.points), notation(v, &p.after));
-            self.say(format_args!("  {:>2}. {text:<24} -> {after}", k + 1))?;
-        }
-        self.ask(pos, &plays)
+        let plays = match self.con.roll(v, pos, roll)? {
+            Ok(only) => return Ok(Some(only)),
+            Err(plays) => plays,
+        };
+        self.con.list(v, &plays)?;
+        let example = plays[0].text(v.points);
+        let prompt =
+            format!("Your play (number, steps like `{example}`, the resulting position, or q): ");
+        self.con.ask(
+            &prompt,
+            (v, pos, &plays),
+            &mut |_, _| Ok(false),
+            |line, _| {
+                let shown = crate::error::excerpt(line);
+                format!("`{shown}` is not one of the legal plays listed.")
+            },
+        )
     }
 
     /// The table's best play of `roll`: by cubeful equity in its cube state when the cube
@@ -503,22 +474,15 @@ impl<'a, R: BufRead, W: Write> Session<'a, R, W> {
         };
         let state = cube.map(|c| c.state(Owner::O));
         let ranked = hint(table, pos, roll, state)?;
-        let Some(best) = ranked.moves.first() else {
-            self.say(format_args!("O rolls {roll} and cannot move."))?;
-            return Ok(Play::pass(pos));
+        let best = ranked.moves.first();
+        let note = match (cube, best.and_then(|b| b.cubeful)) {
+            (Some(c), Some(e)) => format!(" (cubeful equity for O {:+.6})", e * f64::from(c.value)),
+            _ => best.map_or(String::new(), |b| {
+                format!(" (equity for O {:+.6})", b.equity)
+            }),
         };
-        match (cube, best.cubeful) {
-            (Some(c), Some(e)) => self.say(format_args!(
-                "O rolls {roll} and plays {} (cubeful equity for O {:+.6}).",
-                best.text,
-                e * f64::from(c.value)
-            ))?,
-            _ => self.say(format_args!(
-                "O rolls {roll} and plays {} (equity for O {:+.6}).",
-                best.text, best.equity
-            ))?,
-        }
-        Ok(best.play)
+        let best = best.map(|b| (b.text.as_str(), b.play));
+        self.con.table_moves(pos, roll, best, &note)
     }
 
     /// [`Session::cube_turn`] in a game of a match at `at` (the human's score).
@@ -530,11 +494,7 @@ impl<'a, R: BufRead, W: Write> Session<'a, R, W> {
         human: bool,
         c: &mut Cube,
     ) -> Result<Option<GameEnd>, Error> {
-        let (me, other) = if human {
-            (Owner::X, Owner::O)
-        } else {
-            (Owner::O, Owner::X)
-        };
+        let me = if human { Owner::X } else { Owner::O };
         let score = if human { at } else { at.mirrored() };
         let cube = match_cube(c, me);
         if !at_score::may_double(score, cube) {
@@ -549,69 +509,37 @@ impl<'a, R: BufRead, W: Write> Session<'a, R, W> {
         let before = c.value;
         let percent = |p: f64| format!("{:.2}%", 100.0 * p);
         if human {
-            match self.choose("Double or roll? [d/r] ", ["d", "r"])? {
-                None => {
-                    self.say(format_args!("Game abandoned."))?;
-                    return Ok(Some(GameEnd::Abandoned));
-                }
-                Some(0) => {
-                    self.say(format_args!("You double to {}.", 2 * before))?;
-                    // O's chance is one less the doubler's.
-                    let (take, pass) = (
-                        percent(1.0 - action.double_take),
-                        percent(1.0 - action.double_pass),
-                    );
-                    if action.double_take <= action.double_pass {
-                        *c = c.taken_by(other);
-                        let cube = describe(c);
-                        self.say(format_args!(
-                            "O takes (O's match-winning chance {take} taking, {pass} passing): \
-                             {cube}."
-                        ))?;
-                    } else {
-                        self.say(format_args!(
-                            "O passes (O's match-winning chance {take} taking, {pass} passing): \
-                             you win {before} point(s)."
-                        ))?;
-                        return Ok(Some(GameEnd::Finished {
-                            human_points: before as i32,
-                        }));
-                    }
-                }
-                Some(_) => {}
+            let Some(k) = self.choose("Double or roll? [d/r] ", ["d", "r"])? else {
+                return self.abandon();
+            };
+            if k == 1 {
+                return Ok(None);
             }
-            return Ok(None);
+            self.say(format_args!("You double to {}.", 2 * before))?;
+            // O's chance is one less the doubler's.
+            let (take, pass) = (
+                percent(1.0 - action.double_take),
+                percent(1.0 - action.double_pass),
+            );
+            let note = format!(" (O's match-winning chance {take} taking, {pass} passing)");
+            let takes = action.double_take <= action.double_pass;
+            let passed = self
+                .con
+                .double_answered(Owner::O, takes, &note, c, before)?;
+            return Ok(passed.map(|human_points| GameEnd::Finished { human_points }));
         }
         if action.action.doubles() {
             self.say(format_args!("O doubles to {}.", 2 * before))?;
-            let answered = self.choose("Take or pass? [t/p] ", ["t", "p"])?;
-            if answered.is_some() {
-                // The table's numbers once the human has answered.
-                self.say(format_args!(
+            // The table's numbers once the human has answered.
+            return self.answer_double(c, before, |s| {
+                s.say(format_args!(
                     "O's match-winning chance: no double {}, double and take {}, double and \
                      pass {}.",
                     percent(action.no_double),
                     percent(action.double_take),
                     percent(action.double_pass)
-                ))?;
-            }
-            match answered {
-                None => {
-                    self.say(format_args!("Game abandoned."))?;
-                    return Ok(Some(GameEnd::Abandoned));
-                }
-                Some(0) => {
-                    *c = c.taken_by(other);
-                    let cube = describe(c);
-                    self.say(format_args!("You take: {cube}."))?;
-                }
-                Some(_) => {
-                    self.say(format_args!("You pass: you lose {before} point(s)."))?;
-                    return Ok(Some(GameEnd::Finished {
-                        human_points: -(before as i32),
-                    }));
-                }
-            }
+                ))
+            });
         }
         Ok(None)
     }
@@ -627,93 +555,16 @@ impl<'a, R: BufRead, W: Write> Session<'a, R, W> {
     ) -> Result<Play, Error> {
         let c = cube.unwrap_or(Cube::START);
         let ranked = at_score::hint(tables, pos, roll, at.mirrored(), match_cube(&c, Owner::O))?;
-        let Some(best) = ranked.moves.first() else {
-            self.say(format_args!("O rolls {roll} and cannot move."))?;
-            return Ok(Play::pass(pos));
-        };
-        self.say(format_args!("O rolls {roll} and plays {}.", best.text))?;
-        Ok(best.play)
-    }
-
-    /// Writes `prompt` and reads the answer (lower-cased when `fold`): `None` for `q`,
-    /// `quit` or the end of the input.
-    fn answer(&mut self, prompt: &str, fold: bool) -> Result<Option<String>, Error> {
-        write!(self.out, "{prompt}").map_err(io)?;
-        self.out.flush().map_err(io)?;
-        let Some(line) = self.input.next_line()? else {
-            writeln!(self.out).map_err(io)?;
-            return Ok(None);
-        };
-        let line = if fold { line.to_lowercase() } else { line };
-        Ok((line != "q" && line != "quit").then_some(line))
+        let best = ranked.moves.first().map(|b| (b.text.as_str(), b.play));
+        self.con.table_moves(pos, roll, best, "")
     }
 
     /// Asks `prompt` until the answer is one of the two `letters` (or the word it
     /// starts); the letter's place, or `None` for `q` or the end of the input.
     fn choose(&mut self, prompt: &str, letters: [&str; 2]) -> Result<Option<usize>, Error> {
-        let words = |l: &str| match l {
-            "d" => "double",
-            "r" => "roll",
-            "t" => "take",
-            _ => "pass",
-        };
-        loop {
-            let Some(answer) = self.answer(prompt, true)? else {
-                return Ok(None);
-            };
-            if let Some(k) = letters
-                .iter()
-                .position(|&l| answer == l || answer == words(l))
-            {
-                return Ok(Some(k));
-            }
-            let [a, b] = letters;
-            self.say(format_args!(
-                "Answer {a} ({}), {b} ({}) or q.",
-                words(a),
-                words(b)
-            ))?;
-        }
-    }
-
-    /// Asks for one of `plays` from `pos`: its number, the play in gnubg's notation (or a
-    /// looser spelling, `gnubg::notation`) or the position it leads to.
-    fn ask(&mut self, pos: &Position, plays: &[Play]) -> Result<Option<Play>, Error> {
-        let v = self.variant;
-        let example = plays[0].text(v.points);
-        let prompt =
-            format!("Your play (number, steps like `{example}`, the resulting position, or q): ");
-        loop {
-            let Some(line) = self.answer(&prompt, false)? else {
-                return Ok(None);
-            };
-            let answer = line.as_str();
-            if let Ok(k) = answer.parse::<usize>() {
-                if (1..=plays.len()).contains(&k) {
-                    return Ok(Some(plays[k - 1]));
-                }
-                self.say(format_args!(
-                    "There is no play {k}: choose 1 to {}.",
-                    plays.len()
-                ))?;
-                continue;
-            }
-            if let Ok(p) = super::gnubg::notation::parse_play(v, pos, plays, answer) {
-                return Ok(Some(p));
-            }
-            if let Ok(target) = parse_position(v, answer) {
-                if let Some(p) = plays.iter().find(|p| p.after == target) {
-                    return Ok(Some(*p));
-                }
-            }
-            let shown = crate::error::excerpt(answer);
-            self.say(format_args!(
-                "`{shown}` is not one of the legal plays listed."
-            ))?;
-        }
+        self.con.choose(prompt, letters, "", &mut |_, _| Ok(false))
     }
 }
-
 /// A game's cube as `side` sees it at a match score.
 fn match_cube(c: &Cube, side: Owner) -> MatchCube {
     let owner = match c.owner {
@@ -725,16 +576,6 @@ fn match_cube(c: &Cube, side: Owner) -> MatchCube {
         value: c.value,
         owner,
     }
-}
-
-/// The cube for the human's eyes: `cube 2, yours`.
-fn describe(c: &Cube) -> String {
-    let owner = match c.owner {
-        Owner::Centred => "centred",
-        Owner::X => "yours",
-        Owner::O => "O's",
-    };
-    format!("cube {}, {owner}", c.value)
 }
 
 #[cfg(test)]

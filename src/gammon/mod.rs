@@ -36,6 +36,7 @@
 
 pub mod bearoff;
 pub mod board;
+mod console;
 pub mod cube;
 mod error;
 mod evaluator;

@@ -282,11 +282,8 @@ pub fn hint(
     cube: Option<CubeState>,
 ) -> Result<Hint, Error> {
     let v = table.variant();
-    if cube.is_some() && !table.has_cube() {
-        return Err(Error::NoCube {
-            path: table.path().to_path_buf(),
-            hint: None,
-        });
+    if cube.is_some() {
+        table.cube_required()?;
     }
     let mut ranked = Vec::new();
     for play in Generator::new(v).plays(p, roll) {

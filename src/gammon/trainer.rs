@@ -8,8 +8,9 @@
 //! Reads the human's answers from any `BufRead` and writes to any `Write`.
 
 use super::board::{self, Around};
+use super::console::{self, Console};
 use super::cube::{decide, Cube, CubeAction, CubeState, Owner, Response};
-use super::moves::{win_points, Generator, Play};
+use super::moves::Play;
 use super::notation::{notation, parse_position};
 use super::query::{hint, Hint};
 use super::{Error, Evaluator, Position, Roll};
@@ -133,13 +134,6 @@ pub struct SessionResult {
     pub score: i32,
 }
 
-fn io(e: std::io::Error) -> Error {
-    Error::Io {
-        path: "standard output".into(),
-        source: e,
-    }
-}
-
 /// The cube verdict as gnubg gives it: the cubeful equities of the choices open to the
 /// side on roll, best first, each with its difference from the best; the proper action
 /// and the opponent's proper answer; how far the position is from the doubling point and
@@ -217,17 +211,17 @@ pub fn session<R: BufRead, W: Write>(
     input: R,
     out: &mut W,
 ) -> Result<SessionResult, Error> {
-    if options.cube && !table.has_cube() {
-        return Err(Error::NoCube {
-            path: table.path().to_path_buf(),
-            hint: None,
-        });
+    if options.cube {
+        table.cube_required()?;
     }
+    let mut lines = Lines::new(input);
     let mut t = Trainer {
         table,
         options,
-        input: Lines::new(input),
-        out,
+        con: Console {
+            input: &mut lines,
+            out,
+        },
         review: Vec::new(),
     };
     let v = table.variant();
@@ -287,8 +281,7 @@ pub fn session<R: BufRead, W: Write>(
 struct Trainer<'a, R, W> {
     table: &'a dyn Evaluator,
     options: &'a Options,
-    input: Lines<R>,
-    out: &'a mut W,
+    con: Console<'a, R, W>,
     /// The current game's decisions.
     review: Vec<Reviewed>,
 }
@@ -305,8 +298,7 @@ enum Help<'h> {
 
 impl<R: BufRead, W: Write> Trainer<'_, R, W> {
     fn say(&mut self, text: std::fmt::Arguments<'_>) -> Result<(), Error> {
-        self.out.write_fmt(text).map_err(io)?;
-        self.out.write_all(b"\n").map_err(io)
+        self.con.say(text)
     }
 
     /// One game: its end (the human's points, none when abandoned) and the cube at the
@@ -341,11 +333,8 @@ impl<R: BufRead, W: Write> Trainer<'_, R, W> {
                 self.table_play(&pos, roll, cube)?
             };
             if chosen.wins() {
-                let won = win_points(&v, chosen.after.them()) as i32;
-                let value = cube.map_or(1, |c| c.value as i32);
-                let points = won * value;
+                let (points, word) = console::won(&v, &chosen, cube);
                 let human_points = if human { points } else { -points };
-                let word = ["", "a single game", "a gammon", "a backgammon"][won as usize];
                 if human {
                     self.say(format_args!("You win {word}: {points} point(s)."))?;
                 } else {
@@ -377,121 +366,93 @@ impl<R: BufRead, W: Write> Trainer<'_, R, W> {
             let drawn = board::draw(v, &view, &around);
             self.say(format_args!("\n{drawn}"))
         } else {
-            let text = notation(v, &view);
-            let cube = cube
-                .map(|c| format!("   ({})", describe(&c)))
-                .unwrap_or_default();
-            self.say(format_args!("\nX (you) / O: {text}{cube}"))
+            self.con.show_notation(v, &view, cube)
         }
     }
 
     /// The cube decisions before the roll of the side on roll.
     fn cube_turn(&mut self, pos: &Position, human: bool, c: &mut Cube) -> Result<Turn, Error> {
         let me = if human { Owner::X } else { Owner::O };
-        let other = if human { Owner::O } else { Owner::X };
         let state = c.state(me);
         if !state.has_access() {
             return Ok(Turn::Continue);
         }
         let action = decide(&self.table.cubeful_required(pos)?, state);
         let before = c.value;
-        let v = self.table.variant();
-        let position = notation(v, pos);
         if human {
-            let Some(k) = self.choose(
-                "Double or roll? [d/r] ",
-                ["d", "r"],
-                Some(Help::Cube(pos, state, false)),
-            )?
-            else {
-                self.say(format_args!("Game abandoned."))?;
+            let doubled = action.double_take.min(action.double_pass);
+            let answers = [("double", doubled), ("no double", action.no_double)];
+            let best = usize::from(doubled <= action.no_double);
+            let Some(k) = self.cube_question(Kind::Cube, answers, best, pos, state, before)? else {
                 return Ok(Turn::Quit);
             };
-            let doubled = action.double_take.min(action.double_pass);
-            let best = action.no_double.max(doubled);
-            let (chosen, value) = if k == 0 {
-                ("double", doubled)
-            } else {
-                ("no double", action.no_double)
-            };
-            let best_name = if doubled > action.no_double {
-                "double"
-            } else {
-                "no double"
-            };
-            self.record(
-                Kind::Cube,
-                position,
-                Some(state),
-                before,
-                None,
-                chosen,
-                best_name,
-                best - value,
-            );
             if k == 1 {
                 return Ok(Turn::Continue);
             }
             self.say(format_args!("You double to {}.", 2 * before))?;
-            if action.response == Some(Response::Take) {
-                *c = c.taken_by(other);
-                let cube = describe(c);
-                self.say(format_args!("O takes: {cube}."))?;
-                self.say(format_args!("{}", verdict(&action)))?;
-                Ok(Turn::Continue)
-            } else {
-                self.say(format_args!("O passes: you win {before} point(s)."))?;
-                self.say(format_args!("{}", verdict(&action)))?;
-                Ok(Turn::Passed(before as i32))
-            }
+            let takes = action.response == Some(Response::Take);
+            let passed = self.con.double_answered(Owner::O, takes, "", c, before)?;
+            self.say(format_args!("{}", verdict(&action)))?;
+            Ok(passed.map_or(Turn::Continue, Turn::Passed))
         } else if action.action.is_some_and(|d| d.doubles()) {
             self.say(format_args!("O doubles to {}.", 2 * before))?;
-            let Some(k) = self.choose(
-                "Take or pass? [t/p] ",
-                ["t", "p"],
-                Some(Help::Cube(pos, state, true)),
-            )?
-            else {
-                self.say(format_args!("Game abandoned."))?;
-                return Ok(Turn::Quit);
-            };
             // The human's equity taking is minus the doubler's; passing, -1.
             let (take, pass) = (-action.double_take, -action.double_pass);
-            let best = take.max(pass);
-            let (chosen, value) = if k == 0 {
-                ("take", take)
-            } else {
-                ("pass", pass)
+            let answers = [("take", take), ("pass", pass)];
+            let best = usize::from(take < pass);
+            let Some(k) = self.cube_question(Kind::Response, answers, best, pos, state, before)?
+            else {
+                return Ok(Turn::Quit);
             };
-            let best_name = if take >= pass { "take" } else { "pass" };
-            self.record(
-                Kind::Response,
-                position,
-                Some(state),
-                before,
-                None,
-                chosen,
-                best_name,
-                best - value,
-            );
             self.say(format_args!(
                 "The table's verdict on its double: {}",
                 verdict(&action)
             ))?;
-            if k == 0 {
-                *c = c.taken_by(other);
-                let cube = describe(c);
-                self.say(format_args!("You take: {cube}."))?;
-                Ok(Turn::Continue)
-            } else {
-                self.say(format_args!("You pass: you lose {before} point(s)."))?;
-                Ok(Turn::Passed(-(before as i32)))
-            }
+            let passed = self.con.double_answered(Owner::X, k == 0, "", c, before)?;
+            Ok(passed.map_or(Turn::Continue, Turn::Passed))
         } else {
             Ok(Turn::Continue)
         }
     }
 
+    /// Asks the human's cube question in `pos` (`kind`: double or roll, or take or pass
+    /// the table's double), the human's cube `state`, the cube at `before`; `answers`
+    /// the two answers' names and equities for the human, `best` the better's place.
+    /// Records the answer for the review; its place, or `None` when the human quit (the
+    /// game abandoned, said).
+    fn cube_question(
+        &mut self,
+        kind: Kind,
+        answers: [(&str, f64); 2],
+        best: usize,
+        pos: &Position,
+        state: CubeState,
+        before: u32,
+    ) -> Result<Option<usize>, Error> {
+        let (prompt, letters, answering) = match kind {
+            Kind::Cube => ("Double or roll? [d/r] ", ["d", "r"], false),
+            _ => ("Take or pass? [t/p] ", ["t", "p"], true),
+        };
+        let help = Some(Help::Cube(pos, state, answering));
+        let Some(k) = self.choose(prompt, letters, help)? else {
+            self.con.abandoned()?;
+            return Ok(None);
+        };
+        let ((chosen, value), (best, most)) = (answers[k], answers[best]);
+        let position = notation(self.table.variant(), pos);
+        let loss = most - value;
+        self.record(
+            kind,
+            position,
+            Some(state),
+            before,
+            None,
+            chosen,
+            best,
+            loss,
+        );
+        Ok(Some(k))
+    }
     #[allow(clippy::too_many_arguments)]
     fn record(
         &mut self,
@@ -526,21 +487,15 @@ impl<R: BufRead, W: Write> Trainer<'_, R, W> {
         cube: Option<Cube>,
     ) -> Result<Option<Play>, Error> {
         let v = self.table.variant();
-        let plays = Generator::new(v).plays(pos, roll);
-        self.say(format_args!("You roll {roll}."))?;
-        if plays.len() == 1 {
-            let only = plays[0].text(v.points);
-            self.say(format_args!("Only one play: {only}"))?;
-            return Ok(Some(plays[0]));
-        }
+        let plays = match self.con.roll(v, pos, roll)? {
+            Ok(only) => return Ok(Some(only)),
+            Err(plays) => plays,
+        };
         let state = cube.map(|c| c.state(Owner::X));
         let ranked = hint(self.table, pos, roll, state)?;
-        for (k, p) in plays.iter().enumerate() {
-            let (text, after) = (p.text(v.points), notation(v, &p.after));
-            self.say(format_args!("  {:>2}. {text:<24} -> {after}", k + 1))?;
-        }
+        self.con.list(v, &plays)?;
         let Some(chosen) = self.ask(pos, &plays, &ranked)? else {
-            self.say(format_args!("Game abandoned."))?;
+            self.con.abandoned()?;
             return Ok(None);
         };
         let found = ranked.moves.iter().find(|m| m.play.after == chosen.after);
@@ -571,88 +526,8 @@ impl<R: BufRead, W: Write> Trainer<'_, R, W> {
     ) -> Result<Play, Error> {
         let state = cube.map(|c| c.state(Owner::O));
         let ranked = hint(self.table, pos, roll, state)?;
-        let Some(best) = ranked.moves.first() else {
-            self.say(format_args!("O rolls {roll} and cannot move."))?;
-            return Ok(Play::pass(pos));
-        };
-        self.say(format_args!("O rolls {roll} and plays {}.", best.text))?;
-        Ok(best.play)
-    }
-
-    /// Writes `prompt` and reads the answer, lower-cased when `fold`: `None` for `q`,
-    /// `quit` or the end of the input.
-    fn answer(&mut self, prompt: &str, fold: bool) -> Result<Option<String>, Error> {
-        write!(self.out, "{prompt}").map_err(io)?;
-        self.out.flush().map_err(io)?;
-        let Some(line) = self.input.next_line()? else {
-            writeln!(self.out).map_err(io)?;
-            return Ok(None);
-        };
-        let line = line.trim().to_string();
-        let line = if fold { line.to_lowercase() } else { line };
-        Ok((line != "q" && line != "quit").then_some(line))
-    }
-
-    /// Shows what `hint` or `eval` asks for, if `answer` is one of them.
-    fn help(&mut self, answer: &str, help: Option<Help<'_>>) -> Result<bool, Error> {
-        let word = answer.to_lowercase();
-        if word != "hint" && word != "eval" {
-            return Ok(false);
-        }
-        let v = self.table.variant();
-        let text = match (word.as_str(), help) {
-            (_, None) => "No advice here.".to_string(),
-            ("hint", Some(Help::Cube(pos, state, answering))) => {
-                let action = decide(&self.table.cubeful_required(pos)?, state);
-                let who = if answering {
-                    "O's double, from O's side: "
-                } else {
-                    ""
-                };
-                format!("{who}{}", verdict(&action))
-            }
-            ("hint", Some(Help::Plays(h))) => {
-                let mut out = format!("The table's ranking of {}:", h.roll);
-                for (k, m) in h.moves.iter().enumerate() {
-                    let _ = write!(
-                        out,
-                        "\n  {:>2}. {:<24} equity {:+.6}  loss {:.6}",
-                        k + 1,
-                        m.text,
-                        m.key(),
-                        m.loss
-                    );
-                }
-                out
-            }
-            (_, Some(Help::Cube(pos, state, _))) => self.evaluation(pos, Some(state))?,
-            (_, Some(Help::Plays(h))) => {
-                let pos = parse_position(v, &h.position)?;
-                self.evaluation(&pos, h.cube)?
-            }
-        };
-        self.say(format_args!("{text}"))?;
-        Ok(true)
-    }
-
-    /// The values of `pos` for the side on roll.
-    fn evaluation(&self, pos: &Position, state: Option<CubeState>) -> Result<String, Error> {
-        let t = self.table;
-        let o = t.outcomes(pos)?;
-        let mut out = format!(
-            "{}: cubeless equity {:+.6} for the side on roll; win {:.1}% (gammon {:.1}%), \
-             lose {:.1}% (gammon {:.1}%)",
-            notation(t.variant(), pos),
-            t.equity(pos)?,
-            100.0 * o.win,
-            100.0 * o.win_gammon,
-            100.0 * o.lose,
-            100.0 * o.lose_gammon
-        );
-        if let (Some(state), Some(c)) = (state, t.cubeful(pos)?) {
-            let _ = write!(out, "\ncubeful (no double, {state}) {:+.6}", c[state]);
-        }
-        Ok(out)
+        let best = ranked.moves.first().map(|b| (b.text.as_str(), b.play));
+        self.con.table_moves(pos, roll, best, "")
     }
 
     /// Asks `prompt` until the answer is one of the two `letters` (or the word it
@@ -664,35 +539,11 @@ impl<R: BufRead, W: Write> Trainer<'_, R, W> {
         letters: [&str; 2],
         help: Option<Help<'_>>,
     ) -> Result<Option<usize>, Error> {
-        let words = |l: &str| match l {
-            "d" => "double",
-            "r" => "roll",
-            "t" => "take",
-            "p" => "pass",
-            "y" => "yes",
-            _ => "no",
-        };
-        loop {
-            let Some(answer) = self.answer(prompt, true)? else {
-                return Ok(None);
-            };
-            if self.help(&answer, help)? {
-                continue;
-            }
-            if let Some(k) = letters
-                .iter()
-                .position(|&l| answer == l || answer == words(l))
-            {
-                return Ok(Some(k));
-            }
-            let [a, b] = letters;
-            let extra = if help.is_some() { ", hint, eval" } else { "" };
-            self.say(format_args!(
-                "Answer {a} ({}), {b} ({}){extra} or q.",
-                words(a),
-                words(b)
-            ))?;
-        }
+        let table = self.table;
+        let extra = if help.is_some() { ", hint, eval" } else { "" };
+        self.con.choose(prompt, letters, extra, &mut |con, answer| {
+            advise(con, table, answer, help)
+        })
     }
 
     /// Asks for one of `plays`: its number, the play in gnubg's notation (or looser), or
@@ -706,36 +557,14 @@ impl<R: BufRead, W: Write> Trainer<'_, R, W> {
         let v = self.table.variant();
         let example = plays[0].text(v.points);
         let prompt = format!("Your play (number, or like `{example}`; hint, eval, q): ");
-        loop {
-            let Some(line) = self.answer(&prompt, false)? else {
-                return Ok(None);
-            };
-            if self.help(&line, Some(Help::Plays(ranked)))? {
-                continue;
-            }
-            if let Ok(k) = line.parse::<usize>() {
-                if (1..=plays.len()).contains(&k) {
-                    return Ok(Some(plays[k - 1]));
-                }
-                self.say(format_args!(
-                    "There is no play {k}: choose 1 to {}.",
-                    plays.len()
-                ))?;
-                continue;
-            }
-            let read = super::gnubg::notation::parse_play(v, pos, plays, &line);
-            match read {
-                Ok(p) => return Ok(Some(p)),
-                Err(e) => {
-                    if let Ok(target) = parse_position(v, &line) {
-                        if let Some(p) = plays.iter().find(|p| p.after == target) {
-                            return Ok(Some(*p));
-                        }
-                    }
-                    self.say(format_args!("{e}"))?;
-                }
-            }
-        }
+        let table = self.table;
+        let help = Some(Help::Plays(ranked));
+        self.con.ask(
+            &prompt,
+            (v, pos, plays),
+            &mut |con, line| advise(con, table, line, help),
+            |_, e| e.to_string(),
+        )
     }
 
     /// The game's review from its decisions.
@@ -793,6 +622,76 @@ impl<R: BufRead, W: Write> Trainer<'_, R, W> {
     }
 }
 
+/// Shows what `hint` or `eval` asks for, if `answer` is one of them.
+fn advise<R: BufRead, W: Write>(
+    con: &mut Console<'_, R, W>,
+    table: &dyn Evaluator,
+    answer: &str,
+    help: Option<Help<'_>>,
+) -> Result<bool, Error> {
+    let word = answer.to_lowercase();
+    if word != "hint" && word != "eval" {
+        return Ok(false);
+    }
+    let v = table.variant();
+    let text = match (word.as_str(), help) {
+        (_, None) => "No advice here.".to_string(),
+        ("hint", Some(Help::Cube(pos, state, answering))) => {
+            let action = decide(&table.cubeful_required(pos)?, state);
+            let who = if answering {
+                "O's double, from O's side: "
+            } else {
+                ""
+            };
+            format!("{who}{}", verdict(&action))
+        }
+        ("hint", Some(Help::Plays(h))) => {
+            let mut out = format!("The table's ranking of {}:", h.roll);
+            for (k, m) in h.moves.iter().enumerate() {
+                let _ = write!(
+                    out,
+                    "\n  {:>2}. {:<24} equity {:+.6}  loss {:.6}",
+                    k + 1,
+                    m.text,
+                    m.key(),
+                    m.loss
+                );
+            }
+            out
+        }
+        (_, Some(Help::Cube(pos, state, _))) => evaluation(table, pos, Some(state))?,
+        (_, Some(Help::Plays(h))) => {
+            let pos = parse_position(v, &h.position)?;
+            evaluation(table, &pos, h.cube)?
+        }
+    };
+    con.say(format_args!("{text}"))?;
+    Ok(true)
+}
+
+/// The values of `pos` for the side on roll.
+fn evaluation(
+    t: &dyn Evaluator,
+    pos: &Position,
+    state: Option<CubeState>,
+) -> Result<String, Error> {
+    let o = t.outcomes(pos)?;
+    let mut out = format!(
+        "{}: cubeless equity {:+.6} for the side on roll; win {:.1}% (gammon {:.1}%), \
+             lose {:.1}% (gammon {:.1}%)",
+        notation(t.variant(), pos),
+        t.equity(pos)?,
+        100.0 * o.win,
+        100.0 * o.win_gammon,
+        100.0 * o.lose,
+        100.0 * o.lose_gammon
+    );
+    if let (Some(state), Some(c)) = (state, t.cubeful(pos)?) {
+        let _ = write!(out, "\ncubeful (no double, {state}) {:+.6}", c[state]);
+    }
+    Ok(out)
+}
+
 /// What a cube turn came to.
 enum Turn {
     /// Play on: roll.
@@ -801,16 +700,6 @@ enum Turn {
     Quit,
     /// A double was passed: the human's points.
     Passed(i32),
-}
-
-/// The cube for the human's eyes: `cube 2, yours`.
-fn describe(c: &Cube) -> String {
-    let owner = match c.owner {
-        Owner::Centred => "centred",
-        Owner::X => "yours",
-        Owner::O => "O's",
-    };
-    format!("cube {}, {owner}", c.value)
 }
 
 #[cfg(test)]

@@ -1,0 +1,247 @@
+//! The human's side of a game against the table in the terminal, written once for the
+//! trainer's session ([`super::trainer`]) and a match's games ([`super::game`]): the
+//! questions (double or roll, take or pass, which play) and their answers, the plays of
+//! a roll listed, the table's moves and answers to a double announced, a game's points.
+
+use super::cube::{Cube, Owner};
+use super::moves::{win_points, Generator, Play};
+use super::notation::{notation, parse_position};
+use super::{Error, Position, Roll, Variant};
+use crate::lines::Lines;
+use std::io::{BufRead, Write};
+
+/// What a turn's caller may do with an answer before it is read as one: `hint`, `eval`
+/// (true when it was one of them and has been answered).
+pub(super) type Hook<'h, R, W> =
+    dyn FnMut(&mut Console<'_, R, W>, &str) -> Result<bool, Error> + 'h;
+
+/// The terminal: the human's answers in, everything said out.
+pub(super) struct Console<'a, R, W> {
+    pub(super) input: &'a mut Lines<R>,
+    pub(super) out: &'a mut W,
+}
+
+/// An error writing to the terminal.
+pub(super) fn io(e: std::io::Error) -> Error {
+    Error::Io {
+        path: "standard output".into(),
+        source: e,
+    }
+}
+
+impl<R: BufRead, W: Write> Console<'_, R, W> {
+    /// Writes `text` and a new line.
+    pub(super) fn say(&mut self, text: std::fmt::Arguments<'_>) -> Result<(), Error> {
+        self.out.write_fmt(text).map_err(io)?;
+        self.out.write_all(b"\n").map_err(io)
+    }
+
+    /// Says the game is abandoned.
+    pub(super) fn abandoned(&mut self) -> Result<(), Error> {
+        self.say(format_args!("Game abandoned."))
+    }
+
+    /// Writes `prompt` and reads the answer, lower-cased when `fold`: `None` for `q`,
+    /// `quit` or the end of the input.
+    pub(super) fn answer(&mut self, prompt: &str, fold: bool) -> Result<Option<String>, Error> {
+        write!(self.out, "{prompt}").map_err(io)?;
+        self.out.flush().map_err(io)?;
+        let Some(line) = self.input.next_line()? else {
+            writeln!(self.out).map_err(io)?;
+            return Ok(None);
+        };
+        let line = if fold { line.to_lowercase() } else { line };
+        Ok((line != "q" && line != "quit").then_some(line))
+    }
+
+    /// Asks `prompt` until the answer is one of the two `letters` (or the word it
+    /// starts), each answer first offered to `help`; the letter's place, or `None` for
+    /// `q` or the end of the input. `extra` names more answers in the reminder (`,
+    /// hint, eval`).
+    pub(super) fn choose(
+        &mut self,
+        prompt: &str,
+        letters: [&str; 2],
+        extra: &str,
+        help: &mut Hook<'_, R, W>,
+    ) -> Result<Option<usize>, Error> {
+        let words = |l: &str| match l {
+            "d" => "double",
+            "r" => "roll",
+            "t" => "take",
+            "p" => "pass",
+            "y" => "yes",
+            _ => "no",
+        };
+        loop {
+            let Some(answer) = self.answer(prompt, true)? else {
+                return Ok(None);
+            };
+            if help(self, &answer)? {
+                continue;
+            }
+            if let Some(k) = letters
+                .iter()
+                .position(|&l| answer == l || answer == words(l))
+            {
+                return Ok(Some(k));
+            }
+            let [a, b] = letters;
+            self.say(format_args!(
+                "Answer {a} ({}), {b} ({}){extra} or q.",
+                words(a),
+                words(b)
+            ))?;
+        }
+    }
+
+    /// Says the human's `roll` from `pos`: its only play (returned), or else the plays
+    /// to choose from (not yet listed: see [`Console::list`]).
+    pub(super) fn roll(
+        &mut self,
+        v: &Variant,
+        pos: &Position,
+        roll: Roll,
+    ) -> Result<Result<Play, Vec<Play>>, Error> {
+        let plays = Generator::new(v).plays(pos, roll);
+        self.say(format_args!("You roll {roll}."))?;
+        if plays.len() == 1 {
+            let only = plays[0].text(v.points);
+            self.say(format_args!("Only one play: {only}"))?;
+            return Ok(Ok(plays[0]));
+        }
+        Ok(Err(plays))
+    }
+
+    /// Lists `plays`, numbered, each with the position it leads to.
+    pub(super) fn list(&mut self, v: &Variant, plays: &[Play]) -> Result<(), Error> {
+        for (k, p) in plays.iter().enumerate() {
+            let (text, after) = (p.text(v.points), notation(v, &p.after));
+            self.say(format_args!("  {:>2}. {text:<24} -> {after}", k + 1))?;
+        }
+        Ok(())
+    }
+
+    /// Asks `prompt` for one of `plays` from `pos`: its number, the play in gnubg's
+    /// notation (or looser, `gnubg::notation`) or the position it leads to, each answer
+    /// first offered to `help`; `unreadable` says why an answer is none of them (from
+    /// the answer and the notation's error). `None` to quit.
+    pub(super) fn ask(
+        &mut self,
+        prompt: &str,
+        (v, pos, plays): (&Variant, &Position, &[Play]),
+        help: &mut Hook<'_, R, W>,
+        unreadable: impl Fn(&str, Error) -> String,
+    ) -> Result<Option<Play>, Error> {
+        loop {
+            let Some(line) = self.answer(prompt, false)? else {
+                return Ok(None);
+            };
+            if help(self, &line)? {
+                continue;
+            }
+            if let Ok(k) = line.parse::<usize>() {
+                if (1..=plays.len()).contains(&k) {
+                    return Ok(Some(plays[k - 1]));
+                }
+                self.say(format_args!(
+                    "There is no play {k}: choose 1 to {}.",
+                    plays.len()
+                ))?;
+                continue;
+            }
+            match super::gnubg::notation::parse_play(v, pos, plays, &line) {
+                Ok(p) => return Ok(Some(p)),
+                Err(e) => {
+                    if let Ok(target) = parse_position(v, &line) {
+                        if let Some(p) = plays.iter().find(|p| p.after == target) {
+                            return Ok(Some(*p));
+                        }
+                    }
+                    let why = unreadable(&line, e);
+                    self.say(format_args!("{why}"))?;
+                }
+            }
+        }
+    }
+
+    /// Says the table's move of `roll` from `pos`: `best` (its steps and the play, with
+    /// `note` after them), or none when the roll cannot move.
+    pub(super) fn table_moves(
+        &mut self,
+        pos: &Position,
+        roll: Roll,
+        best: Option<(&str, Play)>,
+        note: &str,
+    ) -> Result<Play, Error> {
+        let Some((text, play)) = best else {
+            self.say(format_args!("O rolls {roll} and cannot move."))?;
+            return Ok(Play::pass(pos));
+        };
+        self.say(format_args!("O rolls {roll} and plays {text}{note}."))?;
+        Ok(play)
+    }
+
+    /// A double from `before` answered by `taker` (`note` after its words): when it
+    /// takes, the cube turned to it; when it passes, the human's points (negative when
+    /// the human passed).
+    pub(super) fn double_answered(
+        &mut self,
+        taker: Owner,
+        takes: bool,
+        note: &str,
+        c: &mut Cube,
+        before: u32,
+    ) -> Result<Option<i32>, Error> {
+        let (who, take, pass, end, sign) = match taker {
+            Owner::X => ("You", "take", "pass", "you lose", -1),
+            _ => ("O", "takes", "passes", "you win", 1),
+        };
+        if takes {
+            *c = c.taken_by(taker);
+            let cube = describe(c);
+            self.say(format_args!("{who} {take}{note}: {cube}."))?;
+            Ok(None)
+        } else {
+            self.say(format_args!("{who} {pass}{note}: {end} {before} point(s)."))?;
+            Ok(Some(sign * before as i32))
+        }
+    }
+
+    /// The position's notation line from the human's side (`view`), with the cube.
+    pub(super) fn show_notation(
+        &mut self,
+        v: &Variant,
+        view: &Position,
+        cube: Option<Cube>,
+    ) -> Result<(), Error> {
+        let text = notation(v, view);
+        let cube = cube_note(cube);
+        self.say(format_args!("\nX (you) / O: {text}{cube}"))
+    }
+}
+
+/// What a winning `play` earns its mover with `cube` (none: cubeless): the points, and
+/// the word for the win (`a gammon`).
+pub(super) fn won(v: &Variant, play: &Play, cube: Option<Cube>) -> (i32, &'static str) {
+    let won = win_points(v, play.after.them()) as i32;
+    let value = cube.map_or(1, |c| c.value as i32);
+    let word = ["", "a single game", "a gammon", "a backgammon"][won as usize];
+    (won * value, word)
+}
+
+/// The cube after a position's line: `   (cube 2, yours)`, nothing without the cube.
+pub(super) fn cube_note(cube: Option<Cube>) -> String {
+    cube.map(|c| format!("   ({})", describe(&c)))
+        .unwrap_or_default()
+}
+
+/// The cube for the human's eyes: `cube 2, yours`.
+pub(super) fn describe(c: &Cube) -> String {
+    let owner = match c.owner {
+        Owner::Centred => "centred",
+        Owner::X => "yours",
+        Owner::O => "O's",
+    };
+    format!("cube {}, {owner}", c.value)
+}
