@@ -109,6 +109,20 @@ impl Found {
     }
 }
 
+/// What the report says of each class below the first guess: its size and bounds.
+fn class_bounds(classes: &[Vec<u32>], found: &[Found]) -> Vec<ClassBound> {
+    classes
+        .iter()
+        .zip(found)
+        .map(|(c, f)| ClassBound {
+            size: c.len(),
+            lower: f.lower,
+            upper: f.upper.unwrap_or(f.lower),
+            time: f.time,
+        })
+        .collect()
+}
+
 /// Each first guess with the classes it splits `all` into, the winning one left out,
 /// smallest first.
 fn first_splits(oracle: &Oracle, firsts: &[u32], all: &[u32]) -> Vec<(u32, Vec<Vec<u32>>)> {
@@ -287,16 +301,7 @@ pub fn solve_root(
         solved_classes: found.iter().filter(|f| f.exact()).count(),
         classes: classes.len(),
         stats,
-        per_class: classes
-            .iter()
-            .zip(found)
-            .map(|(c, f)| ClassBound {
-                size: c.len(),
-                lower: f.lower,
-                upper: f.upper.unwrap_or(f.lower),
-                time: f.time,
-            })
-            .collect(),
+        per_class: class_bounds(classes, &found[..]),
         first_guesses,
         worst: None,
     })
@@ -410,16 +415,7 @@ fn solve_fewest_at_worst(
         solved_classes: found.iter().filter(|f| f.exact()).count(),
         classes: classes.len(),
         stats: search.stats() + worst.stats,
-        per_class: classes
-            .iter()
-            .zip(found)
-            .map(|(c, f)| ClassBound {
-                size: c.len(),
-                lower: f.lower,
-                upper: f.upper.unwrap_or(f.lower),
-                time: f.time,
-            })
-            .collect(),
+        per_class: class_bounds(classes, &found[..]),
         first_guesses,
         worst: Some(w),
     })

@@ -26,6 +26,19 @@ pub fn succeed(command: &mut Command) -> std::process::Output {
     out
 }
 
+/// Runs `tabula GAME ARGS`, which must be refused as bad input: exit 2, a message that
+/// names `fault`, no panic.
+pub fn refused(game: &str, args: &[&str], fault: &str) {
+    use predicates::prelude::*;
+    tabula()
+        .arg(game)
+        .args(args)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(fault))
+        .stderr(predicate::str::contains("panicked").not());
+}
+
 /// Runs `command`, which must succeed, and parses its stdout as one JSON document.
 pub fn json_of(command: &mut Command) -> Value {
     let out = succeed(command);

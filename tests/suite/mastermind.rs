@@ -3,7 +3,7 @@
 //! Koyama and Lai 1993: 5,625 guesses over the 1,296 secrets at best) reproduced by the
 //! command line, the pegs and colours it reads and writes, and its bad input.
 
-use crate::common::{json, tabula};
+use crate::common::{json, refused, tabula};
 
 use predicates::prelude::*;
 
@@ -255,14 +255,7 @@ fn bad_input_exits_2_in_mastermind_words() {
             "cannot be used",
         ),
     ] {
-        let mut full = vec!["mastermind"];
-        full.extend(args.iter());
-        tabula()
-            .args(&full)
-            .assert()
-            .code(2)
-            .stderr(predicate::str::contains(fault))
-            .stderr(predicate::str::contains("panicked").not());
+        refused("mastermind", &args, fault);
     }
 }
 

@@ -1,7 +1,7 @@
 //! The `tabula numeron` commands as scripts see them: JSON keys, exit statuses, messages,
 //! the interactive helpers fed through stdin, and byte-identical output across thread counts.
 
-use crate::common::{json, tabula};
+use crate::common::{json, refused, tabula};
 
 use predicates::prelude::*;
 use serde_json::Value;
@@ -176,14 +176,7 @@ fn bad_input_exits_2_naming_the_fault() {
         (vec!["trace", "--secret", "12"], "has 2 digits"),
         (vec!["optimum", "--digits", "5"], "at most 10000"),
     ] {
-        let mut full = vec!["numeron"];
-        full.extend(args.iter());
-        tabula()
-            .args(&full)
-            .assert()
-            .code(2)
-            .stderr(predicate::str::contains(fault))
-            .stderr(predicate::str::contains("panicked").not());
+        refused("numeron", &args, fault);
     }
 }
 
