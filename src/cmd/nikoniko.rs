@@ -4,7 +4,8 @@
 
 use super::gammon::args::{ArticleTable, CountArgs, EquityArgs, HintArgs, Json, MovesArgs};
 use super::gammon::args::{PlayArgs, Quiet, ShowArgs, Timings};
-use super::gammon::handle::{open_article, Open};
+use super::gammon::handle::open_article;
+use tabula::table::Reader;
 use super::gammon::{self as family, render};
 use super::progress::Bars;
 use super::{emit, emit_json, tables};
@@ -142,16 +143,16 @@ pub fn run(cmd: NikonikoCmd) -> Result<()> {
             family::emit_report(&report, json, timings)
         }
         NikonikoCmd::Equity { table, args } => {
-            family::equity(&v, || open_article(&table, Open::Map), args)
+            family::equity(&v, || open_article(&table, Reader::Map), args)
         }
         NikonikoCmd::Hint { table, args } => {
-            family::hint(&v, || open_article(&table, Open::Map), args)
+            family::hint(&v, || open_article(&table, Reader::Map), args)
         }
         NikonikoCmd::Opening { table, json } => {
-            family::opening(&open_article(&table, Open::Map)?, json)
+            family::opening(&open_article(&table, Reader::Map)?, json)
         }
         // Loaded into memory: a game lasts, and the files may change meanwhile.
-        NikonikoCmd::Play { table, args } => family::play(&open_article(&table, Open::Load)?, args),
+        NikonikoCmd::Play { table, args } => family::play(&open_article(&table, Reader::long_lived())?, args),
         NikonikoCmd::Pnc {
             places,
             checkers,
@@ -177,7 +178,7 @@ pub fn run(cmd: NikonikoCmd) -> Result<()> {
             }
         }
         NikonikoCmd::Verify { table, json } => {
-            family::verify(&open_article(&table, Open::Map)?, json)
+            family::verify(&open_article(&table, Reader::Map)?, json)
         }
     }
 }

@@ -52,6 +52,12 @@ pub trait Evaluator: Sync {
     /// Checks every block and every payload checksum of the table's files.
     fn verify_checksums(&self) -> Result<(), Error>;
 
+    /// Whether a file the table reads has been replaced or changed since it was opened
+    /// (`crate::table::Table::changed`): a long-lived reader then opens it again.
+    fn changed(&self) -> bool {
+        false
+    }
+
     /// What rounding alone allows the stored values to stray (see [`Bounds`]).
     fn bounds(&self) -> Bounds;
 

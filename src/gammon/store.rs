@@ -17,8 +17,9 @@ use super::solver::{self, Exclusive, SolveReport};
 use super::variant::{Numbering, Variant};
 use super::{Bounds, Cubeful, Error, Evaluator, Outcomes};
 use crate::progress::Progress;
-use crate::table::{self, Descriptor, Table, TableError};
+use crate::table::{self, Descriptor, Reader, Table, TableError};
 use serde::Serialize;
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -300,26 +301,33 @@ impl Tables {
     /// Opens (memory-maps) the table at `path` and its cube table if there is one, with
     /// the cheap checks (kind, layout, size, pairing). The table says its variant.
     pub fn open(path: &Path) -> Result<Tables, Error> {
-        Tables::with(path, None, Table::open)
+        Tables::open_with(path, None, Reader::Map)
     }
 
     /// As [`Tables::open`], refusing a table of another variant than `variant`.
     pub fn open_for(variant: &Variant, path: &Path) -> Result<Tables, Error> {
-        Tables::with(path, Some(variant), Table::open)
+        Tables::open_with(path, Some(variant), Reader::Map)
     }
 
-    /// As [`Tables::open`], reading both tables into memory, so that a long session is
-    /// not hurt by the files changing under it (`docs/table-format.md`).
-    pub fn load(path: &Path) -> Result<Tables, Error> {
-        Tables::with(path, None, Table::load)
-    }
-
-    fn with(
+    /// As [`Tables::open`] with the reader `reader` (a long-lived process reads through
+    /// the cache of verified blocks, `docs/table-format.md`), refusing a table of another
+    /// variant than `expected` when given.
+    pub fn open_with(
         path: &Path,
         expected: Option<&Variant>,
-        open: fn(&Path) -> Result<Table, TableError>,
+        reader: Reader<'_>,
     ) -> Result<Tables, Error> {
-        let table = open(path)?;
+        Tables::with_table(reader.open(path)?, expected, reader)
+    }
+
+    /// As [`Tables::open_with`], from the main table already open (its cube table is
+    /// opened beside it with `reader`).
+    pub fn with_table(
+        table: Table,
+        expected: Option<&Variant>,
+        reader: Reader<'_>,
+    ) -> Result<Tables, Error> {
+        let path = &table.path().to_path_buf();
         table.expect_kind(KIND)?;
         let line = &table.header().variant;
         let variant = variant_of_line(line).ok_or_else(|| TableError::Malformed {
@@ -337,7 +345,7 @@ impl Tables {
             }
             .into());
         }
-        table.expect_layout::<Record>()?;
+        table.expect_records::<Record>(LAYOUT)?;
         let numbers = Numbers::new(&variant)?;
         if table.header().record_count != numbers.records() {
             return Err(TableError::Malformed {
@@ -352,10 +360,21 @@ impl Tables {
         }
         let cube_file = cube_path(path);
         let cube = if cube_file.exists() {
-            let c = open(&cube_file)?;
+            let c = reader.open(&cube_file)?;
             c.expect_kind(CUBE_KIND)?;
             c.expect_variant(&cube_line(&variant, &table.header().checksum_hex()))?;
-            c.expect_layout::<CubeRecord>()?;
+            c.expect_records::<CubeRecord>(CUBE_LAYOUT)?;
+            if c.header().record_count != numbers.records() {
+                return Err(TableError::Malformed {
+                    path: cube_file,
+                    message: format!(
+                        "holds {} records, expected {}",
+                        c.header().record_count,
+                        numbers.records()
+                    ),
+                }
+                .into());
+            }
             Some(c)
         } else {
             None
@@ -424,6 +443,15 @@ impl Evaluator for Tables {
         Ok(())
     }
 
+    fn changed(&self) -> bool {
+        // A cube table built or removed beside the table counts too.
+        self.table.changed()
+            || match &self.cube {
+                Some(c) => c.changed(),
+                None => cube_path(self.table.path()).exists(),
+            }
+    }
+
     fn bounds(&self) -> Bounds {
         let (unit, p_unit) = (1.0 / EQUITY_SCALE, 1.0 / CHANCE_SCALE);
         Bounds {
@@ -438,10 +466,13 @@ impl Evaluator for Tables {
 }
 
 /// The records of the cubeless table and of the cube table, if any (every block checked).
-pub(crate) fn records(tables: &Tables) -> Result<(&[Record], Option<&[CubeRecord]>), Error> {
-    let records: &[Record] = tables.table.records()?;
-    let cube: Option<&[CubeRecord]> = match &tables.cube {
-        Some(c) => Some(c.records()?),
+pub(crate) type AllRecords<'a> = (Cow<'a, [Record]>, Option<Cow<'a, [CubeRecord]>>);
+
+/// The records of the cubeless table and of the cube table, if any (every block checked).
+pub(crate) fn records(tables: &Tables) -> Result<AllRecords<'_>, Error> {
+    let records = tables.table.records::<Record>()?;
+    let cube = match &tables.cube {
+        Some(c) => Some(c.records::<CubeRecord>()?),
         None => None,
     };
     Ok((records, cube))

@@ -13,10 +13,15 @@ use crate::gammon::solver::{self, Exclusive};
 use crate::gammon::store::{BuildReport, Written};
 use crate::gammon::{Bounds, Evaluator, Numbers, Outcomes, Variant};
 use crate::progress::Progress;
-use crate::table::{self, Descriptor, Table, TableError};
+use crate::table::{self, Descriptor, Reader, Table, TableError};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
+
+/// The equity table's record layout: one `i16` a state.
+const EQUITY_LAYOUT: &str = "i16";
+/// The outcome table's record layout: six `u16` chances a state.
+const OUTCOMES_LAYOUT: &str = "u16x6";
 
 /// Kind of the equity table.
 pub const EQUITY_KIND: &str = "nikoniko-equity";
@@ -73,7 +78,7 @@ pub fn build(equity_path: &Path, progress: Progress<'_>) -> Result<BuildReport, 
     let outcomes: Vec<[u16; 6]> = solved.outcomes.par_iter().map(quantise_outcomes).collect();
     let equity_descriptor = Descriptor {
         kind: EQUITY_KIND,
-        layout: "i16",
+        layout: EQUITY_LAYOUT,
         variant: VARIANT,
     };
     let equity_table = table::stage(equity_path, equity_descriptor, &equities)?;
@@ -81,7 +86,7 @@ pub fn build(equity_path: &Path, progress: Progress<'_>) -> Result<BuildReport, 
     let line = outcome_variant(&equity_table.header().checksum_hex());
     let outcome_descriptor = Descriptor {
         kind: OUTCOME_KIND,
-        layout: "u16x6",
+        layout: OUTCOMES_LAYOUT,
         variant: &line,
     };
     let outcome_table = table::stage(&out_path, outcome_descriptor, &outcomes)?;
@@ -115,24 +120,24 @@ impl Tables {
     /// Opens (memory-maps) the equity table at `equity_path` and its outcome table, with
     /// the cheap checks (kind, variant, sizes, pairing).
     pub fn open(equity_path: &Path) -> Result<Tables, TableError> {
-        Tables::with(equity_path, Table::open)
+        Tables::open_with(equity_path, Reader::Map)
     }
 
-    /// Like [`Tables::open`], but reads both tables into memory, so that a long session
-    /// is not hurt by the files changing under it (`docs/table-format.md`).
-    pub fn load(equity_path: &Path) -> Result<Tables, TableError> {
-        Tables::with(equity_path, Table::load)
+    /// As [`Tables::open`] with the reader `reader` (a long-lived process reads through
+    /// the cache of verified blocks, `docs/table-format.md`).
+    pub fn open_with(equity_path: &Path, reader: Reader<'_>) -> Result<Tables, TableError> {
+        Tables::with_table(reader.open(equity_path)?, reader)
     }
 
-    fn with(
-        equity_path: &Path,
-        open: fn(&Path) -> Result<Table, TableError>,
-    ) -> Result<Tables, TableError> {
-        let equity = open_checked(equity_path, EQUITY_KIND, VARIANT, open)?;
-        equity.expect_layout::<i16>()?;
+    /// As [`Tables::open_with`], from the equity table already open (its outcome table is
+    /// opened beside it with `reader`).
+    pub fn with_table(equity: Table, reader: Reader<'_>) -> Result<Tables, TableError> {
+        let equity_path = &equity.path().to_path_buf();
+        let equity = checked(equity, EQUITY_KIND, VARIANT)?;
+        equity.expect_records::<i16>(EQUITY_LAYOUT)?;
         let variant = outcome_variant(&equity.header().checksum_hex());
-        let outcomes = open_checked(&outcomes_path(equity_path), OUTCOME_KIND, &variant, open)?;
-        outcomes.expect_layout::<[u16; 6]>()?;
+        let outcomes = open_checked(&outcomes_path(equity_path), OUTCOME_KIND, &variant, reader)?;
+        outcomes.expect_records::<[u16; 6]>(OUTCOMES_LAYOUT)?;
         let variant = super::variant();
         let numbers = Numbers::new(&variant).expect("the article's numbering");
         Ok(Tables {
@@ -154,7 +159,7 @@ impl Tables {
     }
 
     /// Stored equities, by index (every block checked first).
-    pub fn equities(&self) -> Result<&[i16], TableError> {
+    pub fn equities(&self) -> Result<std::borrow::Cow<'_, [i16]>, TableError> {
         self.equity.records::<i16>()
     }
 }
@@ -189,6 +194,10 @@ impl Evaluator for Tables {
         Ok(self.outcomes.verify()?)
     }
 
+    fn changed(&self) -> bool {
+        self.equity.changed() || self.outcomes.changed()
+    }
+
     fn bounds(&self) -> Bounds {
         // Each stored equity is within half a unit of its true value; one Bellman sweep
         // of such values is too, so the two differ by at most one unit (plus float
@@ -206,9 +215,14 @@ fn open_checked(
     path: &Path,
     kind: &str,
     variant: &str,
-    open: fn(&Path) -> Result<Table, TableError>,
+    reader: Reader<'_>,
 ) -> Result<Table, TableError> {
-    let t = open(path)?;
+    checked(reader.open(path)?, kind, variant)
+}
+
+/// `t`, once it is a table of `kind` for `variant` with a record a state.
+fn checked(t: Table, kind: &str, variant: &str) -> Result<Table, TableError> {
+    let path = t.path();
     t.expect_kind(kind)?;
     t.expect_variant(variant)?;
     if t.header().record_count != STATES {

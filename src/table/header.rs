@@ -161,6 +161,14 @@ impl Header {
         if header.file_len().is_none() {
             return Err(malformed("the record count overflows"));
         }
+        if let Some(size) = layout_size(&header.layout) {
+            if size != u64::from(record_size) {
+                return Err(malformed(&format!(
+                    "the header's layout {} means records of {size} bytes, not {record_size}",
+                    crate::error::excerpt(&header.layout)
+                )));
+            }
+        }
         Ok(header)
     }
 }
@@ -184,6 +192,23 @@ impl fmt::Display for Header {
         )?;
         write!(f, "checksum  sha256:{}", self.checksum_hex())
     }
+}
+
+/// The record size a layout such as `i16`, `u32x6` or `f64` names (a number type,
+/// then `xN` for N of them), or `None` for a layout of another form.
+pub(crate) fn layout_size(layout: &str) -> Option<u64> {
+    let (scalar, count) = match layout.split_once('x') {
+        Some((scalar, n)) if !n.starts_with('0') && n.bytes().all(|b| b.is_ascii_digit()) => {
+            (scalar, n.parse::<u64>().ok()?)
+        }
+        Some(_) => return None,
+        None => (layout, 1),
+    };
+    let bits: u64 = match scalar.as_bytes().first()? {
+        b'i' | b'u' | b'f' => scalar[1..].parse().ok()?,
+        _ => return None,
+    };
+    matches!(bits, 8 | 16 | 32 | 64).then(|| bits / 8 * count)
 }
 
 /// Whether `text` fits the header field `(start, end)`: at most its length, no NUL.
@@ -228,8 +253,11 @@ mod tests {
             (any::<[u8; 32]>(), any::<[u8; 8]>()),
         )
             .prop_filter(
-                "texts fit their fields",
-                |((kind, layout, variant), _, _)| descriptor_fits(kind, layout, variant),
+                "texts fit their fields, a layout of a known form its record size",
+                |((kind, layout, variant), (record_size, _, _), _)| {
+                    descriptor_fits(kind, layout, variant)
+                        && layout_size(layout).is_none_or(|s| s == u64::from(*record_size))
+                },
             )
             .prop_map(
                 |((kind, layout, variant), (record_size, record_count, log), (sum, digest))| {
@@ -305,6 +333,37 @@ mod tests {
                 block.is_power_of_two() && BLOCK_SIZES.contains(&block)
             );
         }
+    }
+
+    #[test]
+    fn a_layout_names_its_record_size_and_a_header_that_disagrees_is_refused() {
+        assert_eq!(layout_size("i16"), Some(2));
+        assert_eq!(layout_size("u32x6"), Some(24));
+        assert_eq!(layout_size("f64"), Some(8));
+        assert_eq!(layout_size("u16x06"), None);
+        assert_eq!(layout_size("vec"), None);
+        let h = Header {
+            version: VERSION,
+            kind: "gammon-cubeful".into(),
+            layout: "i32x4".into(),
+            variant: String::new(),
+            record_size: 16,
+            record_count: 10,
+            checksum: [0; 32],
+            block_size: BLOCK_SIZE,
+            sums_digest: [0; SUM_LEN],
+        };
+        assert!(Header::decode(Path::new("x"), &h.encode()).is_ok());
+        // Re-signed with records of 12 bytes, a forger's header says two things at once.
+        let forged = Header {
+            record_size: 12,
+            ..h
+        };
+        let err = Header::decode(Path::new("x"), &forged.encode()).unwrap_err();
+        assert!(
+            err.to_string().contains("layout i32x4 means records of 16 bytes, not 12"),
+            "{err}"
+        );
     }
 
     #[test]

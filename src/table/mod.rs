@@ -6,18 +6,20 @@
 //! under it, and how writers publish a table (or a pair of tables) all or nothing.
 //!
 //! In short:
-//! - [`Table::open`] refuses anything but a regular file before mapping it, then does the
-//!   cheap checks (magic, version, header checksum, size, the block-sum table);
+//! - [`Table::open`] (short-lived processes: a map) and [`Table::open_cached`] (long-lived
+//!   ones: positioned reads into a bounded [`Cache`] of verified blocks) refuse anything but
+//!   a regular file, then do the cheap checks (magic, version, header checksum, header
+//!   fields against each other, size, the block-sum table);
 //! - every record read through [`Table::record`] or [`Table::records`] first checks the
-//!   SHA-256 of the blocks it lies in, once per block per process, so a flipped byte is
-//!   reported as corruption by the query that touches it, never returned as a value;
+//!   SHA-256 of the blocks it lies in, once per block, so a flipped byte is reported as
+//!   corruption by the query that touches it, never returned as a value; a cached table
+//!   truncated under its reader is an error too, never a signal;
 //! - [`Table::verify`] checks every block and the payload-wide SHA-256;
-//! - [`Table::load`] copies the file into memory for long-running readers, which then
-//!   cannot be hurt by a file truncated under them;
 //! - writers ([`write()`], [`stage`] + [`publish`]) write a temporary file beside the
 //!   target and rename it into place, so readers see the old table or the new one, never
 //!   a mix.
 
+mod cache;
 mod header;
 #[cfg(feature = "pack")]
 mod pack;
@@ -27,7 +29,8 @@ mod write;
 pub use header::{Header, BLOCK_SIZE, HEADER_LEN, MAGIC, SUM_LEN, VERSION};
 #[cfg(feature = "pack")]
 pub use pack::{pack, unpack};
-pub use read::{open_input, Table};
+pub use cache::{Cache, SHARED_BUDGET};
+pub use read::{map, open_input, Reader, Table};
 pub use write::{
     clean_stale_temporaries, file_len, prepare, publish, refuse_same, stage, write, write_file,
     Staged,

@@ -5,13 +5,13 @@ use super::args::{ArticleTable, Source};
 use crate::cmd::tables;
 use std::path::{Path, PathBuf};
 use tabula::gammon::{store, BuiltIn, Evaluator, Variant};
-use tabula::table::Table;
+use tabula::table::{Reader, Table};
 use tabula::{nikoniko, Result};
 
 /// A table opened for questions, and the advice for what a rebuild cures.
 pub struct Handle {
     /// The table.
-    pub table: Box<dyn Evaluator>,
+    pub table: Box<dyn Evaluator + Send>,
     /// The command that builds the table again (for a damaged one).
     rebuild: String,
     /// What to run for a table with the cube.
@@ -26,14 +26,6 @@ impl Handle {
             e => e.with_hint(&self.rebuild),
         })?)
     }
-}
-
-/// How a table is opened: memory-mapped for a question, read into memory for a long
-/// session (a game), which files changing under it must not end.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub enum Open {
-    Map,
-    Load,
 }
 
 /// The file name of a variant's family table. NikoNiko's lies apart from the article's
@@ -52,19 +44,35 @@ fn parse(name: &str) -> Result<Variant> {
 
 /// The variant of `source`: `--variant`'s, or the one its `--table` was built for.
 pub fn variant(source: &Source) -> Result<Variant> {
-    match (&source.variant, &source.table) {
-        (Some(name), _) => parse(name),
-        (None, Some(path)) => Ok(open_path(path, Some(path), Open::Map, None)?
-            .table
-            .variant()
-            .clone()),
+    Ok(resolve(source, Reader::Map)?.0)
+}
+
+/// The variant of `source` and the opener of its table for a question: when the table
+/// had to be opened to learn the variant (`--table` alone), the opener hands over that
+/// table instead of opening it again, so that a question opens its table once.
+pub fn resolve<'a>(
+    source: &'a Source,
+    how: Reader<'static>,
+) -> Result<(Variant, impl FnOnce() -> Result<Handle> + 'a)> {
+    let opened = match (&source.variant, &source.table) {
+        (Some(_), _) => None,
+        (None, Some(path)) => Some(open_path(path, Some(path), how, None)?),
         (None, None) => unreachable!("clap requires --variant or --table"),
-    }
+    };
+    let v = match (&opened, &source.variant) {
+        (Some(h), _) => h.table.variant().clone(),
+        (None, Some(name)) => parse(name)?,
+        (None, None) => unreachable!("clap requires --variant or --table"),
+    };
+    Ok((v, move || match opened {
+        Some(h) => Ok(h),
+        None => open(source, how),
+    }))
 }
 
 /// The table of `source`: `--table`'s (of any kind), else the variant's family table in
 /// the tables folder.
-pub fn open(source: &Source, how: Open) -> Result<Handle> {
+pub fn open(source: &Source, how: Reader) -> Result<Handle> {
     let wanted = source.variant.as_deref().map(parse).transpose()?;
     let path = match (&source.table, &wanted) {
         (Some(p), _) => p.clone(),
@@ -86,35 +94,42 @@ pub fn open(source: &Source, how: Open) -> Result<Handle> {
     Ok(handle)
 }
 
-/// The family table of `source` itself (compare and export read its records).
+/// The family table of `source` itself (compare and export read its records), opened
+/// once.
 pub fn open_family(source: &Source) -> Result<store::Tables> {
-    let v = variant(source)?;
-    let path = match &source.table {
-        Some(p) => p.clone(),
-        None => tables::find(&family_file(&v)),
+    let wanted = source.variant.as_deref().map(parse).transpose()?;
+    let path = match (&source.table, &wanted) {
+        (Some(p), _) => p.clone(),
+        (None, Some(v)) => tables::find(&family_file(v)),
+        (None, None) => unreachable!("clap requires --variant or --table"),
     };
-    let build = build_command(
-        &format!("gammon build --variant {}", v.name()),
-        source.table.as_deref(),
-    );
-    Ok(store::Tables::open_for(&v, &path).map_err(|e| e.with_hint(&build))?)
+    let opened = store::Tables::open_with(&path, wanted.as_ref(), Reader::Map);
+    Ok(opened.map_err(|e| match &wanted {
+        Some(v) => e.with_hint(&build_command(
+            &format!("gammon build --variant {}", v.name()),
+            source.table.as_deref(),
+        )),
+        None => e,
+    })?)
 }
 
 /// The NikoNiko article's table at `--table`'s path or the default one.
-pub fn open_article(table: &ArticleTable, how: Open) -> Result<Handle> {
+pub fn open_article(table: &ArticleTable, how: Reader) -> Result<Handle> {
     let path = tables::given_or(
         table.table.as_deref(),
         nikoniko::store::FILE_NAME,
         tables::find,
     );
     let rebuild = build_command("nikoniko build", table.table.as_deref());
-    let hint = |e: tabula::table::TableError| e.with_hint(&rebuild);
-    let table: Box<dyn Evaluator> = match how {
-        Open::Map => Box::new(nikoniko::store::Tables::open(&path).map_err(hint)?),
-        Open::Load => Box::new(nikoniko::store::Tables::load(&path).map_err(hint)?),
-    };
+    let opened = how.open(&path).map_err(|e| e.with_hint(&rebuild))?;
+    article(opened, rebuild, how)
+}
+
+/// The article's tables, from its equity table already open.
+fn article(equity: Table, rebuild: String, how: Reader) -> Result<Handle> {
+    let tables = nikoniko::store::Tables::with_table(equity, how);
     Ok(Handle {
-        table,
+        table: Box::new(tables.map_err(|e| e.with_hint(&rebuild))?),
         rebuild,
         cube_advice: "the article's table keeps no cube; the family's does: run `tabula \
                       gammon build --variant nikoniko` and ask `tabula gammon … --variant \
@@ -129,12 +144,12 @@ pub fn open_article(table: &ArticleTable, how: Open) -> Result<Handle> {
 fn open_path(
     path: &Path,
     given: Option<&Path>,
-    how: Open,
+    how: Reader,
     wanted: Option<&Variant>,
 ) -> Result<Handle> {
     let build = |v: &Variant| build_command(&format!("gammon build --variant {}", v.name()), given);
-    let kind = match Table::open(path) {
-        Ok(t) => t.header().kind.clone(),
+    let table = match how.open(path) {
+        Ok(t) => t,
         Err(e) => {
             return Err(match wanted {
                 Some(v) => e.with_hint(&build(v)).into(),
@@ -142,16 +157,10 @@ fn open_path(
             })
         }
     };
-    if kind == nikoniko::store::EQUITY_KIND {
-        let given = ArticleTable {
-            table: Some(path.to_path_buf()),
-        };
-        return open_article(&given, how);
+    if table.header().kind == nikoniko::store::EQUITY_KIND {
+        return article(table, build_command("nikoniko build", Some(path)), how);
     }
-    let opened = match how {
-        Open::Map => store::Tables::open(path),
-        Open::Load => store::Tables::load(path),
-    };
+    let opened = store::Tables::with_table(table, None, how);
     let table = match (opened, wanted) {
         (Ok(t), _) => t,
         (Err(e), Some(v)) => return Err(e.with_hint(&build(v)).into()),
@@ -189,7 +198,7 @@ pub fn open_in(dir: &Path, v: &Variant) -> Result<Handle> {
         Some(BuiltIn::Nikoniko) if !family.is_file() && article.is_file() => article,
         _ => family,
     };
-    let handle = open_path(&path, Some(&path), Open::Map, Some(v))?;
+    let handle = open_path(&path, Some(&path), Reader::long_lived(), Some(v))?;
     let found = handle.table.variant();
     if found != v {
         return Err(tabula::gammon::Error::Input {
@@ -202,9 +211,9 @@ pub fn open_in(dir: &Path, v: &Variant) -> Result<Handle> {
     Ok(handle)
 }
 
-/// The table at `path`, of either kind, memory-mapped (the server's look through its
-/// folder).
+/// The table at `path`, of either kind, through the cache (the server's look through
+/// its folder).
 #[cfg(feature = "serve")]
 pub fn open_file(path: &Path) -> Result<Handle> {
-    open_path(path, Some(path), Open::Map, None)
+    open_path(path, Some(path), Reader::long_lived(), None)
 }

@@ -12,11 +12,13 @@ use crate::cmd::progress::Bars;
 use crate::cmd::{emit, tables};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use tabula::gammon::matchplay::met::{Met, MetComparison};
 use tabula::gammon::matchplay::query::{self, ScoreTables};
 use tabula::gammon::matchplay::store::{self, UnitBuilt, UnitTable};
 use tabula::gammon::matchplay::{CubeOwner, Game, MatchCube, Score, Unit};
 use tabula::gammon::{game, Variant};
+use tabula::table::Reader;
 use tabula::Result;
 
 /// Where `unit`'s table lies: in `--match-tables` when given, else where the tables
@@ -54,23 +56,51 @@ fn build_advice(v: &Variant, unit: Unit, folder: Option<&Path>) -> String {
     )
 }
 
-/// Opens `unit`'s table for a question at `asked`'s score, with the advice that builds a
-/// missing one.
-fn open_unit(v: &Variant, unit: Unit, asked: Unit, folder: Option<&Path>) -> Result<UnitTable> {
+/// Opens `unit`'s table with `reader` for a question at `asked`'s score, with the advice
+/// that builds a missing one.
+fn open_unit(
+    v: &Variant,
+    unit: Unit,
+    asked: Unit,
+    folder: Option<&Path>,
+    reader: Reader<'_>,
+) -> Result<UnitTable> {
     let path = place(v, folder, unit);
-    let opened = UnitTable::open(&path, Some((v, unit)));
+    let opened = UnitTable::open_with(&path, Some((v, unit)), reader);
     Ok(opened.map_err(|e| e.with_hint(&build_advice(v, asked, folder)))?)
 }
 
-/// The tables that answer at `score`.
-fn score_tables(v: &Variant, score: Score, folder: Option<&Path>) -> Result<ScoreTables> {
+/// The tables that answer at `score`, in `folder` (the tables folder by default), opened
+/// with `reader`.
+pub fn score_tables(
+    v: &Variant,
+    score: Score,
+    folder: Option<&Path>,
+    reader: Reader<'_>,
+) -> Result<ScoreTables> {
     let (unit, _) = score.unit();
     let dmp = if unit.reads_dmp() {
-        Some(open_unit(v, Unit::DMP, unit, folder)?)
+        Some(open_unit(v, Unit::DMP, unit, folder, reader)?)
     } else {
         None
     };
-    Ok(ScoreTables::new(open_unit(v, unit, unit, folder)?, dmp)?)
+    Ok(ScoreTables::new(
+        open_unit(v, unit, unit, folder, reader)?,
+        dmp,
+    )?)
+}
+
+/// Where the tables at a score come from: opened for the one question (the command
+/// line), or kept open by the server.
+pub type OpenScore<'a> = &'a dyn Fn(Score) -> Result<Arc<ScoreTables>>;
+
+/// The command line's [`OpenScore`]: the tables of `--match-tables`, mapped for the one
+/// question.
+fn for_one_question<'a>(v: &'a Variant, s: &'a ScoreArgs) -> impl Fn(Score) -> Result<Arc<ScoreTables>> + 'a {
+    move |score| {
+        let folder = s.tables.match_tables.as_deref();
+        Ok(Arc::new(score_tables(v, score, folder, Reader::Map)?))
+    }
 }
 
 /// The score and the cube of `equity` or `hint` at a score.
@@ -115,10 +145,11 @@ pub fn equity_answer(
     position_text: &str,
     s: &ScoreArgs,
     cube: Option<CubeArg>,
+    open: OpenScore,
 ) -> Result<query::MatchEvaluation> {
     let p = position(v, position_text)?;
     let (score, cube) = score_and_cube(s, cube)?;
-    let t = score_tables(v, score, s.tables.match_tables.as_deref())?;
+    let t = open(score)?;
     Ok(query::evaluate(&t, &p, score, cube)?)
 }
 
@@ -129,22 +160,30 @@ pub fn hint_answer(
     roll: &str,
     s: &ScoreArgs,
     cube: Option<CubeArg>,
+    open: OpenScore,
 ) -> Result<query::MatchHint> {
     let (p, roll) = position_and_roll(v, position_text, roll)?;
     let (score, cube) = score_and_cube(s, cube)?;
-    let t = score_tables(v, score, s.tables.match_tables.as_deref())?;
+    let t = open(score)?;
     Ok(query::hint(&t, &p, roll, score, cube)?)
 }
 
 /// `equity --score`.
 pub fn equity(v: &Variant, args: EquityArgs, s: ScoreArgs) -> Result<()> {
-    let e = equity_answer(v, &args.at.position, &s, Some(args.cube))?;
+    let e = equity_answer(v, &args.at.position, &s, Some(args.cube), &for_one_question(v, &s))?;
     text_or_json(&e, args.json, || render_match::evaluation(&e))
 }
 
 /// `hint --score`.
 pub fn hint(v: &Variant, args: HintArgs, s: ScoreArgs) -> Result<()> {
-    let h = hint_answer(v, &args.at.at.position, &args.at.roll, &s, args.cube)?;
+    let h = hint_answer(
+        v,
+        &args.at.at.position,
+        &args.at.roll,
+        &s,
+        args.cube,
+        &for_one_question(v, &s),
+    )?;
     text_or_json(&h, args.json, || render_match::hint(&h))
 }
 
@@ -210,7 +249,7 @@ pub fn score_build(source: MatchSource, args: ScoreBuildArgs) -> Result<()> {
     }
     // Each input's table, with the command that builds a missing one.
     for input in needed {
-        open_unit(&v, input, unit, folder)?;
+        open_unit(&v, input, unit, folder, Reader::Map)?;
     }
     let bars = Bars::new(args.quiet.quiet || args.json.json);
     let at = |u: Unit| place(&v, folder, u);
@@ -263,7 +302,7 @@ pub fn play(v: &Variant, args: PlayArgs, m: MatchPlayArgs, draw_board: bool) -> 
                 b: length,
                 game: Game::Normal,
             };
-            open_unit(v, unit, whole, folder)?;
+            open_unit(v, unit, whole, folder, Reader::Map)?;
         }
     }
     let board = |p: &tabula::gammon::Position| {
@@ -282,14 +321,19 @@ pub fn play(v: &Variant, args: PlayArgs, m: MatchPlayArgs, draw_board: bool) -> 
     let mut open = |score: Score| -> std::result::Result<ScoreTables, tabula::gammon::Error> {
         let (unit, _) = score.unit();
         let dmp = match unit.reads_dmp() {
-            true => Some(UnitTable::load(
+            true => Some(UnitTable::open_with(
                 &place(v, folder, Unit::DMP),
                 Some((v, Unit::DMP)),
+                Reader::long_lived(),
             )?),
             false => None,
         };
         ScoreTables::new(
-            UnitTable::load(&place(v, folder, unit), Some((v, unit)))?,
+            UnitTable::open_with(
+                &place(v, folder, unit),
+                Some((v, unit)),
+                Reader::long_lived(),
+            )?,
             dmp,
         )
     };

@@ -16,7 +16,8 @@ use args::{
     PlayArgs, Quiet, ScoreArgs, ScoreBuildArgs, ScorePlanArgs, ShowArgs, Source, Timings,
 };
 use clap::Subcommand;
-use handle::{Handle, Open};
+use handle::Handle;
+use tabula::table::Reader;
 use serde::Serialize;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -221,7 +222,10 @@ pub fn run(cmd: GammonCmd) -> Result<()> {
             score,
         } => match score.score {
             Some(_) => matchplay::equity(&handle::variant(&source)?, args, score),
-            None => equity(&handle::variant(&source)?, opener(&source, Open::Map), args),
+            None => {
+                let (v, open) = handle::resolve(&source, Reader::Map)?;
+                equity(&v, open, args)
+            }
         },
         GammonCmd::Hint {
             source,
@@ -229,9 +233,12 @@ pub fn run(cmd: GammonCmd) -> Result<()> {
             score,
         } => match score.score {
             Some(_) => matchplay::hint(&handle::variant(&source)?, args, score),
-            None => hint(&handle::variant(&source)?, opener(&source, Open::Map), args),
+            None => {
+                let (v, open) = handle::resolve(&source, Reader::Map)?;
+                hint(&v, open, args)
+            }
         },
-        GammonCmd::Opening { source, json } => opening(&handle::open(&source, Open::Map)?, json),
+        GammonCmd::Opening { source, json } => opening(&handle::open(&source, Reader::Map)?, json),
         GammonCmd::Play {
             source,
             args,
@@ -241,12 +248,12 @@ pub fn run(cmd: GammonCmd) -> Result<()> {
                 let v = handle::variant(&source)?;
                 matchplay::play(&v, args, matched, !args.board.no_board)
             }
-            None => play(&handle::open(&source, Open::Load)?, args),
+            None => play(&handle::open(&source, Reader::long_lived())?, args),
         },
         GammonCmd::Met { source, args } => matchplay::met(source, args),
         GammonCmd::ScoreBuild { source, args } => matchplay::score_build(source, args),
         GammonCmd::ScorePlan { source, args } => matchplay::score_plan(source, args),
-        GammonCmd::Verify { source, json } => verify(&handle::open(&source, Open::Map)?, json),
+        GammonCmd::Verify { source, json } => verify(&handle::open(&source, Reader::Map)?, json),
         GammonCmd::Compare {
             source,
             gnubg: file,
@@ -279,12 +286,6 @@ pub fn run(cmd: GammonCmd) -> Result<()> {
             emit(&render::export(&file, written, cube))
         }
     }
-}
-
-/// Opens the table of `source` when called: after the arguments have been read, so
-/// that bad input is refused before a table is looked for.
-fn opener(source: &Source, how: Open) -> impl FnOnce() -> Result<Handle> + '_ {
-    move || handle::open(source, how)
 }
 
 /// Prints `value` as JSON with `json`, else the text `text` makes.

@@ -132,12 +132,16 @@ fn gammon(state: &State, variant: &str, question: &str, params: &mut Params) -> 
         "equity" if params.has("score") => {
             let position = params.required("position")?;
             let (score, cube) = at_score(state, params)?;
-            json(&matchplay::equity_answer(&v, &position, &score, cube)?)
+            let open = |s| state.score_tables(&v, s);
+            json(&matchplay::equity_answer(&v, &position, &score, cube, &open)?)
         }
         "hint" if params.has("score") => {
             let (position, roll) = (params.required("position")?, params.required("roll")?);
             let (score, cube) = at_score(state, params)?;
-            json(&matchplay::hint_answer(&v, &position, &roll, &score, cube)?)
+            let open = |s| state.score_tables(&v, s);
+            json(&matchplay::hint_answer(
+                &v, &position, &roll, &score, cube, &open,
+            )?)
         }
         "equity" => {
             let position = params.required("position")?;
@@ -149,7 +153,7 @@ fn gammon(state: &State, variant: &str, question: &str, params: &mut Params) -> 
             let cube = cube_state(params)?;
             json(&answer::hint(&v, open, &position, &roll, cube)?)
         }
-        "opening" => json(&answer::opening(open()?)?),
+        "opening" => json(&answer::opening(&*open()?)?),
         other => Err(Fault::not_found(format!(
             "no question {} of the family: show, moves, equity, hint or opening",
             tabula::error::shorten(other)
@@ -223,7 +227,7 @@ fn bearoff(state: &State, table: &str, question: &str, params: &mut Params) -> A
                 return Err(sided("one-sided"));
             }
             answer::side(&kind, &position)?;
-            json(&answer::distribution(state.one_sided(&kind)?, &position)?)
+            json(&answer::distribution(&*state.one_sided(&kind)?, &position)?)
         }
         "equity" | "hint" => {
             let position = params.required("position")?;
@@ -260,11 +264,11 @@ fn bearoff(state: &State, table: &str, question: &str, params: &mut Params) -> A
             answer::pair(&kind.index().map_err(tabula::Error::from)?, &position)?;
             let t = state.two_sided(&kind)?;
             match roll {
-                Some(roll) => json(&answer::hint(t, &position, &roll, cube)?),
+                Some(roll) => json(&answer::hint(&t, &position, &roll, cube)?),
                 None => {
                     let os = one_sided.map(|k| state.one_sided(&k)).transpose()?;
                     let cube = cube.unwrap_or(tabula::gammon::CubeState::Centred);
-                    json(&answer::equity(t, &position, cube, os)?)
+                    json(&answer::equity(&t, &position, cube, os.as_deref())?)
                 }
             }
         }

@@ -15,6 +15,7 @@ use std::future::{poll_fn, Future};
 use std::net::SocketAddr;
 use std::pin::pin;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 use std::task::Poll;
 use std::time::Duration;
 use tabula::Result;
@@ -51,12 +52,10 @@ pub fn serve(addr: SocketAddr, threads: Option<usize>, state: State) -> Result<(
         .thread_name("tabula-serve")
         .build()
         .map_err(|e| tabula::Error::io("the server's runtime", e))?;
-    // The state lives as long as the process: every connection borrows it.
-    let state: &'static State = Box::leak(Box::new(state));
-    runtime.block_on(listen(addr, state))
+    runtime.block_on(listen(addr, Arc::new(state)))
 }
 
-async fn listen(addr: SocketAddr, state: &'static State) -> Result<()> {
+async fn listen(addr: SocketAddr, state: Arc<State>) -> Result<()> {
     let listener = TcpListener::bind(addr)
         .await
         .map_err(|e| tabula::Error::io(format!("listening on {addr}"), e))?;
@@ -91,7 +90,10 @@ async fn listen(addr: SocketAddr, state: &'static State) -> Result<()> {
             .max_buf_size(MAX_HEAD)
             .serve_connection(
                 TokioIo::new(stream),
-                hyper::service::service_fn(move |req| respond(state, req)),
+                hyper::service::service_fn({
+                    let state = state.clone();
+                    move |req| respond(state.clone(), req)
+                }),
             );
         let connection = graceful.watch(connection);
         tokio::spawn(async move {
@@ -133,7 +135,7 @@ async fn stop_signal() {
 type Reply = Response<Full<Bytes>>;
 
 /// One request: its size checked, its method, then its route.
-async fn respond(state: &'static State, req: Request<Incoming>) -> Result<Reply, Infallible> {
+async fn respond(state: Arc<State>, req: Request<Incoming>) -> Result<Reply, Infallible> {
     let (parts, body) = req.into_parts();
     if let Err(fault) = read_body(&parts.headers, body).await {
         return Ok(fault_reply(&fault));
@@ -160,7 +162,7 @@ async fn respond(state: &'static State, req: Request<Incoming>) -> Result<Reply,
         p if p.starts_with("/api/") && api::is_heavy(p) => Ok(reply(
             heavy(state, p.to_string(), query.map(str::to_string)).await,
         )),
-        p if p.starts_with("/api/") => Ok(reply(guarded(|| api::answer(state, p, query)))),
+        p if p.starts_with("/api/") => Ok(reply(guarded(|| api::answer(&state, p, query)))),
         _ => Ok(fault_reply(&Fault::not_found(format!(
             "nothing at {}: the board is at /, the API under /api/",
             tabula::error::shorten(path)
@@ -194,7 +196,7 @@ async fn read_body(headers: &hyper::HeaderMap, body: Incoming) -> Result<(), Fau
 }
 
 /// Answers a long route on the blocking pool, at most [`MAX_HEAVY`] at once.
-async fn heavy(state: &'static State, path: String, query: Option<String>) -> api::Answer {
+async fn heavy(state: Arc<State>, path: String, query: Option<String>) -> api::Answer {
     struct Slot;
     impl Drop for Slot {
         fn drop(&mut self) {
@@ -210,7 +212,7 @@ async fn heavy(state: &'static State, path: String, query: Option<String>) -> ap
     }
     let job = tokio::task::spawn_blocking(move || {
         let _slot = slot;
-        guarded(|| api::answer(state, &path, query.as_deref()))
+        guarded(|| api::answer(&state, &path, query.as_deref()))
     });
     job.await.unwrap_or_else(|_| {
         Err(Fault::new(

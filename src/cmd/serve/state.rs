@@ -1,27 +1,123 @@
-//! The tables folder and the tables opened from it: each table memory-mapped once, on the
-//! first question about its variant, and shared by every request after. Only the file
-//! names the command line would open for a variant in that folder are ever opened
-//! (`handle::open_in`), and the files the folder lists; no path a client sends is read.
+//! The tables folder and the tables opened from it: each table opened once, on the first
+//! question about it, through the cache of verified blocks (never mapped: a file changed
+//! or truncated under the server is an error for the request that meets it, never a
+//! signal), shared by every request after, and opened again when its file is replaced
+//! or changed (`docs/table-format.md`, "Two readers"). Only the file names the command
+//! line would open for a variant in that folder are ever opened (`handle::open_in`), and
+//! the files the folder lists; no path a client sends is read.
 
 use crate::cmd::bearoff::answer::build_command;
 use crate::cmd::gammon::handle::{self, Handle};
+use crate::cmd::gammon::matchplay;
 use serde::Serialize;
 use std::collections::HashMap;
+use std::hash::Hash;
 use std::path::{Path, PathBuf};
-use std::sync::RwLock;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, RwLock};
+use std::time::{Duration, Instant};
 use tabula::gammon::bearoff::query;
 use tabula::gammon::bearoff::store::{Database, Kind, OneSidedTable, TwoSidedTable};
+use tabula::gammon::matchplay::query::ScoreTables;
+use tabula::gammon::matchplay::Score;
 use tabula::gammon::{Numbers, Variant};
-use tabula::table::TableError;
+use tabula::table::{Reader, TableError};
 use tabula::Result;
+
+/// How often a kept table's files are looked at for a replacement or a change in place.
+/// Until then a request reads the table as it was opened: every block it reads is one
+/// that matched its sum.
+const LOOK_EVERY: Duration = Duration::from_millis(100);
 
 /// What the server serves.
 pub struct State {
     folder: PathBuf,
-    /// The tables opened, by variant name. A table stays mapped while the server runs.
-    open: RwLock<HashMap<String, &'static Handle>>,
-    /// The bear-off tables opened, by file name.
-    bearoff: RwLock<HashMap<String, &'static Database>>,
+    /// The family's and the article's tables, by variant name.
+    gammon: Shelf<String, Handle>,
+    /// The bear-off tables, by file name.
+    bearoff: Shelf<String, Database>,
+    /// The tables at a match score, by variant and unit.
+    scores: Shelf<(String, String), ScoreTables>,
+}
+
+/// Tables kept open, each shared by the requests that read it.
+struct Shelf<K, V> {
+    kept: RwLock<HashMap<K, Arc<Kept<V>>>>,
+    /// Held while a table is opened, so that requests arriving together open it once.
+    opening: Mutex<()>,
+    started: Instant,
+}
+
+struct Kept<V> {
+    value: Arc<V>,
+    /// When its files were last looked at, in milliseconds since the shelf was made.
+    looked: AtomicU64,
+}
+
+impl<K: Eq + Hash + Clone, V> Shelf<K, V> {
+    fn new() -> Shelf<K, V> {
+        Shelf {
+            kept: RwLock::new(HashMap::new()),
+            opening: Mutex::new(()),
+            started: Instant::now(),
+        }
+    }
+
+    /// The kept table of `key`, opened by `open` the first time and again once
+    /// `changed` finds its files replaced or changed.
+    fn get(
+        &self,
+        key: &K,
+        changed: impl Fn(&V) -> bool,
+        open: impl FnOnce() -> Result<V>,
+    ) -> Result<Arc<V>> {
+        if let Some(fresh) = self.fresh(key, &changed) {
+            return Ok(fresh);
+        }
+        let _opening = self.opening.lock().unwrap_or_else(|e| e.into_inner());
+        // Another request may have opened it meanwhile.
+        if let Some(fresh) = self.fresh(key, &changed) {
+            return Ok(fresh);
+        }
+        let mut kept = self.kept.write().unwrap_or_else(|e| e.into_inner());
+        kept.remove(key);
+        drop(kept);
+        let value = Arc::new(open()?);
+        let now = self.now();
+        self.kept.write().unwrap_or_else(|e| e.into_inner()).insert(
+            key.clone(),
+            Arc::new(Kept {
+                value: value.clone(),
+                looked: AtomicU64::new(now),
+            }),
+        );
+        Ok(value)
+    }
+
+    /// The kept table of `key` if there is one and its files are as it found them (looked
+    /// at no more often than [`LOOK_EVERY`]).
+    fn fresh(&self, key: &K, changed: impl Fn(&V) -> bool) -> Option<Arc<V>> {
+        let kept = self.peek(key)?;
+        let now = self.now();
+        let looked = kept.looked.load(Ordering::Relaxed);
+        if now.saturating_sub(looked) < LOOK_EVERY.as_millis() as u64 {
+            return Some(kept.value.clone());
+        }
+        if changed(&kept.value) {
+            return None;
+        }
+        kept.looked.store(now, Ordering::Relaxed);
+        Some(kept.value.clone())
+    }
+
+    fn peek(&self, key: &K) -> Option<Arc<Kept<V>>> {
+        let kept = self.kept.read().unwrap_or_else(|e| e.into_inner());
+        kept.get(key).cloned()
+    }
+
+    fn now(&self) -> u64 {
+        self.started.elapsed().as_millis() as u64
+    }
 }
 
 /// A variant with a table in the folder, as `/api/variants` lists it.
@@ -83,8 +179,9 @@ impl State {
     pub fn new(folder: PathBuf) -> State {
         State {
             folder,
-            open: RwLock::new(HashMap::new()),
-            bearoff: RwLock::new(HashMap::new()),
+            gammon: Shelf::new(),
+            bearoff: Shelf::new(),
+            scores: Shelf::new(),
         }
     }
 
@@ -94,70 +191,71 @@ impl State {
     }
 
     /// The table that answers `v`, opened on the first question and kept.
-    pub fn handle(&self, v: &Variant) -> Result<&'static Handle> {
-        let name = v.name();
-        if let Some(h) = self.read().get(&name) {
-            return Ok(h);
-        }
-        let opened: &'static Handle = Box::leak(Box::new(handle::open_in(&self.folder, v)?));
-        let mut open = self.open.write().unwrap_or_else(|e| e.into_inner());
-        Ok(open.entry(name).or_insert(opened))
+    pub fn handle(&self, v: &Variant) -> Result<Arc<Handle>> {
+        self.gammon.get(
+            &v.name(),
+            |h| h.table.changed(),
+            || handle::open_in(&self.folder, v),
+        )
     }
 
     /// The numbering of `v`: its table's when one is open, else made afresh.
     pub fn numbers(&self, v: &Variant) -> Result<Numbers> {
-        match self.read().get(&v.name()) {
-            Some(h) => Ok(h.table.numbers().clone()),
+        match self.gammon.peek(&v.name()) {
+            Some(h) => Ok(h.value.table.numbers().clone()),
             None => Ok(Numbers::new(v)?),
         }
+    }
+
+    /// The tables that answer `v` at `score`, in the folder, opened on the first question
+    /// and kept.
+    pub fn score_tables(&self, v: &Variant, score: Score) -> Result<Arc<ScoreTables>> {
+        let (unit, _) = score.unit();
+        let changed = |t: &ScoreTables| {
+            t.unit().table().changed() || t.dmp().is_some_and(|d| d.table().changed())
+        };
+        self.scores.get(&(v.name(), unit.name()), changed, || {
+            matchplay::score_tables(v, score, Some(&self.folder), Reader::long_lived())
+        })
     }
 
     /// The bear-off table of `kind`, its default file in the folder, opened on the first
     /// question and kept. A file that holds another database than its name says is
     /// refused as a foreign table.
-    pub fn bearoff(&self, kind: &Kind) -> Result<&'static Database> {
+    pub fn bearoff(&self, kind: &Kind) -> Result<Arc<Database>> {
         let file = kind.file_name();
         let path = self.folder.join(&file);
-        let cached = self
+        let db = self
             .bearoff
-            .read()
-            .unwrap_or_else(|e| e.into_inner())
-            .get(&file)
-            .copied();
-        let db = match cached {
-            Some(db) => db,
-            None => {
-                let db = Database::open(&path)
-                    .map_err(|e| e.with_hint(&build_command(kind, Some(&path))))?;
-                let opened: &'static Database = Box::leak(Box::new(db));
-                let mut open = self.bearoff.write().unwrap_or_else(|e| e.into_inner());
-                *open.entry(file).or_insert(opened)
-            }
-        };
-        if db.kind() != *kind {
-            return Err(wrong(&path, kind, &db.kind()));
-        }
+            .get(&file, |db| db.table().changed(), || {
+                Ok(Database::open_with(&path, Reader::long_lived())
+                    .map_err(|e| e.with_hint(&build_command(kind, Some(&path))))?)
+            })?;
+        db.expect(kind)?;
         Ok(db)
     }
 
     /// The one-sided table of `kind` ([`State::bearoff`]).
-    pub fn one_sided(&self, kind: &Kind) -> Result<&'static OneSidedTable> {
-        match self.bearoff(kind)? {
-            Database::OneSided(t) => Ok(t),
+    pub fn one_sided(&self, kind: &Kind) -> Result<Sided<OneSidedTable>> {
+        let db = self.bearoff(kind)?;
+        match &*db {
+            Database::OneSided(_) => Ok(Sided(db, std::marker::PhantomData)),
             Database::TwoSided(t) => Err(wrong(t.table().path(), kind, &t.kind())),
         }
     }
 
     /// The two-sided table of `kind` ([`State::bearoff`]).
-    pub fn two_sided(&self, kind: &Kind) -> Result<&'static TwoSidedTable> {
-        match self.bearoff(kind)? {
-            Database::TwoSided(t) => Ok(t),
+    pub fn two_sided(&self, kind: &Kind) -> Result<Sided<TwoSidedTable>> {
+        let db = self.bearoff(kind)?;
+        match &*db {
+            Database::TwoSided(_) => Ok(Sided(db, std::marker::PhantomData)),
             Database::OneSided(t) => Err(wrong(t.table().path(), kind, &t.kind())),
         }
     }
 
-    fn read(&self) -> std::sync::RwLockReadGuard<'_, HashMap<String, &'static Handle>> {
-        self.open.read().unwrap_or_else(|e| e.into_inner())
+    /// The variant of the table file `path` in the folder, of either kind.
+    fn listed(&self, path: &Path) -> Result<Variant> {
+        Ok(handle::open_file(path)?.table.variant().clone())
     }
 
     /// Every variant with a table in the folder, and the table files that do not open.
@@ -186,9 +284,7 @@ impl State {
                 }
                 continue;
             }
-            let found = handle::open_file(&path)
-                .map(|h| h.table.variant().clone())
-                .and_then(|v| Ok((self.handle(&v)?, v)));
+            let found = self.listed(&path).and_then(|v| Ok((self.handle(&v)?, v)));
             match found {
                 Ok((h, v)) => {
                     if variants.iter().all(|s| s.variant != v.name()) {
@@ -232,6 +328,29 @@ impl State {
             .collect();
         files.sort();
         files
+    }
+}
+
+/// A kept bear-off table known to be of one side's kind: derefs to it.
+pub struct Sided<T>(Arc<Database>, std::marker::PhantomData<T>);
+
+impl std::ops::Deref for Sided<OneSidedTable> {
+    type Target = OneSidedTable;
+    fn deref(&self) -> &OneSidedTable {
+        match &*self.0 {
+            Database::OneSided(t) => t,
+            Database::TwoSided(_) => unreachable!("checked when made"),
+        }
+    }
+}
+
+impl std::ops::Deref for Sided<TwoSidedTable> {
+    type Target = TwoSidedTable;
+    fn deref(&self) -> &TwoSidedTable {
+        match &*self.0 {
+            Database::TwoSided(t) => t,
+            Database::OneSided(_) => unreachable!("checked when made"),
+        }
     }
 }
 

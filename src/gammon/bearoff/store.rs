@@ -21,7 +21,7 @@ use super::two_sided::{self, Cube, Gammon, GammonCube, Win, EQUITY_SCALE};
 use crate::gammon::store::Written;
 use crate::gammon::{Cubeful, Error, Outcomes};
 use crate::progress::Progress;
-use crate::table::{self, Descriptor, Table, TableError};
+use crate::table::{self, Descriptor, Reader, Table, TableError};
 use serde::Serialize;
 use std::path::Path;
 use std::time::Instant;
@@ -326,8 +326,12 @@ pub fn build(kind: &Kind, path: &Path, progress: Progress<'_>) -> Result<BuildRe
 /// Opens a bear-off table and tells which database it holds.
 /// Opens the table at `path`, which must be a one-sided database or, with `two_sided`,
 /// a two-sided one.
-fn open_sided(path: &Path, two_sided: bool) -> Result<(Table, Kind), Error> {
-    let (table, kind) = open_kind(path)?;
+fn open_sided(
+    path: &Path,
+    two_sided: bool,
+    reader: Reader<'_>,
+) -> Result<(Table, Kind), Error> {
+    let (table, kind) = open_kind(path, reader)?;
     if kind.two_sided != two_sided {
         let expected = if two_sided { TWO_SIDED } else { ONE_SIDED };
         return Err(TableError::WrongKind {
@@ -358,8 +362,8 @@ fn fitted_index(
     }
 }
 
-fn open_kind(path: &Path) -> Result<(Table, Kind), Error> {
-    let table = Table::open(path)?;
+fn open_kind(path: &Path, reader: Reader<'_>) -> Result<(Table, Kind), Error> {
+    let table = reader.open(path)?;
     let header = table.header();
     if header.kind != ONE_SIDED && header.kind != TWO_SIDED {
         return Err(TableError::WrongKind {
@@ -404,12 +408,41 @@ pub enum Database {
 impl Database {
     /// Opens the table at `path`, whichever kind it is.
     pub fn open(path: &Path) -> Result<Database, Error> {
-        let (table, kind) = open_kind(path)?;
+        Database::open_with(path, Reader::Map)
+    }
+
+    /// As [`Database::open`] with the reader `reader` (a long-lived process reads through
+    /// the cache of verified blocks, `docs/table-format.md`).
+    pub fn open_with(path: &Path, reader: Reader<'_>) -> Result<Database, Error> {
+        let (table, kind) = open_kind(path, reader)?;
         Ok(if kind.two_sided {
             Database::TwoSided(TwoSidedTable::with(table, kind)?)
         } else {
             Database::OneSided(OneSidedTable::with(table, kind)?)
         })
+    }
+
+    /// The table file.
+    pub fn table(&self) -> &Table {
+        match self {
+            Database::OneSided(t) => &t.table,
+            Database::TwoSided(t) => &t.table,
+        }
+    }
+
+    /// Fails unless the database is `expected`: a table found under the name of one
+    /// database ([`Kind::file_name`]) must be that database, not another of its kind.
+    pub fn expect(&self, expected: &Kind) -> Result<(), Error> {
+        let found = self.kind();
+        if found == *expected {
+            return Ok(());
+        }
+        Err(TableError::WrongKind {
+            path: self.table().path().to_path_buf(),
+            expected: expected.line(),
+            found: found.line(),
+        }
+        .into())
     }
 
     /// The database it holds.
@@ -443,16 +476,45 @@ pub struct Distributions {
 impl OneSidedTable {
     /// Opens the one-sided table at `path`; refuses a table of another kind.
     pub fn open(path: &Path) -> Result<OneSidedTable, Error> {
-        let (table, kind) = open_sided(path, false)?;
+        OneSidedTable::open_with(path, Reader::Map)
+    }
+
+    /// As [`OneSidedTable::open`] with the reader `reader`.
+    pub fn open_with(path: &Path, reader: Reader<'_>) -> Result<OneSidedTable, Error> {
+        let (table, kind) = open_sided(path, false, reader)?;
         OneSidedTable::with(table, kind)
     }
 
+    /// The table, once its size agrees with its header: the index words of every side
+    /// come first, so the first side's runs start right after them, and the last side's
+    /// runs end the payload. A header relabelled to another number of points fails one
+    /// of the two.
     fn with(table: Table, kind: Kind) -> Result<OneSidedTable, Error> {
         let index = fitted_index(&table, kind, |records, index| {
             (records < 2 * index.sides())
                 .then(|| format!("{records} records cannot index {} sides", index.sides()))
         })?;
-        Ok(OneSidedTable { table, kind, index })
+        let t = OneSidedTable { table, kind, index };
+        let sides = t.index.sides();
+        let records = t.table.header().record_count;
+        let first = t.word(0)?;
+        let last = sides - 1;
+        let (offset, packed) = (t.word(2 * last)?, t.word(2 * last + 1)?);
+        let end = offset
+            .checked_add((packed >> 8 & 0xFF) + (packed >> 24 & 0xFF))
+            .unwrap_or(u64::MAX);
+        if first != 2 * sides || end != records {
+            return Err(TableError::Malformed {
+                path: t.table.path().to_path_buf(),
+                message: format!(
+                    "its header says `{}` ({sides} sides), but its index does not fit its \
+                     {records} records",
+                    kind.line()
+                ),
+            }
+            .into());
+        }
+        Ok(t)
     }
 
     /// The database.
@@ -593,7 +655,12 @@ impl PairValues {
 impl TwoSidedTable {
     /// Opens the two-sided table at `path`; refuses a table of another kind.
     pub fn open(path: &Path) -> Result<TwoSidedTable, Error> {
-        let (table, kind) = open_sided(path, true)?;
+        TwoSidedTable::open_with(path, Reader::Map)
+    }
+
+    /// As [`TwoSidedTable::open`] with the reader `reader`.
+    pub fn open_with(path: &Path, reader: Reader<'_>) -> Result<TwoSidedTable, Error> {
+        let (table, kind) = open_sided(path, true, reader)?;
         TwoSidedTable::with(table, kind)
     }
 

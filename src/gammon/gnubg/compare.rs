@@ -183,6 +183,7 @@ pub fn compare(tables: &Tables, file: &HyperFile) -> Result<Comparison, Error> {
         });
     }
     let (records, cube) = store::records(tables)?;
+    let cube = cube.as_deref();
     let quantities = if cube.is_some() { 10 } else { 6 };
     let sides = Sides::new(variant);
     let rolls = variant.rolls();

@@ -29,6 +29,7 @@ pub fn export(tables: &Tables, path: &Path) -> Result<u64, Error> {
         });
     }
     let (records, cube) = store::records(tables)?;
+    let cube = cube.as_deref();
     let numbers = tables.numbers();
     crate::table::write_file(path, |out| -> Result<(), Error> {
         let mut writer = HyperWriter::new(out, variant.checkers)?;

@@ -36,6 +36,11 @@ impl ScoreTables {
         &self.unit
     }
 
+    /// 1-1's table, for a unit with the cube.
+    pub fn dmp(&self) -> Option<&UnitTable> {
+        self.dmp.as_ref()
+    }
+
     /// Where the unit's table lies.
     pub fn path(&self) -> &Path {
         self.unit.table().path()

@@ -21,7 +21,7 @@ use crate::gammon::store::{self as family, Written};
 use crate::gammon::variant::{Numbering, Variant};
 use crate::gammon::{Error, Numbers};
 use crate::progress::Progress;
-use crate::table::{self, Descriptor, Table, TableError};
+use crate::table::{self, Descriptor, Reader, Table, TableError};
 use serde::Serialize;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -149,11 +149,7 @@ pub fn write(
         &[path],
         table::file_len(4 * w as u32, (flat.len() / w) as u64),
     )?;
-    let layout = if unit == Unit::DMP {
-        "f64".to_string()
-    } else {
-        format!("u32x{w}")
-    };
+    let layout = layout(unit);
     let text = line(variant, unit);
     let d = Descriptor {
         kind: KIND,
@@ -179,6 +175,15 @@ pub struct UnitTable {
     trailer: Vec<f64>,
 }
 
+/// The record layout of `unit`'s table.
+fn layout(unit: Unit) -> String {
+    if unit == Unit::DMP {
+        "f64".to_string()
+    } else {
+        format!("u32x{}", unit.width())
+    }
+}
+
 fn malformed(path: &Path, message: String) -> Error {
     TableError::Malformed {
         path: path.to_path_buf(),
@@ -198,20 +203,17 @@ impl UnitTable {
     /// Opens the table at `path` (checking its kind, variant line, layout and size); with
     /// `expected`, refuses a table of another variant or unit.
     pub fn open(path: &Path, expected: Option<(&Variant, Unit)>) -> Result<UnitTable, Error> {
-        UnitTable::with(path, expected, Table::open)
+        UnitTable::open_with(path, expected, Reader::Map)
     }
 
-    /// As [`UnitTable::open`], reading the file into memory (for a long session).
-    pub fn load(path: &Path, expected: Option<(&Variant, Unit)>) -> Result<UnitTable, Error> {
-        UnitTable::with(path, expected, Table::load)
-    }
-
-    fn with(
+    /// As [`UnitTable::open`] with the reader `reader` (a long-lived process reads
+    /// through the cache of verified blocks, `docs/table-format.md`).
+    pub fn open_with(
         path: &Path,
         expected: Option<(&Variant, Unit)>,
-        open: fn(&Path) -> Result<Table, TableError>,
+        reader: Reader<'_>,
     ) -> Result<UnitTable, Error> {
-        let table = open(path)?;
+        let table = reader.open(path)?;
         table.expect_kind(KIND)?;
         let text = table.header().variant.clone();
         let (variant, unit) = of_line(&text).ok_or_else(|| {
@@ -227,7 +229,8 @@ impl UnitTable {
             table.expect_variant(&line(v, u))?;
         }
         let w = unit.width();
-        if table.header().record_size as usize != 4 * w {
+        if table.header().record_size as usize != 4 * w || table.header().layout != layout(unit)
+        {
             return Err(TableError::Layout {
                 path: path.to_path_buf(),
                 layout: table.header().layout.clone(),
@@ -319,7 +322,7 @@ impl UnitTable {
                 "is not the table of 1-1".into(),
             ));
         }
-        let records: &[[u32; 2]] = self.table.records()?;
+        let records = self.table.records::<[u32; 2]>()?;
         Ok(records[..self.numbers.records() as usize]
             .iter()
             .map(|p| f64::from_bits(u64::from(p[0]) | u64::from(p[1]) << 32))
