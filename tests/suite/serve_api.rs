@@ -713,6 +713,78 @@ fn a_damaged_table_is_a_500_naming_the_fault_and_the_server_answers_on() {
     assert!(status.success(), "{status}: {said}");
 }
 
+/// Writes `bytes` at `at` into the file `path` in place (the same inode), as a disk or
+/// another program might under a running server.
+fn write_in_place(path: &Path, at: u64, bytes: &[u8]) {
+    use std::os::unix::fs::FileExt;
+    let f = std::fs::OpenOptions::new().write(true).open(path).unwrap();
+    f.write_all_at(bytes, at).unwrap();
+}
+
+/// Long enough for the server to look at its tables' files again (`LOOK_EVERY`).
+const LOOK_AGAIN: Duration = Duration::from_millis(300);
+
+#[test]
+fn a_table_changed_or_truncated_under_the_server_is_refused_and_the_server_answers_on() {
+    let dir = tempfile::tempdir().unwrap();
+    for file in ["hyper1.tbl", "hyper1.cube", "bearoff-ts-6x6.tbl", "bearoff-os-6.tbl"] {
+        std::fs::copy(folder().join(file), dir.path().join(file)).unwrap();
+    }
+    let server = Server::start(dir.path());
+    let equity = "/api/gammon/hyper1/equity?position=20/6&cube=owned";
+    let pair = "/api/bearoff/bearoff-ts-6x6/equity?position=6,6,5/4,2,1";
+    let side = "/api/bearoff/bearoff-os-6/distribution?position=6,6,5,3,1";
+    let before: Vec<Value> = [equity, pair, side].iter().map(|p| server.ok(p)).collect();
+    // A byte flipped in place in every block of the table, each block already read and
+    // verified by the server or not: the answer is refused, never another number.
+    let table = dir.path().join("hyper1.tbl");
+    let len = std::fs::metadata(&table).unwrap().len();
+    let payload = len - 256 - (len - 256) / 16_385 * 8;
+    for at in (256..256 + payload).step_by(16_384) {
+        write_in_place(&table, at + 7, &[0x5A]);
+    }
+    std::thread::sleep(LOOK_AGAIN);
+    for _ in 0..3 {
+        let m = server.fault(equity, 500);
+        assert!(m.contains("is corrupt: payload bytes"), "{m}");
+    }
+    // The one-sided table's ranks and runs flipped too.
+    let os = dir.path().join("bearoff-os-6.tbl");
+    let os_len = std::fs::metadata(&os).unwrap().len();
+    for at in (256..os_len - 1024).step_by(4096) {
+        write_in_place(&os, at, &[0xA5]);
+    }
+    // A table cut short in place: a mapped reader would die of SIGBUS here.
+    let ts = dir.path().join("bearoff-ts-6x6.tbl");
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&ts)
+        .unwrap()
+        .set_len(1000)
+        .unwrap();
+    std::thread::sleep(LOOK_AGAIN);
+    let m = server.fault(pair, 500);
+    assert!(m.contains("is truncated"), "{m}");
+    let m = server.fault(side, 500);
+    assert!(m.contains("is corrupt"), "{m}");
+    // Alive: questions that need no table, and the listing, which names the bear-off
+    // tables' faults (hyper1's header and sums are whole: its blocks fail as read).
+    server.ok("/api/gammon/hyper1/show?position=24/24");
+    let listing = server.ok("/api/variants");
+    assert_eq!(listing["broken"].as_array().unwrap().len(), 2, "{listing}");
+    // A rebuild renamed over the damaged files is picked up: the same answers again.
+    for file in ["hyper1.tbl", "bearoff-ts-6x6.tbl", "bearoff-os-6.tbl"] {
+        let fresh = dir.path().join(format!(".{file}.new"));
+        std::fs::copy(folder().join(file), &fresh).unwrap();
+        std::fs::rename(&fresh, dir.path().join(file)).unwrap();
+    }
+    std::thread::sleep(LOOK_AGAIN);
+    let after: Vec<Value> = [equity, pair, side].iter().map(|p| server.ok(p)).collect();
+    assert_eq!(before, after);
+    let (status, said) = server.stop();
+    assert!(status.success(), "{status}: {said}");
+}
+
 #[test]
 fn sigterm_finishes_the_request_in_flight_and_stops_the_server_cleanly() {
     let server = Server::start(folder());
