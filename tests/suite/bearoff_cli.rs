@@ -299,6 +299,23 @@ fn gnubgs_formats_written_read_back_within_their_rounding() {
     );
     assert_eq!(&a[..16], b"gnubg-OS-06-15-1");
     assert_eq!(b.len(), 40 + 54_264 * 128);
+    // A compressed file with stray bytes at its end, or one cut short, is refused: its
+    // index says where its last side's runs end.
+    for len in [a.len() + 100, a.len() - 2] {
+        let mut bytes = a.clone();
+        bytes.resize(len, 0);
+        let odd = dir.path().join("odd.bd");
+        std::fs::write(&odd, &bytes).unwrap();
+        let out = tabula()
+            .args(["bearoff", "compare", "--table", &table("bearoff-os-6.tbl"), "--gnubg"])
+            .arg(&odd)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{err}");
+        let said = if len > a.len() { "too long" } else { "truncated" };
+        assert!(err.contains(said), "{err}");
+    }
 }
 
 #[test]

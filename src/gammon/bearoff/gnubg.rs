@@ -178,9 +178,9 @@ impl GnubgFile {
             reason,
         };
         let (file, _) = crate::table::open_input(path)?;
-        // SAFETY: a read-only map of a regular file that this program does not change;
-        // gnubg's files are not rewritten in place while read (as `gammon::bd`).
-        let map = unsafe { Mmap::map(&file) }.map_err(Error::io(path))?;
+        // SAFETY: a one-shot reader (`compare`, `import`): a fault ends the one command
+        // (see `table::map`); every read below is bounds-checked against the length.
+        let map = unsafe { crate::table::map(&file, path) }?;
         let format = Format::parse(&map).map_err(bad)?;
         let sides = format.index().sides();
         let expected = match format {
@@ -204,10 +204,30 @@ impl GnubgFile {
                     if found < e { "truncated" } else { "too long" }
                 )))
             }
-            None if found < HEADER_LEN as u64 + sides * 8 => {
-                return Err(bad(format!(
-                    "{found} bytes, too short for the index of {sides} sides (truncated)"
-                )))
+            None => {
+                // The index, then each side's runs in order: the last side's runs end the
+                // file.
+                let entry = match format {
+                    Format::OneSided { gammon: true, .. } => 8,
+                    _ => 6,
+                };
+                let index_end = HEADER_LEN as u64 + sides * entry;
+                if found < index_end {
+                    return Err(bad(format!(
+                        "{found} bytes, too short for the index of {sides} sides (truncated)"
+                    )));
+                }
+                let at = (index_end - entry) as usize;
+                let e = &map[at..at + entry as usize];
+                let runs: u64 = e[4..].iter().step_by(2).map(|&n| u64::from(n)).sum();
+                let offset = u64::from(u32::from_le_bytes([e[0], e[1], e[2], e[3]]));
+                let end = index_end + 2 * (offset + runs);
+                if end != found {
+                    return Err(bad(format!(
+                        "{found} bytes, expected {end} by its index (the file is {})",
+                        if found < end { "truncated" } else { "too long" }
+                    )));
+                }
             }
             _ => {}
         }

@@ -240,9 +240,9 @@ impl HyperFile {
 
     fn open_checked(path: &Path, expected: Option<usize>) -> Result<Self, Error> {
         let (file, found_len) = crate::table::open_input(path)?;
-        // SAFETY: the map is only read; a file changed under the map by another process
-        // gives wrong values, never undefined behaviour in safe code reading bytes.
-        let map = unsafe { Mmap::map(&file) }.map_err(Error::io(path))?;
+        // SAFETY: a one-shot reader (`compare`, `import`): a fault ends the one command
+        // (see `table::map`); the length is checked against the header below.
+        let map = unsafe { crate::table::map(&file, path) }?;
         let head = &map[..map.len().min(HEADER_LEN)];
         let checkers = parse_header(head).ok_or_else(|| Error::Header {
             path: path.to_path_buf(),
