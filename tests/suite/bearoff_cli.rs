@@ -373,3 +373,91 @@ fn bad_positions_and_wrong_or_damaged_tables_are_refused_cleanly() {
     assert_eq!(code, Some(1));
     assert!(err.contains("not a gnubg bear-off database"), "{err}");
 }
+
+/// `bytes`' header with its variant line replaced by `line` and its own checksum made
+/// again: a forger's header, which every checksum agrees with.
+fn relabelled(bytes: &[u8], line: &str) -> Vec<u8> {
+    use sha2::Digest;
+    let mut out = bytes.to_vec();
+    out[72..200].fill(0);
+    out[72..72 + line.len()].copy_from_slice(line.as_bytes());
+    let sum = sha2::Sha256::digest(&out[..248]);
+    out[248..256].copy_from_slice(&sum[..8]);
+    out
+}
+
+#[test]
+fn a_header_relabelled_and_resigned_is_refused_not_read_as_another_board() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = std::fs::read(table("bearoff-os-6.tbl")).unwrap();
+    let ts = std::fs::read(table("bearoff-ts-6x6.tbl")).unwrap();
+    for (bytes, line) in [
+        (&good, "bearoff one-sided: points=5:checkers=15"),
+        (&good, "bearoff one-sided: points=7:checkers=15"),
+        (&ts, "bearoff two-sided: points=5:checkers=6; cube"),
+        (&ts, "bearoff two-sided: points=6:checkers=6; cubeless"),
+    ] {
+        let forged = dir.path().join("forged.tbl");
+        std::fs::write(&forged, relabelled(bytes, line)).unwrap();
+        // The table's own checks pass: only the header's fields against the data fail.
+        let info = tabula().args(["table", "verify"]).arg(&forged).output().unwrap();
+        assert!(info.status.success(), "{line}");
+        let question: &[&str] = if line.contains("one-sided") {
+            &["bearoff", "distribution", "5,5,4"]
+        } else {
+            &["bearoff", "equity", "5,4/3"]
+        };
+        let out = tabula()
+            .args(question)
+            .arg("--table")
+            .arg(&forged)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{line}: {err}");
+        assert!(
+            err.contains("does not fit") || err.contains("records") || err.contains("bytes"),
+            "{line}: {err}"
+        );
+    }
+}
+
+#[test]
+fn a_table_of_another_size_under_a_default_name_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    // A 4-point one-sided table as the 6-point one, 4x4 as 6x6.
+    for (args, file) in [
+        (&["--points", "4"][..], "bearoff-os-6.tbl"),
+        (
+            &["--points", "4", "--checkers", "4", "--two-sided"][..],
+            "bearoff-ts-6x6.tbl",
+        ),
+    ] {
+        let out = tabula()
+            .args(["bearoff", "build", "--quiet", "--table"])
+            .arg(dir.path().join(file))
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+    }
+    for (question, wanted) in [
+        (
+            &["bearoff", "distribution", "4,4,3"][..],
+            "expected a `bearoff one-sided: points=6:checkers=15` table",
+        ),
+        (
+            &["bearoff", "equity", "4,3/2"][..],
+            "expected a `bearoff two-sided: points=6:checkers=6; cube` table",
+        ),
+    ] {
+        let out = tabula()
+            .env("TABULA_TABLES", dir.path())
+            .args(question)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{question:?}: {err}");
+        assert!(err.contains(wanted), "{err}");
+    }
+}

@@ -81,12 +81,23 @@ pub fn build_command(kind: &Kind, given: Option<&Path>) -> String {
 }
 
 /// The one-sided table at `path`, a missing or damaged one with the command that builds
-/// `kind`'s (with `--table` when the path was `given`).
+/// `kind`'s (with `--table` when the path was `given`). A table found under `kind`'s
+/// default name (not `given`) must be `kind`'s database.
 pub fn open_one_sided(path: &Path, kind: &Kind, given: Option<&Path>) -> Result<OneSidedTable> {
-    Ok(OneSidedTable::open(path).map_err(|e| e.with_hint(&build_command(kind, given)))?)
+    let advice = |e: tabula::gammon::Error| e.with_hint(&build_command(kind, given));
+    let t = OneSidedTable::open(path).map_err(advice)?;
+    if given.is_none() {
+        kind.expect(&t.kind(), path).map_err(advice)?;
+    }
+    Ok(t)
 }
 
 /// The two-sided table at `path`, as [`open_one_sided`].
 pub fn open_two_sided(path: &Path, kind: &Kind, given: Option<&Path>) -> Result<TwoSidedTable> {
-    Ok(TwoSidedTable::open(path).map_err(|e| e.with_hint(&build_command(kind, given)))?)
+    let advice = |e: tabula::gammon::Error| e.with_hint(&build_command(kind, given));
+    let t = TwoSidedTable::open(path).map_err(advice)?;
+    if given.is_none() {
+        kind.expect(&t.kind(), path).map_err(advice)?;
+    }
+    Ok(t)
 }

@@ -80,18 +80,10 @@ pub fn open(source: &Source, how: Reader) -> Result<Handle> {
         (None, None) => unreachable!("clap requires --variant or --table"),
     };
     let handle = open_path(&path, source.table.as_deref(), how, wanted.as_ref())?;
-    if let Some(v) = &wanted {
-        let found = handle.table.variant();
-        if found != v {
-            return Err(tabula::gammon::Error::Input {
-                what: "table",
-                input: path.display().to_string(),
-                reason: format!("is a table of {}, not of {}", found.name(), v.name()),
-            }
-            .into());
-        }
+    match &wanted {
+        Some(v) => expect_variant(handle, v),
+        None => Ok(handle),
     }
-    Ok(handle)
 }
 
 /// The family table of `source` itself (compare and export read its records), opened
@@ -174,6 +166,21 @@ fn open_path(
     })
 }
 
+/// `handle`, once its table is one of `v`: a table of another variant, under `v`'s name
+/// or given with `v`, is a foreign table (`docs/cli.md`: exit status 1).
+fn expect_variant(handle: Handle, v: &Variant) -> Result<Handle> {
+    let found = handle.table.variant();
+    if found == v {
+        return Ok(handle);
+    }
+    Err(tabula::table::TableError::Variant {
+        path: handle.table.path().to_path_buf(),
+        expected: v.name(),
+        found: found.name(),
+    }
+    .into())
+}
+
 /// The path a build of `v` writes: `--table`'s, or the variant's in the tables folder.
 pub fn build_path(v: &Variant, table: Option<&Path>) -> PathBuf {
     tables::given_or(table, &family_file(v), tables::for_build)
@@ -198,17 +205,7 @@ pub fn open_in(dir: &Path, v: &Variant) -> Result<Handle> {
         Some(BuiltIn::Nikoniko) if !family.is_file() && article.is_file() => article,
         _ => family,
     };
-    let handle = open_path(&path, Some(&path), Reader::long_lived(), Some(v))?;
-    let found = handle.table.variant();
-    if found != v {
-        return Err(tabula::gammon::Error::Input {
-            what: "table",
-            input: path.display().to_string(),
-            reason: format!("is a table of {}, not of {}", found.name(), v.name()),
-        }
-        .into());
-    }
-    Ok(handle)
+    expect_variant(open_path(&path, Some(&path), Reader::long_lived(), Some(v))?, v)
 }
 
 /// The table at `path`, of either kind, through the cache (the server's look through

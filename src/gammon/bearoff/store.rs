@@ -80,6 +80,21 @@ impl Kind {
         self.checkers == MAX_CHECKERS
     }
 
+    /// Fails unless `found`, the database of the table at `path`, is this one: a table
+    /// under this database's name ([`Kind::file_name`]) must be this database, not
+    /// another of its kind.
+    pub fn expect(&self, found: &Kind, path: &Path) -> Result<(), Error> {
+        if found == self {
+            return Ok(());
+        }
+        Err(TableError::WrongKind {
+            path: path.to_path_buf(),
+            expected: self.line(),
+            found: found.line(),
+        }
+        .into())
+    }
+
     /// The table's kind.
     pub fn table_kind(&self) -> &'static str {
         if self.two_sided {
@@ -433,16 +448,7 @@ impl Database {
     /// Fails unless the database is `expected`: a table found under the name of one
     /// database ([`Kind::file_name`]) must be that database, not another of its kind.
     pub fn expect(&self, expected: &Kind) -> Result<(), Error> {
-        let found = self.kind();
-        if found == *expected {
-            return Ok(());
-        }
-        Err(TableError::WrongKind {
-            path: self.table().path().to_path_buf(),
-            expected: expected.line(),
-            found: found.line(),
-        }
-        .into())
+        expected.expect(&self.kind(), self.table().path())
     }
 
     /// The database it holds.
