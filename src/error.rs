@@ -8,18 +8,7 @@
 
 use thiserror::Error;
 
-/// What sort of failure an error is, for a caller that reacts to the sort, not the detail.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ErrorKind {
-    /// The caller's input is malformed or out of range: a position, a hand, a parameter.
-    Input,
-    /// A table is missing, foreign, corrupt or of the wrong kind.
-    Table,
-    /// Reading or writing a file or stream failed.
-    Io,
-    /// The work itself failed (a search with no answer, a budget exhausted).
-    Failed,
-}
+pub use crate::fault::{excerpt, shorten, shorten_message, ErrorKind, EXCERPT_CHARS};
 
 /// Any error the library returns.
 #[derive(Debug, Error)]
@@ -100,24 +89,6 @@ impl Error {
     }
 }
 
-/// The longest piece of user input an error message repeats, in characters.
-pub const EXCERPT_CHARS: usize = 80;
-
-/// `text` as an error message may repeat it: whole if it is at most [`EXCERPT_CHARS`]
-/// characters, else its first [`EXCERPT_CHARS`] characters, `…`, and how long it was (a
-/// 100,000-character input is not echoed).
-pub fn excerpt(text: &str) -> String {
-    match text.char_indices().nth(EXCERPT_CHARS) {
-        None => text.to_string(),
-        Some((cut, _)) => format!("{}… ({} characters)", &text[..cut], text.chars().count()),
-    }
-}
-
-/// The user's text quoted in a message: its [`excerpt`] in backticks.
-pub fn shorten(text: &str) -> String {
-    format!("`{}`", excerpt(text))
-}
-
 impl From<std::io::Error> for Error {
     fn from(e: std::io::Error) -> Self {
         Error::Io {
@@ -129,17 +100,3 @@ impl From<std::io::Error> for Error {
 
 /// Result with the crate's [`enum@Error`].
 pub type Result<T, E = Error> = std::result::Result<T, E>;
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_long_input_is_quoted_by_its_head_and_length() {
-        assert_eq!(shorten("1-2"), "`1-2`");
-        let long = "8".repeat(100_000);
-        let shown = shorten(&long);
-        assert!(shown.len() < 120, "{shown}");
-        assert!(shown.ends_with("(100000 characters)`"), "{shown}");
-    }
-}

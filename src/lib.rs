@@ -13,6 +13,7 @@ pub mod bingo;
 pub mod error;
 pub mod exact;
 pub mod fabfib;
+pub mod fault;
 pub mod gammon;
 pub mod lines;
 pub mod memory;

@@ -4,7 +4,7 @@
 //! that wants to say which of its options was at fault wraps the error in
 //! [`Error::Named`].
 
-use crate::error::ErrorKind;
+use crate::fault::ErrorKind;
 use thiserror::Error;
 
 /// An error of the bingo module.

@@ -23,8 +23,16 @@ pub struct Size {
     #[arg(long, value_name = "P", default_value_t = 6)]
     pub points: usize,
     /// Checkers a side at most (1 to 15; a one-sided database has 15)
-    #[arg(long, value_name = "C", default_value_t = 15)]
+    #[arg(long, value_name = "C", default_value_t = 15, value_parser = checker_count)]
     pub checkers: usize,
+}
+
+/// Reads `--checkers`: 1 to 15.
+fn checker_count(text: &str) -> std::result::Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(c) if (1..=15).contains(&c) => Ok(c),
+        _ => Err("expected a number of checkers from 1 to 15".into()),
+    }
 }
 
 /// A table to ask: `--table`, else the default one of `--points` and `--checkers`.
@@ -186,6 +194,16 @@ pub fn run(cmd: BearoffCmd) -> Result<()> {
             } else {
                 Kind::one_sided(size.points)
             };
+            if kind.checkers != size.checkers {
+                return Err(tabula::gammon::Error::Input {
+                    what: "checkers",
+                    input: size.checkers.to_string(),
+                    reason: "a one-sided database has fifteen checkers a side; fewer are for \
+                             a two-sided one (--two-sided)"
+                        .into(),
+                }
+                .into());
+            }
             kind.check()?;
             let path = tables::given_or(table.as_deref(), &kind.file_name(), tables::for_build);
             let bars = Bars::new(quiet.quiet || json.json);

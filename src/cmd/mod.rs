@@ -109,7 +109,11 @@ pub fn fail(e: &tabula::Error) -> ExitCode {
         tabula::ErrorKind::Io => "io",
         tabula::ErrorKind::Failed => "failed",
     };
-    report(kind, &shorten_words(&format!("tabula: {e}")), code);
+    report(
+        kind,
+        &tabula::error::shorten_message(&format!("tabula: {e}")),
+        code,
+    );
     ExitCode::from(code)
 }
 
@@ -125,36 +129,26 @@ pub fn usage(e: &clap::Error) -> ExitCode {
             Err(e) => fail(&e),
         },
         _ => {
-            report("usage", &shorten_words(&e.render().to_string()), 2);
+            report(
+                "usage",
+                &tabula::error::shorten_message(&parser_message(e)),
+                2,
+            );
             ExitCode::from(2)
         }
     }
 }
 
-/// A message shortened by the excerpt rule: every word longer than the rule allows cut to
-/// its excerpt, and a message still longer than [`MAX_MESSAGE`] characters cut there.
-fn shorten_words(text: &str) -> String {
-    let limit = tabula::error::EXCERPT_CHARS;
-    let words: String = text
-        .split_inclusive(['\n', ' '])
-        .map(|w| {
-            let word = w.trim_end_matches(['\n', ' ']);
-            // An excerpt already made (its limit of characters and a `…`) is kept.
-            if word.chars().count() > limit + 1 {
-                format!("{}{}", tabula::error::excerpt(word), &w[word.len()..])
-            } else {
-                w.to_string()
-            }
-        })
-        .collect();
-    match words.char_indices().nth(MAX_MESSAGE) {
-        Some((cut, _)) => format!("{}… ({} characters)", &words[..cut], words.chars().count()),
-        None => words,
+/// The argument parser's message: whole on a terminal's stderr (with its usage line and
+/// the advice to try `--help`); under `--json`, its first paragraph alone, the fault.
+fn parser_message(e: &clap::Error) -> String {
+    let text = e.render().to_string();
+    if !JSON_ERRORS.load(Ordering::Relaxed) {
+        return text;
     }
+    let first = text.split("\n\n").next().unwrap_or(&text).trim();
+    first.strip_prefix("error: ").unwrap_or(first).to_string()
 }
-
-/// The longest error message printed whole, in characters (help is printed whole).
-const MAX_MESSAGE: usize = 4000;
 
 /// Starts the thread pool every parallel pass runs on: one thread per core, or, where no
 /// thread can be started (a process limit, no memory for a stack), the main thread alone.

@@ -5,13 +5,13 @@
 use super::gammon::args::{ArticleTable, CountArgs, EquityArgs, HintArgs, Json, MovesArgs};
 use super::gammon::args::{PlayArgs, Quiet, ShowArgs, Timings};
 use super::gammon::handle::open_article;
-use tabula::table::Reader;
 use super::gammon::{self as family, render};
 use super::progress::Bars;
 use super::{emit, emit_json, tables};
 use clap::Subcommand;
 use std::time::Instant;
 use tabula::nikoniko::{self, counting, store};
+use tabula::table::Reader;
 use tabula::Result;
 
 #[derive(Subcommand)]
@@ -152,7 +152,9 @@ pub fn run(cmd: NikonikoCmd) -> Result<()> {
             family::opening(&open_article(&table, Reader::Map)?, json)
         }
         // Loaded into memory: a game lasts, and the files may change meanwhile.
-        NikonikoCmd::Play { table, args } => family::play(&open_article(&table, Reader::long_lived())?, args),
+        NikonikoCmd::Play { table, args } => {
+            family::play(&open_article(&table, Reader::long_lived())?, args)
+        }
         NikonikoCmd::Pnc {
             places,
             checkers,

@@ -1,6 +1,6 @@
 //! Everything that can go wrong in Fabfib, each fault its own variant.
 
-use crate::error::ErrorKind;
+use crate::fault::ErrorKind;
 use thiserror::Error;
 
 /// An error of the Fabfib module.

@@ -590,7 +590,7 @@ mod tests {
             e.to_string(),
             "standard input: the input is not valid UTF-8 text (line 1)"
         );
-        assert_eq!(e.kind(), crate::error::ErrorKind::Input);
+        assert_eq!(e.kind(), crate::fault::ErrorKind::Input);
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! Everything that can go wrong in the backgammon family's engine, each fault its own
 //! variant.
 
-use crate::error::ErrorKind;
+use crate::fault::ErrorKind;
 use crate::rank::RankError;
 use std::path::PathBuf;
 use thiserror::Error;

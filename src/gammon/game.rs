@@ -452,7 +452,7 @@ impl<'a, R: BufRead, W: Write> Session<'a, R, W> {
             (v, pos, &plays),
             &mut |_, _| Ok(false),
             |line, _| {
-                let shown = crate::error::excerpt(line);
+                let shown = crate::fault::excerpt(line);
                 format!("`{shown}` is not one of the legal plays listed.")
             },
         )

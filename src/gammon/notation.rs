@@ -28,7 +28,7 @@ pub fn notation(variant: &Variant, p: &Position) -> String {
 fn input(what: &'static str, text: &str, reason: String) -> Error {
     Error::Input {
         what,
-        input: crate::error::excerpt(text),
+        input: crate::fault::excerpt(text),
         reason,
     }
 }
@@ -132,7 +132,7 @@ fn side(variant: &Variant, text: &str, bad: &dyn Fn(String) -> Error) -> Result<
                 Err(_) => {
                     return Err(bad(format!(
                         "unknown token `{}` (expected a point 1 to {p} or `bar`)",
-                        crate::error::excerpt(token)
+                        crate::fault::excerpt(token)
                     )))
                 }
             }

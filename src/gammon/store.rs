@@ -334,7 +334,7 @@ impl Tables {
             path: path.to_path_buf(),
             message: format!(
                 "its variant line {} names no variant",
-                crate::error::excerpt(line)
+                crate::fault::excerpt(line)
             ),
         })?;
         if let Some(expected) = expected.filter(|&e| *e != variant) {
@@ -359,7 +359,9 @@ impl Tables {
             .into());
         }
         let cube_file = cube_path(path);
-        let cube = if cube_file.exists() {
+        // Anything under the cube table's name is opened, so that a link that leads
+        // nowhere or round in a loop is an error, not a table without the cube.
+        let cube = if cube_file.symlink_metadata().is_ok() {
             let c = reader.open(&cube_file)?;
             c.expect_kind(CUBE_KIND)?;
             c.expect_variant(&cube_line(&variant, &table.header().checksum_hex()))?;
@@ -448,7 +450,7 @@ impl Evaluator for Tables {
         self.table.changed()
             || match &self.cube {
                 Some(c) => c.changed(),
-                None => cube_path(self.table.path()).exists(),
+                None => cube_path(self.table.path()).symlink_metadata().is_ok(),
             }
     }
 

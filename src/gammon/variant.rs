@@ -242,7 +242,7 @@ impl Variant {
             return Err(bad(format!(
                 "unknown variant {}: the built-in ones are {}, or describe one as \
                  points=P:checkers=C[:faces=F][:home=H][:start=S]",
-                crate::error::excerpt(text),
+                crate::fault::excerpt(text),
                 BUILT_IN.join(", ")
             )));
         }
@@ -460,7 +460,7 @@ fn bad(reason: String) -> Error {
 }
 
 fn excerpt(text: &str) -> String {
-    crate::error::excerpt(text)
+    crate::fault::excerpt(text)
 }
 
 fn parse_list(value: &str, what: &str) -> Result<Vec<u8>, Error> {

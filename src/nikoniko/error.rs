@@ -1,7 +1,7 @@
 //! Everything that can go wrong in NikoNiko Gammon's own parts, each fault its own
 //! variant.
 
-use crate::error::ErrorKind;
+use crate::fault::ErrorKind;
 use crate::table::TableError;
 use thiserror::Error;
 

@@ -3,8 +3,8 @@
 //! Messages say what is wrong in the game's words; they never name a command-line option
 //! (the command layer adds its own advice with [`Error::advised`]).
 
-use crate::error::excerpt;
-use crate::error::ErrorKind;
+use crate::fault::excerpt;
+use crate::fault::ErrorKind;
 use thiserror::Error;
 
 /// An error of the Numeron module.

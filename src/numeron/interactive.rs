@@ -397,7 +397,7 @@ mod tests {
         let (end, _) = run_solve(&e, &long);
         let err = end.unwrap_err();
         assert!(matches!(err, Error::LineTooLong { line: 1, .. }), "{err}");
-        assert_eq!(err.kind(), crate::ErrorKind::Input);
+        assert_eq!(err.kind(), crate::fault::ErrorKind::Input);
         // A line of exactly the limit is read (and refused as an answer, not as a line).
         let mut ok = vec![b' '; MAX_LINE];
         ok.extend_from_slice(b"\nq\n");
@@ -422,7 +422,7 @@ mod tests {
             .unwrap_err()
             .in_streams("standard input", "standard output");
         assert_eq!(err.to_string(), "standard input: line 2 is not UTF-8 text");
-        assert_eq!(err.kind(), crate::ErrorKind::Input);
+        assert_eq!(err.kind(), crate::fault::ErrorKind::Input);
     }
 
     #[test]

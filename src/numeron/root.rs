@@ -585,7 +585,7 @@ mod tests {
     fn a_space_beyond_the_exact_search_is_refused_as_bad_input() {
         let engine = Engine::new(Rules::new(5), Strategy::Optimal).unwrap();
         let e = solve_root(&engine, false, Objective::Total, None, Progress::SILENT).unwrap_err();
-        assert_eq!(e.kind(), crate::ErrorKind::Input);
+        assert_eq!(e.kind(), crate::fault::ErrorKind::Input);
         assert!(e.to_string().contains("at most 10000"), "{e}");
     }
 }

@@ -1,6 +1,6 @@
 //! Everything that can go wrong in 大石泉すき poker, each fault its own variant.
 
-use crate::error::ErrorKind;
+use crate::fault::ErrorKind;
 use thiserror::Error;
 
 /// An error of the 大石泉すき poker module.

@@ -165,7 +165,7 @@ impl Header {
             if size != u64::from(record_size) {
                 return Err(malformed(&format!(
                     "the header's layout {} means records of {size} bytes, not {record_size}",
-                    crate::error::excerpt(&header.layout)
+                    crate::fault::excerpt(&header.layout)
                 )));
             }
         }
@@ -361,7 +361,8 @@ mod tests {
         };
         let err = Header::decode(Path::new("x"), &forged.encode()).unwrap_err();
         assert!(
-            err.to_string().contains("layout i32x4 means records of 16 bytes, not 12"),
+            err.to_string()
+                .contains("layout i32x4 means records of 16 bytes, not 12"),
             "{err}"
         );
     }

@@ -26,10 +26,10 @@ mod pack;
 mod read;
 mod write;
 
+pub use cache::{Cache, SHARED_BUDGET};
 pub use header::{Header, BLOCK_SIZE, HEADER_LEN, MAGIC, SUM_LEN, VERSION};
 #[cfg(feature = "pack")]
 pub use pack::{pack, unpack};
-pub use cache::{Cache, SHARED_BUDGET};
 pub use read::{map, open_input, Reader, Table};
 pub use write::{
     clean_stale_temporaries, file_len, prepare, publish, refuse_same, stage, write, write_file,
@@ -305,7 +305,7 @@ pub fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-pub use crate::error::{excerpt, EXCERPT_CHARS};
+pub use crate::fault::{excerpt, EXCERPT_CHARS};
 
 /// A path as an error message shows it (see [`excerpt`]).
 fn shown(path: &Path) -> String {

@@ -30,7 +30,10 @@ pub struct Table {
 
 enum Body {
     /// The file mapped; one bit a block, set once the block has matched its sum.
-    Mapped { map: Mmap, checked: Box<[AtomicU64]> },
+    Mapped {
+        map: Mmap,
+        checked: Box<[AtomicU64]>,
+    },
     /// Read block by block; verified copies kept in `cache` under this table's number.
     Cached { cache: Cache, id: u64 },
 }
@@ -304,7 +307,7 @@ impl Table {
                 path: self.path.clone(),
                 message: format!(
                     "its records are laid out as {}, expected {layout}",
-                    crate::error::excerpt(&self.header.layout)
+                    crate::fault::excerpt(&self.header.layout)
                 ),
             })
         }
@@ -447,7 +450,10 @@ impl Table {
                     dst.copy_from_slice(&map[HEADER_LEN + from..HEADER_LEN + to]);
                 }
                 Body::Cached { cache, id } => {
-                    let key = Key { table: *id, block: b };
+                    let key = Key {
+                        table: *id,
+                        block: b,
+                    };
                     let within = from - range.start..to - range.start;
                     let copy = |data: &[u8]| dst.copy_from_slice(&data[within.clone()]);
                     if cache.with(key, copy).is_none() {

@@ -307,13 +307,23 @@ fn gnubgs_formats_written_read_back_within_their_rounding() {
         let odd = dir.path().join("odd.bd");
         std::fs::write(&odd, &bytes).unwrap();
         let out = tabula()
-            .args(["bearoff", "compare", "--table", &table("bearoff-os-6.tbl"), "--gnubg"])
+            .args([
+                "bearoff",
+                "compare",
+                "--table",
+                &table("bearoff-os-6.tbl"),
+                "--gnubg",
+            ])
             .arg(&odd)
             .output()
             .unwrap();
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(1), "{err}");
-        let said = if len > a.len() { "too long" } else { "truncated" };
+        let said = if len > a.len() {
+            "too long"
+        } else {
+            "truncated"
+        };
         assert!(err.contains(said), "{err}");
     }
 }
@@ -400,7 +410,11 @@ fn a_header_relabelled_and_resigned_is_refused_not_read_as_another_board() {
         let forged = dir.path().join("forged.tbl");
         std::fs::write(&forged, relabelled(bytes, line)).unwrap();
         // The table's own checks pass: only the header's fields against the data fail.
-        let info = tabula().args(["table", "verify"]).arg(&forged).output().unwrap();
+        let info = tabula()
+            .args(["table", "verify"])
+            .arg(&forged)
+            .output()
+            .unwrap();
         assert!(info.status.success(), "{line}");
         let question: &[&str] = if line.contains("one-sided") {
             &["bearoff", "distribution", "5,5,4"]

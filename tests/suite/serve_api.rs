@@ -727,7 +727,12 @@ const LOOK_AGAIN: Duration = Duration::from_millis(300);
 #[test]
 fn a_table_changed_or_truncated_under_the_server_is_refused_and_the_server_answers_on() {
     let dir = tempfile::tempdir().unwrap();
-    for file in ["hyper1.tbl", "hyper1.cube", "bearoff-ts-6x6.tbl", "bearoff-os-6.tbl"] {
+    for file in [
+        "hyper1.tbl",
+        "hyper1.cube",
+        "bearoff-ts-6x6.tbl",
+        "bearoff-os-6.tbl",
+    ] {
         std::fs::copy(folder().join(file), dir.path().join(file)).unwrap();
     }
     let server = Server::start(dir.path());

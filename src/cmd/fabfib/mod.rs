@@ -172,19 +172,19 @@ pub struct TuneArgs {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Poisson means of the digits a lie makes up, comma-separated
-    #[arg(long, value_delimiter = ',', default_values_t = Grid::default().mean)]
+    #[arg(long, action = clap::ArgAction::Set, value_delimiter = ',', default_values_t = Grid::default().mean)]
     mean: Vec<f64>,
     /// Poisson means of the extra rise of a lie, comma-separated
-    #[arg(long, value_delimiter = ',', default_values_t = Grid::default().bump)]
+    #[arg(long, action = clap::ArgAction::Set, value_delimiter = ',', default_values_t = Grid::default().bump)]
     bump: Vec<f64>,
     /// Digits below which cards are thrown, comma-separated
-    #[arg(long, value_delimiter = ',', default_values_t = Grid::default().keep)]
+    #[arg(long, action = clap::ArgAction::Set, value_delimiter = ',', default_values_t = Grid::default().keep)]
     keep: Vec<u8>,
     /// Spreads below which all but 9s are thrown, comma-separated
-    #[arg(long, value_delimiter = ',', default_values_t = Grid::default().spread)]
+    #[arg(long, action = clap::ArgAction::Set, value_delimiter = ',', default_values_t = Grid::default().spread)]
     spread: Vec<u8>,
     /// Doubt thresholds, comma-separated
-    #[arg(long, value_delimiter = ',', default_values_t = Grid::default().doubt)]
+    #[arg(long, action = clap::ArgAction::Set, value_delimiter = ',', default_values_t = Grid::default().doubt)]
     doubt: Vec<f64>,
     /// Settings to list, best first (all with --json)
     #[arg(long, default_value_t = 10)]

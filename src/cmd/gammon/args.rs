@@ -142,9 +142,10 @@ pub struct EquityArgs {
     #[command(flatten)]
     pub at: At,
     /// The cube: in money play the state whose decision to show (owned, centred,
-    /// centred-jacoby, opponent-owns; with a cube table); at a match score its value
-    #[arg(long, value_name = "CUBE", default_value = "centred", value_parser = parse_cube)]
-    pub cube: CubeArg,
+    /// centred-jacoby, opponent-owns; with a cube table; default centred); at a match
+    /// score its value (default 1)
+    #[arg(long, value_name = "CUBE", value_parser = parse_cube)]
+    pub cube: Option<CubeArg>,
     #[command(flatten)]
     pub json: Json,
 }

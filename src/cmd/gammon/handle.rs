@@ -205,7 +205,10 @@ pub fn open_in(dir: &Path, v: &Variant) -> Result<Handle> {
         Some(BuiltIn::Nikoniko) if !family.is_file() && article.is_file() => article,
         _ => family,
     };
-    expect_variant(open_path(&path, Some(&path), Reader::long_lived(), Some(v))?, v)
+    expect_variant(
+        open_path(&path, Some(&path), Reader::long_lived(), Some(v))?,
+        v,
+    )
 }
 
 /// The table at `path`, of either kind, through the cache (the server's look through

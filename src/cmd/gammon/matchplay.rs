@@ -96,7 +96,10 @@ pub type OpenScore<'a> = &'a dyn Fn(Score) -> Result<Arc<ScoreTables>>;
 
 /// The command line's [`OpenScore`]: the tables of `--match-tables`, mapped for the one
 /// question.
-fn for_one_question<'a>(v: &'a Variant, s: &'a ScoreArgs) -> impl Fn(Score) -> Result<Arc<ScoreTables>> + 'a {
+fn for_one_question<'a>(
+    v: &'a Variant,
+    s: &'a ScoreArgs,
+) -> impl Fn(Score) -> Result<Arc<ScoreTables>> + 'a {
     move |score| {
         let folder = s.tables.match_tables.as_deref();
         Ok(Arc::new(score_tables(v, score, folder, Reader::Map)?))
@@ -108,7 +111,7 @@ fn score_and_cube(s: &ScoreArgs, cube: Option<CubeArg>) -> Result<(Score, MatchC
     let text = s.score.as_deref().expect("called with --score");
     let score = Score::parse(text, s.crawford)?;
     let value = match cube {
-        None | Some(CubeArg::State(tabula::gammon::CubeState::Centred)) => 1,
+        None => 1,
         Some(CubeArg::Value(v)) => v,
         Some(CubeArg::State(state)) => {
             return Err(tabula::gammon::Error::Input {
@@ -170,7 +173,13 @@ pub fn hint_answer(
 
 /// `equity --score`.
 pub fn equity(v: &Variant, args: EquityArgs, s: ScoreArgs) -> Result<()> {
-    let e = equity_answer(v, &args.at.position, &s, Some(args.cube), &for_one_question(v, &s))?;
+    let e = equity_answer(
+        v,
+        &args.at.position,
+        &s,
+        args.cube,
+        &for_one_question(v, &s),
+    )?;
     text_or_json(&e, args.json, || render_match::evaluation(&e))
 }
 

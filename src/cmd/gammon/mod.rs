@@ -17,12 +17,12 @@ use args::{
 };
 use clap::Subcommand;
 use handle::Handle;
-use tabula::table::Reader;
 use serde::Serialize;
 use std::path::PathBuf;
 use std::time::Instant;
 use tabula::gammon::{board, gnubg, numbering, store, trainer, verify};
 use tabula::gammon::{CubeState, Position, Variant};
+use tabula::table::Reader;
 use tabula::Result;
 
 #[derive(Subcommand)]
@@ -347,7 +347,7 @@ pub fn moves(v: &Variant, args: MovesArgs) -> Result<()> {
 }
 
 /// The money-play cube state `--cube` names (a value is for a match score).
-fn money_state(cube: CubeArg) -> Result<CubeState> {
+pub fn money_state(cube: CubeArg) -> Result<CubeState> {
     match cube {
         CubeArg::State(s) => Ok(s),
         CubeArg::Value(v) => Err(tabula::gammon::Error::Input {
@@ -363,7 +363,8 @@ fn money_state(cube: CubeArg) -> Result<CubeState> {
 
 /// `equity` of a position of `v`, in the table `open` opens.
 pub fn equity(v: &Variant, open: impl FnOnce() -> Result<Handle>, args: EquityArgs) -> Result<()> {
-    let e = answer::equity(v, open, &args.at.position, money_state(args.cube)?)?;
+    let cube = args.cube.unwrap_or(CubeArg::State(CubeState::Centred));
+    let e = answer::equity(v, open, &args.at.position, money_state(cube)?)?;
     text_or_json(&e, args.json, || render::evaluation(&e))
 }
 

@@ -39,11 +39,12 @@ impl Fault {
         Fault::new(StatusCode::URI_TOO_LONG, message)
     }
 
-    /// Any status.
+    /// Any status. The message is held to the excerpt rule, as the command line's are
+    /// (`tabula::error::shorten_message`).
     pub fn new(status: StatusCode, message: impl Into<String>) -> Fault {
         Fault {
             status,
-            message: message.into(),
+            message: tabula::error::shorten_message(&message.into()),
         }
     }
 
@@ -133,7 +134,9 @@ fn gammon(state: &State, variant: &str, question: &str, params: &mut Params) -> 
             let position = params.required("position")?;
             let (score, cube) = at_score(state, params)?;
             let open = |s| state.score_tables(&v, s);
-            json(&matchplay::equity_answer(&v, &position, &score, cube, &open)?)
+            json(&matchplay::equity_answer(
+                &v, &position, &score, cube, &open,
+            )?)
         }
         "hint" if params.has("score") => {
             let (position, roll) = (params.required("position")?, params.required("roll")?);
@@ -169,12 +172,7 @@ fn at_score(state: &State, params: &mut Params) -> Result<(ScoreArgs, Option<Cub
     let crawford = params.flag("crawford")?;
     let cube = match params.get("cube") {
         None => None,
-        Some(text) => Some(parse_cube(&text).map_err(|reason| {
-            Fault::bad(format!(
-                "parameter `cube`: {}: {reason}",
-                tabula::error::shorten(&text)
-            ))
-        })?),
+        Some(text) => Some(parse_cube(&text).map_err(|reason| invalid("cube", &text, &reason))?),
     };
     let owner = match params.get("owner") {
         None => None,
@@ -280,23 +278,15 @@ fn bearoff(state: &State, table: &str, question: &str, params: &mut Params) -> A
 }
 
 /// `cube` (the command line's spellings: owned, centred, centred-jacoby or jacoby,
-/// opponent-owns or opponent) and `jacoby=true` (the centred cube under the Jacoby rule).
+/// opponent-owns or opponent) and `jacoby=true` (the centred cube under the Jacoby rule),
+/// read by the command line's own functions, so that a fault is told in its words.
 fn cube_state(params: &mut Params) -> Result<Option<CubeState>, Fault> {
     let cube = match params.get("cube") {
         None => None,
-        Some(text) => Some(
-            match parse_cube(&text) {
-                Ok(CubeArg::State(state)) => Ok(state),
-                _ => Err(()),
-            }
-            .map_err(|_| {
-                Fault::bad(format!(
-                    "parameter `cube`: {} is not a cube state: owned, centred, centred-jacoby \
-                 (jacoby), opponent-owns (opponent)",
-                    tabula::error::shorten(&text)
-                ))
-            })?,
-        ),
+        Some(text) => {
+            let arg = parse_cube(&text).map_err(|reason| invalid("cube", &text, &reason))?;
+            Some(crate::cmd::gammon::money_state(arg)?)
+        }
     };
     let jacoby = params.flag("jacoby")?;
     Ok(match (cube, jacoby) {
@@ -311,6 +301,15 @@ fn cube_state(params: &mut Params) -> Result<Option<CubeState>, Fault> {
             )))
         }
     })
+}
+
+/// A parameter's value refused by the command line's parser for its flag: the parser's
+/// reason, in the form the command line gives it (`invalid value … for …: reason`).
+fn invalid(name: &str, text: &str, reason: &str) -> Fault {
+    Fault::bad(format!(
+        "invalid value {} for `{name}`: {reason}",
+        tabula::error::shorten(text)
+    ))
 }
 
 /// `/api/bingo/law`: `tabula bingo exact --json` with the same parameters (`size`, `max`,

@@ -29,7 +29,10 @@ impl Params {
             let (name, value) = item.split_once('=').unwrap_or((item, ""));
             let (name, value) = (decode(name)?, decode(value)?);
             if pairs.iter().any(|(n, _)| *n == name) {
-                return Err(Fault::bad(format!("parameter `{name}` is given twice")));
+                return Err(Fault::bad(format!(
+                    "parameter {} is given twice",
+                    tabula::error::shorten(&name)
+                )));
             }
             pairs.push((name, value));
         }
@@ -90,17 +93,23 @@ impl Params {
             .filter(|(_, &used)| !used)
             .map(|((n, _), _)| n.as_str())
             .collect();
+        /// Unknown names listed; the rest are counted.
+        const LISTED: usize = 5;
         match unknown.as_slice() {
             [] => Ok(()),
-            names => Err(Fault::bad(format!(
-                "unknown parameter{} {}",
-                if names.len() == 1 { "" } else { "s" },
-                names
-                    .iter()
+            names => {
+                let mut list = (names.iter().take(LISTED))
                     .map(|n| tabula::error::shorten(n))
                     .collect::<Vec<_>>()
-                    .join(", ")
-            ))),
+                    .join(", ");
+                if names.len() > LISTED {
+                    list.push_str(&format!(" and {} more", names.len() - LISTED));
+                }
+                Err(Fault::bad(format!(
+                    "unknown parameter{} {list}",
+                    if names.len() == 1 { "" } else { "s" },
+                )))
+            }
         }
     }
 }

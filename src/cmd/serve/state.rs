@@ -225,12 +225,14 @@ impl State {
     pub fn bearoff(&self, kind: &Kind) -> Result<Arc<Database>> {
         let file = kind.file_name();
         let path = self.folder.join(&file);
-        let db = self
-            .bearoff
-            .get(&file, |db| db.table().changed(), || {
+        let db = self.bearoff.get(
+            &file,
+            |db| db.table().changed(),
+            || {
                 Ok(Database::open_with(&path, Reader::long_lived())
                     .map_err(|e| e.with_hint(&build_command(kind, Some(&path))))?)
-            })?;
+            },
+        )?;
         db.expect(kind)?;
         Ok(db)
     }

@@ -124,7 +124,7 @@ impl Format {
         } else {
             return Err(format!(
                 "not a gnubg bear-off database (header {})",
-                crate::error::shorten(&String::from_utf8_lossy(&text[..16]))
+                crate::fault::shorten(&String::from_utf8_lossy(&text[..16]))
             ));
         };
         let (points, checkers) = match format {

@@ -41,7 +41,7 @@ pub fn pair(us: &[u8], them: &[u8]) -> String {
 fn input(text: &str, reason: String) -> Error {
     Error::Input {
         what: "position",
-        input: crate::error::excerpt(text),
+        input: crate::fault::excerpt(text),
         reason,
     }
 }
@@ -60,7 +60,7 @@ fn side_counts(index: &BearoffIndex, text: &str, whole: &str) -> Result<Vec<u8>,
         let point: usize = item.parse().map_err(|_| {
             input(
                 whole,
-                format!("{} is not a point (1 to {p})", crate::error::shorten(item)),
+                format!("{} is not a point (1 to {p})", crate::fault::shorten(item)),
             )
         })?;
         if !(1..=p).contains(&point) {
@@ -123,6 +123,19 @@ fn out_of_range(len: u64, text: &str) -> Error {
 /// Reads two sides: `ROLLER/OPPONENT`, a pair's record, or a Position ID. Returns the
 /// two ranks, the side on roll first.
 pub fn parse_pair(index: &BearoffIndex, text: &str) -> Result<(u64, u64), Error> {
+    let pair = pair_of(index, text)?;
+    // Both sides off is no position: the game ended with the last checker borne off.
+    let off = index.rank(&vec![0u8; index.points()])?;
+    if pair == (off, off) {
+        return Err(input(
+            text,
+            "both sides have borne off every checker: the game is over".into(),
+        ));
+    }
+    Ok(pair)
+}
+
+fn pair_of(index: &BearoffIndex, text: &str) -> Result<(u64, u64), Error> {
     let t = text.trim();
     if all_digits(t) {
         let record: u64 = t.parse().map_err(|_| out_of_range(index.pairs(), text))?;

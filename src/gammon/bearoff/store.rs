@@ -341,11 +341,7 @@ pub fn build(kind: &Kind, path: &Path, progress: Progress<'_>) -> Result<BuildRe
 /// Opens a bear-off table and tells which database it holds.
 /// Opens the table at `path`, which must be a one-sided database or, with `two_sided`,
 /// a two-sided one.
-fn open_sided(
-    path: &Path,
-    two_sided: bool,
-    reader: Reader<'_>,
-) -> Result<(Table, Kind), Error> {
+fn open_sided(path: &Path, two_sided: bool, reader: Reader<'_>) -> Result<(Table, Kind), Error> {
     let (table, kind) = open_kind(path, reader)?;
     if kind.two_sided != two_sided {
         let expected = if two_sided { TWO_SIDED } else { ONE_SIDED };
@@ -397,7 +393,7 @@ fn open_kind(path: &Path, reader: Reader<'_>) -> Result<(Table, Kind), Error> {
         .ok_or_else(|| {
             malformed(format!(
                 "its variant line {} names no bear-off database",
-                crate::error::excerpt(&header.variant)
+                crate::fault::excerpt(&header.variant)
             ))
         })?;
     kind.check()?;

@@ -9,7 +9,7 @@
 //! [`HyperFile`] reads a file through a memory map after checking its header and length;
 //! [`HyperWriter`] writes one, byte for byte as `makehyper` would.
 
-use crate::error::shorten;
+use crate::fault::shorten;
 use crate::gammon::{Error, HyperIndex, Position};
 use memmap2::Mmap;
 use serde::Serialize;

@@ -94,7 +94,7 @@ pub fn format(points: usize, steps: &[Step]) -> String {
 fn bad(text: &str, reason: String) -> Error {
     Error::Input {
         what: "play",
-        input: crate::error::excerpt(text),
+        input: crate::fault::excerpt(text),
         reason,
     }
 }
@@ -133,7 +133,7 @@ fn written(variant: &Variant, token: &str, text: &str) -> Result<Written, Error>
                         text,
                         format!(
                             "`{}` is not a point (1 to {p}, `bar` or `off`)",
-                            crate::error::excerpt(name)
+                            crate::fault::excerpt(name)
                         ),
                     ))
                 }
@@ -149,7 +149,7 @@ fn written(variant: &Variant, token: &str, text: &str) -> Result<Written, Error>
             text,
             format!(
                 "`{}` is not a move (from/to, like `13/7`)",
-                crate::error::excerpt(token)
+                crate::fault::excerpt(token)
             ),
         ));
     }
@@ -158,7 +158,7 @@ fn written(variant: &Variant, token: &str, text: &str) -> Result<Written, Error>
             text,
             format!(
                 "`{}` does not move forward (from a higher point to a lower one)",
-                crate::error::excerpt(token)
+                crate::fault::excerpt(token)
             ),
         ));
     }

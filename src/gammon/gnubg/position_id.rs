@@ -9,7 +9,7 @@
 //! `0`–`9`, `+`, `/`), most significant bits first and without padding: 14 characters,
 //! the last one carrying only 2 of the key's bits.
 
-use crate::error::shorten;
+use crate::fault::shorten;
 use crate::gammon::numbering::hyper::GNUBG_POINTS;
 use crate::gammon::{Error, Position};
 

@@ -151,7 +151,7 @@ impl Met {
                     .map(|v| {
                         let v = v.split("</me>").next().unwrap_or("").trim();
                         v.parse::<f64>().map_err(|_| {
-                            bad(format!("`{}` is not a number", crate::error::excerpt(v)))
+                            bad(format!("`{}` is not a number", crate::fault::excerpt(v)))
                         })
                     })
                     .collect::<Result<Vec<f64>, Error>>()?;

@@ -47,7 +47,7 @@ pub struct Score {
 fn score_error(input: &str, reason: impl Into<String>) -> Error {
     Error::Input {
         what: "score",
-        input: crate::error::excerpt(input),
+        input: crate::fault::excerpt(input),
         reason: reason.into(),
     }
 }
@@ -107,12 +107,18 @@ impl Score {
             )
         })?;
         let number = |s: &str| {
-            s.trim().parse::<u32>().map_err(|_| {
-                score_error(
-                    t,
-                    format!("`{}` is not a number of points", crate::error::excerpt(s)),
-                )
-            })
+            let s = s.trim();
+            // Digits alone: `+3` is not how a score is written.
+            let digits = !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+            digits
+                .then(|| s.parse::<u32>().ok())
+                .flatten()
+                .ok_or_else(|| {
+                    score_error(
+                        t,
+                        format!("`{}` is not a number of points", crate::fault::excerpt(s)),
+                    )
+                })
         };
         Score::new(number(a)?, number(b)?, crawford)
     }

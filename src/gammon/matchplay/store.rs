@@ -221,7 +221,7 @@ impl UnitTable {
                 path,
                 format!(
                     "its variant line {} names no variant and score",
-                    crate::error::excerpt(&text)
+                    crate::fault::excerpt(&text)
                 ),
             )
         })?;
@@ -229,8 +229,7 @@ impl UnitTable {
             table.expect_variant(&line(v, u))?;
         }
         let w = unit.width();
-        if table.header().record_size as usize != 4 * w || table.header().layout != layout(unit)
-        {
+        if table.header().record_size as usize != 4 * w || table.header().layout != layout(unit) {
             return Err(TableError::Layout {
                 path: path.to_path_buf(),
                 layout: table.header().layout.clone(),
