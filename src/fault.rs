@@ -4,7 +4,7 @@
 //! error type can use it without an import that runs back up to [`crate::error`], which
 //! names them all.
 //!
-//! `docs/cli.md`, "Messages": a piece of the user's input is repeated in a message at most
+//! `docs/cli.md`, "Files, streams and memory": a piece of the user's input is repeated in a message at most
 //! as its first [`EXCERPT_CHARS`] characters, `…` and its length, whichever part of the
 //! program refuses it and whichever door (the command line, the server) it came through.
 

@@ -4,7 +4,7 @@
 pub mod answer;
 mod render;
 
-use super::gammon::args::{parse_cube, CubeArg, Json, Quiet};
+use super::gammon::args::{parse_cube, CubeArg, Json, Quiet, Timings};
 use super::progress::Bars;
 use super::{emit, emit_json, tables};
 use clap::{Args, Subcommand};
@@ -79,6 +79,8 @@ pub enum BearoffCmd {
         quiet: Quiet,
         #[command(flatten)]
         json: Json,
+        #[command(flatten)]
+        timings: Timings,
     },
     /// Show a position: its index, notation, gnubg Position ID and pip counts
     #[command(
@@ -188,6 +190,7 @@ pub fn run(cmd: BearoffCmd) -> Result<()> {
             table,
             quiet,
             json,
+            timings,
         } => {
             let kind = if two_sided {
                 Kind::two_sided(size.points, size.checkers, !cubeless)
@@ -208,7 +211,7 @@ pub fn run(cmd: BearoffCmd) -> Result<()> {
             let path = tables::given_or(table.as_deref(), &kind.file_name(), tables::for_build);
             let bars = Bars::new(quiet.quiet || json.json);
             let report = store::build(&kind, &path, bars.progress())?;
-            text_or_json(&report, json, || render::build(&report))
+            super::gammon::timed_text_or_json(&report, json, timings, || render::build(&report))
         }
         BearoffCmd::Show {
             position,

@@ -153,7 +153,7 @@ pub fn run(cmd: NikonikoCmd) -> Result<()> {
         }
         // Loaded into memory: a game lasts, and the files may change meanwhile.
         NikonikoCmd::Play { table, args } => {
-            family::play(&open_article(&table, Reader::long_lived())?, args)
+            family::play(&open_article(&table, Reader::session())?, args)
         }
         NikonikoCmd::Pnc {
             places,

@@ -79,6 +79,11 @@ impl Cache {
         SHARED.get_or_init(|| Cache::new(SHARED_BUDGET))
     }
 
+    /// The most bytes of blocks it holds.
+    pub fn budget(&self) -> usize {
+        self.inner.shard_budget * SHARDS
+    }
+
     /// The bytes of blocks held now.
     pub fn bytes(&self) -> usize {
         self.inner.shards.iter().map(|s| lock(s).bytes).sum()

@@ -68,8 +68,12 @@ pub enum Reader<'a> {
     /// A memory map ([`Table::open`]), for a short-lived process: a query, a build, a check.
     Map,
     /// Positioned reads into a cache of verified blocks ([`Table::open_cached`]), for a
-    /// long-lived process: a server, a game, a solver that reads as it goes.
+    /// long-lived process: a server, a solver that reads as it goes.
     Cached(&'a Cache),
+    /// As [`Reader::Cached`], every block read and checked at open ([`Table::preload`]):
+    /// for a game, which then goes on whatever happens to its file later, when the table
+    /// fits the cache.
+    Preloaded(&'a Cache),
 }
 
 impl Reader<'_> {
@@ -78,11 +82,21 @@ impl Reader<'_> {
         Reader::Cached(Cache::shared())
     }
 
+    /// The reader of a game: [`Reader::Preloaded`] with the process's cache.
+    pub fn session() -> Reader<'static> {
+        Reader::Preloaded(Cache::shared())
+    }
+
     /// Opens the table at `path` with this reader.
     pub fn open(self, path: &Path) -> Result<Table, TableError> {
         match self {
             Reader::Map => Table::open(path),
             Reader::Cached(cache) => Table::open_cached(path, cache),
+            Reader::Preloaded(cache) => {
+                let table = Table::open_cached(path, cache)?;
+                table.preload()?;
+                Ok(table)
+            }
         }
     }
 }
@@ -230,6 +244,31 @@ impl Table {
                 id: cache::next_table(),
             },
         })
+    }
+
+    /// Reads every block of a cached table into its cache, each checked against its sum
+    /// (a corrupt block is the error), when the whole payload fits in half the cache's
+    /// budget; afterwards the table answers from memory whatever happens to its file. A
+    /// mapped table, or one too large, is left as it is.
+    pub fn preload(&self) -> Result<(), TableError> {
+        let Body::Cached { cache, id } = &self.body else {
+            return Ok(());
+        };
+        if self.payload_len() > cache.budget() / 2 {
+            return Ok(());
+        }
+        for b in 0..self.sums.len() as u64 {
+            let key = Key {
+                table: *id,
+                block: b,
+            };
+            if cache.with(key, |_| ()).is_none() {
+                let mut data = vec![0u8; self.block_range(b).len()].into_boxed_slice();
+                self.read_block(b, &mut data)?;
+                cache.insert(key, data);
+            }
+        }
+        Ok(())
     }
 
     /// Opens `path` and checks that it is a table of `kind`.

@@ -566,8 +566,9 @@ fn bad_input_gets_a_4xx_that_names_the_fault() {
     let m = s.fault("/api/gammon/hyper1/equity?position=24/24&cueb=owned", 400);
     assert_eq!(m, "unknown parameter `cueb`");
     let m = s.fault("/api/gammon/hyper1/equity?position=24/24&cube=mine", 400);
+    // The command line's parser's reason, in its form.
     assert!(
-        m.starts_with("parameter `cube`: `mine` is not a cube state"),
+        m.starts_with("invalid value `mine` for `cube`: expected owned, centred"),
         "{m}"
     );
     let m = s.fault(

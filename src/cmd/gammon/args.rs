@@ -256,6 +256,8 @@ pub struct MetArgs {
     pub quiet: Quiet,
     #[command(flatten)]
     pub json: Json,
+    #[command(flatten)]
+    pub timings: Timings,
 }
 
 /// `score-build`.
@@ -271,6 +273,8 @@ pub struct ScoreBuildArgs {
     pub quiet: Quiet,
     #[command(flatten)]
     pub json: Json,
+    #[command(flatten)]
+    pub timings: Timings,
 }
 
 /// `score-plan`.

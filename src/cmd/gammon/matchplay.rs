@@ -237,7 +237,7 @@ pub fn met(source: MatchSource, args: MetArgs) -> Result<()> {
         units,
         gnubg: args.gnubg.clone(),
     };
-    text_or_json(&report, args.json, || {
+    super::timed_text_or_json(&report, args.json, args.timings, || {
         render_match::met_report(
             &report.met,
             &report.units,
@@ -263,7 +263,9 @@ pub fn score_build(source: MatchSource, args: ScoreBuildArgs) -> Result<()> {
     let bars = Bars::new(args.quiet.quiet || args.json.json);
     let at = |u: Unit| place(&v, folder, u);
     let built = store::build_unit(&v, unit, &at, None, bars.progress())?;
-    text_or_json(&built, args.json, || render_match::unit_built(&built))
+    super::timed_text_or_json(&built, args.json, args.timings, || {
+        render_match::unit_built(&built)
+    })
 }
 
 /// `score-plan`: a Makefile, one rule a unit.
@@ -333,16 +335,12 @@ pub fn play(v: &Variant, args: PlayArgs, m: MatchPlayArgs, draw_board: bool) -> 
             true => Some(UnitTable::open_with(
                 &place(v, folder, Unit::DMP),
                 Some((v, Unit::DMP)),
-                Reader::long_lived(),
+                Reader::session(),
             )?),
             false => None,
         };
         ScoreTables::new(
-            UnitTable::open_with(
-                &place(v, folder, unit),
-                Some((v, unit)),
-                Reader::long_lived(),
-            )?,
+            UnitTable::open_with(&place(v, folder, unit), Some((v, unit)), Reader::session())?,
             dmp,
         )
     };

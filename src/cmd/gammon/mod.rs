@@ -248,7 +248,7 @@ pub fn run(cmd: GammonCmd) -> Result<()> {
                 let v = handle::variant(&source)?;
                 matchplay::play(&v, args, matched, !args.board.no_board)
             }
-            None => play(&handle::open(&source, Reader::long_lived())?, args),
+            None => play(&handle::open(&source, Reader::session())?, args),
         },
         GammonCmd::Met { source, args } => matchplay::met(source, args),
         GammonCmd::ScoreBuild { source, args } => matchplay::score_build(source, args),
@@ -300,15 +300,38 @@ fn text_or_json<T: Serialize>(value: &T, json: Json, text: impl FnOnce() -> Stri
 /// Prints a build's report; its JSON holds the wall-clock timings only with `--timings`,
 /// so that the same build prints the same bytes.
 pub fn emit_report(report: &store::BuildReport, json: Json, timings: Timings) -> Result<()> {
+    timed_text_or_json(report, json, timings, || render::build(report))
+}
+
+/// Prints `value` as JSON with `json` — without its wall-clock timings (every key that
+/// ends in `seconds`, at any depth) unless `timings` asks for them, so that the same
+/// command prints the same bytes (`docs/cli.md`) — else the text `text` makes.
+pub fn timed_text_or_json<T: Serialize>(
+    value: &T,
+    json: Json,
+    timings: Timings,
+    text: impl FnOnce() -> String,
+) -> Result<()> {
     if !json.json {
-        return emit(&render::build(report));
+        return emit(&text());
     }
-    let mut doc = serde_json::to_value(report)
+    let mut doc = serde_json::to_value(value)
         .map_err(|e| tabula::Error::io("writing JSON", std::io::Error::other(e)))?;
-    if let (false, Some(fields)) = (timings.timings, doc.as_object_mut()) {
-        fields.retain(|key, _| !key.ends_with("seconds"));
+    if !timings.timings {
+        drop_timings(&mut doc);
     }
     emit_json(&doc)
+}
+
+fn drop_timings(doc: &mut serde_json::Value) {
+    match doc {
+        serde_json::Value::Object(fields) => {
+            fields.retain(|key, _| !key.ends_with("seconds"));
+            fields.values_mut().for_each(drop_timings);
+        }
+        serde_json::Value::Array(items) => items.iter_mut().for_each(drop_timings),
+        _ => {}
+    }
 }
 
 /// The board of `p` as text (`tabula::gammon::board`), the side on roll at the bottom.
