@@ -192,7 +192,7 @@ fn the_plan_has_a_rule_for_each_score_after_the_scores_it_reads() {
         .unwrap();
     assert!(out.status.success());
     let plan = String::from_utf8(out.stdout).unwrap();
-    assert!(plan.contains("TABULA ?= tabula"), "{plan}");
+    assert!(plan.contains("TABULA ?= 'tabula'"), "{plan}");
     // 3-3 reads 1-1 (where the cube dies), 2-3 and the Crawford game 1-3.
     let rule = plan
         .lines()
@@ -205,7 +205,7 @@ fn the_plan_has_a_rule_for_each_score_after_the_scores_it_reads() {
         );
     }
     assert!(plan.contains(
-        "\t$(TABULA) gammon score-build --variant hyper1 --score 1-3 --crawford --match-tables T --quiet"
+        "\t$(TABULA) gammon score-build --variant 'hyper1' --score 1-3 --crawford --match-tables 'T' --quiet"
     ));
     assert_eq!(plan.matches("score-build").count(), 8);
 }
@@ -639,4 +639,100 @@ fn gnubg_loads_the_exported_table_and_shows_the_same_market_windows() {
         redoubles > 0,
         "no score with an immediate redouble was compared"
     );
+}
+
+/// The tables `make` builds from a plan in folders whose names hold what make and the
+/// shell read as their own syntax (a space, `$`, `#`, `:`, quotes), run by a program whose
+/// path holds a space: each table byte for byte `met`'s. What make cannot be given (`%`,
+/// `=`, a line break) is refused, naming the folder.
+#[test]
+fn a_plan_quotes_what_make_and_the_shell_read_and_refuses_what_they_cannot() {
+    let root = fresh();
+    let reference = root.join("reference");
+    std::fs::create_dir(&reference).unwrap();
+    met("hyper1", 2, &reference, None);
+    let program = root.join("bin dir").join("tab ula");
+    std::fs::create_dir(program.parent().unwrap()).unwrap();
+    std::fs::copy(assert_cmd::cargo::cargo_bin("tabula"), &program).unwrap();
+    for name in [
+        "a b",
+        "plan$x",
+        "h#sh",
+        "co:lon",
+        "q'uo\"te",
+        "all $x #: '\"*?[]",
+    ] {
+        let dir = root.join(name);
+        std::fs::create_dir(&dir).unwrap();
+        let plan = tabula()
+            .args([
+                "gammon",
+                "score-plan",
+                "--variant",
+                "hyper1",
+                "--length",
+                "2",
+            ])
+            .arg("--match-tables")
+            .arg(&dir)
+            .arg("--program")
+            .arg(&program)
+            .output()
+            .unwrap();
+        assert!(plan.status.success(), "{name}");
+        let file = root.join(format!("{}.mk", name.len()));
+        std::fs::write(&file, plan.stdout).unwrap();
+        let made = std::process::Command::new("make")
+            .args(["-s", "-j2", "-f"])
+            .arg(&file)
+            .output()
+            .unwrap();
+        assert!(made.status.success(), "{name}: {made:?}");
+        let mut built: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        built.sort();
+        assert_eq!(built.len(), 4, "{name}: {built:?}");
+        for table in built {
+            assert_eq!(
+                std::fs::read(dir.join(&table)).unwrap(),
+                std::fs::read(reference.join(&table)).unwrap(),
+                "{name}/{table}"
+            );
+        }
+    }
+    // Nothing was written anywhere else (`plan$x` once made `make` write into `plan`).
+    assert!(!root.join("plan").exists());
+    for name in ["p%q", "x=y", "new\nline"] {
+        let out = tabula()
+            .args([
+                "gammon",
+                "score-plan",
+                "--variant",
+                "hyper1",
+                "--length",
+                "2",
+            ])
+            .arg("--match-tables")
+            .arg(root.join(name))
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{name}: {err}");
+        assert!(err.contains("a Makefile cannot name it"), "{err}");
+    }
+}
+
+#[test]
+fn a_match_longer_than_64_points_is_refused_before_anything_is_looked_for() {
+    for length in ["65", "65536"] {
+        let out = tabula()
+            .args(["gammon", "play", "--variant", "hyper1", "--match", length])
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(!err.contains("met --length"), "{err}");
+    }
 }

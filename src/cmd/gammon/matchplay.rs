@@ -273,36 +273,113 @@ pub fn score_plan(source: MatchSource, args: ScorePlanArgs) -> Result<()> {
     let v = Variant::parse(&source.variant)?;
     tabula::gammon::matchplay::score::check_length(args.length)?;
     let folder = source.tables.match_tables.as_deref();
-    let tables_arg = folder
-        .map(|d| format!(" --match-tables {}", d.display()))
-        .unwrap_or_default();
-    let path = |u: Unit| place(&v, folder, u).display().to_string();
+    let shell = |what: &'static str, text: &str| -> Result<String> {
+        Ok(make_recipe_word(&shell_quoted(&expressible(what, text)?)))
+    };
+    let tables_arg = match folder {
+        Some(d) => format!(
+            " --match-tables {}",
+            shell("folder", &d.display().to_string())?
+        ),
+        None => String::new(),
+    };
+    let path = |u: Unit| -> Result<String> {
+        make_file_name(&expressible(
+            "folder",
+            &place(&v, folder, u).display().to_string(),
+        )?)
+    };
     let units = Unit::all(args.length);
     let mut rules = Vec::new();
     for &u in &units {
-        let mut deps: Vec<String> = u.inputs().into_iter().map(path).collect();
+        let mut deps: Vec<String> = u.inputs().into_iter().map(path).collect::<Result<_>>()?;
         if u.reads_dmp() {
-            deps.insert(0, path(Unit::DMP));
+            deps.insert(0, path(Unit::DMP)?);
         }
         deps.dedup();
         let command = format!(
             "$(TABULA) gammon score-build --variant {} {}{tables_arg} --quiet",
-            v.name(),
+            shell("variant", &v.name())?,
             score_args(u)
         );
-        rules.push((path(u), deps, command));
+        rules.push((path(u)?, deps, command));
     }
+    let program = make_variable_value(&shell_quoted(&expressible("program", &args.program)?));
     emit(&render_match::plan(
         &v.name(),
         args.length,
-        &args.program,
+        &program,
         &rules,
     ))
+}
+
+/// `text`, a path or a name the plan writes, unless make cannot be given it: a line
+/// break, a tab or a backslash (which make reads as a continuation or an escape of its
+/// own), or in a file name `%` (a pattern), `=` (an assignment), `;` (a recipe) or `|`
+/// (order-only prerequisites), which no escape hides from make's parser, is refused,
+/// naming it.
+fn expressible(what: &'static str, text: &str) -> Result<String> {
+    let file = what == "folder";
+    let bad = text.chars().find(|&c| {
+        matches!(c, '\n' | '\r' | '\t' | '\\') || (file && matches!(c, '%' | '=' | ';' | '|'))
+    });
+    match bad {
+        None => Ok(text.to_string()),
+        Some(c) => Err(tabula::gammon::Error::Input {
+            what,
+            input: text.to_string(),
+            reason: format!(
+                "a Makefile cannot name it: it holds {}",
+                match c {
+                    '\\' => "a backslash".to_string(),
+                    '\t' => "a tab".to_string(),
+                    '\n' | '\r' => "a line break".to_string(),
+                    c => format!("`{c}`, which make reads as its own syntax"),
+                }
+            ),
+        }
+        .into()),
+    }
+}
+
+/// `text` as one word of the shell: in single quotes, a quote inside closed, escaped and
+/// opened again.
+fn shell_quoted(text: &str) -> String {
+    format!("'{}'", text.replace('\'', "'\\''"))
+}
+
+/// A shell word in a make recipe: make expands `$` before the shell sees the line.
+fn make_recipe_word(word: &str) -> String {
+    word.replace('$', "$$")
+}
+
+/// A value of a make variable (`TABULA ?= …`): `$` doubled, `#` (a comment) escaped.
+fn make_variable_value(text: &str) -> String {
+    make_recipe_word(text).replace('#', "\\#")
+}
+
+/// A file name as a make target or prerequisite ([`expressible`] first): every other
+/// character make reads as syntax escaped (a space, `#`, `:`, wildcards), `$` doubled.
+fn make_file_name(path: &str) -> Result<String> {
+    let mut out = String::with_capacity(path.len());
+    for c in path.chars() {
+        match c {
+            '$' => out.push_str("$$"),
+            ' ' | '#' | ':' | '*' | '?' | '[' | ']' => {
+                out.push('\\');
+                out.push(c);
+            }
+            c => out.push(c),
+        }
+    }
+    Ok(out)
 }
 
 /// `play --match`: a match on standard input and output.
 pub fn play(v: &Variant, args: PlayArgs, m: MatchPlayArgs, draw_board: bool) -> Result<()> {
     let length = m.length.expect("called with --match");
+    // The same bound as `met` (1 to 64 points), before anything is looked for.
+    tabula::gammon::matchplay::score::check_length(length)?;
     let folder = m.tables.match_tables.as_deref();
     // Every table the match can reach, checked before the first game (the trailer is
     // never post-Crawford at the full length).
