@@ -885,3 +885,51 @@ fn mutated_requests_get_an_answer_or_a_fault_never_a_crash_or_a_hang() {
     }
     s.ok("/api/gammon/hyper1/equity?position=24/24");
 }
+
+/// The address `host:port` of `server`.
+fn address(server: &Server) -> String {
+    server.base.trim_start_matches("http://").to_string()
+}
+
+#[test]
+fn slow_and_half_closed_clients_get_their_answer_or_a_deadline_and_do_not_hold_a_stop() {
+    use std::net::{Shutdown, TcpStream};
+    let server = Server::start(folder());
+    let addr = address(&server);
+    // A complete request, then the client closes its side: the answer still comes.
+    let mut half = TcpStream::connect(&addr).unwrap();
+    half.write_all(b"GET /api/poker/compare?a=oizsk&b=ooiis HTTP/1.1\r\nHost: x\r\n\r\n")
+        .unwrap();
+    half.shutdown(Shutdown::Write).unwrap();
+    half.set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    let mut answer = String::new();
+    let _ = half.read_to_string(&mut answer);
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    // A declared body that never comes: a 408 once its deadline passes, not a connection
+    // held for ever.
+    let mut slow = TcpStream::connect(&addr).unwrap();
+    slow.write_all(b"GET /api/variants HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\nab")
+        .unwrap();
+    slow.set_read_timeout(Some(Duration::from_secs(20)))
+        .unwrap();
+    let started = Instant::now();
+    let mut answer = String::new();
+    let _ = slow.read_to_string(&mut answer);
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    assert!(started.elapsed() < Duration::from_secs(15));
+    // A head half sent does not hold the stop for the head's whole deadline.
+    let mut partial = TcpStream::connect(&addr).unwrap();
+    partial
+        .write_all(b"GET /api/variants HTTP/1.1\r\nHo")
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(100));
+    let started = Instant::now();
+    let (status, said) = server.stop();
+    assert!(status.success(), "{status}: {said}");
+    assert!(
+        started.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        started.elapsed()
+    );
+}

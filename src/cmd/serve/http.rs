@@ -27,6 +27,10 @@ pub const MAX_BODY: usize = 16 * 1024;
 const MAX_HEAD: usize = 16 * 1024;
 /// How long a client may take to send its request head.
 const HEAD_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long a client may take to send the body it declared, once its head has come.
+const BODY_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long a stop lets the last answer be written once no request is in flight.
+const SETTLE: Duration = Duration::from_millis(200);
 /// How long a stop waits for the requests in flight.
 const DRAIN: Duration = Duration::from_secs(10);
 /// Long computations (bingo, numeron) running at once; one more is a 503.
@@ -39,6 +43,8 @@ const STYLE: &str = include_str!("page/style.css");
 const ICON: &str = include_str!("page/icon.svg");
 
 static HEAVY: AtomicUsize = AtomicUsize::new(0);
+/// Requests whose head has come and whose answer is not sent yet: what a stop waits for.
+static IN_FLIGHT: AtomicUsize = AtomicUsize::new(0);
 
 /// Serves `state` on `addr` with `threads` workers until a signal stops it.
 pub fn serve(addr: SocketAddr, threads: Option<usize>, state: State) -> Result<()> {
@@ -87,6 +93,8 @@ async fn listen(addr: SocketAddr, state: Arc<State>) -> Result<()> {
         let connection = hyper::server::conn::http1::Builder::new()
             .timer(TokioTimer::new())
             .header_read_timeout(HEAD_TIMEOUT)
+            // A client that half-closes after its request still gets the answer.
+            .half_close(true)
             .max_buf_size(MAX_HEAD)
             .serve_connection(
                 TokioIo::new(stream),
@@ -103,13 +111,32 @@ async fn listen(addr: SocketAddr, state: Arc<State>) -> Result<()> {
     }
     drop(listener);
     crate::cmd::diag("tabula serve: stopping, finishing the requests in flight");
-    if tokio::time::timeout(DRAIN, graceful.shutdown())
-        .await
-        .is_err()
-    {
-        crate::cmd::diag(&format!(
-            "tabula serve: some requests were still running after {DRAIN:?}; stopped"
-        ));
+    // Idle keep-alive connections close now, those answering once their answer is sent.
+    // A connection still sending its head has no request in flight: once no request has
+    // been in flight for a moment (its answer written), it is not waited for.
+    let mut shutdown = pin!(graceful.shutdown());
+    let started = tokio::time::Instant::now();
+    let mut idle_since = None;
+    loop {
+        let step = tokio::time::timeout(Duration::from_millis(5), shutdown.as_mut()).await;
+        if step.is_ok() {
+            break;
+        }
+        if IN_FLIGHT.load(Ordering::SeqCst) > 0 {
+            idle_since = None;
+        } else if idle_since
+            .get_or_insert(tokio::time::Instant::now())
+            .elapsed()
+            >= SETTLE
+        {
+            break;
+        }
+        if started.elapsed() >= DRAIN {
+            crate::cmd::diag(&format!(
+                "tabula serve: some requests were still running after {DRAIN:?}; stopped"
+            ));
+            break;
+        }
     }
     Ok(())
 }
@@ -136,9 +163,30 @@ type Reply = Response<Full<Bytes>>;
 
 /// One request: its size checked, its method, then its route.
 async fn respond(state: Arc<State>, req: Request<Incoming>) -> Result<Reply, Infallible> {
+    struct Flight;
+    impl Drop for Flight {
+        fn drop(&mut self) {
+            IN_FLIGHT.fetch_sub(1, Ordering::SeqCst);
+        }
+    }
+    IN_FLIGHT.fetch_add(1, Ordering::SeqCst);
+    let _flight = Flight;
     let (parts, body) = req.into_parts();
-    if let Err(fault) = read_body(&parts.headers, body).await {
-        return Ok(fault_reply(&fault));
+    let read = tokio::time::timeout(BODY_TIMEOUT, read_body(&parts.headers, body)).await;
+    let read = read.unwrap_or_else(|_| {
+        Err(Fault::new(
+            StatusCode::REQUEST_TIMEOUT,
+            format!("the request body did not arrive within {BODY_TIMEOUT:?}"),
+        ))
+    });
+    if let Err(fault) = read {
+        let mut reply = fault_reply(&fault);
+        if fault.status == StatusCode::REQUEST_TIMEOUT {
+            reply
+                .headers_mut()
+                .insert(hyper::header::CONNECTION, HeaderValue::from_static("close"));
+        }
+        return Ok(reply);
     }
     if parts.method != Method::GET && parts.method != Method::HEAD {
         let fault = Fault::new(
