@@ -269,6 +269,34 @@ fn version_text(path: &Path, found: u32, supported: u32, hint: &Option<String>) 
 }
 
 impl TableError {
+    /// The same fault, told of the file `path` (a packed table's, for the fault found in
+    /// the temporary file it was unpacked into).
+    pub(crate) fn named(mut self, name: &Path) -> Self {
+        use TableError::*;
+        match &mut self {
+            Missing { path, .. }
+            | Io { path, .. }
+            | NotAFile { path, .. }
+            | SameFile { path }
+            | NotATable { path }
+            | Version { path, .. }
+            | HeaderCorrupt { path }
+            | Truncated { path, .. }
+            | TrailingBytes { path, .. }
+            | Checksum { path, .. }
+            | SumsCorrupt { path, .. }
+            | BlockCorrupt { path, .. }
+            | WrongKind { path, .. }
+            | Layout { path, .. }
+            | Variant { path, .. }
+            | OutOfRange { path, .. }
+            | Malformed { path, .. } => *path = name.to_path_buf(),
+            NoFolder { target, .. } => *target = name.to_path_buf(),
+            Unwritable { .. } => {}
+        }
+        self
+    }
+
     /// Adds advice (e.g. which command builds the table) to the faults a rebuild cures:
     /// a missing table, an old format, corruption. Other errors are returned unchanged.
     pub fn with_hint(mut self, advice: &str) -> Self {

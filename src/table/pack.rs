@@ -80,8 +80,11 @@ pub fn unpack(src: &Path, dst: &Path) -> Result<(), TableError> {
     })?;
     let checked = Table::open(&staged).and_then(|t| t.verify());
     if let Err(e) = checked {
+        // The fault is told of the packed file, not of the temporary file it was
+        // unpacked into (which is removed).
+        let fault = e.named(src);
         return Err(malformed(format!(
-            "the packed contents are not a sound table: {e}"
+            "the packed contents are not a sound table: {fault}"
         )));
     }
     staged.persist(dst).map_err(|e| TableError::Io {
@@ -122,5 +125,29 @@ mod tests {
         let err = unpack(&packed, &missing.join("t.tbl")).unwrap_err();
         assert!(matches!(&err, TableError::NoFolder { path, .. } if *path == missing));
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 3);
+    }
+
+    #[test]
+    fn a_damaged_packed_table_is_told_of_the_packed_file_not_a_temporary_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.tbl");
+        let records: Vec<u32> = (0..50_000).collect();
+        let desc = Descriptor {
+            kind: "test",
+            layout: "u32",
+            variant: "",
+        };
+        write(&path, desc, &records).unwrap();
+        // A payload byte flipped, then packed as is (pack itself refuses a damaged table).
+        let mut bytes = std::fs::read(&path).unwrap();
+        bytes[HEADER_LEN + 100] ^= 1;
+        let packed = dir.path().join("t.tbl.zst");
+        std::fs::write(&packed, zstd::encode_all(&bytes[..], 3).unwrap()).unwrap();
+        let err = unpack(&packed, &dir.path().join("back.tbl")).unwrap_err();
+        let m = err.to_string();
+        assert!(m.contains("is corrupt"), "{m}");
+        assert!(!m.contains(".back.tbl"), "{m}");
+        assert!(m.contains("t.tbl.zst"), "{m}");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2);
     }
 }
