@@ -484,3 +484,81 @@ fn a_game_reads_its_table_into_memory_so_a_truncation_under_it_does_no_harm() {
     assert_eq!(status.code(), Some(0), "{rest}");
     assert!(rest.contains("point(s)"), "{rest}");
 }
+
+/// `--json` carries no wall-clock time (`docs/cli.md`): the same build, in two folders
+/// with the same relative paths, prints the same bytes; `--timings` adds the seconds.
+#[test]
+fn two_json_runs_of_a_build_print_the_same_bytes() {
+    let runs: &[&[&str]] = &[
+        &[
+            "bearoff", "build", "--points", "4", "--table", "t.tbl", "--json",
+        ],
+        &[
+            "bearoff",
+            "build",
+            "--points",
+            "3",
+            "--checkers",
+            "3",
+            "--two-sided",
+            "--table",
+            "t.tbl",
+            "--json",
+        ],
+        &[
+            "gammon",
+            "met",
+            "--variant",
+            "hyper1",
+            "--length",
+            "2",
+            "--match-tables",
+            ".",
+            "--json",
+        ],
+        &[
+            "gammon",
+            "build",
+            "--variant",
+            "hyper1",
+            "--table",
+            "t.tbl",
+            "--json",
+        ],
+    ];
+    for args in runs {
+        let out: Vec<Vec<u8>> = (0..2)
+            .map(|_| {
+                let dir = tempfile::tempdir().unwrap();
+                let out = tabula()
+                    .current_dir(dir.path())
+                    .args(*args)
+                    .output()
+                    .unwrap();
+                assert!(out.status.success(), "{args:?}");
+                out.stdout
+            })
+            .collect();
+        assert_eq!(out[0], out[1], "{args:?}");
+        assert!(
+            !String::from_utf8_lossy(&out[0]).contains("seconds"),
+            "{args:?}"
+        );
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let timed = tabula()
+        .current_dir(dir.path())
+        .args([
+            "bearoff",
+            "build",
+            "--points",
+            "3",
+            "--table",
+            "t.tbl",
+            "--json",
+            "--timings",
+        ])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&timed.stdout).contains("\"seconds\""));
+}
