@@ -21,7 +21,7 @@ if ! command -v wrk >/dev/null; then
     $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq wrk >&2
 fi
 [ "${1:-}" = "--no-build" ] || cargo build --release --quiet
-T=$PWD/target/release/tabula
+T=${TABULA:-$PWD/target/release/tabula}   # TABULA=path measures another build (before/after)
 WORK=$(mktemp -d)
 SERVER=""
 cleanup() {

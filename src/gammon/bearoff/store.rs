@@ -502,9 +502,7 @@ impl OneSidedTable {
         let first = t.word(0)?;
         let last = sides - 1;
         let (offset, packed) = (t.word(2 * last)?, t.word(2 * last + 1)?);
-        let end = offset
-            .checked_add((packed >> 8 & 0xFF) + (packed >> 24 & 0xFF))
-            .unwrap_or(u64::MAX);
+        let end = offset.saturating_add((packed >> 8 & 0xFF) + (packed >> 24 & 0xFF));
         if first != 2 * sides || end != records {
             return Err(TableError::Malformed {
                 path: t.table.path().to_path_buf(),
