@@ -5,7 +5,7 @@
 //! `BufRead` and writes to any `Write`, so it is tested with scripted input.
 
 use super::console::{self, io, Console};
-use super::cube::{decide, Cube, CubeDecision, Owner};
+use super::cube::{decide, decide_money, Choices, Cube, CubeDecision, Owner};
 use super::matchplay::query::{self as at_score, ScoreTables};
 use super::matchplay::{CubeOwner, MatchCube, Score};
 use super::moves::Play;
@@ -382,7 +382,7 @@ impl<'a, R: BufRead, W: Write> Session<'a, R, W> {
         if !state.has_access() {
             return Ok(None);
         }
-        let action = decide(&table.cubeful_required(pos)?, state);
+        let action = decide_money(&table.cubeful_required(pos)?, state, false);
         let points = f64::from(before);
         if human {
             let Some(k) = self.choose("Double or roll? [d/r] ", ["d", "r"])? else {
@@ -501,11 +501,12 @@ impl<'a, R: BufRead, W: Write> Session<'a, R, W> {
             return Ok(None);
         }
         let record = tables.unit().numbers().record(pos)?;
-        let action = at_score::decide(
-            tables.no_double(record, score, cube)?,
-            tables.no_double(record, score, cube.doubled())?,
-            tables.won(score, cube.value),
-        );
+        let choices = Choices {
+            no_double: tables.no_double(record, score, cube)?,
+            double_take: tables.no_double(record, score, cube.doubled())?,
+            double_pass: tables.won(score, cube.value),
+        };
+        let action = decide(choices, at_score::rules(score, cube));
         let before = c.value;
         let percent = |p: f64| format!("{:.2}%", 100.0 * p);
         if human {
@@ -528,7 +529,7 @@ impl<'a, R: BufRead, W: Write> Session<'a, R, W> {
                 .double_answered(Owner::O, takes, &note, c, before)?;
             return Ok(passed.map(|human_points| GameEnd::Finished { human_points }));
         }
-        if action.action.doubles() {
+        if action.action.is_some_and(CubeDecision::doubles) {
             self.say(format_args!("O doubles to {}.", 2 * before))?;
             // The table's numbers once the human has answered.
             return self.answer_double(c, before, |s| {
@@ -681,7 +682,10 @@ mod tests {
             .filter(|p| p.clash().is_none())
             .filter(|p| moves::off(p.us(), checkers) < checkers)
             .filter(|p| moves::off(p.them(), checkers) < checkers)
-            .find(|p| decide(&tables.cubeful_required(p).unwrap(), state).action == Some(action))
+            .find(|p| {
+                decide_money(&tables.cubeful_required(p).unwrap(), state, false).action
+                    == Some(action)
+            })
             .unwrap_or_else(|| panic!("no position where the cube decision is {action}"))
     }
 
@@ -712,9 +716,10 @@ mod tests {
         let tables = built("hyper1", true);
         let opening = tables.variant().opening();
         // The table's own decision, which gnubg's database confirms (tests/suite).
-        let decision = decide(
+        let decision = decide_money(
             &tables.cubeful_required(&opening).unwrap(),
             CubeState::Centred,
+            false,
         );
         assert_eq!(decision.action, Some(CubeDecision::DoubleTake));
         let (game, text) = play_with(tables, 5, false, true, "p\n");

@@ -3,7 +3,7 @@
 //! roll ranked; the opening roll's best plays. The results are plain serde types: the
 //! command line's `--json` documents are their serde form.
 
-use super::cube::{decide, CubeAction, CubeState, Cubeful};
+use super::cube::{decide_money, CubeAction, CubeState, Cubeful};
 use super::gnubg::position_id;
 use super::moves::{win_points, Generator, Play};
 use super::notation::notation;
@@ -240,7 +240,7 @@ pub fn evaluate(
         looked,
         equity: table.equity(p)?,
         outcomes: table.outcomes(p)?,
-        cube: cubeful.as_ref().map(|c| decide(c, state)),
+        cube: cubeful.as_ref().map(|c| decide_money(c, state, true)),
         cubeful,
     })
 }

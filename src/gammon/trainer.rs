@@ -9,7 +9,7 @@
 
 use super::board::{self, Around};
 use super::console::{self, Console};
-use super::cube::{decide, Cube, CubeAction, CubeState, Owner, Response};
+use super::cube::{decide_money, Cube, CubeAction, CubeState, Owner, Response};
 use super::moves::Play;
 use super::notation::{notation, parse_position};
 use super::query::{hint, Hint};
@@ -21,8 +21,8 @@ use std::fmt::Write as _;
 use std::io::{BufRead, Write};
 
 /// What kind of session to play.
-#[derive(Debug, Clone, Copy)]
-pub struct Options {
+#[derive(Clone, Copy)]
+pub struct Options<'w> {
     /// Seed of the dice: game `k` of the session rolls stream `k` of it.
     pub seed: u64,
     /// The human (X) rolls first in the first game; the sides alternate after.
@@ -32,6 +32,8 @@ pub struct Options {
     pub cube: bool,
     /// Draw the board before every turn; else one line of notation.
     pub board: bool,
+    /// The words of the cube verdict.
+    pub words: &'w dyn Words,
 }
 
 /// gnubg's marks for a decision that lost equity: more than 0.03 doubtful, more than 0.06
@@ -134,68 +136,11 @@ pub struct SessionResult {
     pub score: i32,
 }
 
-/// The cube verdict as gnubg gives it: the cubeful equities of the choices open to the
-/// side on roll, best first, each with its difference from the best; the proper action
-/// and the opponent's proper answer; how far the position is from the doubling point and
-/// the opponent from its take point. Without access to the cube, only the no-double
-/// equity.
-pub fn verdict(a: &CubeAction) -> String {
-    let Some(proper) = &a.proper else {
-        return format!(
-            "cube ({}): no access to the cube; no double {:+.6}",
-            a.state, a.no_double
-        );
-    };
-    let doubled = a.double_take.min(a.double_pass);
-    let best = a.no_double.max(doubled);
-    let re = if a.state == CubeState::Owned {
-        "Redouble"
-    } else {
-        "Double"
-    };
-    // The proper action first, then the others as gnubg lists them: double/pass,
-    // double/take, no double.
-    let listed = [
-        (format!("{re}, pass"), a.double_pass),
-        (format!("{re}, take"), a.double_take),
-        (format!("No {}", re.to_lowercase()), a.no_double),
-    ];
-    let first = if doubled > a.no_double {
-        usize::from(a.double_take <= a.double_pass)
-    } else {
-        2
-    };
-    let order = [first].into_iter().chain((0..3).filter(|&k| k != first));
-    let mut out = format!("cube ({}), cubeful equities:", a.state);
-    for (n, k) in order.enumerate() {
-        let (name, e) = &listed[k];
-        let _ = write!(out, "\n  {}. {name:<16} {e:+.6}", n + 1);
-        if k != first {
-            let _ = write!(out, "  ({:+.6})", e - best);
-        }
-    }
-    let _ = write!(out, "\nProper cube action: {proper}");
-    let dp = a.doubling_margin;
-    let _ = write!(
-        out,
-        "\nDoubling point: {}",
-        if dp > 0.0 {
-            format!("past it, doubling gains {dp:.6}")
-        } else {
-            format!("short of it, doubling costs {:.6}", -dp)
-        }
-    );
-    let tp = a.take_margin;
-    let _ = write!(
-        out,
-        "\nTake point: {}",
-        if tp >= 0.0 {
-            format!("the opponent takes, {tp:.6} better than passing")
-        } else {
-            format!("the opponent passes, {:.6} better than taking", -tp)
-        }
-    );
-    out
+/// How the session words what the library does not present itself (the command layer
+/// owns the words): the cube verdict.
+pub trait Words {
+    /// The cube verdict of the side on roll, its values equities per unit of the cube.
+    fn verdict(&self, a: &CubeAction) -> String;
 }
 
 /// Plays a session: games from the variant's opening, the human (X) against the table
@@ -207,7 +152,7 @@ pub fn verdict(a: &CubeAction) -> String {
 /// cube).
 pub fn session<R: BufRead, W: Write>(
     table: &dyn Evaluator,
-    options: &Options,
+    options: &Options<'_>,
     input: R,
     out: &mut W,
 ) -> Result<SessionResult, Error> {
@@ -280,7 +225,7 @@ pub fn session<R: BufRead, W: Write>(
 /// The session under way.
 struct Trainer<'a, R, W> {
     table: &'a dyn Evaluator,
-    options: &'a Options,
+    options: &'a Options<'a>,
     con: Console<'a, R, W>,
     /// The current game's decisions.
     review: Vec<Reviewed>,
@@ -377,7 +322,7 @@ impl<R: BufRead, W: Write> Trainer<'_, R, W> {
         if !state.has_access() {
             return Ok(Turn::Continue);
         }
-        let action = decide(&self.table.cubeful_required(pos)?, state);
+        let action = decide_money(&self.table.cubeful_required(pos)?, state, false);
         let before = c.value;
         if human {
             let doubled = action.double_take.min(action.double_pass);
@@ -392,7 +337,7 @@ impl<R: BufRead, W: Write> Trainer<'_, R, W> {
             self.say(format_args!("You double to {}.", 2 * before))?;
             let takes = action.response == Some(Response::Take);
             let passed = self.con.double_answered(Owner::O, takes, "", c, before)?;
-            self.say(format_args!("{}", verdict(&action)))?;
+            self.say(format_args!("{}", self.options.words.verdict(&action)))?;
             Ok(passed.map_or(Turn::Continue, Turn::Passed))
         } else if action.action.is_some_and(|d| d.doubles()) {
             self.say(format_args!("O doubles to {}.", 2 * before))?;
@@ -406,7 +351,7 @@ impl<R: BufRead, W: Write> Trainer<'_, R, W> {
             };
             self.say(format_args!(
                 "The table's verdict on its double: {}",
-                verdict(&action)
+                self.options.words.verdict(&action)
             ))?;
             let passed = self.con.double_answered(Owner::X, k == 0, "", c, before)?;
             Ok(passed.map_or(Turn::Continue, Turn::Passed))
@@ -539,10 +484,10 @@ impl<R: BufRead, W: Write> Trainer<'_, R, W> {
         letters: [&str; 2],
         help: Option<Help<'_>>,
     ) -> Result<Option<usize>, Error> {
-        let table = self.table;
+        let (table, words) = (self.table, self.options.words);
         let extra = if help.is_some() { ", hint, eval" } else { "" };
         self.con.choose(prompt, letters, extra, &mut |con, answer| {
-            advise(con, table, answer, help)
+            advise(con, table, words, answer, help)
         })
     }
 
@@ -557,12 +502,12 @@ impl<R: BufRead, W: Write> Trainer<'_, R, W> {
         let v = self.table.variant();
         let example = plays[0].text(v.points);
         let prompt = format!("Your play (number, or like `{example}`; hint, eval, q): ");
-        let table = self.table;
+        let (table, words) = (self.table, self.options.words);
         let help = Some(Help::Plays(ranked));
         self.con.ask(
             &prompt,
             (v, pos, plays),
-            &mut |con, line| advise(con, table, line, help),
+            &mut |con, line| advise(con, table, words, line, help),
             |_, e| e.to_string(),
         )
     }
@@ -626,6 +571,7 @@ impl<R: BufRead, W: Write> Trainer<'_, R, W> {
 fn advise<R: BufRead, W: Write>(
     con: &mut Console<'_, R, W>,
     table: &dyn Evaluator,
+    words: &dyn Words,
     answer: &str,
     help: Option<Help<'_>>,
 ) -> Result<bool, Error> {
@@ -637,13 +583,13 @@ fn advise<R: BufRead, W: Write>(
     let text = match (word.as_str(), help) {
         (_, None) => "No advice here.".to_string(),
         ("hint", Some(Help::Cube(pos, state, answering))) => {
-            let action = decide(&table.cubeful_required(pos)?, state);
+            let action = decide_money(&table.cubeful_required(pos)?, state, false);
             let who = if answering {
                 "O's double, from O's side: "
             } else {
                 ""
             };
-            format!("{who}{}", verdict(&action))
+            format!("{who}{}", words.verdict(&action))
         }
         ("hint", Some(Help::Plays(h))) => {
             let mut out = format!("The table's ranking of {}:", h.roll);
@@ -720,38 +666,6 @@ mod tests {
         assert_eq!(Mark::VeryBad.symbol(), "??");
     }
 
-    #[test]
-    fn the_verdict_lists_the_proper_action_first_and_the_others_against_it() {
-        let c = |nd: f64, x: f64| Cubeful {
-            owned: nd,
-            centred: nd,
-            centred_jacoby: nd,
-            opponent_owns: x,
-        };
-        // No double 0.3; doubled and taken 2 × 0.1 = 0.2: no double, take.
-        let text = verdict(&decide(&c(0.3, 0.1), CubeState::Centred));
-        let lines: Vec<&str> = text.lines().collect();
-        assert_eq!(lines[1], "  1. No double        +0.300000");
-        assert_eq!(lines[2], "  2. Double, pass     +1.000000  (+0.700000)");
-        assert_eq!(lines[3], "  3. Double, take     +0.200000  (-0.100000)");
-        assert_eq!(lines[4], "Proper cube action: No double, take");
-        assert!(lines[5].contains("short of it, doubling costs 0.100000"));
-        assert!(lines[6].contains("the opponent takes, 0.800000 better than passing"));
-        // Owned, 0.9 and 2 × 0.6 = 1.2: redouble, pass.
-        let text = verdict(&decide(&c(0.9, 0.6), CubeState::Owned));
-        assert!(text.contains("  1. Redouble, pass   +1.000000\n"), "{text}");
-        assert!(
-            text.contains("Proper cube action: Redouble, pass"),
-            "{text}"
-        );
-        assert!(text.contains("the opponent passes, 0.200000 better than taking"));
-        let text = verdict(&decide(&c(0.9, 0.6), CubeState::OpponentOwns));
-        assert!(
-            text.contains("no access") && !text.contains("pass"),
-            "{text}"
-        );
-    }
-
     fn hyper1() -> &'static Tables {
         use std::sync::OnceLock;
         static TABLES: OnceLock<Tables> = OnceLock::new();
@@ -765,12 +679,22 @@ mod tests {
         })
     }
 
+    /// The verdict in brief, for the tests.
+    struct Brief;
+
+    impl Words for Brief {
+        fn verdict(&self, a: &CubeAction) -> String {
+            format!("verdict {:?}", a.proper)
+        }
+    }
+
     fn run(seed: u64, input: &str) -> (SessionResult, String) {
         let options = Options {
             seed,
             human_first: true,
             cube: true,
             board: false,
+            words: &Brief,
         };
         let mut out = Vec::new();
         let result = session(hyper1(), &options, input.as_bytes(), &mut out).unwrap();

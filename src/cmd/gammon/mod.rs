@@ -400,6 +400,7 @@ pub fn play(h: &Handle, args: PlayArgs) -> Result<()> {
         human_first: !args.second,
         cube: args.cube,
         board: !args.board.no_board,
+        words: &render::Words,
     };
     let stdin = std::io::stdin();
     let mut stdout = std::io::stdout();

@@ -7,7 +7,7 @@
 use super::index::BearoffIndex;
 use super::notation;
 use super::store::{Kind, OneSidedTable, PairValues, TwoSidedTable};
-use crate::gammon::cube::{decide, CubeAction, CubeDecision, CubeState};
+use crate::gammon::cube::{decide_money, CubeState};
 use crate::gammon::gnubg::position_id;
 use crate::gammon::moves::Generator;
 use crate::gammon::query::{Evaluation, Looked, Ranked};
@@ -175,28 +175,11 @@ pub fn equity(
             looked,
             equity: v.equity(),
             outcomes: v.outcomes(),
-            cube: v
-                .cubeful
-                .as_ref()
-                .map(|c| cash_a_certain_win(decide(c, state))),
+            cube: v.cubeful.as_ref().map(|c| decide_money(c, state, true)),
             cubeful: v.cubeful,
         },
         one_sided_estimate: estimate,
     })
-}
-
-/// The family's decision, except where playing on is worth exactly what cashing is (a
-/// certain win, no gammon left to play for): "double, pass", as gnubg calls it
-/// (`docs/bearoff.md`, "Two-sided database"), where the family's rule, which doubles only
-/// when doubling is strictly better, says "no double".
-fn cash_a_certain_win(mut a: CubeAction) -> CubeAction {
-    if a.action == Some(CubeDecision::NoDouble)
-        && a.no_double == a.double_pass
-        && a.double_take >= a.double_pass
-    {
-        a.action = Some(CubeDecision::DoublePass);
-    }
-    a
 }
 
 /// What a play is worth to the side that made it: a win's values, or the opponent's

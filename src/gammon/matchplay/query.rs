@@ -4,7 +4,7 @@
 
 use super::score::{CubeOwner, Game, MatchCube, Score, Unit};
 use super::store::{UnitTable, CHANCE_SCALE};
-use crate::gammon::cube::CubeDecision;
+use crate::gammon::cube::{decide, Choices, CubeAction, Rules};
 use crate::gammon::moves::{win_points, Generator, Play};
 use crate::gammon::notation::notation;
 use crate::gammon::query::{look, Looked};
@@ -86,52 +86,18 @@ impl ScoreTables {
     }
 }
 
-/// The cube decision at a score, in match-winning chances.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-pub struct MatchCubeAction {
-    /// The decision.
-    pub action: CubeDecision,
-    /// The chance if the side on roll does not double.
-    pub no_double: f64,
-    /// If it doubles and the opponent takes: its no-double chance at twice the cube, the
-    /// opponent owning it.
-    pub double_take: f64,
-    /// If it doubles and the opponent passes: it wins the cube's value.
-    pub double_pass: f64,
-}
-
-/// The decision from the three chances: double when `min(DT, DP) > ND`, the opponent
-/// takes when `DT ≤ DP`; not doubling is "too good" when `ND > DP`.
-pub fn decide(no_double: f64, double_take: f64, double_pass: f64) -> MatchCubeAction {
-    let action = if double_take.min(double_pass) > no_double {
-        if double_take <= double_pass {
-            CubeDecision::DoubleTake
-        } else {
-            CubeDecision::DoublePass
-        }
-    } else if no_double > double_pass {
-        CubeDecision::TooGood
-    } else {
-        CubeDecision::NoDouble
-    };
-    MatchCubeAction {
-        action,
-        no_double,
-        double_take,
-        double_pass,
-    }
-}
-
 /// The market window at a score, as gnubg's `show marketwindow` gives it for gammon
 /// rates of 0: from the match-equity table alone, the winning chances (cubeless, of the
 /// side on roll) between which doubling is right and the opponent can still take.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct MarketWindow {
-    /// The least winning chance at which a double gains, for a last roll (a dead cube).
-    pub doubling_point: f64,
+    /// The least winning chance at which a double gains, for a last roll (a dead cube);
+    /// none where doubling changes nothing a last roll brings (a win and a loss are worth
+    /// the same at the cube and at twice it: the cube is dead for the side on roll).
+    pub doubling_point: Option<f64>,
     /// The most winning chance at which the opponent can take a dead cube (its take
-    /// point seen from the doubler: the doubler's cash point).
-    pub take_point: f64,
+    /// point seen from the doubler: the doubler's cash point); none where it is 0/0.
+    pub take_point: Option<f64>,
     /// The same with a live cube (the taker may redouble), as gnubg estimates it; none
     /// where the doubled cube is dead for the opponent.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -139,7 +105,7 @@ pub struct MarketWindow {
     /// Where the opponent would redouble at once (it needs more than twice the cube and
     /// the doubler does not): the window with that redouble, as gnubg shows it instead.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub with_redouble: Option<(f64, f64)>,
+    pub with_redouble: Option<(Option<f64>, Option<f64>)>,
 }
 
 /// The market window of the side on roll at `score` with the cube at `v` (see
@@ -152,7 +118,8 @@ pub fn market_window(score: Score, v: u32, win: &dyn Fn(bool, u32) -> f64) -> Ma
         let (dtw, dtl, ndw, ndl, dp) = (w(up), l(up), w(v), l(v), w(v));
         let doubling = (ndl - dtl) / ((ndl - dtl) + (dtw - ndw));
         let (risk, gain) = (dtw - dp, dp - dtl);
-        (doubling, 1.0 - risk / (risk + gain))
+        let finite = |x: f64| x.is_finite().then_some(x);
+        (finite(doubling), finite(1.0 - risk / (risk + gain)))
     };
     let (doubling_point, take_point) = window(2 * v);
     let (me, them) = (score.on_roll, score.opponent);
@@ -220,9 +187,10 @@ pub struct MatchEvaluation {
     pub cube: MatchCube,
     /// The match-winning chance of the side on roll if it does not double now.
     pub mwc: f64,
-    /// Its cube decision, where it has access to the cube.
+    /// Its cube decision in match-winning chances, where it may double (as money play's,
+    /// with `double_pass` the chance of winning the cube's value).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub cube_action: Option<MatchCubeAction>,
+    pub cube_action: Option<CubeAction>,
     /// The market window at the score, where it may double.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub market_window: Option<MarketWindow>,
@@ -234,6 +202,18 @@ pub struct MatchEvaluation {
 pub fn may_double(score: Score, cube: MatchCube) -> bool {
     let (unit, _) = score.unit();
     score.cube_in_play() && cube.has_access() && cube.value < unit.dead_level()
+}
+
+/// The rules of a cube decision at `score` with `cube` (where the side on roll may
+/// double): no beavers; the cube is dead for a side that a single win at this cube takes
+/// to the match (gnubg's "never double").
+pub fn rules(score: Score, cube: MatchCube) -> Rules {
+    Rules {
+        access: true,
+        redouble: cube.owner == CubeOwner::OnRoll,
+        beavers: false,
+        dead: score.on_roll <= cube.value,
+    }
 }
 
 fn check_cube(score: Score, cube: MatchCube) -> Result<(), Error> {
@@ -268,8 +248,13 @@ pub fn evaluate(
                 t.won(score.mirrored(), j)
             }
         };
+        let choices = Choices {
+            no_double: mwc,
+            double_take: dt,
+            double_pass: dp,
+        };
         (
-            Some(decide(mwc, dt, dp)),
+            Some(decide(choices, rules(score, cube))),
             Some(market_window(score, cube.value, &win)),
         )
     } else {
