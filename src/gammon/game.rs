@@ -6,7 +6,7 @@
 
 use super::console::{self, io, Console};
 use super::cube::{decide, decide_money, Choices, Cube, CubeDecision, Owner};
-use super::matchplay::query::{self as at_score, ScoreTables};
+use super::matchplay::judge::{self as at_score, ScoreTables};
 use super::matchplay::{CubeOwner, MatchCube, Score};
 use super::moves::Play;
 use super::query::hint;
@@ -555,7 +555,13 @@ impl<'a, R: BufRead, W: Write> Session<'a, R, W> {
         cube: Option<Cube>,
     ) -> Result<Play, Error> {
         let c = cube.unwrap_or(Cube::START);
-        let ranked = at_score::hint(tables, pos, roll, at.mirrored(), match_cube(&c, Owner::O))?;
+        let ranked = super::matchplay::query::hint(
+            tables,
+            pos,
+            roll,
+            at.mirrored(),
+            match_cube(&c, Owner::O),
+        )?;
         let best = ranked.moves.first().map(|b| (b.text.as_str(), b.play));
         self.con.table_moves(pos, roll, best, "")
     }

@@ -42,6 +42,7 @@ mod error;
 mod evaluator;
 pub mod game;
 pub mod gnubg;
+pub mod judge;
 pub mod matchplay;
 pub mod moves;
 pub mod notation;

@@ -2,89 +2,15 @@
 //! unit table (and 1-1's where the cube is dead): a position's match-winning chance and
 //! cube verdict with the market window, and a roll's plays ranked.
 
-use super::score::{CubeOwner, Game, MatchCube, Score, Unit};
-use super::store::{UnitTable, CHANCE_SCALE};
-use crate::gammon::cube::{decide, Choices, CubeAction, Rules};
-use crate::gammon::moves::{win_points, Generator, Play};
+use super::judge::{AtScore, ScoreTables};
+use super::score::{MatchCube, Score};
+use crate::gammon::cube::CubeAction;
+use crate::gammon::judge::{rank, Judge};
+use crate::gammon::moves::Play;
 use crate::gammon::notation::notation;
 use crate::gammon::query::{look, Looked};
 use crate::gammon::{Error, Position, Roll};
 use serde::Serialize;
-use std::path::Path;
-
-/// The tables that answer at one score: its unit's, and 1-1's (where a cube is dead).
-pub struct ScoreTables {
-    unit: UnitTable,
-    dmp: Option<UnitTable>,
-}
-
-impl ScoreTables {
-    /// The unit's table and, for a unit with the cube, 1-1's.
-    pub fn new(unit: UnitTable, dmp: Option<UnitTable>) -> Result<ScoreTables, Error> {
-        let u = unit.unit();
-        if dmp.is_none() && u.reads_dmp() {
-            return Err(Error::Inconsistent(format!(
-                "the score {} needs the table of 1-1 beside its own",
-                u.name()
-            )));
-        }
-        Ok(ScoreTables { unit, dmp })
-    }
-
-    /// The unit's table.
-    pub fn unit(&self) -> &UnitTable {
-        &self.unit
-    }
-
-    /// Where the unit's table lies.
-    pub fn path(&self) -> &Path {
-        self.unit.table().path()
-    }
-
-    /// The match-winning chance of the side on roll at `score` (this unit's) with `cube`,
-    /// if it does not double now, at record `record`.
-    pub fn no_double(&self, record: u64, score: Score, cube: MatchCube) -> Result<f64, Error> {
-        let (u, second) = score.unit();
-        debug_assert_eq!(u, self.unit.unit());
-        let dead = u.game != Game::Crawford && cube.value >= u.dead_level();
-        if u == Unit::DMP || dead {
-            let dmp = self.dmp.as_ref().unwrap_or(&self.unit);
-            let row = dmp.row(record)?;
-            let e = f64::from_bits(u64::from(row[0]) | u64::from(row[1]) << 32);
-            // Rounded as the other tables' chances are, so that equal values compare equal.
-            return Ok(((1.0 + e) / 2.0 * CHANCE_SCALE).round() / CHANCE_SCALE);
-        }
-        let row = self.unit.row(record)?;
-        let column = if u.game == Game::Crawford {
-            usize::from(second)
-        } else {
-            let base = if second && !u.symmetric() {
-                u.columns()
-            } else {
-                0
-            };
-            match cube.owner {
-                CubeOwner::Centred => base,
-                owner => {
-                    let level = cube.value.trailing_zeros() as usize - 1;
-                    base + 1 + 2 * level + usize::from(owner == CubeOwner::Opponent)
-                }
-            }
-        };
-        Ok(f64::from(row[column]) / CHANCE_SCALE)
-    }
-
-    /// The match-winning chance of the side of `score` on roll winning `points`.
-    pub fn won(&self, score: Score, points: u32) -> f64 {
-        let (_, second) = score.unit();
-        (1.0 + self.unit.won(second, points)) / 2.0
-    }
-
-    /// The chance of the side on roll after it loses `points`.
-    pub fn lost(&self, score: Score, points: u32) -> f64 {
-        1.0 - self.won(score.mirrored(), points)
-    }
-}
 
 /// The market window at a score, as gnubg's `show marketwindow` gives it for gammon
 /// rates of 0: from the match-equity table alone, the winning chances (cubeless, of the
@@ -196,26 +122,6 @@ pub struct MatchEvaluation {
     pub market_window: Option<MarketWindow>,
 }
 
-/// Whether the side on roll may double at `score` with `cube` and has a reason to: the
-/// cube is in play, it has access, and the cube is not dead (below the first value at or
-/// above what both sides need, where every game decides the match).
-pub fn may_double(score: Score, cube: MatchCube) -> bool {
-    let (unit, _) = score.unit();
-    score.cube_in_play() && cube.has_access() && cube.value < unit.dead_level()
-}
-
-/// The rules of a cube decision at `score` with `cube` (where the side on roll may
-/// double): no beavers; the cube is dead for a side that a single win at this cube takes
-/// to the match (gnubg's "never double").
-pub fn rules(score: Score, cube: MatchCube) -> Rules {
-    Rules {
-        access: true,
-        redouble: cube.owner == CubeOwner::OnRoll,
-        beavers: false,
-        dead: score.on_roll <= cube.value,
-    }
-}
-
 fn check_cube(score: Score, cube: MatchCube) -> Result<(), Error> {
     if !score.cube_in_play() && cube != MatchCube::START {
         return Err(Error::Input {
@@ -235,31 +141,14 @@ pub fn evaluate(
     cube: MatchCube,
 ) -> Result<MatchEvaluation, Error> {
     check_cube(score, cube)?;
-    let looked = look(t.unit.variant(), t.unit.numbers(), p)?;
-    let record = looked.index;
-    let mwc = t.no_double(record, score, cube)?;
-    let (cube_action, market_window) = if may_double(score, cube) {
-        let dt = t.no_double(record, score, cube.doubled())?;
-        let dp = t.won(score, cube.value);
-        let win = |me: bool, j: u32| {
-            if me {
-                t.won(score, j)
-            } else {
-                t.won(score.mirrored(), j)
-            }
-        };
-        let choices = Choices {
-            no_double: mwc,
-            double_take: dt,
-            double_pass: dp,
-        };
-        (
-            Some(decide(choices, rules(score, cube))),
-            Some(market_window(score, cube.value, &win)),
-        )
-    } else {
-        (None, None)
-    };
+    let looked = look(t.unit().variant(), t.unit().numbers(), p)?;
+    let mwc = t.no_double(looked.index, score, cube)?;
+    let judge = AtScore { tables: t, score };
+    let cube_action = judge.cube(p, cube)?;
+    let win = |me: bool, j: u32| t.won(if me { score } else { score.mirrored() }, j);
+    let market_window = cube_action
+        .is_some()
+        .then(|| market_window(score, cube.value, &win));
     Ok(MatchEvaluation {
         looked,
         score,
@@ -305,31 +194,6 @@ pub struct MatchHint {
     pub moves: Vec<MatchRanked>,
 }
 
-/// The mover's chance after `play` at `score` with `cube`: a win's, or what the
-/// opponent, on roll and deciding on the cube first, leaves it.
-pub fn play_value(
-    t: &ScoreTables,
-    play: &Play,
-    score: Score,
-    cube: MatchCube,
-) -> Result<f64, Error> {
-    let v = t.unit.variant();
-    if play.wins() {
-        return Ok(t.won(score, win_points(v, play.after.them()) * cube.value));
-    }
-    let next = play.after.swapped();
-    let record = t.unit.numbers().record(&next)?;
-    let (their_score, their_cube) = (score.mirrored(), cube.seen_by_opponent());
-    let nd = t.no_double(record, their_score, their_cube)?;
-    let theirs = if may_double(their_score, their_cube) {
-        let dt = t.no_double(record, their_score, their_cube.doubled())?;
-        nd.max(dt.min(t.won(their_score, their_cube.value)))
-    } else {
-        nd
-    };
-    Ok(1.0 - theirs)
-}
-
 /// Every play of `roll` from `p` at `score` with `cube`, best first.
 pub fn hint(
     t: &ScoreTables,
@@ -339,26 +203,19 @@ pub fn hint(
     cube: MatchCube,
 ) -> Result<MatchHint, Error> {
     check_cube(score, cube)?;
-    let v = t.unit.variant();
-    let index = t.unit.numbers().record(p)?;
-    let mut moves = Vec::new();
-    for play in Generator::new(v).plays(p, roll) {
-        if play.is_pass() {
-            continue;
-        }
-        moves.push(MatchRanked {
-            text: play.text(v.points),
-            position: notation(v, &play.after),
-            mwc: play_value(t, &play, score, cube)?,
-            play,
-            loss: 0.0,
-        });
-    }
-    moves.sort_by(|a, b| b.mwc.total_cmp(&a.mwc));
-    let best = moves.first().map_or(0.0, |m| m.mwc);
-    for m in &mut moves {
-        m.loss = best - m.mwc;
-    }
+    let v = t.unit().variant();
+    let index = t.unit().numbers().record(p)?;
+    let judge = AtScore { tables: t, score };
+    let moves = rank(&judge, p, roll, cube)?
+        .into_iter()
+        .map(|j| MatchRanked {
+            text: j.play.text(v.points),
+            position: notation(v, &j.play.after),
+            mwc: j.worth,
+            play: j.play,
+            loss: j.loss,
+        })
+        .collect();
     Ok(MatchHint {
         position: notation(v, p),
         index,
