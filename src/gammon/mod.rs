@@ -40,6 +40,8 @@ mod console;
 pub mod cube;
 mod error;
 mod evaluator;
+#[cfg(test)]
+pub(crate) mod fixtures;
 pub mod game;
 pub mod gnubg;
 pub mod judge;

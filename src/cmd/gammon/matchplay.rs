@@ -17,7 +17,7 @@ use tabula::gammon::matchplay::met::{Met, MetComparison};
 use tabula::gammon::matchplay::query;
 use tabula::gammon::matchplay::store::{self, UnitBuilt, UnitTable};
 use tabula::gammon::matchplay::{CubeOwner, Game, MatchCube, Score, Unit};
-use tabula::gammon::{game, Variant};
+use tabula::gammon::{trainer, Variant};
 use tabula::Result;
 
 /// Where `unit`'s table lies: in `--match-tables` when given, else where the tables
@@ -267,18 +267,12 @@ pub fn play(v: &Variant, args: PlayArgs, m: MatchPlayArgs, draw_board: bool) -> 
             open_unit(v, unit, whole, folder)?;
         }
     }
-    let board = |p: &tabula::gammon::Position| {
-        tabula::gammon::board::draw(v, p, &tabula::gammon::board::Around::default())
-    };
-    let draw: Option<&(dyn Fn(&tabula::gammon::Position) -> String + Sync)> = match draw_board {
-        true => Some(&board),
-        false => None,
-    };
-    let options = game::Options {
+    let options = trainer::Options {
         seed: args.seed.unwrap_or_else(super::clock_seed),
         human_first: !args.second,
         cube: true,
-        board: draw,
+        board: draw_board,
+        words: &super::render_play::Words,
     };
     let mut open = |score: Score| -> std::result::Result<ScoreTables, tabula::gammon::Error> {
         let (unit, _) = score.unit();
@@ -296,6 +290,6 @@ pub fn play(v: &Variant, args: PlayArgs, m: MatchPlayArgs, draw_board: bool) -> 
     };
     let stdin = std::io::stdin();
     let mut stdout = std::io::stdout();
-    game::play_match(length, &mut open, &options, stdin.lock(), &mut stdout)?;
+    trainer::play_match(length, &mut open, &options, stdin.lock(), &mut stdout)?;
     Ok(())
 }

@@ -8,7 +8,6 @@ use tabula::gammon::gnubg::{bd, compare, Comparison, Imported};
 use tabula::gammon::numbering::Census;
 use tabula::gammon::query::{Evaluation, Hint, Looked, Moves, Opening, Ranked};
 use tabula::gammon::store::BuildReport;
-use tabula::gammon::trainer;
 use tabula::gammon::verify::VerifyReport;
 use tabula::gammon::Outcomes;
 use tabula::gammon::{CubeState, Roll};
@@ -238,15 +237,6 @@ pub fn verdict(a: &CubeAction, head: &str, f: &Figures) -> String {
         }
     );
     out
-}
-
-/// The trainer's words.
-pub struct Words;
-
-impl trainer::Words for Words {
-    fn verdict(&self, a: &CubeAction) -> String {
-        money_verdict(a)
-    }
 }
 
 /// `hint`.

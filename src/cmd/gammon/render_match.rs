@@ -9,7 +9,7 @@ use tabula::gammon::matchplay::query::{MarketWindow, MatchEvaluation, MatchHint}
 use tabula::gammon::matchplay::store::UnitBuilt;
 
 /// A chance as a percentage.
-fn pc(p: f64) -> String {
+pub fn pc(p: f64) -> String {
     format!("{:.4}%", 100.0 * p)
 }
 
@@ -51,7 +51,7 @@ pub fn evaluation(e: &MatchEvaluation) -> String {
 }
 
 /// Chances, as percentages to four decimals.
-const CHANCES: Figures = Figures {
+pub const CHANCES: Figures = Figures {
     value: pc,
     diff: |d| format!("{:+.4}%", 100.0 * d),
     amount: pc,

@@ -2,11 +2,12 @@
 //! its values shared with the family's ([`MoneyWorth`]).
 
 use super::store::TwoSidedTable;
-use crate::gammon::cube::{decide_money, CubeAction, CubeState};
-use crate::gammon::judge::{Judge, MoneyWorth};
-use crate::gammon::{Error, Position, Variant};
+use crate::gammon::cube::{decide_money, Cube, CubeAction, CubeState, Owner};
+use crate::gammon::judge::{money_unit, Judge, Measure, MoneyWorth};
+use crate::gammon::{Error, Outcomes, Position, Variant};
 
 /// Money play in a two-sided bear-off database.
+#[derive(Clone)]
 pub struct Bearoff<'a> {
     table: &'a TwoSidedTable,
     variant: Variant,
@@ -37,6 +38,33 @@ impl Judge for Bearoff<'_> {
 
     fn variant(&self) -> &Variant {
         &self.variant
+    }
+
+    fn unit(&self, cube: Option<CubeState>) -> Measure {
+        money_unit(cube)
+    }
+
+    fn turned(&self) -> Self {
+        self.clone()
+    }
+
+    fn seen(&self, cube: Option<Cube>, side: Owner) -> Option<CubeState> {
+        cube.map(|c| c.state(side))
+    }
+
+    fn position(&self, p: &Position, cube: Option<CubeState>) -> Result<f64, Error> {
+        let (us, them) = self.table.index().ranks_of(p)?;
+        let v = self.table.values(us, them)?;
+        match cube {
+            Some(s) => Ok(v.cubeful.ok_or_else(|| self.no_cube())?[s]),
+            None => Ok(v.equity()),
+        }
+    }
+
+    fn cubeless(&self, p: &Position) -> Result<Option<(f64, Outcomes)>, Error> {
+        let (us, them) = self.table.index().ranks_of(p)?;
+        let v = self.table.values(us, them)?;
+        Ok(Some((v.equity(), v.outcomes())))
     }
 
     fn won(&self, points: u32, cube: Option<CubeState>) -> MoneyWorth {

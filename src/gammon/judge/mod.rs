@@ -11,11 +11,24 @@
 
 mod money;
 
-pub use money::{Money, MoneyWorth};
+pub use money::{money_unit, Money, MoneyWorth};
 
-use super::cube::CubeAction;
+use super::cube::{Cube, CubeAction, Owner};
 use super::moves::{win_points, Generator, Play};
-use super::{Error, Position, Roll, Variant};
+use super::{Error, Outcomes, Position, Roll, Variant};
+use serde::Serialize;
+
+/// What a judge's values measure.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Measure {
+    /// Cubeless equities (money play without the cube).
+    Cubeless,
+    /// Cubeful equities per unit of the cube (money play with it).
+    Cubeful,
+    /// Match-winning chances.
+    Chance,
+}
 
 /// What a play is worth to its mover, as plays are ranked.
 pub trait Worth: Clone {
@@ -47,6 +60,27 @@ pub trait Judge {
 
     /// The variant played.
     fn variant(&self) -> &Variant;
+
+    /// What its values are with `cube`.
+    fn unit(&self, cube: Self::Cube) -> Measure;
+
+    /// The same stakes seen by the other side (at a match score, the score mirrored).
+    fn turned(&self) -> Self
+    where
+        Self: Sized;
+
+    /// A game's cube (none: a game without it) as `side` sees it on its turn.
+    fn seen(&self, cube: Option<Cube>, side: Owner) -> Self::Cube;
+
+    /// What `p` (with play left) is worth to the side on roll with `cube` if it does not
+    /// double: its cubeless equity without a cube.
+    fn position(&self, p: &Position, cube: Self::Cube) -> Result<f64, Error>;
+
+    /// The cubeless equity and outcome chances of `p`, where these stakes have them.
+    fn cubeless(&self, p: &Position) -> Result<Option<(f64, Outcomes)>, Error> {
+        let _ = p;
+        Ok(None)
+    }
 
     /// What a game won by `points` (1 a single game, 2 a gammon, 3 a backgammon) is worth
     /// to the winner, `cube` as the winner saw it on its turn.
@@ -121,4 +155,82 @@ pub fn rank<J: Judge + ?Sized>(
         r.loss = best - r.worth.key();
     }
     Ok(ranked)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gammon::cube::CubeState;
+    use crate::gammon::fixtures::{score_tables, tables};
+    use crate::gammon::matchplay::judge::AtScore;
+    use crate::gammon::matchplay::{CubeOwner, MatchCube, Score};
+    use crate::gammon::{moves, Evaluator};
+
+    /// The average over the rolls of the best play's key (a roll that cannot move hands
+    /// the same board to the opponent).
+    fn roll_average<J: Judge>(judge: &J, p: &Position, cube: J::Cube) -> f64 {
+        let faces = &judge.variant().faces;
+        let weight = 1.0 / (faces.len() * faces.len()) as f64;
+        let mut sum = 0.0;
+        for &a in faces {
+            for &b in faces {
+                let ranked = rank(judge, p, Roll::new(a, b), cube).unwrap();
+                sum += weight
+                    * match ranked.first() {
+                        Some(best) => best.worth.key(),
+                        None => judge.play(&Play::pass(p), cube).unwrap().key(),
+                    };
+            }
+        }
+        sum
+    }
+
+    /// Hypergammon-1's positions with play left, the first `n` in record order.
+    fn positions(t: &dyn Evaluator, n: usize) -> Vec<Position> {
+        let (numbers, checkers) = (t.numbers(), t.variant().checkers);
+        (0..numbers.records())
+            .filter_map(|r| numbers.position(r).ok())
+            .filter(|p| p.clash().is_none())
+            .filter(|p| moves::off(p.us(), checkers) < checkers)
+            .filter(|p| moves::off(p.them(), checkers) < checkers)
+            .take(n)
+            .collect()
+    }
+
+    // Bellman's equation, read through the one ranking: a position's value without a
+    // double is the average over the rolls of the best play's, in money play (cubeless
+    // and every cube state) and at a match score.
+    #[test]
+    fn the_best_plays_of_every_roll_average_to_the_positions_value() {
+        let t = tables("hyper1", true);
+        let money = Money {
+            table: t,
+            beavers: false,
+        };
+        let at = Score::new(2, 3, false).unwrap();
+        let st = score_tables(at).unwrap();
+        let judge = AtScore {
+            tables: &st,
+            score: at,
+        };
+        let cubes = [
+            MatchCube::START,
+            MatchCube::new(2, CubeOwner::OnRoll).unwrap(),
+            MatchCube::new(2, CubeOwner::Opponent).unwrap(),
+        ];
+        for p in positions(t, 60) {
+            let cubeless = roll_average(&money, &p, None);
+            assert!((cubeless - t.equity(&p).unwrap()).abs() < 1e-9, "{p:?}");
+            for state in CubeState::ALL {
+                let e = roll_average(&money, &p, Some(state));
+                let stored = money.position(&p, Some(state)).unwrap();
+                assert!((e - stored).abs() < 1e-9, "{p:?} {state}: {e} {stored}");
+            }
+            for cube in cubes {
+                let mwc = roll_average(&judge, &p, cube);
+                let stored = judge.position(&p, cube).unwrap();
+                assert!((mwc - stored).abs() < 1e-6, "{p:?} {cube}: {mwc} {stored}");
+            }
+        }
+    }
 }

@@ -1,8 +1,8 @@
 //! Money play's judge over any [`Evaluator`]: equities per unit of the cube, a cube state
 //! (or none, cubeless); the bear-off's judge shares its values ([`MoneyWorth`]).
 
-use super::{Judge, Worth};
-use crate::gammon::cube::{decide_money, CubeAction, CubeState, Cubeful};
+use super::{Judge, Measure, Worth};
+use crate::gammon::cube::{decide_money, Cube, CubeAction, CubeState, Cubeful, Owner};
 use crate::gammon::{Error, Evaluator, Outcomes, Position, Variant};
 
 /// Money play through a table.
@@ -72,12 +72,43 @@ impl Worth for MoneyWorth {
     }
 }
 
+/// Money play's unit: cubeful with a cube state, else cubeless.
+pub fn money_unit(cube: Option<CubeState>) -> Measure {
+    match cube {
+        Some(_) => Measure::Cubeful,
+        None => Measure::Cubeless,
+    }
+}
+
 impl Judge for Money<'_> {
     type Cube = Option<CubeState>;
     type Worth = MoneyWorth;
 
     fn variant(&self) -> &Variant {
         self.table.variant()
+    }
+
+    fn unit(&self, cube: Option<CubeState>) -> Measure {
+        money_unit(cube)
+    }
+
+    fn turned(&self) -> Self {
+        *self
+    }
+
+    fn seen(&self, cube: Option<Cube>, side: Owner) -> Option<CubeState> {
+        cube.map(|c| c.state(side))
+    }
+
+    fn position(&self, p: &Position, cube: Option<CubeState>) -> Result<f64, Error> {
+        match cube {
+            Some(s) => Ok(self.table.cubeful_required(p)?[s]),
+            None => self.table.equity(p),
+        }
+    }
+
+    fn cubeless(&self, p: &Position) -> Result<Option<(f64, Outcomes)>, Error> {
+        Ok(Some((self.table.equity(p)?, self.table.outcomes(p)?)))
     }
 
     fn won(&self, points: u32, cube: Option<CubeState>) -> MoneyWorth {

@@ -3,8 +3,8 @@
 
 use super::score::{CubeOwner, Game, MatchCube, Score, Unit};
 use super::store::{UnitTable, CHANCE_SCALE};
-use crate::gammon::cube::{decide, Choices, CubeAction, Rules};
-use crate::gammon::judge::Judge;
+use crate::gammon::cube::{decide, Choices, Cube, CubeAction, Owner, Rules};
+use crate::gammon::judge::{Judge, Measure};
 use crate::gammon::{Error, Position, Variant};
 use std::path::Path;
 
@@ -138,6 +138,33 @@ impl Judge for AtScore<'_> {
 
     fn variant(&self) -> &Variant {
         self.tables.unit().variant()
+    }
+
+    fn unit(&self, _: MatchCube) -> Measure {
+        Measure::Chance
+    }
+
+    fn turned(&self) -> Self {
+        self.mirrored()
+    }
+
+    /// The cube at 1, centred, for a game without one.
+    fn seen(&self, cube: Option<Cube>, side: Owner) -> MatchCube {
+        let c = cube.unwrap_or(Cube::START);
+        let owner = match c.owner {
+            Owner::Centred => CubeOwner::Centred,
+            o if o == side => CubeOwner::OnRoll,
+            _ => CubeOwner::Opponent,
+        };
+        MatchCube {
+            value: c.value,
+            owner,
+        }
+    }
+
+    fn position(&self, p: &Position, cube: MatchCube) -> Result<f64, Error> {
+        let record = self.tables.unit().numbers().record(p)?;
+        self.tables.no_double(record, self.score, cube)
     }
 
     /// The chance after winning `points` times the cube.
