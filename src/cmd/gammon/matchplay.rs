@@ -74,52 +74,75 @@ fn score_tables(v: &Variant, score: Score, folder: Option<&Path>) -> Result<Scor
     Ok(ScoreTables::new(open_unit(v, unit, unit, folder)?, dmp)?)
 }
 
-/// The score and the cube of `equity` or `hint` at a score.
-fn score_and_cube(s: &ScoreArgs, cube: Option<CubeArg>) -> Result<(Score, MatchCube)> {
-    let text = s.score.as_deref().expect("called with --score");
-    let score = Score::parse(text, s.crawford)?;
-    let value = match cube {
-        None | Some(CubeArg::State(tabula::gammon::CubeState::Centred)) => 1,
-        Some(CubeArg::Value(v)) => v,
-        Some(CubeArg::State(state)) => {
-            return Err(tabula::gammon::Error::Input {
-                what: "cube",
-                input: state.name().to_string(),
-                reason: "at a match score --cube takes the cube's value (1, 2, 4, …) and \
-                         --owner who owns it"
-                    .into(),
-            }
-            .into())
+/// A question at a match score as either door reads it: the score as given (`A-B`),
+/// whether this is the Crawford game, the cube (a value; a state's name is refused) and
+/// its owner, the folder of the match tables (the tables folder's when none).
+pub struct AtScore<'a> {
+    pub score: &'a str,
+    pub crawford: bool,
+    pub cube: Option<CubeArg>,
+    pub owner: Option<CubeOwner>,
+    pub folder: Option<&'a Path>,
+}
+
+impl<'a> AtScore<'a> {
+    /// The command line's `--score`, `--crawford`, `--owner` and `--match-tables`, with
+    /// `--cube`.
+    pub fn of(s: &'a ScoreArgs, cube: Option<CubeArg>) -> AtScore<'a> {
+        AtScore {
+            score: s.score.as_deref().expect("called with --score"),
+            crawford: s.crawford,
+            cube,
+            owner: s.owner.map(CubeOwner::from),
+            folder: s.tables.match_tables.as_deref(),
         }
-    };
-    let owner = match (value, s.owner) {
-        (1, None) => CubeOwner::Centred,
-        (_, Some(o)) => o.into(),
-        (_, None) => {
-            return Err(tabula::gammon::Error::Input {
-                what: "cube",
-                input: value.to_string(),
-                reason: "a cube of 2 or more has an owner: give --owner on-roll or --owner \
-                         opponent"
-                    .into(),
+    }
+
+    /// The score and the cube.
+    fn read(&self) -> Result<(Score, MatchCube)> {
+        let score = Score::parse(self.score, self.crawford)?;
+        let value = match self.cube {
+            None | Some(CubeArg::State(tabula::gammon::CubeState::Centred)) => 1,
+            Some(CubeArg::Value(v)) => v,
+            Some(CubeArg::State(state)) => {
+                return Err(tabula::gammon::Error::Input {
+                    what: "cube",
+                    input: state.name().to_string(),
+                    reason: "at a match score --cube takes the cube's value (1, 2, 4, …) and \
+                             --owner who owns it"
+                        .into(),
+                }
+                .into())
             }
-            .into())
-        }
-    };
-    Ok((score, MatchCube::new(value, owner)?))
+        };
+        let owner = match (value, self.owner) {
+            (1, None) => CubeOwner::Centred,
+            (_, Some(o)) => o,
+            (_, None) => {
+                return Err(tabula::gammon::Error::Input {
+                    what: "cube",
+                    input: value.to_string(),
+                    reason: "a cube of 2 or more has an owner: give --owner on-roll or \
+                             --owner opponent"
+                        .into(),
+                }
+                .into())
+            }
+        };
+        Ok((score, MatchCube::new(value, owner)?))
+    }
 }
 
 /// `equity` at a score, for both doors (the command line and the server): the position
-/// and the score as given, the cube's value and owner; the tables in `--match-tables`.
+/// as given, at the score `at`.
 pub fn equity_answer(
     v: &Variant,
     position_text: &str,
-    s: &ScoreArgs,
-    cube: Option<CubeArg>,
+    at: &AtScore,
 ) -> Result<query::MatchEvaluation> {
     let p = position(v, position_text)?;
-    let (score, cube) = score_and_cube(s, cube)?;
-    let t = score_tables(v, score, s.tables.match_tables.as_deref())?;
+    let (score, cube) = at.read()?;
+    let t = score_tables(v, score, at.folder)?;
     Ok(query::evaluate(&t, &p, score, cube)?)
 }
 
@@ -128,24 +151,24 @@ pub fn hint_answer(
     v: &Variant,
     position_text: &str,
     roll: &str,
-    s: &ScoreArgs,
-    cube: Option<CubeArg>,
+    at: &AtScore,
 ) -> Result<query::MatchHint> {
     let (p, roll) = position_and_roll(v, position_text, roll)?;
-    let (score, cube) = score_and_cube(s, cube)?;
-    let t = score_tables(v, score, s.tables.match_tables.as_deref())?;
+    let (score, cube) = at.read()?;
+    let t = score_tables(v, score, at.folder)?;
     Ok(query::hint(&t, &p, roll, score, cube)?)
 }
 
 /// `equity --score`.
 pub fn equity(v: &Variant, args: EquityArgs, s: ScoreArgs) -> Result<()> {
-    let e = equity_answer(v, &args.at.position, &s, Some(args.cube))?;
+    let e = equity_answer(v, &args.at.position, &AtScore::of(&s, Some(args.cube)))?;
     text_or_json(&e, args.json, || render_match::evaluation(&e))
 }
 
 /// `hint --score`.
 pub fn hint(v: &Variant, args: HintArgs, s: ScoreArgs) -> Result<()> {
-    let h = hint_answer(v, &args.at.at.position, &args.at.roll, &s, args.cube)?;
+    let at = AtScore::of(&s, args.cube);
+    let h = hint_answer(v, &args.at.at.position, &args.at.roll, &at)?;
     text_or_json(&h, args.json, || render_match::hint(&h))
 }
 

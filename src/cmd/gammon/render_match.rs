@@ -137,7 +137,8 @@ pub fn met(m: &Met) -> String {
     }
     let _ = write!(
         out,
-        "\npost-Crawford: the side needing 1 against B\n        "
+        "\npost-Crawford: match-winning chance of the leader (the side needing 1) against the \
+         trailer needing B; gnubg's table holds the trailer's, 100 less these\n        "
     );
     for p in &m.post_crawford {
         let _ = write!(out, "{:>9.4}", 100.0 * p);
