@@ -16,7 +16,7 @@
 use std::path::{Path, PathBuf};
 use tabula::gammon::bearoff::store::{self, Kind, OneSidedTable, TwoSidedTable};
 use tabula::gammon::bearoff::{query, BearoffIndex};
-use tabula::gammon::cube::decide;
+use tabula::gammon::cube::decide_money;
 use tabula::gammon::moves::Generator;
 use tabula::gammon::{CubeState, Position, Roll, Variant};
 use tabula::progress::Progress;
@@ -74,7 +74,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     );
     if let Some(c) = &v.cubeful {
         for state in [CubeState::Centred, CubeState::Owned] {
-            let a = decide(c, state);
+            let a = decide_money(c, state, true);
             let action = a.action.map_or("no access".into(), |d| d.to_string());
             println!(
                 "  cube {}: no double {:+.4}, double/take {:+.4} -> {action}",

@@ -30,7 +30,7 @@ use std::path::Path;
 use tabula::gammon::bearoff::gnubg::{ts_value, GnubgFile};
 use tabula::gammon::bearoff::store::{OneSidedTable, TwoSidedTable};
 use tabula::gammon::bearoff::{notation, query};
-use tabula::gammon::cube::{decide, CubeDecision};
+use tabula::gammon::cube::{decide_money, CubeDecision};
 use tabula::gammon::moves::Generator;
 use tabula::gammon::{CubeState, Roll, Variant};
 
@@ -189,7 +189,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let v = two.values_at(r as u64)?;
         *e = v.win;
         if let Some(cf) = v.cubeful {
-            let a = decide(&cf, CubeState::Centred);
+            let a = decide_money(&cf, CubeState::Centred, true);
             *c = (a.no_double, cf.opponent_owns);
         }
     }

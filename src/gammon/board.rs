@@ -31,8 +31,37 @@ pub struct Around {
     /// The dice the side on roll has rolled, if any.
     pub dice: Option<Roll>,
     /// Whether the side at the bottom (X, the position's side on roll) is on roll; else
-    /// the top side (O) is.
+    /// the top side (O) is: the Position ID shown is then the top side's view.
     pub top_on_roll: bool,
+    /// The match's score, when the game is one of a match.
+    pub score: Option<Standing>,
+}
+
+/// A match's running score, as the board shows it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Standing {
+    /// The match's length.
+    pub length: u32,
+    /// Points the bottom side (X) still needs.
+    pub bottom: u32,
+    /// Points the top side (O) still needs.
+    pub top: u32,
+    /// This is the Crawford game.
+    pub crawford: bool,
+}
+
+impl std::fmt::Display for Standing {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "match to {}: X needs {}, O needs {}",
+            self.length, self.bottom, self.top
+        )?;
+        if self.crawford {
+            f.write_str(" (Crawford game)")?;
+        }
+        Ok(())
+    }
 }
 
 /// Rows a half of the board shows at most; a taller stack shows its count in its last row.
@@ -130,9 +159,13 @@ pub fn draw(variant: &Variant, p: &Position, around: &Around) -> String {
     let mut lines = Vec::new();
     let mut head = format!(" {}", notation(variant, p));
     if points == position_id::POINTS {
-        if let Ok(id) = position_id::encode(p) {
+        let on_roll = if around.top_on_roll { p.swapped() } else { *p };
+        if let Ok(id) = position_id::encode(&on_roll) {
             head.push_str(&format!("   Position ID {id}"));
         }
+    }
+    if let Some(score) = around.score {
+        head.push_str(&format!("   {score}"));
     }
     lines.push(head);
     // The top half: O's points from X's view, stacks hanging from the border.
@@ -327,6 +360,7 @@ mod tests {
                     cube: Some((value, state)),
                     dice: None,
                     top_on_roll: false,
+                    score: None,
                 };
                 let board = draw(&v, &p, &around);
                 let read = read_back(&board, v.points);
@@ -357,6 +391,7 @@ mod tests {
             cube: None,
             dice: Some(Roll::new(6, 5)),
             top_on_roll: false,
+            score: None,
         };
         let board = draw(&v, &v.opening(), &around);
         let id = position_id::encode(&v.opening()).unwrap();

@@ -1,10 +1,8 @@
-//! The human's side of a game against the table in the terminal, written once for the
-//! trainer's session ([`super::trainer`]) and a match's games ([`super::game`]): the
-//! questions (double or roll, take or pass, which play) and their answers, the plays of
-//! a roll listed, the table's moves and answers to a double announced, a game's points.
+//! The terminal of the trainer (`super::trainer`): the questions (double or roll, take or
+//! pass, which play) and their answers read, the plays of a roll listed.
 
-use super::cube::{Cube, Owner};
-use super::moves::{win_points, Generator, Play};
+use super::cube::Cube;
+use super::moves::{Generator, Play};
 use super::notation::{notation, parse_position};
 use super::{Error, Position, Roll, Variant};
 use crate::lines::Lines;
@@ -165,83 +163,23 @@ impl<R: BufRead, W: Write> Console<'_, R, W> {
         }
     }
 
-    /// Says the table's move of `roll` from `pos`: `best` (its steps and the play, with
-    /// `note` after them), or none when the roll cannot move.
-    pub(super) fn table_moves(
-        &mut self,
-        pos: &Position,
-        roll: Roll,
-        best: Option<(&str, Play)>,
-        note: &str,
-    ) -> Result<Play, Error> {
-        let Some((text, play)) = best else {
-            self.say(format_args!("O rolls {roll} and cannot move."))?;
-            return Ok(Play::pass(pos));
-        };
-        self.say(format_args!("O rolls {roll} and plays {text}{note}."))?;
-        Ok(play)
-    }
-
-    /// A double from `before` answered by `taker` (`note` after its words): when it
-    /// takes, the cube turned to it; when it passes, the human's points (negative when
-    /// the human passed).
-    pub(super) fn double_answered(
-        &mut self,
-        taker: Owner,
-        takes: bool,
-        note: &str,
-        c: &mut Cube,
-        before: u32,
-    ) -> Result<Option<i32>, Error> {
-        let (who, take, pass, end, sign) = match taker {
-            Owner::X => ("You", "take", "pass", "you lose", -1),
-            _ => ("O", "takes", "passes", "you win", 1),
-        };
-        if takes {
-            *c = c.taken_by(taker);
-            let cube = describe(c);
-            self.say(format_args!("{who} {take}{note}: {cube}."))?;
-            Ok(None)
-        } else {
-            self.say(format_args!("{who} {pass}{note}: {end} {before} point(s)."))?;
-            Ok(Some(sign * before as i32))
-        }
-    }
-
-    /// The position's notation line from the human's side (`view`), with the cube.
+    /// The position's notation line from the human's side (`view`), with the cube and
+    /// `note` after it.
     pub(super) fn show_notation(
         &mut self,
         v: &Variant,
         view: &Position,
         cube: Option<Cube>,
+        note: &str,
     ) -> Result<(), Error> {
         let text = notation(v, view);
         let cube = cube_note(cube);
-        self.say(format_args!("\nX (you) / O: {text}{cube}"))
+        self.say(format_args!("\nX (you) / O: {text}{cube}{note}"))
     }
-}
-
-/// What a winning `play` earns its mover with `cube` (none: cubeless): the points, and
-/// the word for the win (`a gammon`).
-pub(super) fn won(v: &Variant, play: &Play, cube: Option<Cube>) -> (i32, &'static str) {
-    let won = win_points(v, play.after.them()) as i32;
-    let value = cube.map_or(1, |c| c.value as i32);
-    let word = ["", "a single game", "a gammon", "a backgammon"][won as usize];
-    (won * value, word)
 }
 
 /// The cube after a position's line: `   (cube 2, yours)`, nothing without the cube.
 pub(super) fn cube_note(cube: Option<Cube>) -> String {
-    cube.map(|c| format!("   ({})", describe(&c)))
+    cube.map(|c| format!("   ({})", super::game::describe(&c)))
         .unwrap_or_default()
-}
-
-/// The cube for the human's eyes: `cube 2, yours`.
-pub(super) fn describe(c: &Cube) -> String {
-    let owner = match c.owner {
-        Owner::Centred => "centred",
-        Owner::X => "yours",
-        Owner::O => "O's",
-    };
-    format!("cube {}, {owner}", c.value)
 }

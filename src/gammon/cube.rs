@@ -4,16 +4,16 @@
 //! this one vocabulary.
 //!
 //! ```
-//! use tabula::gammon::cube::{decide, CubeDecision, CubeState, Cubeful};
+//! use tabula::gammon::cube::{decide_money, CubeDecision, CubeState, Cubeful};
 //!
 //! // Not doubling is worth 0.6 to the side on roll; doubled and taken, the opponent
 //! // would own the cube at twice the stake, where the side on roll has 0.45 a unit.
 //! let c = Cubeful { owned: 0.7, centred: 0.6, centred_jacoby: 0.55, opponent_owns: 0.45 };
 //! assert_eq!(c[CubeState::Centred], 0.6);
-//! let verdict = decide(&c, CubeState::Centred);
+//! let verdict = decide_money(&c, CubeState::Centred, false);
 //! // Doubled and taken: 2 × 0.45 = 0.9 > 0.6, and 0.9 ≤ 1, so the opponent takes.
 //! assert_eq!(verdict.action, Some(CubeDecision::DoubleTake));
-//! assert_eq!(decide(&c, CubeState::OpponentOwns).action, None);
+//! assert_eq!(decide_money(&c, CubeState::OpponentOwns, false).action, None);
 //! ```
 
 use serde::{Serialize, Serializer};
@@ -227,26 +227,116 @@ impl Serialize for CubeDecision {
     }
 }
 
-/// The side on roll's cube decision in one cube state, with the equities behind it (as
-/// gnubg shows them).
+/// What the side on roll may choose before it rolls, each valued in the stakes' unit
+/// (equity per unit of the cube in money play, match-winning chance at a score): higher is
+/// better for it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Choices {
+    /// It does not double.
+    pub no_double: f64,
+    /// It doubles and the opponent takes.
+    pub double_take: f64,
+    /// It doubles and the opponent passes.
+    pub double_pass: f64,
+}
+
+impl Choices {
+    /// Money play's choices in cube state `state`: a double taken plays on at twice the
+    /// stake with the opponent owning the cube; a double passed is worth one cube.
+    pub fn money(c: &Cubeful, state: CubeState) -> Choices {
+        Choices {
+            no_double: c[state],
+            double_take: 2.0 * c.opponent_owns,
+            double_pass: 1.0,
+        }
+    }
+}
+
+/// What the rules around a cube decision allow.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Rules {
+    /// The side on roll may double: the cube is in play, centred or its own.
+    pub access: bool,
+    /// The cube is its own: a double is a redouble.
+    pub redouble: bool,
+    /// Money play where a taker may beaver (redouble at once, keeping the cube), as in
+    /// gnubg's money sessions.
+    pub beavers: bool,
+    /// A single win at this cube already takes the match: the cube is dead for the side
+    /// on roll, which never doubles.
+    pub dead: bool,
+}
+
+impl Rules {
+    /// Money play in cube state `state`.
+    pub fn money(state: CubeState, beavers: bool) -> Rules {
+        Rules {
+            access: state.has_access(),
+            redouble: state == CubeState::Owned,
+            beavers,
+            dead: false,
+        }
+    }
+}
+
+/// One of the three choices, as the verdict lists them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Choice {
+    /// No double.
+    NoDouble,
+    /// Double, and the opponent takes.
+    DoubleTake,
+    /// Double, and the opponent passes.
+    DoublePass,
+}
+
+impl Choice {
+    /// `no double`, `double, take`, `double, pass`.
+    pub const fn text(self) -> &'static str {
+        match self {
+            Choice::NoDouble => "no double",
+            Choice::DoubleTake => "double, take",
+            Choice::DoublePass => "double, pass",
+        }
+    }
+
+    /// Its value among `c`.
+    pub fn of(self, c: &Choices) -> f64 {
+        match self {
+            Choice::NoDouble => c.no_double,
+            Choice::DoubleTake => c.double_take,
+            Choice::DoublePass => c.double_pass,
+        }
+    }
+}
+
+impl Serialize for Choice {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.text())
+    }
+}
+
+/// The side on roll's cube decision, with the values behind it, as gnubg gives it.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct CubeAction {
     /// The decision; none when the side on roll has no access to the cube.
     pub action: Option<CubeDecision>,
-    /// The cube state decided for.
-    pub state: CubeState,
-    /// Equity if it does not double: its no-double equity in that state.
+    /// The money cube state decided for (none at a match score, whose cube is beside).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub state: Option<CubeState>,
+    /// The value if it does not double.
     pub no_double: f64,
-    /// Equity if it doubles and is taken: twice its equity with the opponent owning.
+    /// The value if it doubles and is taken (in money play twice its equity with the
+    /// opponent owning the cube).
     pub double_take: f64,
-    /// Equity if it doubles and the opponent passes: 1.
+    /// The value if it doubles and the opponent passes (in money play 1).
     pub double_pass: f64,
     /// The opponent's proper answer to a double: `take` when taking costs it no more
     /// than passing (double/take ≤ double/pass), else `pass`; none without access.
     pub response: Option<Response>,
-    /// The verdict as gnubg words it: `No double, take`, `Double, pass`, `Too good to
-    /// redouble, pass` … (a redouble when the side on roll owns the cube); none without
-    /// access.
+    /// The verdict as gnubg words it: `No double, take`, `No double, beaver`, `Double,
+    /// pass`, `Too good to redouble, pass`, `Never double, take (dead cube)` … (a
+    /// redouble when the side on roll owns the cube); none without access.
     pub proper: Option<Proper>,
     /// How far past the doubling point the position is: min(double/take, double/pass)
     /// − no double (positive: doubling gains that much; negative: it costs that much).
@@ -254,6 +344,12 @@ pub struct CubeAction {
     /// How far the opponent is from its take point: double/pass − double/take
     /// (positive: taking saves it that much; negative: it should pass).
     pub take_margin: f64,
+    /// The three choices in gnubg's order: the proper one first.
+    pub order: [Choice; 3],
+    /// gnubg's percentage where it gives one: for no double, (ND − DT) / (DP − DT), how
+    /// many doubles should be passed before doubling is right; for too good to double,
+    /// pass, (ND − DP) / (DT − DP), how many should be taken.
+    pub percent: Option<f64>,
 }
 
 /// The proper cube action as gnubg words it: the decision of the side on roll (a
@@ -266,6 +362,10 @@ pub struct Proper {
     pub response: Response,
     /// The cube is the side on roll's own: a redouble.
     pub redouble: bool,
+    /// The opponent takes and, in money play with beavers, beavers: it would be ahead.
+    pub beaver: bool,
+    /// The cube is dead for the side on roll: it never doubles.
+    pub dead: bool,
 }
 
 impl fmt::Display for Proper {
@@ -275,12 +375,18 @@ impl fmt::Display for Proper {
         } else {
             ("", "Double")
         };
+        if self.dead {
+            return write!(f, "Never {re}double, take (dead cube)");
+        }
         match self.decision {
             CubeDecision::NoDouble => write!(f, "No {re}double"),
             CubeDecision::DoubleTake | CubeDecision::DoublePass => f.write_str(big),
             CubeDecision::TooGood => write!(f, "Too good to {re}double"),
         }?;
-        write!(f, ", {}", self.response)
+        match self.beaver {
+            true => f.write_str(", beaver"),
+            false => write!(f, ", {}", self.response),
+        }
     }
 }
 
@@ -321,49 +427,90 @@ impl Serialize for Response {
     }
 }
 
-/// The decision of the side on roll in cube state `state` from its no-double equities:
-/// with ND its no-double equity and DT = 2 × its equity with the opponent owning, it
-/// doubles when min(DT, 1) > ND, and the opponent takes when DT ≤ 1; not doubling is
-/// "too good" when ND > 1.
-pub fn decide(c: &Cubeful, state: CubeState) -> CubeAction {
-    let no_double = c[state];
-    let double_take = 2.0 * c.opponent_owns;
-    let action = if !state.has_access() {
-        None
-    } else if doubled(c.opponent_owns) > no_double {
-        Some(if double_take <= 1.0 {
-            CubeDecision::DoubleTake
-        } else {
-            CubeDecision::DoublePass
-        })
-    } else if no_double > 1.0 {
-        Some(CubeDecision::TooGood)
-    } else {
-        Some(CubeDecision::NoDouble)
-    };
-    let response = state.has_access().then_some(if double_take <= 1.0 {
+/// The one cube decision rule, for money play, match play and the bear-off alike
+/// (`docs/gammon.md`, "The doubling cube"): with ND, DT and DP the values of `c`, the
+/// opponent takes when DT ≤ DP; the side on roll doubles when min(DT, DP) > ND, or when
+/// not doubling is worth exactly what the pass is and a take no less (a certain win
+/// cashed: gnubg's "double, pass"); else not doubling is "too good" when ND > DP. Where
+/// the cube is dead for it, it never doubles.
+pub fn decide(c: Choices, rules: Rules) -> CubeAction {
+    let Choices {
+        no_double: nd,
+        double_take: dt,
+        double_pass: dp,
+    } = c;
+    let cash = nd == dp && dt >= dp;
+    let response = if dt <= dp && !cash {
         Response::Take
     } else {
         Response::Pass
-    });
-    let proper = match (action, response) {
-        (Some(decision), Some(response)) => Some(Proper {
-            decision,
-            response,
-            redouble: state == CubeState::Owned,
-        }),
+    };
+    let decision = if rules.dead {
+        CubeDecision::NoDouble
+    } else if dt.min(dp) > nd || cash {
+        match response {
+            Response::Take => CubeDecision::DoubleTake,
+            Response::Pass => CubeDecision::DoublePass,
+        }
+    } else if nd > dp {
+        CubeDecision::TooGood
+    } else {
+        CubeDecision::NoDouble
+    };
+    let order = match (decision, response) {
+        _ if rules.dead => [Choice::NoDouble, Choice::DoublePass, Choice::DoubleTake],
+        (CubeDecision::DoubleTake, _) => [Choice::DoubleTake, Choice::DoublePass, Choice::NoDouble],
+        (CubeDecision::DoublePass, _) => [Choice::DoublePass, Choice::DoubleTake, Choice::NoDouble],
+        (CubeDecision::TooGood, Response::Pass) => {
+            [Choice::NoDouble, Choice::DoubleTake, Choice::DoublePass]
+        }
+        _ => [Choice::NoDouble, Choice::DoublePass, Choice::DoubleTake],
+    };
+    let ratio = |a: f64, b: f64| (b != 0.0).then(|| a / b);
+    let percent = match (decision, response) {
+        _ if rules.dead || !rules.access => None,
+        (CubeDecision::NoDouble, _) => ratio(nd - dt, dp - dt),
+        (CubeDecision::TooGood, Response::Pass) if nd <= dt => ratio(nd - dp, dt - dp),
         _ => None,
     };
-    CubeAction {
-        action,
-        state,
-        no_double,
-        double_take,
-        double_pass: 1.0,
+    // A beaver: the taker would be ahead (gnubg's "double/take equity" at most 0), when it
+    // takes and the side on roll does not double, or doubles a centred cube.
+    let beaver = rules.beavers
+        && response == Response::Take
+        && (-2.0..=0.0).contains(&dt)
+        && match decision {
+            CubeDecision::NoDouble => !rules.dead,
+            CubeDecision::DoubleTake => !rules.redouble,
+            _ => false,
+        };
+    let proper = rules.access.then_some(Proper {
+        decision,
         response,
+        redouble: rules.redouble,
+        beaver,
+        dead: rules.dead,
+    });
+    CubeAction {
+        action: rules.access.then_some(decision),
+        state: None,
+        no_double: nd,
+        double_take: dt,
+        double_pass: dp,
+        response: rules.access.then_some(response),
         proper,
-        doubling_margin: double_take.min(1.0) - no_double,
-        take_margin: 1.0 - double_take,
+        doubling_margin: dt.min(dp) - nd,
+        take_margin: dp - dt,
+        order,
+        percent,
+    }
+}
+
+/// Money play's decision in cube state `state` from a position's no-double equities
+/// (beavers as `beavers` says).
+pub fn decide_money(c: &Cubeful, state: CubeState, beavers: bool) -> CubeAction {
+    CubeAction {
+        state: Some(state),
+        ..decide(Choices::money(c, state), Rules::money(state, beavers))
     }
 }
 
@@ -455,18 +602,23 @@ mod tests {
             centred_jacoby: nd,
             opponent_owns: x,
         };
-        let d = |nd, x| decide(&c(nd, x), CubeState::Centred).action.unwrap();
+        let d = |nd, x| {
+            decide_money(&c(nd, x), CubeState::Centred, false)
+                .action
+                .unwrap()
+        };
         assert_eq!(d(0.3, 0.1), CubeDecision::NoDouble);
         assert_eq!(d(0.3, 0.4), CubeDecision::DoubleTake);
         assert_eq!(d(0.9, 0.6), CubeDecision::DoublePass);
         assert_eq!(d(1.2, 0.6), CubeDecision::TooGood);
         assert_eq!(CubeDecision::DoubleTake.to_string(), "double, take");
-        let json = serde_json::to_value(decide(&c(0.3, 0.4), CubeState::Owned)).unwrap();
+        let json =
+            serde_json::to_value(decide_money(&c(0.3, 0.4), CubeState::Owned, false)).unwrap();
         assert_eq!(json["action"], "double, take");
         assert_eq!(json["state"], "owned");
         assert_eq!(json["response"], "take");
         assert_eq!(json["proper"], "Redouble, take");
-        let v = |nd, x, state| decide(&c(nd, x), state);
+        let v = |nd, x, state| decide_money(&c(nd, x), state, true);
         let proper = |nd, x, state| v(nd, x, state).proper.unwrap().to_string();
         assert_eq!(proper(0.3, 0.1, CubeState::Centred), "No double, take");
         assert_eq!(proper(0.9, 0.6, CubeState::Centred), "Double, pass");
@@ -480,6 +632,61 @@ mod tests {
         let a = v(0.3, 0.4, CubeState::Centred);
         assert!((a.doubling_margin - 0.5).abs() < 1e-12);
         assert!((a.take_margin - 0.2).abs() < 1e-12);
+    }
+
+    #[test]
+    fn the_verdict_has_gnubgs_beaver_percentage_and_order() {
+        let choices = |nd, dt, dp| Choices {
+            no_double: nd,
+            double_take: dt,
+            double_pass: dp,
+        };
+        let money = Rules::money(CubeState::Centred, true);
+        // No double, and the taker would be ahead (DT = -0.2 ≤ 0): a beaver, and gnubg's
+        // (ND − DT) / (DP − DT) = 0.3 / 1.2.
+        let a = decide(choices(0.1, -0.2, 1.0), money);
+        assert_eq!(a.proper.unwrap().to_string(), "No double, beaver");
+        assert_eq!(a.action, Some(CubeDecision::NoDouble));
+        assert!((a.percent.unwrap() - 0.25).abs() < 1e-12);
+        assert_eq!(
+            a.order,
+            [Choice::NoDouble, Choice::DoublePass, Choice::DoubleTake]
+        );
+        // Without beavers (a game played without them), a take.
+        let plain = decide(
+            choices(0.1, -0.2, 1.0),
+            Rules::money(CubeState::Centred, false),
+        );
+        assert_eq!(plain.proper.unwrap().to_string(), "No double, take");
+        // Too good, pass with DT ≥ ND > DP: (ND − DP) / (DT − DP); listed ND, DT, DP.
+        let a = decide(choices(1.1, 1.3, 1.0), money);
+        assert_eq!(a.proper.unwrap().to_string(), "Too good to double, pass");
+        assert!((a.percent.unwrap() - 1.0 / 3.0).abs() < 1e-12);
+        assert_eq!(
+            a.order,
+            [Choice::NoDouble, Choice::DoubleTake, Choice::DoublePass]
+        );
+        // ND > DT > DP: never right to double, no percentage.
+        assert_eq!(decide(choices(1.3, 1.1, 1.0), money).percent, None);
+        // A certain single win is cashed: double, pass.
+        let a = decide(choices(1.0, 2.0, 1.0), money);
+        assert_eq!(a.action, Some(CubeDecision::DoublePass));
+        assert_eq!(a.response, Some(Response::Pass));
+        // Doubles have no percentage.
+        assert_eq!(decide(choices(0.3, 0.8, 1.0), money).percent, None);
+        // A dead cube: never double.
+        let dead = Rules {
+            access: true,
+            dead: true,
+            ..Rules::default()
+        };
+        let a = decide(choices(0.6, 0.55, 1.0), dead);
+        assert_eq!(a.action, Some(CubeDecision::NoDouble));
+        assert_eq!(
+            a.proper.unwrap().to_string(),
+            "Never double, take (dead cube)"
+        );
+        assert_eq!(a.percent, None);
     }
 
     #[test]

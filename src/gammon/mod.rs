@@ -40,8 +40,11 @@ mod console;
 pub mod cube;
 mod error;
 mod evaluator;
+#[cfg(test)]
+pub(crate) mod fixtures;
 pub mod game;
 pub mod gnubg;
+pub mod judge;
 pub mod matchplay;
 pub mod moves;
 pub mod notation;

@@ -3,8 +3,9 @@
 //! roll ranked; the opening roll's best plays. The results are plain serde types: the
 //! command line's `--json` documents are their serde form.
 
-use super::cube::{decide, CubeAction, CubeState, Cubeful};
+use super::cube::{decide_money, CubeAction, CubeState, Cubeful};
 use super::gnubg::position_id;
+use super::judge::{rank, Judged, Money, MoneyWorth};
 use super::moves::{win_points, Generator, Play};
 use super::notation::notation;
 use super::{Error, Evaluator, Numbers, Outcomes, Position, Roll, Variant};
@@ -102,17 +103,10 @@ pub struct Ranked {
 }
 
 impl Ranked {
-    /// A play with its values, written as every door shows it (gnubg's notation, its steps,
-    /// the Position ID after it); `position` is the position after the play as text. Its
-    /// `loss` is set once the plays are ranked.
-    pub fn of_play(
-        v: &Variant,
-        play: Play,
-        position: String,
-        equity: f64,
-        outcomes: Outcomes,
-        cubeful: Option<f64>,
-    ) -> Ranked {
+    /// A judged play, written as every door shows it (gnubg's notation, its steps, the
+    /// Position ID after it); `position` is the position after the play as text.
+    pub fn of_judged(v: &Variant, j: Judged<MoneyWorth>, position: String) -> Ranked {
+        let play = j.play;
         let position_id = (v.points == position_id::POINTS && !play.wins())
             .then(|| position_id::encode(&play.after.swapped()).ok())
             .flatten();
@@ -127,10 +121,10 @@ impl Ranked {
             position_id,
             steps,
             play,
-            equity,
-            outcomes,
-            cubeful,
-            loss: 0.0,
+            equity: j.worth.equity,
+            outcomes: j.worth.outcomes,
+            cubeful: j.worth.cubeful,
+            loss: j.loss,
         }
     }
 
@@ -240,41 +234,14 @@ pub fn evaluate(
         looked,
         equity: table.equity(p)?,
         outcomes: table.outcomes(p)?,
-        cube: cubeful.as_ref().map(|c| decide(c, state)),
+        cube: cubeful.as_ref().map(|c| decide_money(c, state, true)),
         cubeful,
     })
 }
 
-/// What a play is worth to the side that made it, cubeless: a win's points, or minus the
-/// opponent's stored equity after it.
-pub fn value(table: &dyn Evaluator, play: &Play) -> Result<(f64, Outcomes), Error> {
-    if play.wins() {
-        let points = win_points(table.variant(), play.after.them());
-        return Ok((f64::from(points), Outcomes::won(points as u8)));
-    }
-    let next = play.after.swapped();
-    Ok((-table.equity(&next)?, table.outcomes(&next)?.flip()))
-}
-
-/// What a play is worth to the side that made it in its cube state `state`: a win's
-/// points (1 under the Jacoby rule), or what the opponent, on roll and deciding on the
-/// cube first, leaves it.
-pub fn cubeful_value(table: &dyn Evaluator, play: &Play, state: CubeState) -> Result<f64, Error> {
-    if play.wins() {
-        let points = win_points(table.variant(), play.after.them());
-        return Ok(if state == CubeState::CentredJacoby {
-            1.0
-        } else {
-            f64::from(points)
-        });
-    }
-    let next = table.cubeful_required(&play.after.swapped())?;
-    Ok(next.after_move()[state])
-}
-
 /// Every play of `roll` from `p`, best first: by the cubeful equity of the side that
 /// moves in cube state `cube` when given (the table must keep the cube), else by
-/// cubeless equity. Empty when the roll passes.
+/// cubeless equity (the one ranking, [`rank`]). Empty when the roll passes.
 pub fn hint(
     table: &dyn Evaluator,
     p: &Position,
@@ -285,32 +252,23 @@ pub fn hint(
     if cube.is_some() {
         table.cube_required()?;
     }
-    let mut ranked = Vec::new();
-    for play in Generator::new(v).plays(p, roll) {
-        if play.is_pass() {
-            continue;
-        }
-        let (equity, outcomes) = value(table, &play)?;
-        let cubeful = match cube {
-            Some(state) => Some(cubeful_value(table, &play, state)?),
-            None => None,
-        };
-        let position = notation(v, &play.after);
-        ranked.push(Ranked::of_play(
-            v, play, position, equity, outcomes, cubeful,
-        ));
-    }
-    ranked.sort_by(|a, b| b.key().total_cmp(&a.key()));
-    let best = ranked.first().map_or(0.0, Ranked::key);
-    for r in &mut ranked {
-        r.loss = best - r.key();
-    }
+    let judge = Money {
+        table,
+        beavers: true,
+    };
+    let moves = rank(&judge, p, roll, cube)?
+        .into_iter()
+        .map(|j| {
+            let position = notation(v, &j.play.after);
+            Ranked::of_judged(v, j, position)
+        })
+        .collect();
     Ok(Hint {
         position: notation(v, p),
         index: table.record(p)?,
         roll,
         cube,
-        moves: ranked,
+        moves,
     })
 }
 

@@ -1,41 +1,91 @@
-//! The trainer (`docs/gammon.md`, "Playing"): a session of games against a table's
-//! perfect play, cubeless or money play with the doubling cube, for any variant and any
-//! table ([`Evaluator`]). The board before every turn; plays read in gnubg's notation (or
-//! by their number in the list); the opponent's decisions shown without the table's
-//! numbers until the human has answered; `hint` and `eval` on request at every prompt;
-//! after each game a review of every decision the human made — plays and cube — with the
-//! equity it lost against the best and gnubg's marks; a running score over the session.
-//! Reads the human's answers from any `BufRead` and writes to any `Write`.
+//! The trainer (`docs/gammon.md`, "Playing"): games against a table's perfect play, in
+//! money play (cubeless or with the doubling cube, through any [`Evaluator`]) or a match
+//! to `N` points (the scores' tables), each game the one game loop ([`super::game`]) with
+//! the trainer hooked in: the board before every turn; plays read in gnubg's notation (or
+//! by their number in the list); the table's decisions shown without its numbers until
+//! the human has answered; `hint` and `eval` on request at every question; after each game
+//! a review of the human's decisions that lost something, with gnubg's marks, the error
+//! rate per decision and gnubg's rating; a running score (a money session's points, a
+//! match's score). The library presents no verdict, ranking or review itself: the
+//! command layer words them ([`Words`]). Reads the human's answers from any `BufRead` and
+//! writes to any `Write`.
 
-use super::board::{self, Around};
-use super::console::{self, Console};
-use super::cube::{decide, Cube, CubeAction, CubeState, Owner, Response};
+use super::board::{self, Around, Standing};
+use super::console::Console;
+use super::cube::{Cube, CubeAction, CubeDecision, Owner, Response};
+use super::game::{self, Coach, GameEnd, GameResult, Setup, Turn};
+use super::gnubg::position_id;
+use super::judge::{Judge, Judged, Measure, Money, Worth};
+use super::matchplay::judge::{AtScore, ScoreTables};
+use super::matchplay::{Game, Score};
 use super::moves::Play;
-use super::notation::{notation, parse_position};
-use super::query::{hint, Hint};
-use super::{Error, Evaluator, Position, Roll};
+use super::notation::notation;
+use super::{Error, Evaluator, Outcomes, Roll};
 use crate::lines::Lines;
-use crate::random;
 use serde::Serialize;
-use std::fmt::Write as _;
 use std::io::{BufRead, Write};
 
 /// What kind of session to play.
-#[derive(Debug, Clone, Copy)]
-pub struct Options {
-    /// Seed of the dice: game `k` of the session rolls stream `k` of it.
+#[derive(Clone, Copy)]
+pub struct Options<'w> {
+    /// Seed of the dice: game `k` rolls stream `k` of it.
     pub seed: u64,
-    /// The human (X) rolls first in the first game; the sides alternate after.
+    /// The human (X) wins the first game's opening roll; else the table (O) does. The
+    /// dice decide the later games'.
     pub human_first: bool,
-    /// Money play with the doubling cube (no Jacoby rule, no beavers); the table must
-    /// keep the cube.
+    /// Money play with the doubling cube (no Jacoby rule, no beavers); the table must keep
+    /// the cube. A match is always played with it.
     pub cube: bool,
     /// Draw the board before every turn; else one line of notation.
     pub board: bool,
+    /// The words of what the session shows.
+    pub words: &'w dyn Words,
+}
+
+/// How the session words what the library does not present itself: the command layer
+/// owns these words.
+pub trait Words {
+    /// The dice's seed, as the first line says it (with how to replay it).
+    fn seed(&self, seed: u64) -> String;
+    /// The cube verdict of the side on roll, its values in `measure`.
+    fn verdict(&self, a: &CubeAction, measure: Measure) -> String;
+    /// The table's ranking of the plays of `roll`.
+    fn ranking(&self, roll: Roll, plays: &[Row], measure: Measure) -> String;
+    /// A position's values.
+    fn evaluation(&self, e: &Evaluated) -> String;
+    /// A game's review.
+    fn review(&self, r: &GameReview) -> String;
+}
+
+/// A play of a ranking, as `hint` shows it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Row {
+    /// The play in gnubg's notation.
+    pub play: String,
+    /// Its value to the mover.
+    pub value: f64,
+    /// What it gives up against the best.
+    pub loss: f64,
+}
+
+/// A position's values for the side on roll, as `eval` shows them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Evaluated {
+    /// Its notation, the side on roll first.
+    pub position: String,
+    /// gnubg's Position ID with the side on roll to move (on 24 points).
+    pub position_id: Option<String>,
+    /// What `no_double` measures.
+    pub measure: Measure,
+    /// Its value to the side on roll if it does not double.
+    pub no_double: f64,
+    /// Its cubeless equity and chances, where the stakes have them.
+    pub cubeless: Option<(f64, Outcomes)>,
 }
 
 /// gnubg's marks for a decision that lost equity: more than 0.03 doubtful, more than 0.06
-/// bad, more than 0.12 very bad (equity per unit of the cube, gnubg's default levels).
+/// bad, more than 0.12 very bad (equity per unit of the cube, normalised at a match
+/// score; gnubg's default levels).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Mark {
@@ -71,6 +121,52 @@ impl Mark {
     }
 }
 
+/// gnubg's rating of a player from its error rate per decision (equity per unit of the
+/// cube): under 0.005 Super Grandmaster, 0.008 Grandmaster, 0.013 Master, 0.020 Advanced,
+/// 0.032 Intermediate, else Beginner.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Rating {
+    /// 0.032 or more.
+    Beginner,
+    /// Under 0.032.
+    Intermediate,
+    /// Under 0.020.
+    Advanced,
+    /// Under 0.013.
+    Master,
+    /// Under 0.008.
+    Grandmaster,
+    /// Under 0.005.
+    SuperGrandmaster,
+}
+
+impl Rating {
+    /// The rating of `rate`, the error per decision.
+    pub fn of(rate: f64) -> Rating {
+        match rate {
+            r if r < 0.005 => Rating::SuperGrandmaster,
+            r if r < 0.008 => Rating::Grandmaster,
+            r if r < 0.013 => Rating::Master,
+            r if r < 0.020 => Rating::Advanced,
+            r if r < 0.032 => Rating::Intermediate,
+            _ => Rating::Beginner,
+        }
+    }
+
+    /// gnubg's words.
+    pub const fn text(self) -> &'static str {
+        match self {
+            Rating::Beginner => "Beginner",
+            Rating::Intermediate => "Intermediate",
+            Rating::Advanced => "Advanced",
+            Rating::Master => "Master",
+            Rating::Grandmaster => "Grandmaster",
+            Rating::SuperGrandmaster => "Super Grandmaster",
+        }
+    }
+}
+
 /// What a reviewed decision was.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -88,13 +184,12 @@ pub enum Kind {
 pub struct Reviewed {
     /// What was decided.
     pub kind: Kind,
-    /// The position decided on (notation), the decider on roll — for a response to a
-    /// double, the doubler (the table) is on roll.
+    /// The position decided on (notation), the side on roll first — for an answer to a
+    /// double, the doubler (the table).
     pub position: String,
-    /// The cube state of the side on roll in that position; none without the cube.
-    pub cube: Option<CubeState>,
-    /// The cube's value then.
-    pub value: u32,
+    /// The game's cube then (none without the cube).
+    #[serde(skip)]
+    pub cube: Option<Cube>,
     /// The roll, for a play.
     pub roll: Option<Roll>,
     /// What the human chose: a play in gnubg's notation, `double`, `no double`, `take`
@@ -102,28 +197,39 @@ pub struct Reviewed {
     pub chosen: String,
     /// The best choice.
     pub best: String,
-    /// Equity lost against the best, per unit of the cube (0 for the best).
+    /// What was lost against the best, in the game's measure (per unit of the cube in
+    /// money play, match-winning chance in a match); 0 for the best.
     pub loss: f64,
-    /// gnubg's mark for the loss.
+    /// The loss as an equity per unit of the cube (gnubg's normalised equity).
+    pub normalised: f64,
+    /// gnubg's mark for the normalised loss.
     pub mark: Option<Mark>,
 }
 
-/// How one game of the session went.
+/// How one game went.
 #[derive(Debug, Clone, Serialize)]
 pub struct GameReview {
     /// Points won by the human (negative when lost); none when abandoned.
     pub human_points: Option<i32>,
     /// The cube's value at the end.
     pub cube: u32,
+    /// What the losses measure.
+    pub measure: Measure,
     /// Every decision of the human's, in order.
     pub decisions: Vec<Reviewed>,
-    /// Their total loss, per unit of the cube.
+    /// Their total loss.
     pub total: f64,
-    /// Their total loss in points: each loss times the cube's value then.
-    pub total_points: f64,
+    /// In money play, their total loss in points: each loss times the cube's value then.
+    pub total_points: Option<f64>,
+    /// The normalised losses' total.
+    pub normalised: f64,
+    /// The normalised loss per decision (gnubg's error rate), when there was one.
+    pub rate: Option<f64>,
+    /// gnubg's rating of that rate.
+    pub rating: Option<Rating>,
 }
 
-/// How the session went.
+/// How the session (or the match) went.
 #[derive(Debug, Clone, Serialize)]
 pub struct SessionResult {
     /// The seed of its dice.
@@ -132,108 +238,41 @@ pub struct SessionResult {
     pub games: Vec<GameReview>,
     /// The human's points over the finished games.
     pub score: i32,
+    /// For a match: its length.
+    pub length: Option<u32>,
+    /// For a match: the points the human and the table still needed at its end (0 for
+    /// the winner).
+    pub needs: Option<[u32; 2]>,
+    /// Whether the human quit (or the input ended) before the session's end.
+    pub abandoned: bool,
 }
 
-/// The cube verdict as gnubg gives it: the cubeful equities of the choices open to the
-/// side on roll, best first, each with its difference from the best; the proper action
-/// and the opponent's proper answer; how far the position is from the doubling point and
-/// the opponent from its take point. Without access to the cube, only the no-double
-/// equity.
-pub fn verdict(a: &CubeAction) -> String {
-    let Some(proper) = &a.proper else {
-        return format!(
-            "cube ({}): no access to the cube; no double {:+.6}",
-            a.state, a.no_double
-        );
-    };
-    let doubled = a.double_take.min(a.double_pass);
-    let best = a.no_double.max(doubled);
-    let re = if a.state == CubeState::Owned {
-        "Redouble"
-    } else {
-        "Double"
-    };
-    // The proper action first, then the others as gnubg lists them: double/pass,
-    // double/take, no double.
-    let listed = [
-        (format!("{re}, pass"), a.double_pass),
-        (format!("{re}, take"), a.double_take),
-        (format!("No {}", re.to_lowercase()), a.no_double),
-    ];
-    let first = if doubled > a.no_double {
-        usize::from(a.double_take <= a.double_pass)
-    } else {
-        2
-    };
-    let order = [first].into_iter().chain((0..3).filter(|&k| k != first));
-    let mut out = format!("cube ({}), cubeful equities:", a.state);
-    for (n, k) in order.enumerate() {
-        let (name, e) = &listed[k];
-        let _ = write!(out, "\n  {}. {name:<16} {e:+.6}", n + 1);
-        if k != first {
-            let _ = write!(out, "  ({:+.6})", e - best);
-        }
-    }
-    let _ = write!(out, "\nProper cube action: {proper}");
-    let dp = a.doubling_margin;
-    let _ = write!(
-        out,
-        "\nDoubling point: {}",
-        if dp > 0.0 {
-            format!("past it, doubling gains {dp:.6}")
-        } else {
-            format!("short of it, doubling costs {:.6}", -dp)
-        }
-    );
-    let tp = a.take_margin;
-    let _ = write!(
-        out,
-        "\nTake point: {}",
-        if tp >= 0.0 {
-            format!("the opponent takes, {tp:.6} better than passing")
-        } else {
-            format!("the opponent passes, {:.6} better than taking", -tp)
-        }
-    );
-    out
-}
-
-/// Plays a session: games from the variant's opening, the human (X) against the table
-/// (O), until the human declines another game, quits or the input ends.
-///
-/// The table doubles when its cube decision is "double, take" or "double, pass" (not
-/// when too good: it plays on for the gammon), takes a double when taking costs it no
-/// more than passing, and plays its best play for its cube state (cubeless without the
-/// cube).
+/// Plays a money session (cubeless or with the cube): games from the variant's opening,
+/// the human (X) against the table (O), until the human declines another game, quits or
+/// the input ends.
 pub fn session<R: BufRead, W: Write>(
     table: &dyn Evaluator,
-    options: &Options,
+    options: &Options<'_>,
     input: R,
     out: &mut W,
 ) -> Result<SessionResult, Error> {
     if options.cube {
         table.cube_required()?;
     }
-    let mut lines = Lines::new(input);
-    let mut t = Trainer {
+    let judge = Money {
         table,
-        options,
-        con: Console {
-            input: &mut lines,
-            out,
-        },
-        review: Vec::new(),
+        beavers: false,
     };
+    let mut lines = Lines::new(input);
+    let mut t = Trainer::new(options, &mut lines, out);
     let v = table.variant();
     t.say(format_args!(
-        "{}: you are X, the table plays O. Dice seed {} (replay with --seed {}).",
+        "{}: you are X, the table plays O. {}",
         v.title(),
-        options.seed,
-        options.seed
+        options.words.seed(options.seed)
     ))?;
     t.say(format_args!(
-        "{}At any question: `hint` for the table's advice, `eval` for the position's \
-         values, `q` to quit.",
+        "{}{HELP}",
         if options.cube {
             "Money play with the doubling cube (no Jacoby rule): the side on roll may \
              double before it rolls when the cube is centred or its own. "
@@ -241,34 +280,16 @@ pub fn session<R: BufRead, W: Write>(
             ""
         }
     ))?;
-    let mut result = SessionResult {
-        seed: options.seed,
-        games: Vec::new(),
-        score: 0,
-    };
+    let mut result = t.result(None);
     for game in 0.. {
-        let human_first = options.human_first ^ (game % 2 == 1);
+        t.say(format_args!("\nGame {}.", game + 1))?;
+        let review = t.game(&judge, game, options.cube)?;
+        let finished = t.tally(&mut result, review);
+        let played = result.games.iter().filter(|g| g.human_points.is_some());
         t.say(format_args!(
-            "\nGame {}: {} first.",
-            game + 1,
-            if human_first { "you roll" } else { "O rolls" }
-        ))?;
-        let (end, cube) = t.game(game, human_first)?;
-        let review = t.finish(end, cube);
-        t.report(&review)?;
-        if let Some(p) = review.human_points {
-            result.score += p;
-        }
-        let finished = review.human_points.is_some();
-        result.games.push(review);
-        let played = result
-            .games
-            .iter()
-            .filter(|g| g.human_points.is_some())
-            .count();
-        t.say(format_args!(
-            "Session: you {:+} point(s) after {played} finished game(s).",
-            result.score
+            "Session: you {:+} point(s) after {} finished game(s).",
+            result.score,
+            played.count()
         ))?;
         if !finished || t.choose("Another game? [y/n] ", ["y", "n"], None)? != Some(0) {
             break;
@@ -277,257 +298,227 @@ pub fn session<R: BufRead, W: Write>(
     Ok(result)
 }
 
-/// The session under way.
+/// Plays a match to `length` points: the human (X) against the table (O), game after game
+/// (each the one game loop, begun by the opening roll), the Crawford rule applied, the
+/// trainer's help and review as in money play. `tables(score)` gives the tables of a
+/// game's score (seen from the human). The dice of game `k` are stream `k` of the seed.
+pub fn play_match<R: BufRead, W: Write>(
+    length: u32,
+    tables: &mut dyn FnMut(Score) -> Result<ScoreTables, Error>,
+    options: &Options<'_>,
+    input: R,
+    out: &mut W,
+) -> Result<SessionResult, Error> {
+    super::matchplay::score::check_length(length)?;
+    let mut lines = Lines::new(input);
+    let mut t = Trainer::new(options, &mut lines, out);
+    let mut score = Score::new(length, length, false)?;
+    t.say(format_args!(
+        "A match to {length} point(s): you are X, the table plays O. {}",
+        options.words.seed(options.seed)
+    ))?;
+    t.say(format_args!("{HELP}"))?;
+    let mut result = t.result(Some(length));
+    for game in 0.. {
+        let st = tables(score)?;
+        let rule = match score.game {
+            Game::Crawford => " This is the Crawford game: no doubling.",
+            _ => "",
+        };
+        t.say(format_args!(
+            "\nGame {}: you need {}, O needs {}.{rule}",
+            game + 1,
+            score.on_roll,
+            score.opponent
+        ))?;
+        t.standing = Some(Standing {
+            length,
+            bottom: score.on_roll,
+            top: score.opponent,
+            crawford: score.game == Game::Crawford,
+        });
+        let judge = AtScore { tables: &st, score };
+        let review = t.game(&judge, game, true)?;
+        let points = review.human_points;
+        t.tally(&mut result, review);
+        let Some(points) = points else {
+            result.needs = Some([score.on_roll, score.opponent]);
+            break;
+        };
+        let won = points.unsigned_abs();
+        let next = if points > 0 {
+            score.after_win(won)
+        } else {
+            score.mirrored().after_win(won).map(Score::mirrored)
+        };
+        let Some(next) = next else {
+            let needs = match points > 0 {
+                true => [0, score.opponent],
+                false => [score.on_roll, 0],
+            };
+            result.needs = Some(needs);
+            let who = if points > 0 { "You win" } else { "O wins" };
+            t.say(format_args!(
+                "{who} the match to {length} ({} game(s)).",
+                game + 1
+            ))?;
+            break;
+        };
+        score = next;
+        t.say(format_args!(
+            "Match to {length}: you need {}, O needs {}.",
+            score.on_roll, score.opponent
+        ))?;
+    }
+    Ok(result)
+}
+
+/// The reminder of what every question accepts.
+const HELP: &str = "At any question: `hint` for the table's advice, `eval` for the position's \
+                    values, `q` to quit.";
+
+/// The session under way: the trainer's side of each game.
 struct Trainer<'a, R, W> {
-    table: &'a dyn Evaluator,
-    options: &'a Options,
+    options: &'a Options<'a>,
     con: Console<'a, R, W>,
     /// The current game's decisions.
     review: Vec<Reviewed>,
+    /// The match's score, for the board.
+    standing: Option<Standing>,
 }
 
-/// What `hint` and `eval` show at a prompt.
-#[derive(Clone, Copy)]
-enum Help<'h> {
-    /// The cube decision of the side on roll in `pos`: the human's, or (`true`) the
-    /// table's double the human answers.
-    Cube(&'h Position, CubeState, bool),
-    /// The plays of a roll.
-    Plays(&'h Hint),
+/// What `hint` and `eval` show at a question.
+struct Help {
+    hint: String,
+    eval: String,
 }
 
-impl<R: BufRead, W: Write> Trainer<'_, R, W> {
+impl<'a, R: BufRead, W: Write> Trainer<'a, R, W> {
+    fn new(options: &'a Options<'a>, input: &'a mut Lines<R>, out: &'a mut W) -> Self {
+        Trainer {
+            options,
+            con: Console { input, out },
+            review: Vec::new(),
+            standing: None,
+        }
+    }
+
     fn say(&mut self, text: std::fmt::Arguments<'_>) -> Result<(), Error> {
         self.con.say(text)
     }
 
-    /// One game: its end (the human's points, none when abandoned) and the cube at the
-    /// end.
-    fn game(&mut self, game: u64, human_first: bool) -> Result<(Option<i32>, Cube), Error> {
-        let v = self.table.variant().clone();
-        let mut rng = random::stream(self.options.seed, game);
-        let mut pos = v.opening();
-        let mut human = human_first;
-        let mut cube = self.options.cube.then_some(Cube::START);
-        let faces = v.faces.len() as u64;
+    fn result(&self, length: Option<u32>) -> SessionResult {
+        SessionResult {
+            seed: self.options.seed,
+            games: Vec::new(),
+            score: 0,
+            length,
+            needs: None,
+            abandoned: false,
+        }
+    }
+
+    /// One game under `judge` (seen by the human), reviewed and its review shown.
+    fn game<J: Judge + Clone>(
+        &mut self,
+        judge: &J,
+        game: u64,
+        cube: bool,
+    ) -> Result<GameReview, Error> {
+        let setup = Setup {
+            seed: self.options.seed,
+            game,
+            first: (game == 0).then_some(self.options.human_first),
+            cube,
+            start: None,
+        };
         self.review.clear();
-        loop {
-            self.show(&pos, human, cube, None)?;
-            if let Some(c) = cube.as_mut() {
-                let before = *c;
-                match self.cube_turn(&pos, human, c)? {
-                    Turn::Continue => {}
-                    Turn::Quit => return Ok((None, before)),
-                    Turn::Passed(points) => return Ok((Some(points), before)),
-                }
-            }
-            let a = v.faces[random::below(&mut rng, faces) as usize];
-            let b = v.faces[random::below(&mut rng, faces) as usize];
-            let roll = Roll::new(a, b);
-            let chosen = if human {
-                match self.human_play(&pos, roll, cube)? {
-                    Some(p) => p,
-                    None => return Ok((None, cube.unwrap_or(Cube::START))),
-                }
-            } else {
-                self.table_play(&pos, roll, cube)?
-            };
-            if chosen.wins() {
-                let (points, word) = console::won(&v, &chosen, cube);
-                let human_points = if human { points } else { -points };
-                if human {
-                    self.say(format_args!("You win {word}: {points} point(s)."))?;
-                } else {
-                    self.say(format_args!("O wins {word}: you lose {points} point(s)."))?;
-                }
-                return Ok((Some(human_points), cube.unwrap_or(Cube::START)));
-            }
-            pos = chosen.after.swapped();
-            human = !human;
-        }
-    }
-
-    /// The board (or the notation) from the human's side.
-    fn show(
-        &mut self,
-        pos: &Position,
-        human: bool,
-        cube: Option<Cube>,
-        dice: Option<Roll>,
-    ) -> Result<(), Error> {
-        let v = self.table.variant();
-        let view = if human { *pos } else { pos.swapped() };
-        if self.options.board {
-            let around = Around {
-                cube: cube.map(|c| (c.value, c.state(Owner::X))),
-                dice,
-                top_on_roll: !human,
-            };
-            let drawn = board::draw(v, &view, &around);
-            self.say(format_args!("\n{drawn}"))
-        } else {
-            self.con.show_notation(v, &view, cube)
-        }
-    }
-
-    /// The cube decisions before the roll of the side on roll.
-    fn cube_turn(&mut self, pos: &Position, human: bool, c: &mut Cube) -> Result<Turn, Error> {
-        let me = if human { Owner::X } else { Owner::O };
-        let state = c.state(me);
-        if !state.has_access() {
-            return Ok(Turn::Continue);
-        }
-        let action = decide(&self.table.cubeful_required(pos)?, state);
-        let before = c.value;
-        if human {
-            let doubled = action.double_take.min(action.double_pass);
-            let answers = [("double", doubled), ("no double", action.no_double)];
-            let best = usize::from(doubled <= action.no_double);
-            let Some(k) = self.cube_question(Kind::Cube, answers, best, pos, state, before)? else {
-                return Ok(Turn::Quit);
-            };
-            if k == 1 {
-                return Ok(Turn::Continue);
-            }
-            self.say(format_args!("You double to {}.", 2 * before))?;
-            let takes = action.response == Some(Response::Take);
-            let passed = self.con.double_answered(Owner::O, takes, "", c, before)?;
-            self.say(format_args!("{}", verdict(&action)))?;
-            Ok(passed.map_or(Turn::Continue, Turn::Passed))
-        } else if action.action.is_some_and(|d| d.doubles()) {
-            self.say(format_args!("O doubles to {}.", 2 * before))?;
-            // The human's equity taking is minus the doubler's; passing, -1.
-            let (take, pass) = (-action.double_take, -action.double_pass);
-            let answers = [("take", take), ("pass", pass)];
-            let best = usize::from(take < pass);
-            let Some(k) = self.cube_question(Kind::Response, answers, best, pos, state, before)?
-            else {
-                return Ok(Turn::Quit);
-            };
-            self.say(format_args!(
-                "The table's verdict on its double: {}",
-                verdict(&action)
-            ))?;
-            let passed = self.con.double_answered(Owner::X, k == 0, "", c, before)?;
-            Ok(passed.map_or(Turn::Continue, Turn::Passed))
-        } else {
-            Ok(Turn::Continue)
-        }
-    }
-
-    /// Asks the human's cube question in `pos` (`kind`: double or roll, or take or pass
-    /// the table's double), the human's cube `state`, the cube at `before`; `answers`
-    /// the two answers' names and equities for the human, `best` the better's place.
-    /// Records the answer for the review; its place, or `None` when the human quit (the
-    /// game abandoned, said).
-    fn cube_question(
-        &mut self,
-        kind: Kind,
-        answers: [(&str, f64); 2],
-        best: usize,
-        pos: &Position,
-        state: CubeState,
-        before: u32,
-    ) -> Result<Option<usize>, Error> {
-        let (prompt, letters, answering) = match kind {
-            Kind::Cube => ("Double or roll? [d/r] ", ["d", "r"], false),
-            _ => ("Take or pass? [t/p] ", ["t", "p"], true),
-        };
-        let help = Some(Help::Cube(pos, state, answering));
-        let Some(k) = self.choose(prompt, letters, help)? else {
+        let ended = game::play(judge, setup, self)?;
+        if ended.end == GameEnd::Abandoned {
             self.con.abandoned()?;
-            return Ok(None);
-        };
-        let ((chosen, value), (best, most)) = (answers[k], answers[best]);
-        let position = notation(self.table.variant(), pos);
-        let loss = most - value;
-        self.record(
-            kind,
-            position,
-            Some(state),
-            before,
-            None,
-            chosen,
-            best,
-            loss,
-        );
-        Ok(Some(k))
+        }
+        let measure = judge.unit(judge.seen(cube.then_some(Cube::START), Owner::X));
+        let review = self.finish(ended, measure);
+        let text = self.options.words.review(&review);
+        self.say(format_args!("{text}"))?;
+        Ok(review)
     }
+
+    /// Adds a game's review to the session's result; whether it finished.
+    fn tally(&self, result: &mut SessionResult, review: GameReview) -> bool {
+        let finished = review.human_points.is_some();
+        result.score += review.human_points.unwrap_or(0);
+        result.abandoned |= !finished;
+        result.games.push(review);
+        finished
+    }
+
+    /// The game's review from its decisions.
+    fn finish(&mut self, ended: GameResult, measure: Measure) -> GameReview {
+        let decisions = std::mem::take(&mut self.review);
+        let total = decisions.iter().map(|d| d.loss).sum();
+        let normalised: f64 = decisions.iter().map(|d| d.normalised).sum();
+        let rate = (!decisions.is_empty()).then(|| normalised / decisions.len() as f64);
+        let total_points = (measure != Measure::Chance).then(|| {
+            let value = |d: &Reviewed| f64::from(d.cube.map_or(1, |c| c.value));
+            decisions.iter().map(|d| d.loss * value(d)).sum()
+        });
+        let human_points = match ended.end {
+            GameEnd::Finished { human_points } => Some(human_points),
+            GameEnd::Abandoned => None,
+        };
+        GameReview {
+            human_points,
+            cube: ended.cube.value,
+            measure,
+            decisions,
+            total,
+            total_points,
+            normalised,
+            rate,
+            rating: rate.map(Rating::of),
+        }
+    }
+
+    /// Records a decision for the review.
     #[allow(clippy::too_many_arguments)]
-    fn record(
+    fn record<J: Judge>(
         &mut self,
+        turn: &Turn<'_, J>,
         kind: Kind,
-        position: String,
-        cube: Option<CubeState>,
-        value: u32,
         roll: Option<Roll>,
         chosen: &str,
         best: &str,
         loss: f64,
     ) {
         let loss = loss.max(0.0);
+        let normalised = turn.judge.normalised(loss, turn.seen());
         self.review.push(Reviewed {
             kind,
-            position,
-            cube,
-            value,
+            position: notation(turn.judge.variant(), turn.pos),
+            cube: turn.cube,
             roll,
             chosen: chosen.to_string(),
             best: best.to_string(),
             loss,
-            mark: Mark::of(loss),
+            normalised,
+            mark: Mark::of(normalised),
         });
     }
 
-    /// The human's play of `roll`: the only one, or the one chosen; `None` to quit.
-    fn human_play(
-        &mut self,
-        pos: &Position,
-        roll: Roll,
-        cube: Option<Cube>,
-    ) -> Result<Option<Play>, Error> {
-        let v = self.table.variant();
-        let plays = match self.con.roll(v, pos, roll)? {
-            Ok(only) => return Ok(Some(only)),
-            Err(plays) => plays,
+    /// What `eval` shows of the position of `turn` (the side on roll's).
+    fn evaluated<J: Judge>(&self, turn: &Turn<'_, J>) -> Result<String, Error> {
+        let (judge, pos, cube) = (turn.judge, turn.pos, turn.seen());
+        let e = Evaluated {
+            position: notation(judge.variant(), pos),
+            position_id: (judge.variant().points == position_id::POINTS)
+                .then(|| position_id::encode(pos).ok())
+                .flatten(),
+            measure: judge.unit(cube),
+            no_double: judge.position(pos, cube)?,
+            cubeless: judge.cubeless(pos)?,
         };
-        let state = cube.map(|c| c.state(Owner::X));
-        let ranked = hint(self.table, pos, roll, state)?;
-        self.con.list(v, &plays)?;
-        let Some(chosen) = self.ask(pos, &plays, &ranked)? else {
-            self.con.abandoned()?;
-            return Ok(None);
-        };
-        let found = ranked.moves.iter().find(|m| m.play.after == chosen.after);
-        if let (Some(m), Some(best)) = (found, ranked.moves.first()) {
-            let value = cube.map_or(1, |c| c.value);
-            let (chosen_text, best_text) = (m.text.clone(), best.text.clone());
-            self.record(
-                Kind::Play,
-                notation(v, pos),
-                state,
-                value,
-                Some(roll),
-                &chosen_text,
-                &best_text,
-                m.loss,
-            );
-        }
-        Ok(Some(chosen))
-    }
-
-    /// The table's best play of `roll` (for its cube state with the cube), shown without
-    /// its equity.
-    fn table_play(
-        &mut self,
-        pos: &Position,
-        roll: Roll,
-        cube: Option<Cube>,
-    ) -> Result<Play, Error> {
-        let state = cube.map(|c| c.state(Owner::O));
-        let ranked = hint(self.table, pos, roll, state)?;
-        let best = ranked.moves.first().map(|b| (b.text.as_str(), b.play));
-        self.con.table_moves(pos, roll, best, "")
+        Ok(self.options.words.evaluation(&e))
     }
 
     /// Asks `prompt` until the answer is one of the two `letters` (or the word it
@@ -537,180 +528,174 @@ impl<R: BufRead, W: Write> Trainer<'_, R, W> {
         &mut self,
         prompt: &str,
         letters: [&str; 2],
-        help: Option<Help<'_>>,
+        help: Option<&Help>,
     ) -> Result<Option<usize>, Error> {
-        let table = self.table;
         let extra = if help.is_some() { ", hint, eval" } else { "" };
         self.con.choose(prompt, letters, extra, &mut |con, answer| {
-            advise(con, table, answer, help)
+            advise(con, answer, help)
         })
     }
 
-    /// Asks for one of `plays`: its number, the play in gnubg's notation (or looser), or
-    /// the position it leads to; `hint` and `eval` answered meanwhile.
-    fn ask(
+    /// The cube question `kind` (double or roll, take or pass) in `turn`, its two
+    /// answers' names and values for the human, `best` the better's place; records the
+    /// answer. Its place, or `None` to quit.
+    fn cube_question<J: Judge>(
         &mut self,
-        pos: &Position,
-        plays: &[Play],
-        ranked: &Hint,
+        turn: &Turn<'_, J>,
+        kind: Kind,
+        answers: [(&str, f64); 2],
+        best: usize,
+        action: &CubeAction,
+    ) -> Result<Option<usize>, Error> {
+        let (prompt, letters, who) = match kind {
+            Kind::Cube => ("Double or roll? [d/r] ", ["d", "r"], ""),
+            _ => (
+                "Take or pass? [t/p] ",
+                ["t", "p"],
+                "O's double, from O's side: ",
+            ),
+        };
+        let measure = turn.judge.unit(turn.seen());
+        let help = Help {
+            hint: format!("{who}{}", self.options.words.verdict(action, measure)),
+            eval: self.evaluated(turn)?,
+        };
+        let Some(k) = self.choose(prompt, letters, Some(&help))? else {
+            return Ok(None);
+        };
+        let ((chosen, value), (best, most)) = (answers[k], answers[best]);
+        self.record(turn, kind, None, chosen, best, most - value);
+        Ok(Some(k))
+    }
+}
+
+impl<J: Judge, R: BufRead, W: Write> Coach<J> for Trainer<'_, R, W> {
+    fn say(&mut self, text: std::fmt::Arguments<'_>) -> Result<(), Error> {
+        self.con.say(text)
+    }
+
+    fn show(&mut self, turn: &Turn<'_, J>) -> Result<(), Error> {
+        let v = turn.judge.variant();
+        let view = if turn.human {
+            *turn.pos
+        } else {
+            turn.pos.swapped()
+        };
+        if self.options.board {
+            let around = Around {
+                cube: turn.cube.map(|c| (c.value, c.state(Owner::X))),
+                dice: None,
+                top_on_roll: !turn.human,
+                score: self.standing,
+            };
+            let drawn = board::draw(v, &view, &around);
+            return self.say(format_args!("\n{drawn}"));
+        }
+        let note = self
+            .standing
+            .map(|s| format!("   ({s})"))
+            .unwrap_or_default();
+        self.con.show_notation(v, &view, turn.cube, &note)
+    }
+
+    fn double(&mut self, turn: &Turn<'_, J>, action: &CubeAction) -> Result<Option<bool>, Error> {
+        let doubled = action.double_take.min(action.double_pass);
+        let answers = [("double", doubled), ("no double", action.no_double)];
+        let best = usize::from(!action.action.is_some_and(CubeDecision::doubles));
+        let k = self.cube_question(turn, Kind::Cube, answers, best, action)?;
+        Ok(k.map(|k| k == 0))
+    }
+
+    fn take(&mut self, turn: &Turn<'_, J>, action: &CubeAction) -> Result<Option<bool>, Error> {
+        // The human's values are the doubler's, turned: what one gains the other loses.
+        let answers = [("take", -action.double_take), ("pass", -action.double_pass)];
+        let best = usize::from(action.response != Some(Response::Take));
+        let Some(k) = self.cube_question(turn, Kind::Response, answers, best, action)? else {
+            return Ok(None);
+        };
+        let measure = turn.judge.unit(turn.seen());
+        let verdict = self.options.words.verdict(action, measure);
+        self.say(format_args!("The table's verdict on its double: {verdict}"))?;
+        Ok(Some(k == 0))
+    }
+
+    fn answered(&mut self, turn: &Turn<'_, J>, action: &CubeAction) -> Result<(), Error> {
+        let verdict = self
+            .options
+            .words
+            .verdict(action, turn.judge.unit(turn.seen()));
+        self.say(format_args!("{verdict}"))
+    }
+
+    fn play(
+        &mut self,
+        turn: &Turn<'_, J>,
+        roll: Roll,
+        ranked: &[Judged<J::Worth>],
     ) -> Result<Option<Play>, Error> {
-        let v = self.table.variant();
+        let v = turn.judge.variant();
+        let plays = match self.con.roll(v, turn.pos, roll)? {
+            Ok(only) => return Ok(Some(only)),
+            Err(plays) => plays,
+        };
+        self.con.list(v, &plays)?;
+        let rows: Vec<Row> = ranked
+            .iter()
+            .map(|j| Row {
+                play: j.play.text(v.points),
+                value: j.worth.key(),
+                loss: j.loss,
+            })
+            .collect();
+        let measure = turn.judge.unit(turn.seen());
+        let help = Help {
+            hint: self.options.words.ranking(roll, &rows, measure),
+            eval: self.evaluated(turn)?,
+        };
         let example = plays[0].text(v.points);
         let prompt = format!("Your play (number, or like `{example}`; hint, eval, q): ");
-        let table = self.table;
-        let help = Some(Help::Plays(ranked));
-        self.con.ask(
+        let Some(chosen) = self.con.ask(
             &prompt,
-            (v, pos, plays),
-            &mut |con, line| advise(con, table, line, help),
+            (v, turn.pos, &plays),
+            &mut |con, line| advise(con, line, Some(&help)),
             |_, e| e.to_string(),
-        )
-    }
-
-    /// The game's review from its decisions.
-    fn finish(&mut self, human_points: Option<i32>, cube: Cube) -> GameReview {
-        let decisions = std::mem::take(&mut self.review);
-        let total = decisions.iter().map(|d| d.loss).sum();
-        let total_points = decisions.iter().map(|d| d.loss * f64::from(d.value)).sum();
-        GameReview {
-            human_points,
-            cube: cube.value,
-            decisions,
-            total,
-            total_points,
+        )?
+        else {
+            return Ok(None);
+        };
+        let at = ranked.iter().position(|j| j.play.after == chosen.after);
+        if let (Some(at), Some(best)) = (at, rows.first()) {
+            let (chosen_text, best_text) = (rows[at].play.clone(), best.play.clone());
+            let loss = rows[at].loss;
+            self.record(turn, Kind::Play, Some(roll), &chosen_text, &best_text, loss);
         }
-    }
-
-    /// Prints a game's review.
-    fn report(&mut self, r: &GameReview) -> Result<(), Error> {
-        let mut out = String::from(
-            "\nReview of your decisions (equity lost against the best, per unit of the cube; \
-             gnubg's marks: ?! over 0.03, ? over 0.06, ?? over 0.12):",
-        );
-        for (k, d) in r.decisions.iter().enumerate() {
-            let cube = d.cube.map_or("none", CubeState::name);
-            let what = match (d.kind, d.roll) {
-                (Kind::Play, Some(roll)) => format!("play {roll}"),
-                (Kind::Cube, _) => "cube".to_string(),
-                _ => "answer".to_string(),
-            };
-            let mark = d.mark.map_or("", Mark::symbol);
-            let _ = write!(
-                out,
-                "\n  {:>3}. {what} at {} (cube {cube} at {}): {}; best {}; loss {:.6} {mark}",
-                k + 1,
-                d.position,
-                d.value,
-                d.chosen,
-                d.best,
-                d.loss
-            );
-        }
-        let marked = |m: Mark| r.decisions.iter().filter(|d| d.mark == Some(m)).count();
-        let _ = write!(
-            out,
-            "\nTotal: {:.6} lost in {} decision(s) ({:.6} points at the cube's values); \
-             {} very bad, {} bad, {} doubtful.",
-            r.total,
-            r.decisions.len(),
-            r.total_points,
-            marked(Mark::VeryBad),
-            marked(Mark::Bad),
-            marked(Mark::Doubtful)
-        );
-        self.say(format_args!("{out}"))
+        Ok(Some(chosen))
     }
 }
 
 /// Shows what `hint` or `eval` asks for, if `answer` is one of them.
 fn advise<R: BufRead, W: Write>(
     con: &mut Console<'_, R, W>,
-    table: &dyn Evaluator,
     answer: &str,
-    help: Option<Help<'_>>,
+    help: Option<&Help>,
 ) -> Result<bool, Error> {
-    let word = answer.to_lowercase();
-    if word != "hint" && word != "eval" {
-        return Ok(false);
-    }
-    let v = table.variant();
-    let text = match (word.as_str(), help) {
-        (_, None) => "No advice here.".to_string(),
-        ("hint", Some(Help::Cube(pos, state, answering))) => {
-            let action = decide(&table.cubeful_required(pos)?, state);
-            let who = if answering {
-                "O's double, from O's side: "
-            } else {
-                ""
-            };
-            format!("{who}{}", verdict(&action))
-        }
-        ("hint", Some(Help::Plays(h))) => {
-            let mut out = format!("The table's ranking of {}:", h.roll);
-            for (k, m) in h.moves.iter().enumerate() {
-                let _ = write!(
-                    out,
-                    "\n  {:>2}. {:<24} equity {:+.6}  loss {:.6}",
-                    k + 1,
-                    m.text,
-                    m.key(),
-                    m.loss
-                );
-            }
-            out
-        }
-        (_, Some(Help::Cube(pos, state, _))) => evaluation(table, pos, Some(state))?,
-        (_, Some(Help::Plays(h))) => {
-            let pos = parse_position(v, &h.position)?;
-            evaluation(table, &pos, h.cube)?
-        }
+    let text = match (answer.to_lowercase().as_str(), help) {
+        ("hint" | "eval", None) => "No advice here.",
+        ("hint", Some(h)) => h.hint.as_str(),
+        ("eval", Some(h)) => h.eval.as_str(),
+        _ => return Ok(false),
     };
     con.say(format_args!("{text}"))?;
     Ok(true)
 }
 
-/// The values of `pos` for the side on roll.
-fn evaluation(
-    t: &dyn Evaluator,
-    pos: &Position,
-    state: Option<CubeState>,
-) -> Result<String, Error> {
-    let o = t.outcomes(pos)?;
-    let mut out = format!(
-        "{}: cubeless equity {:+.6} for the side on roll; win {:.1}% (gammon {:.1}%), \
-             lose {:.1}% (gammon {:.1}%)",
-        notation(t.variant(), pos),
-        t.equity(pos)?,
-        100.0 * o.win,
-        100.0 * o.win_gammon,
-        100.0 * o.lose,
-        100.0 * o.lose_gammon
-    );
-    if let (Some(state), Some(c)) = (state, t.cubeful(pos)?) {
-        let _ = write!(out, "\ncubeful (no double, {state}) {:+.6}", c[state]);
-    }
-    Ok(out)
-}
-
-/// What a cube turn came to.
-enum Turn {
-    /// Play on: roll.
-    Continue,
-    /// The human quit.
-    Quit,
-    /// A double was passed: the human's points.
-    Passed(i32),
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::gammon::cube::Cubeful;
-    use crate::gammon::store::Tables;
-    use crate::gammon::Variant;
+    use crate::gammon::fixtures::{score_tables, tables, TWO_CHECKERS};
 
     #[test]
-    fn gnubgs_marks_start_above_three_six_and_twelve_hundredths() {
+    fn gnubgs_marks_and_ratings_start_where_gnubg_puts_them() {
         assert_eq!(Mark::of(0.0), None);
         assert_eq!(Mark::of(0.03), None);
         assert_eq!(Mark::of(0.031), Some(Mark::Doubtful));
@@ -718,67 +703,58 @@ mod tests {
         assert_eq!(Mark::of(0.061), Some(Mark::Bad));
         assert_eq!(Mark::of(0.121), Some(Mark::VeryBad));
         assert_eq!(Mark::VeryBad.symbol(), "??");
+        assert_eq!(Rating::of(0.0049), Rating::SuperGrandmaster);
+        assert_eq!(Rating::of(0.005), Rating::Grandmaster);
+        assert_eq!(Rating::of(0.0129), Rating::Master);
+        assert_eq!(Rating::of(0.0199), Rating::Advanced);
+        assert_eq!(Rating::of(0.031), Rating::Intermediate);
+        assert_eq!(Rating::of(0.032).text(), "Beginner");
     }
 
-    #[test]
-    fn the_verdict_lists_the_proper_action_first_and_the_others_against_it() {
-        let c = |nd: f64, x: f64| Cubeful {
-            owned: nd,
-            centred: nd,
-            centred_jacoby: nd,
-            opponent_owns: x,
-        };
-        // No double 0.3; doubled and taken 2 × 0.1 = 0.2: no double, take.
-        let text = verdict(&decide(&c(0.3, 0.1), CubeState::Centred));
-        let lines: Vec<&str> = text.lines().collect();
-        assert_eq!(lines[1], "  1. No double        +0.300000");
-        assert_eq!(lines[2], "  2. Double, pass     +1.000000  (+0.700000)");
-        assert_eq!(lines[3], "  3. Double, take     +0.200000  (-0.100000)");
-        assert_eq!(lines[4], "Proper cube action: No double, take");
-        assert!(lines[5].contains("short of it, doubling costs 0.100000"));
-        assert!(lines[6].contains("the opponent takes, 0.800000 better than passing"));
-        // Owned, 0.9 and 2 × 0.6 = 1.2: redouble, pass.
-        let text = verdict(&decide(&c(0.9, 0.6), CubeState::Owned));
-        assert!(text.contains("  1. Redouble, pass   +1.000000\n"), "{text}");
-        assert!(
-            text.contains("Proper cube action: Redouble, pass"),
-            "{text}"
-        );
-        assert!(text.contains("the opponent passes, 0.200000 better than taking"));
-        let text = verdict(&decide(&c(0.9, 0.6), CubeState::OpponentOwns));
-        assert!(
-            text.contains("no access") && !text.contains("pass"),
-            "{text}"
-        );
+    /// Everything in brief, for the tests.
+    struct Brief;
+
+    impl Words for Brief {
+        fn seed(&self, seed: u64) -> String {
+            format!("Seed {seed}.")
+        }
+        fn verdict(&self, a: &CubeAction, _: Measure) -> String {
+            format!("verdict {:?}", a.proper.map(|p| p.to_string()))
+        }
+        fn ranking(&self, roll: Roll, plays: &[Row], _: Measure) -> String {
+            format!("ranking of {roll}: {} plays", plays.len())
+        }
+        fn evaluation(&self, e: &Evaluated) -> String {
+            format!("values of {}: {}", e.position, e.no_double)
+        }
+        fn review(&self, r: &GameReview) -> String {
+            format!("review: {} decisions", r.decisions.len())
+        }
     }
 
-    fn hyper1() -> &'static Tables {
-        use std::sync::OnceLock;
-        static TABLES: OnceLock<Tables> = OnceLock::new();
-        TABLES.get_or_init(|| {
-            let v = Variant::parse("hyper1").unwrap();
-            let dir = tempfile::tempdir().unwrap();
-            let path = dir.path().join("hyper1.tbl");
-            crate::gammon::store::build(&v, &path, true, crate::progress::Progress::SILENT)
-                .unwrap();
-            Tables::open(&path).unwrap()
-        })
-    }
-
-    fn run(seed: u64, input: &str) -> (SessionResult, String) {
-        let options = Options {
+    fn options(seed: u64) -> Options<'static> {
+        Options {
             seed,
             human_first: true,
             cube: true,
             board: false,
-        };
+            words: &Brief,
+        }
+    }
+
+    fn run(seed: u64, input: &str) -> (SessionResult, String) {
+        run_on("hyper1", seed, input)
+    }
+
+    fn run_on(name: &'static str, seed: u64, input: &str) -> (SessionResult, String) {
         let mut out = Vec::new();
-        let result = session(hyper1(), &options, input.as_bytes(), &mut out).unwrap();
+        let t = tables(name, true);
+        let result = session(t, &options(seed), input.as_bytes(), &mut out).unwrap();
         (result, String::from_utf8(out).unwrap())
     }
 
     #[test]
-    fn a_session_keeps_the_running_score_alternates_the_first_roll_and_replays_from_its_seed() {
+    fn a_session_keeps_the_running_score_reviews_each_game_and_replays_from_its_seed() {
         // Every question answered in turn by one of these: a refused answer is asked
         // again with the next line, so the human takes, rolls, plays the first play and
         // asks for another game; the input's end abandons the last game.
@@ -787,21 +763,80 @@ mod tests {
         let finished: Vec<i32> = result.games.iter().filter_map(|g| g.human_points).collect();
         assert!(finished.len() >= 3, "{text}");
         assert_eq!(result.score, finished.iter().sum::<i32>());
-        assert!(text.contains("Game 2: O rolls first."), "{text}");
-        assert!(text.contains("Game 3: you roll first."), "{text}");
+        assert!(text.starts_with("Hypergammon-1: you are X, the table plays O. Seed 3."));
+        assert_eq!(
+            text.matches("Opening roll:").count(),
+            result.games.len(),
+            "{text}"
+        );
+        // The first game's opening roll is the human's.
+        assert!(text.contains("Game 1.\nOpening roll: you throw"), "{text}");
         let last = format!(
             "Session: you {:+} point(s) after {} finished game(s).",
             result.score,
             finished.len()
         );
         assert!(text.contains(&last), "{text}");
-        // Each game's total is the sum of its decisions' losses.
         for g in &result.games {
             let sum: f64 = g.decisions.iter().map(|d| d.loss).sum();
             assert!((g.total - sum).abs() < 1e-12);
             assert!(g.decisions.iter().all(|d| d.loss >= 0.0));
+            // In money play the normalised loss is the loss.
+            assert!((g.normalised - g.total).abs() < 1e-12);
         }
         // The same seed and answers: the same session.
         assert_eq!(run(3, &script).1, text);
+    }
+
+    #[test]
+    fn hint_and_eval_are_answered_at_every_question_and_the_game_goes_on() {
+        let (_, text) = run_on(TWO_CHECKERS, 7, &"hint\neval\nt\nr\n1\n".repeat(40));
+        assert!(text.contains("ranking of "), "{text}");
+        assert!(text.contains("values of "), "{text}");
+        assert!(text.contains("verdict Some("), "{text}");
+    }
+
+    #[test]
+    fn a_scripted_match_is_played_game_after_game_to_a_winner_with_the_crawford_rule() {
+        let mut crawford = 0;
+        for seed in 1..=6 {
+            let mut out = Vec::new();
+            let script = "r\nt\n1\n".repeat(600);
+            let mut open = score_tables;
+            let r = play_match(3, &mut open, &options(seed), script.as_bytes(), &mut out).unwrap();
+            let text = String::from_utf8(out).unwrap();
+            assert!(!r.abandoned, "{text}");
+            let [human, table] = r.needs.unwrap();
+            // One side needs nothing more; the other still needs 1 to 3.
+            assert_eq!(human.min(table), 0, "{r:?}");
+            assert!((1..=3).contains(&human.max(table)), "{r:?}");
+            assert_eq!(
+                text.matches("Opening roll:").count(),
+                r.games.len(),
+                "{text}"
+            );
+            assert_eq!(text.matches("review: ").count(), r.games.len(), "{text}");
+            crawford += text.matches("This is the Crawford game").count();
+            // No cube is turned in the Crawford game.
+            for game in text
+                .split("\nGame ")
+                .filter(|g| g.contains("Crawford game"))
+            {
+                assert!(!game.contains("double"), "{game}");
+            }
+            // The review's losses are match-winning chances; each normalised by its cube.
+            for g in &r.games {
+                assert_eq!(g.measure, Measure::Chance);
+                assert!(g.decisions.iter().all(|d| d.normalised >= d.loss));
+            }
+        }
+        assert!(crawford > 0, "no match reached the Crawford game");
+    }
+
+    #[test]
+    fn a_table_without_its_cube_refuses_money_play() {
+        let t = tables("hyper1", false);
+        let e = session(t, &options(1), "".as_bytes(), &mut Vec::new()).unwrap_err();
+        assert!(matches!(e, Error::NoCube { .. }), "{e}");
     }
 }

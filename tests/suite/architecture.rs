@@ -48,13 +48,156 @@ fn module_of(path: &Path) -> String {
     parts.join("::")
 }
 
+/// The paths of `use` tree `tree` (`a::{b, c::{d, e as f}, self}`), each as its
+/// segments after `prefix`; `self` names the prefix itself, an alias is dropped.
+fn expand(tree: &str, prefix: &[String], out: &mut Vec<Vec<String>>) {
+    let tree = tree.trim();
+    let (head, inner) = match (tree.find('{'), tree.rfind('}')) {
+        (Some(open), Some(close)) => (&tree[..open], Some(&tree[open + 1..close])),
+        _ => (tree, None),
+    };
+    let head = head.split(" as ").next().unwrap_or_default();
+    let mut path = prefix.to_vec();
+    path.extend(
+        head.split("::")
+            .map(str::trim)
+            .filter(|s| !s.is_empty() && *s != "self")
+            .map(str::to_string),
+    );
+    let Some(inner) = inner else {
+        out.push(path);
+        return;
+    };
+    // The inner trees, split at the commas outside braces.
+    let (mut depth, mut start) = (0, 0);
+    for (i, c) in inner.char_indices().chain([(inner.len(), ',')]) {
+        match c {
+            '{' => depth += 1,
+            '}' => depth -= 1,
+            ',' if depth == 0 => {
+                if !inner[start..i].trim().is_empty() {
+                    expand(&inner[start..i], &path, out);
+                }
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Every path a file's code names, as segments: its `use` trees expanded, and the paths
+/// written in the code (`crate::x::y`, `super::z::w`, `tabula::v`); string literals and
+/// comments left out.
+fn paths(path: &Path) -> Vec<Vec<String>> {
+    let text: String = code(path)
+        .join("\n")
+        .split('"')
+        .step_by(2)
+        .collect::<Vec<_>>()
+        .join(" ");
+    let is_word = |c: char| c.is_alphanumeric() || c == '_';
+    let mut out = Vec::new();
+    let mut rest = text.as_str();
+    while let Some(at) = rest.find("use ") {
+        let after = &rest[at + 4..];
+        let end = after.find(';').unwrap_or(after.len());
+        if rest[..at].chars().last().is_none_or(|c| !is_word(c)) {
+            expand(&after[..end], &[], &mut out);
+        }
+        rest = &after[end..];
+    }
+    let chars: Vec<char> = text.chars().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        let starts = i == 0 || !(is_word(chars[i - 1]) || chars[i - 1] == ':');
+        if !(is_word(chars[i]) && starts) {
+            i += 1;
+            continue;
+        }
+        let mut j = i;
+        while j < chars.len() && (is_word(chars[j]) || chars[j] == ':') {
+            j += 1;
+        }
+        let word: String = chars[i..j].iter().collect();
+        if word.contains("::") {
+            let segments = word.split("::").filter(|s| !s.is_empty());
+            out.push(segments.map(str::to_string).collect());
+        }
+        i = j;
+    }
+    out
+}
+
+/// `segments`, a path written in the module `me`, from the crate's root: `crate::` and
+/// `tabula::` dropped, each `super::` one module up, `self::` the module itself; none for
+/// a path outside the crate (`std::io`) or relative to what `me` imported.
+fn resolve(segments: &[String], me: &str) -> Option<Vec<String>> {
+    let mut base: Vec<String> = match segments.first().map(String::as_str) {
+        Some("crate" | "tabula") => return Some(segments[1..].to_vec()),
+        Some("super" | "self") => me.split("::").map(str::to_string).collect(),
+        _ => return None,
+    };
+    let mut rest = segments;
+    while let Some(first) = rest.first() {
+        match first.as_str() {
+            "super" => {
+                base.pop();
+            }
+            "self" => {}
+            _ => break,
+        }
+        rest = &rest[1..];
+    }
+    base.extend(rest.iter().cloned());
+    Some(base)
+}
+
+#[test]
+fn the_path_reader_expands_use_trees_and_resolves_super() {
+    let mut out = Vec::new();
+    expand(
+        "super::{cube::{Cube, Owner as O}, moves::Play, self}",
+        &[],
+        &mut out,
+    );
+    let joined: Vec<String> = out.iter().map(|p| p.join("::")).collect();
+    assert_eq!(
+        joined,
+        [
+            "super::cube::Cube",
+            "super::cube::Owner",
+            "super::moves::Play",
+            "super"
+        ]
+    );
+    let r = |t: &str| {
+        let segments: Vec<String> = t.split("::").map(str::to_string).collect();
+        resolve(&segments, "gammon::matchplay::judge").map(|p| p.join("::"))
+    };
+    assert_eq!(
+        r("super::score::Unit").as_deref(),
+        Some("gammon::matchplay::score::Unit")
+    );
+    assert_eq!(
+        r("super::super::judge::Judge").as_deref(),
+        Some("gammon::judge::Judge")
+    );
+    assert_eq!(
+        r("crate::nikoniko::board").as_deref(),
+        Some("nikoniko::board")
+    );
+    assert_eq!(r("std::io::Write"), None);
+}
+
 #[test]
 fn the_backgammon_engine_names_none_of_its_members() {
     let mut found = Vec::new();
     for path in sources("src/gammon") {
-        for (n, line) in code(&path).iter().enumerate() {
-            if line.contains("nikoniko::") {
-                found.push(format!("{}:{}: {}", path.display(), n + 1, line.trim()));
+        let me = module_of(&path);
+        for named in paths(&path) {
+            let full = resolve(&named, &me).unwrap_or_default();
+            if full.first().is_some_and(|m| m == "nikoniko") {
+                found.push(format!("{}: {}", path.display(), named.join("::")));
             }
         }
     }
@@ -65,57 +208,28 @@ fn the_backgammon_engine_names_none_of_its_members() {
     );
 }
 
-/// The modules each file of `src/gammon` names in its code (`crate::gammon::x::y` and
-/// `super::…` paths), as module paths.
+/// The modules each file of `src/gammon` names in its code: for every path it names that
+/// resolves into the engine, the longest prefix that is one of its modules.
 fn imports() -> BTreeMap<String, BTreeSet<String>> {
     let files = sources("src/gammon");
     let modules: BTreeSet<String> = files.iter().map(|p| module_of(p)).collect();
     let mut graph = BTreeMap::new();
     for path in &files {
         let me = module_of(path);
-        let is_mod = path.file_name().is_some_and(|n| n == "mod.rs");
-        let parent = if is_mod {
-            me.clone()
-        } else {
-            me.rsplit_once("::")
-                .map_or(String::new(), |(p, _)| p.to_string())
-        };
         let mut named = BTreeSet::new();
-        for line in code(path) {
-            for (start, _) in line
-                .match_indices("crate::")
-                .chain(line.match_indices("super::"))
-            {
-                let rest = &line[start..];
-                let path_text: String = rest
-                    .chars()
-                    .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == ':')
-                    .collect();
-                let mut segments: Vec<&str> =
-                    path_text.split("::").filter(|s| !s.is_empty()).collect();
-                let mut base: Vec<String> = match segments.first() {
-                    Some(&"crate") => {
-                        segments.remove(0);
-                        Vec::new()
+        for segments in paths(path) {
+            let Some(mut base) = resolve(&segments, &me) else {
+                continue;
+            };
+            while !base.is_empty() {
+                let candidate = base.join("::");
+                if modules.contains(&candidate) {
+                    if candidate != me {
+                        named.insert(candidate);
                     }
-                    _ => parent.split("::").map(str::to_string).collect(),
-                };
-                while segments.first() == Some(&"super") {
-                    segments.remove(0);
-                    base.pop();
+                    break;
                 }
-                base.extend(segments.iter().map(|s| s.to_string()));
-                // The longest prefix that is a module of the engine.
-                while !base.is_empty() {
-                    let candidate = base.join("::");
-                    if modules.contains(&candidate) {
-                        if candidate != me {
-                            named.insert(candidate);
-                        }
-                        break;
-                    }
-                    base.pop();
-                }
+                base.pop();
             }
         }
         graph.insert(me, named);

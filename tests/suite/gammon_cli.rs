@@ -525,8 +525,10 @@ fn play_with_the_cube_needs_a_cube_table_and_names_the_command_that_builds_it() 
         stderr.contains("tabula gammon build --variant hyper1 --table"),
         "{stderr}"
     );
-    // With its cube table the table doubles the Hypergammon-1 opening (a double and a
-    // take, as gnubg's database has it above); a pass loses the cube's value.
+    // With its cube table the table doubles in Hypergammon-1 once the opening roll is
+    // played (the opening is a double and a take, as gnubg's database has it above); a
+    // pass loses the cube's value. The human rolls, passes and plays the first play: a
+    // refused answer is asked again with the next line.
     let out = tabula()
         .args([
             "gammon",
@@ -535,10 +537,12 @@ fn play_with_the_cube_needs_a_cube_table_and_names_the_command_that_builds_it() 
             "hyper1",
             "--cube",
             "--second",
+            "--seed",
+            "1",
             "--table",
             &cube_table("hyper1"),
         ])
-        .write_stdin("p\n")
+        .write_stdin("r\np\n1\n".repeat(30))
         .output()
         .unwrap();
     assert!(out.status.success());
@@ -550,8 +554,7 @@ fn play_with_the_cube_needs_a_cube_table_and_names_the_command_that_builds_it() 
     );
     // The game over, the session's score; the input's end declines another game.
     assert!(
-        stdout
-            .contains("Session: you -1 point(s) after 1 finished game(s).\nAnother game? [y/n] \n"),
+        stdout.contains("Session: you -1 point(s) after 1 finished game(s).\nAnother game? [y/n] "),
         "{stdout}"
     );
 }

@@ -110,7 +110,33 @@ fn hyper1() -> &'static Path {
     Box::leak(dir.path().join("hyper1.tbl").into_boxed_path())
 }
 
-/// One line of a review: `  3. play 2-6 at 18/13 (cube owned at 2): 18/10; best
+/// Hypergammon-1's match tables to 5 points, built once by the command line.
+fn match5() -> &'static Path {
+    use std::sync::OnceLock;
+    static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let out = Command::new(assert_cmd::cargo::cargo_bin("tabula"))
+            .args([
+                "gammon",
+                "met",
+                "--variant",
+                "hyper1",
+                "--length",
+                "5",
+                "--quiet",
+            ])
+            .arg("--match-tables")
+            .arg(dir.path())
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        dir
+    })
+    .path()
+}
+
+/// One line of a review: `  3. play 2-6 at 18/13 (cube 2, yours): 18/10; best
 /// 18/12*/10; loss 0.012345 ?!`.
 struct Line {
     what: String,
@@ -120,42 +146,57 @@ struct Line {
     loss: f64,
 }
 
-fn review(text: &str) -> (Vec<Line>, f64) {
-    let start = text.find("Review of your decisions").expect("a review");
-    let mut lines = Vec::new();
-    let mut total = None;
-    for l in text[start..].lines().skip(1) {
-        if let Some(rest) = l.strip_prefix("Total: ") {
-            total = Some(rest.split(' ').next().unwrap().parse().unwrap());
-            break;
+/// Every game's review: its lines, and its total.
+fn reviews(text: &str) -> Vec<(Vec<Line>, f64)> {
+    let mut all = Vec::new();
+    for part in text.split("Review of your decisions").skip(1) {
+        let mut lines = Vec::new();
+        let mut total = None;
+        for l in part.lines().skip(1) {
+            if let Some(rest) = l.strip_prefix("Total: ") {
+                let first = rest.split(' ').next().unwrap().trim_end_matches('%');
+                total = Some(first.parse().unwrap());
+                break;
+            }
+            if l.contains("none: every decision was the best") {
+                continue;
+            }
+            let (_, rest) = l.trim_start().split_once(". ").unwrap();
+            let (what, rest) = rest.split_once(" at ").unwrap();
+            let (position, rest) = rest.split_once(" (").unwrap();
+            let (cube, rest) = rest.split_once("): ").unwrap();
+            let (chosen, rest) = rest.split_once("; best ").unwrap();
+            let (_, rest) = rest.split_once("; loss ").unwrap();
+            let loss = rest.split(' ').next().unwrap().trim_end_matches('%');
+            lines.push(Line {
+                what: what.to_string(),
+                position: position.to_string(),
+                cube: cube.to_string(),
+                chosen: chosen.to_string(),
+                loss: loss.parse().unwrap(),
+            });
         }
-        let (_, rest) = l.trim_start().split_once(". ").unwrap();
-        let (what, rest) = rest.split_once(" at ").unwrap();
-        let (position, rest) = rest.split_once(" (cube ").unwrap();
-        let (cube, rest) = rest.split_once(" at ").unwrap();
-        let (_, rest) = rest.split_once("): ").unwrap();
-        let (chosen, rest) = rest.split_once("; best ").unwrap();
-        let (_, rest) = rest.split_once("; loss ").unwrap();
-        let loss = rest.split(' ').next().unwrap().parse().unwrap();
-        lines.push(Line {
-            what: what.to_string(),
-            position: position.to_string(),
-            cube: cube.to_string(),
-            chosen: chosen.to_string(),
-            loss,
-        });
+        all.push((lines, total.expect("the game's total")));
     }
-    (lines, total.expect("the game's total"))
+    all
+}
+
+/// The cube state of the side that decided, from the review's cube (`cube 2, yours`,
+/// the human's view): the human for a play or a double, the table for an answer.
+fn decider_state(line: &Line) -> CubeState {
+    let human = line.what != "answer";
+    match (line.cube.rsplit(", ").next().unwrap(), human) {
+        ("centred", _) => CubeState::Centred,
+        ("yours", true) | ("O's", false) => CubeState::Owned,
+        _ => CubeState::OpponentOwns,
+    }
 }
 
 /// What a decision of the review lost, from the table's stored equities.
 fn loss_in_table(t: &Tables, line: &Line) -> f64 {
     let v = t.variant();
     let p = parse_position(v, &line.position).unwrap();
-    let state = CubeState::ALL
-        .into_iter()
-        .find(|s| s.name() == line.cube)
-        .unwrap();
+    let state = decider_state(line);
     if let Some(roll) = line.what.strip_prefix("play ") {
         // The plays' cubeful values: for each, what the opponent on roll leaves the mover.
         let roll = parse_roll(v, roll).unwrap();
@@ -227,11 +268,15 @@ fn a_hyper1_game_in_a_terminal_with_a_double_a_take_and_a_hint_is_reviewed_to_th
                 let last = ranking
                     .lines()
                     .skip(1)
-                    .take_while(|l| l.contains(" equity "))
+                    .take_while(|l| l.contains(" cubeful equity "))
                     .last()
                     .unwrap();
                 let (_, rest) = last.trim_start().split_once(". ").unwrap();
-                rest.split("  equity").next().unwrap().trim().to_string()
+                rest.split(" cubeful equity")
+                    .next()
+                    .unwrap()
+                    .trim()
+                    .to_string()
             }
             _ => "n".to_string(),
         },
@@ -240,6 +285,8 @@ fn a_hyper1_game_in_a_terminal_with_a_double_a_take_and_a_hint_is_reviewed_to_th
         text.contains("Dice seed 1 (replay with --seed 1)."),
         "{text}"
     );
+    // The table moves first: the opening roll is its own, played at once.
+    assert!(text.contains("Opening roll: you throw "), "{text}");
     assert!(text.contains("O doubles to 2.\n"), "{text}");
     assert!(text.contains("You take: cube 2, yours."), "{text}");
     assert!(hinted && text.contains("The table's ranking of"), "{text}");
@@ -249,11 +296,10 @@ fn a_hyper1_game_in_a_terminal_with_a_double_a_take_and_a_hint_is_reviewed_to_th
         "{text}"
     );
     assert!(!text.contains("is not a legal play"), "{text}");
-    let (lines, total) = review(&text);
-    assert!(lines
-        .iter()
-        .any(|l| l.what == "answer" && l.chosen == "take"));
+    let (lines, total) = reviews(&text).remove(0);
     assert!(lines.iter().any(|l| l.what.starts_with("play ")));
+    // Only the decisions that lost something are listed.
+    assert!(lines.iter().all(|l| l.loss > 0.0));
     let t = Tables::open(table).unwrap();
     let mut sum = 0.0;
     for l in &lines {
@@ -269,5 +315,74 @@ fn a_hyper1_game_in_a_terminal_with_a_double_a_take_and_a_hint_is_reviewed_to_th
     // The worst play was chosen on purpose: the total is not zero.
     assert!(sum > 0.0);
     assert!((total - sum).abs() < 1e-5, "{total} {sum}\n{text}");
+    assert!(text.contains("Error rate: "), "{text}");
     assert!(text.contains("Session: you "), "{text}");
+}
+
+#[test]
+fn a_match_in_a_terminal_is_played_to_its_end_with_hint_eval_a_take_the_crawford_game_and_reviews()
+{
+    let dir = match5();
+    let (mut cube_asked, mut play_asked) = (0, 0);
+    let text = drive(
+        &[
+            "gammon",
+            "play",
+            "--variant",
+            "hyper1",
+            "--match",
+            "5",
+            "--seed",
+            "13",
+            "--match-tables",
+            dir.to_str().unwrap(),
+        ],
+        |prompt, _| {
+            let (asked, last) = match prompt {
+                0 => return "t".to_string(),
+                1 => (&mut cube_asked, "r"),
+                2 => (&mut play_asked, "1"),
+                _ => return "n".to_string(),
+            };
+            *asked += 1;
+            ["hint", "eval"]
+                .get(*asked - 1)
+                .unwrap_or(&last)
+                .to_string()
+        },
+    );
+    assert!(text.starts_with("A match to 5 point(s)"), "{text}");
+    // The running score on the board, and the side on roll marked.
+    assert!(text.contains("match to 5: X needs 5, O needs 5"), "{text}");
+    assert!(text.contains("O  pips 24  off 0  on roll"), "{text}");
+    // hint and eval at a cube question and at a play, in match-winning chances.
+    assert!(
+        text.contains("cube verdict, match-winning chances:"),
+        "{text}"
+    );
+    assert!(text.contains("Proper cube action: "), "{text}");
+    assert!(text.contains("match-winning chance "), "{text}");
+    assert!(text.contains("The table's ranking of"), "{text}");
+    assert!(text.contains(" MWC "), "{text}");
+    // A take, the Crawford game, and a review after every game.
+    assert!(text.contains("You take: cube 2, yours."), "{text}");
+    assert!(
+        text.contains("This is the Crawford game: no doubling."),
+        "{text}"
+    );
+    let games = text.matches("Opening roll:").count();
+    assert!(games >= 3, "{text}");
+    assert_eq!(text.matches("\nReview").count(), games, "{text}");
+    for (lines, total) in reviews(&text) {
+        let sum: f64 = lines.iter().map(|l| l.loss).sum();
+        assert!((sum - total).abs() < 1e-3, "{text}");
+    }
+    assert!(text.contains(" the match to 5 ("), "{text}");
+    // No game in the Crawford game's part of the text turns the cube.
+    let crawford = text
+        .split("\nGame ")
+        .find(|g| g.contains("Crawford game"))
+        .unwrap();
+    assert!(!crawford.contains("doubles"), "{crawford}");
+    assert!(!text.contains("NaN"), "{text}");
 }

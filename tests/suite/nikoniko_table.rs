@@ -396,36 +396,54 @@ fn verify_refuses_a_table_with_a_changed_value() {
 
 #[test]
 fn a_game_against_the_table_runs_to_its_end_and_refuses_illegal_answers() {
-    use tabula::gammon::game::{play, GameEnd, Options};
+    use tabula::gammon::cube::CubeAction;
+    use tabula::gammon::judge::Measure;
+    use tabula::gammon::trainer::{session, Evaluated, GameReview, Options, Row, Words};
+    struct Plain;
+    impl Words for Plain {
+        fn seed(&self, seed: u64) -> String {
+            format!("seed {seed}")
+        }
+        fn verdict(&self, _: &CubeAction, _: Measure) -> String {
+            String::new()
+        }
+        fn ranking(&self, _: tabula::gammon::Roll, _: &[Row], _: Measure) -> String {
+            String::new()
+        }
+        fn evaluation(&self, _: &Evaluated) -> String {
+            String::new()
+        }
+        fn review(&self, r: &GameReview) -> String {
+            format!("review of {} decision(s)", r.decisions.len())
+        }
+    }
     let t = tables();
-    let board = tabula::nikoniko::board::render;
     let options = Options {
-        board: Some(&board),
-        ..Options::new(7)
+        seed: 7,
+        human_first: true,
+        cube: false,
+        board: true,
+        words: &Plain,
     };
-    // Always the first listed play, after one answer that is not a play at all.
-    let input = format!("99\n8/1\n{}", "1\n".repeat(500));
+    // Always the first listed play, after one answer that is not a play at all; no
+    // other game.
+    let input = format!("99\n8/1\n{}n\n", "1\n".repeat(500));
     let mut out = Vec::new();
-    let game = play(&t, &options, input.as_bytes(), &mut out).unwrap();
+    let result = session(&t, &options, input.as_bytes(), &mut out).unwrap();
     let text = String::from_utf8(out).unwrap();
-    let GameEnd::Finished { human_points } = game.end else {
+    let Some(human_points) = result.games[0].human_points else {
         panic!("the game did not finish:\n{text}");
     };
     assert!((1..=3).contains(&human_points.abs()));
     assert!(text.contains("You win") || text.contains("O wins"));
     assert!(text.contains("There is no play 99") || text.contains("Only one play"));
-    assert!(
-        text.contains("X's points:  8  7  6  5  4  3 | 2  1"),
-        "{text}"
-    );
+    // The family's board, on the article's 8 points.
+    assert!(text.contains("+-5--6-------7--8-+"), "{text}");
     // The same seed and answers replay the same game.
     let mut again = Vec::new();
-    play(&t, &options, input.as_bytes(), &mut again).unwrap();
+    session(&t, &options, input.as_bytes(), &mut again).unwrap();
     assert_eq!(text.as_bytes(), &again[..]);
     // End of input abandons the game.
-    let mut out = Vec::new();
-    assert_eq!(
-        play(&t, &options, &b""[..], &mut out).unwrap().end,
-        GameEnd::Abandoned
-    );
+    let result = session(&t, &options, &b""[..], &mut Vec::new()).unwrap();
+    assert!(result.abandoned && result.games[0].human_points.is_none());
 }

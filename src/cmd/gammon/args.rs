@@ -212,6 +212,16 @@ pub enum OwnerArg {
     Opponent,
 }
 
+/// The owner of a cube at a match score as the server's `owner` parameter spells it (the
+/// command line's `--owner` words): `on-roll` (or `me`), `opponent`.
+pub fn parse_owner(text: &str) -> Option<CubeOwner> {
+    match text {
+        "on-roll" | "me" => Some(CubeOwner::OnRoll),
+        "opponent" => Some(CubeOwner::Opponent),
+        _ => None,
+    }
+}
+
 impl From<OwnerArg> for CubeOwner {
     fn from(o: OwnerArg) -> Self {
         match o {

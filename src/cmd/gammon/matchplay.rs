@@ -13,11 +13,12 @@ use crate::cmd::{emit, tables};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use tabula::gammon::matchplay::judge::ScoreTables;
 use tabula::gammon::matchplay::met::{Met, MetComparison};
-use tabula::gammon::matchplay::query::{self, ScoreTables};
+use tabula::gammon::matchplay::query;
 use tabula::gammon::matchplay::store::{self, UnitBuilt, UnitTable};
 use tabula::gammon::matchplay::{CubeOwner, Game, MatchCube, Score, Unit};
-use tabula::gammon::{game, Variant};
+use tabula::gammon::{trainer, Variant};
 use tabula::table::Reader;
 use tabula::Result;
 
@@ -94,64 +95,84 @@ pub fn score_tables(
 /// line), or kept open by the server.
 pub type OpenScore<'a> = &'a dyn Fn(Score) -> Result<Arc<ScoreTables>>;
 
-/// The command line's [`OpenScore`]: the tables of `--match-tables`, mapped for the one
-/// question.
+/// The command line's [`OpenScore`]: the tables of the question's folder, mapped for the
+/// one question.
 fn for_one_question<'a>(
     v: &'a Variant,
-    s: &'a ScoreArgs,
+    at: &'a AtScore<'a>,
 ) -> impl Fn(Score) -> Result<Arc<ScoreTables>> + 'a {
-    move |score| {
-        let folder = s.tables.match_tables.as_deref();
-        Ok(Arc::new(score_tables(v, score, folder, Reader::Map)?))
+    move |score| Ok(Arc::new(score_tables(v, score, at.folder, Reader::Map)?))
+}
+
+/// A question at a match score as either door reads it: the score as given (`A-B`),
+/// whether this is the Crawford game, the cube (a value; a state's name is refused) and
+/// its owner, the folder of the match tables (the tables folder's when none).
+pub struct AtScore<'a> {
+    pub score: &'a str,
+    pub crawford: bool,
+    pub cube: Option<CubeArg>,
+    pub owner: Option<CubeOwner>,
+    pub folder: Option<&'a Path>,
+}
+
+impl<'a> AtScore<'a> {
+    /// The command line's `--score`, `--crawford`, `--owner` and `--match-tables`, with
+    /// `--cube`.
+    pub fn of(s: &'a ScoreArgs, cube: Option<CubeArg>) -> AtScore<'a> {
+        AtScore {
+            score: s.score.as_deref().expect("called with --score"),
+            crawford: s.crawford,
+            cube,
+            owner: s.owner.map(CubeOwner::from),
+            folder: s.tables.match_tables.as_deref(),
+        }
+    }
+
+    /// The score and the cube.
+    fn read(&self) -> Result<(Score, MatchCube)> {
+        let score = Score::parse(self.score, self.crawford)?;
+        let value = match self.cube {
+            None | Some(CubeArg::State(tabula::gammon::CubeState::Centred)) => 1,
+            Some(CubeArg::Value(v)) => v,
+            Some(CubeArg::State(state)) => {
+                return Err(tabula::gammon::Error::Input {
+                    what: "cube",
+                    input: state.name().to_string(),
+                    reason: "at a match score --cube takes the cube's value (1, 2, 4, …) and \
+                             --owner who owns it"
+                        .into(),
+                }
+                .into())
+            }
+        };
+        let owner = match (value, self.owner) {
+            (1, None) => CubeOwner::Centred,
+            (_, Some(o)) => o,
+            (_, None) => {
+                return Err(tabula::gammon::Error::Input {
+                    what: "cube",
+                    input: value.to_string(),
+                    reason: "a cube of 2 or more has an owner: give --owner on-roll or \
+                             --owner opponent"
+                        .into(),
+                }
+                .into())
+            }
+        };
+        Ok((score, MatchCube::new(value, owner)?))
     }
 }
 
-/// The score and the cube of `equity` or `hint` at a score.
-fn score_and_cube(s: &ScoreArgs, cube: Option<CubeArg>) -> Result<(Score, MatchCube)> {
-    let text = s.score.as_deref().expect("called with --score");
-    let score = Score::parse(text, s.crawford)?;
-    let value = match cube {
-        None => 1,
-        Some(CubeArg::Value(v)) => v,
-        Some(CubeArg::State(state)) => {
-            return Err(tabula::gammon::Error::Input {
-                what: "cube",
-                input: state.name().to_string(),
-                reason: "at a match score --cube takes the cube's value (1, 2, 4, …) and \
-                         --owner who owns it"
-                    .into(),
-            }
-            .into())
-        }
-    };
-    let owner = match (value, s.owner) {
-        (1, None) => CubeOwner::Centred,
-        (_, Some(o)) => o.into(),
-        (_, None) => {
-            return Err(tabula::gammon::Error::Input {
-                what: "cube",
-                input: value.to_string(),
-                reason: "a cube of 2 or more has an owner: give --owner on-roll or --owner \
-                         opponent"
-                    .into(),
-            }
-            .into())
-        }
-    };
-    Ok((score, MatchCube::new(value, owner)?))
-}
-
 /// `equity` at a score, for both doors (the command line and the server): the position
-/// and the score as given, the cube's value and owner; the tables in `--match-tables`.
+/// as given, at the score `at`.
 pub fn equity_answer(
     v: &Variant,
     position_text: &str,
-    s: &ScoreArgs,
-    cube: Option<CubeArg>,
+    at: &AtScore,
     open: OpenScore,
 ) -> Result<query::MatchEvaluation> {
     let p = position(v, position_text)?;
-    let (score, cube) = score_and_cube(s, cube)?;
+    let (score, cube) = at.read()?;
     let t = open(score)?;
     Ok(query::evaluate(&t, &p, score, cube)?)
 }
@@ -161,37 +182,31 @@ pub fn hint_answer(
     v: &Variant,
     position_text: &str,
     roll: &str,
-    s: &ScoreArgs,
-    cube: Option<CubeArg>,
+    at: &AtScore,
     open: OpenScore,
 ) -> Result<query::MatchHint> {
     let (p, roll) = position_and_roll(v, position_text, roll)?;
-    let (score, cube) = score_and_cube(s, cube)?;
+    let (score, cube) = at.read()?;
     let t = open(score)?;
     Ok(query::hint(&t, &p, roll, score, cube)?)
 }
 
 /// `equity --score`.
 pub fn equity(v: &Variant, args: EquityArgs, s: ScoreArgs) -> Result<()> {
-    let e = equity_answer(
-        v,
-        &args.at.position,
-        &s,
-        args.cube,
-        &for_one_question(v, &s),
-    )?;
+    let at = AtScore::of(&s, args.cube);
+    let e = equity_answer(v, &args.at.position, &at, &for_one_question(v, &at))?;
     text_or_json(&e, args.json, || render_match::evaluation(&e))
 }
 
 /// `hint --score`.
 pub fn hint(v: &Variant, args: HintArgs, s: ScoreArgs) -> Result<()> {
+    let at = AtScore::of(&s, args.cube);
     let h = hint_answer(
         v,
         &args.at.at.position,
         &args.at.roll,
-        &s,
-        args.cube,
-        &for_one_question(v, &s),
+        &at,
+        &for_one_question(v, &at),
     )?;
     text_or_json(&h, args.json, || render_match::hint(&h))
 }
@@ -393,18 +408,12 @@ pub fn play(v: &Variant, args: PlayArgs, m: MatchPlayArgs, draw_board: bool) -> 
             open_unit(v, unit, whole, folder, Reader::Map)?;
         }
     }
-    let board = |p: &tabula::gammon::Position| {
-        tabula::gammon::board::draw(v, p, &tabula::gammon::board::Around::default())
-    };
-    let draw: Option<&(dyn Fn(&tabula::gammon::Position) -> String + Sync)> = match draw_board {
-        true => Some(&board),
-        false => None,
-    };
-    let options = game::Options {
+    let options = trainer::Options {
         seed: args.seed.unwrap_or_else(super::clock_seed),
         human_first: !args.second,
         cube: true,
-        board: draw,
+        board: draw_board,
+        words: &super::render_play::Words,
     };
     let mut open = |score: Score| -> std::result::Result<ScoreTables, tabula::gammon::Error> {
         let (unit, _) = score.unit();
@@ -423,6 +432,6 @@ pub fn play(v: &Variant, args: PlayArgs, m: MatchPlayArgs, draw_board: bool) -> 
     };
     let stdin = std::io::stdin();
     let mut stdout = std::io::stdout();
-    game::play_match(length, &mut open, &options, stdin.lock(), &mut stdout)?;
+    trainer::play_match(length, &mut open, &options, stdin.lock(), &mut stdout)?;
     Ok(())
 }

@@ -8,6 +8,7 @@ pub mod handle;
 pub mod matchplay;
 pub mod render;
 pub mod render_match;
+pub mod render_play;
 
 use super::progress::Bars;
 use super::{emit, emit_json};
@@ -425,6 +426,7 @@ pub fn play(h: &Handle, args: PlayArgs) -> Result<()> {
         human_first: !args.second,
         cube: args.cube,
         board: !args.board.no_board,
+        words: &render_play::Words,
     };
     let stdin = std::io::stdin();
     let mut stdout = std::io::stdout();

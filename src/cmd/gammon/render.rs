@@ -3,6 +3,7 @@
 
 use std::fmt::Write as _;
 use std::path::Path;
+use tabula::gammon::cube::{Choice, Choices, CubeAction, CubeDecision};
 use tabula::gammon::gnubg::{bd, compare, Comparison, Imported};
 use tabula::gammon::numbering::Census;
 use tabula::gammon::query::{Evaluation, Hint, Looked, Moves, Opening, Ranked};
@@ -131,11 +132,110 @@ pub fn evaluation(e: &Evaluation) -> String {
                 c.centred,
                 c.centred_jacoby,
                 c.opponent_owns,
-                tabula::gammon::trainer::verdict(a)
+                money_verdict(a)
             );
         }
         _ => out.push_str("\ncube     (this table keeps no cube)"),
     }
+    out
+}
+
+/// How the values of a verdict are written: each value, a difference between two, an
+/// amount (a margin).
+pub struct Figures {
+    pub value: fn(f64) -> String,
+    pub diff: fn(f64) -> String,
+    pub amount: fn(f64) -> String,
+}
+
+/// Equities, to six decimals.
+pub const EQUITY: Figures = Figures {
+    value: |e| format!("{e:+.6}"),
+    diff: |e| format!("{e:+.6}"),
+    amount: |e| format!("{e:.6}"),
+};
+
+/// The money cube verdict (`equity`, the trainer): the cube state, the cubeful equities.
+pub fn money_verdict(a: &CubeAction) -> String {
+    let state = a.state.unwrap_or(CubeState::Centred);
+    if a.proper.is_none() {
+        return format!(
+            "cube ({state}): no access to the cube; no double {:+.6}",
+            a.no_double
+        );
+    }
+    verdict(a, &format!("cube ({state}), cubeful equities:"), &EQUITY)
+}
+
+/// The cube verdict as gnubg gives it, under `head`: the choices open to the side on roll
+/// in gnubg's order (the proper one first), each with its value and, after the first, its
+/// difference from it; the proper action in gnubg's words, with gnubg's percentage; where
+/// the position stands against the doubling point, and the opponent against its take
+/// point. For a side that may double (`a.proper`).
+pub fn verdict(a: &CubeAction, head: &str, f: &Figures) -> String {
+    let Some(proper) = &a.proper else {
+        return head.to_string();
+    };
+    let re = if proper.redouble {
+        "Redouble"
+    } else {
+        "Double"
+    };
+    let name = |c: Choice| match c {
+        Choice::NoDouble => format!("No {}", re.to_lowercase()),
+        Choice::DoubleTake => format!("{re}, take"),
+        Choice::DoublePass => format!("{re}, pass"),
+    };
+    let choices = Choices {
+        no_double: a.no_double,
+        double_take: a.double_take,
+        double_pass: a.double_pass,
+    };
+    let best = a.order[0].of(&choices);
+    let mut out = head.to_string();
+    for (n, &c) in a.order.iter().enumerate() {
+        let e = c.of(&choices);
+        let _ = write!(out, "\n  {}. {:<16} {}", n + 1, name(c), (f.value)(e));
+        if n > 0 {
+            let _ = write!(out, "  ({})", (f.diff)(e - best));
+        }
+    }
+    let _ = write!(out, "\nProper cube action: {proper}");
+    if let Some(p) = a.percent {
+        let _ = write!(out, " ({:.1}%)", 100.0 * p);
+    }
+    let m = a.doubling_margin;
+    let doubling = match a.action {
+        _ if proper.dead => "none: the cube is dead for the side on roll (a single win at this \
+                             cube takes the match)"
+            .to_string(),
+        Some(d) if d.doubles() => format!("past it, doubling gains {}", (f.amount)(m.max(0.0))),
+        Some(CubeDecision::TooGood) => format!(
+            "past it, and too good to double: playing on gains {} over cashing",
+            (f.amount)(a.no_double - a.double_pass)
+        ),
+        _ => format!("short of it, doubling costs {}", (f.amount)(-m)),
+    };
+    let _ = write!(out, "\nDoubling point: {doubling}");
+    let tp = a.take_margin;
+    let _ = write!(
+        out,
+        "\nTake point: {}",
+        if tp >= 0.0 && proper.beaver {
+            format!(
+                "the opponent takes and beavers (it is ahead after a take), {} better than \
+                 passing",
+                (f.amount)(tp)
+            )
+        } else if tp >= 0.0 {
+            format!("the opponent takes, {} better than passing", (f.amount)(tp))
+        } else {
+            format!(
+                "the opponent passes, {} better than taking",
+                (f.amount)(-tp)
+            )
+        }
+    );
     out
 }
 
@@ -329,4 +429,67 @@ pub fn count(c: &Count, seconds: f64) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tabula::gammon::cube::{decide_money, Cubeful};
+
+    #[test]
+    fn the_verdict_lists_the_proper_action_first_and_the_others_against_it() {
+        let c = |nd: f64, x: f64| Cubeful {
+            owned: nd,
+            centred: nd,
+            centred_jacoby: nd,
+            opponent_owns: x,
+        };
+        let verdict = |nd, x, state| money_verdict(&decide_money(&c(nd, x), state, true));
+        // No double 0.3; doubled and taken 2 × 0.1 = 0.2: no double, take.
+        let text = verdict(0.3, 0.1, CubeState::Centred);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[1], "  1. No double        +0.300000");
+        assert_eq!(lines[2], "  2. Double, pass     +1.000000  (+0.700000)");
+        assert_eq!(lines[3], "  3. Double, take     +0.200000  (-0.100000)");
+        // gnubg's percentage: (0.3 − 0.2) / (1 − 0.2).
+        assert_eq!(lines[4], "Proper cube action: No double, take (12.5%)");
+        assert!(lines[5].contains("short of it, doubling costs 0.100000"));
+        assert!(lines[6].contains("the opponent takes, 0.800000 better than passing"));
+        // Owned, 0.9 and 2 × 0.6 = 1.2: redouble, pass.
+        let text = verdict(0.9, 0.6, CubeState::Owned);
+        assert!(text.contains("  1. Redouble, pass   +1.000000\n"), "{text}");
+        assert!(
+            text.contains("Proper cube action: Redouble, pass\n"),
+            "{text}"
+        );
+        assert!(text.contains("past it, doubling gains 0.100000"), "{text}");
+        assert!(text.contains("the opponent passes, 0.200000 better than taking"));
+        let text = verdict(0.9, 0.6, CubeState::OpponentOwns);
+        assert!(
+            text.contains("no access") && !text.contains("pass"),
+            "{text}"
+        );
+        // Too good, pass: listed no double, double/take, double/pass; past the doubling
+        // point, not short of it.
+        let text = verdict(1.2, 0.6, CubeState::Centred);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[1], "  1. No double        +1.200000");
+        assert_eq!(lines[2], "  2. Double, take     +1.200000  (+0.000000)");
+        assert_eq!(lines[3], "  3. Double, pass     +1.000000  (-0.200000)");
+        assert_eq!(
+            lines[4],
+            "Proper cube action: Too good to double, pass (100.0%)"
+        );
+        assert!(
+            lines[5].starts_with("Doubling point: past it, and too good"),
+            "{text}"
+        );
+        // A beaver: the taker is ahead after a take.
+        let text = verdict(-0.3, -0.4, CubeState::Centred);
+        assert!(
+            text.contains("Proper cube action: No double, beaver ("),
+            "{text}"
+        );
+        assert!(text.contains("takes and beavers"), "{text}");
+    }
 }

@@ -1,6 +1,7 @@
 //! Each match-play result as text for people, in one place (the family's other results
 //! are in `render`). Match-winning chances are printed as percentages.
 
+use super::render::Figures;
 use std::fmt::Write as _;
 use std::path::Path;
 use tabula::gammon::matchplay::met::{Met, MetComparison};
@@ -8,7 +9,7 @@ use tabula::gammon::matchplay::query::{MarketWindow, MatchEvaluation, MatchHint}
 use tabula::gammon::matchplay::store::UnitBuilt;
 
 /// A chance as a percentage.
-fn pc(p: f64) -> String {
+pub fn pc(p: f64) -> String {
     format!("{:.4}%", 100.0 * p)
 }
 
@@ -27,14 +28,12 @@ pub fn evaluation(e: &MatchEvaluation) -> String {
     );
     match &e.cube_action {
         Some(a) => {
-            let _ = write!(
-                out,
-                "\ncube     no double {}, double/take {}, double/pass {}\naction   {}",
-                pc(a.no_double),
-                pc(a.double_take),
-                pc(a.double_pass),
-                a.action
-            );
+            out.push('\n');
+            out.push_str(&super::render::verdict(
+                a,
+                "cube verdict, match-winning chances:",
+                &CHANCES,
+            ));
         }
         None if !e.score.cube_in_play() => {
             out.push_str("\naction   none: the Crawford game has no cube")
@@ -51,18 +50,37 @@ pub fn evaluation(e: &MatchEvaluation) -> String {
     out
 }
 
+/// Chances, as percentages to four decimals.
+pub const CHANCES: Figures = Figures {
+    value: pc,
+    diff: |d| format!("{:+.4}%", 100.0 * d),
+    amount: pc,
+};
+
+/// A point of the window: a chance, or `none` where there is none (0/0).
+fn point(p: Option<f64>) -> String {
+    p.map_or_else(|| "none".to_string(), pc)
+}
+
 /// The market window.
 fn window(w: &MarketWindow) -> String {
-    let mut out = format!(
-        "window   dead cube {} - {} (doubling point - take point, winning chances, no gammons)",
-        pc(w.doubling_point),
-        pc(w.take_point)
-    );
+    let mut out = match w.doubling_point {
+        Some(d) => format!(
+            "window   dead cube {} - {} (doubling point - take point, winning chances, no gammons)",
+            pc(d),
+            point(w.take_point)
+        ),
+        None => format!(
+            "window   dead cube: no doubling point (a last roll's win and loss are worth the same \
+             at the cube and at twice it); take point {}",
+            point(w.take_point)
+        ),
+    };
     if let Some(live) = w.take_point_live {
         let _ = write!(
             out,
             "\n         live cube {} - {}",
-            pc(w.doubling_point),
+            point(w.doubling_point),
             pc(live)
         );
     }
@@ -70,8 +88,8 @@ fn window(w: &MarketWindow) -> String {
         let _ = write!(
             out,
             "\n         dead cube, the opponent redoubling at once: {} - {}",
-            pc(d),
-            pc(t)
+            point(d),
+            point(t)
         );
     }
     out
@@ -119,7 +137,8 @@ pub fn met(m: &Met) -> String {
     }
     let _ = write!(
         out,
-        "\npost-Crawford: the side needing 1 against B\n        "
+        "\npost-Crawford: match-winning chance of the leader (the side needing 1) against the \
+         trailer needing B; gnubg's table holds the trailer's, 100 less these\n        "
     );
     for p in &m.post_crawford {
         let _ = write!(out, "{:>9.4}", 100.0 * p);

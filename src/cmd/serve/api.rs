@@ -5,7 +5,7 @@
 use super::params::Params;
 use super::state::State;
 use crate::cmd::gammon::answer;
-use crate::cmd::gammon::args::{parse_cube, CubeArg, MatchTables, OwnerArg, ScoreArgs};
+use crate::cmd::gammon::args::{parse_cube, parse_owner, CubeArg};
 use crate::cmd::gammon::matchplay;
 use clap::ValueEnum;
 use hyper::StatusCode;
@@ -132,18 +132,25 @@ fn gammon(state: &State, variant: &str, question: &str, params: &mut Params) -> 
         }
         "equity" if params.has("score") => {
             let position = params.required("position")?;
-            let (score, cube) = at_score(state, params)?;
+            let at = at_score(params)?;
             let open = |s| state.score_tables(&v, s);
             json(&matchplay::equity_answer(
-                &v, &position, &score, cube, &open,
+                &v,
+                &position,
+                &at.borrowed(state),
+                &open,
             )?)
         }
         "hint" if params.has("score") => {
             let (position, roll) = (params.required("position")?, params.required("roll")?);
-            let (score, cube) = at_score(state, params)?;
+            let at = at_score(params)?;
             let open = |s| state.score_tables(&v, s);
             json(&matchplay::hint_answer(
-                &v, &position, &roll, &score, cube, &open,
+                &v,
+                &position,
+                &roll,
+                &at.borrowed(state),
+                &open,
             )?)
         }
         "equity" => {
@@ -164,10 +171,31 @@ fn gammon(state: &State, variant: &str, question: &str, params: &mut Params) -> 
     }
 }
 
+/// The parameters of a question at a match score, read.
+struct ScoreParams {
+    score: String,
+    crawford: bool,
+    cube: Option<CubeArg>,
+    owner: Option<tabula::gammon::matchplay::CubeOwner>,
+}
+
+impl ScoreParams {
+    /// The question at that score, the match tables the server's folder's.
+    fn borrowed<'a>(&'a self, state: &'a State) -> matchplay::AtScore<'a> {
+        matchplay::AtScore {
+            score: &self.score,
+            crawford: self.crawford,
+            cube: self.cube,
+            owner: self.owner,
+            folder: Some(state.folder()),
+        }
+    }
+}
+
 /// At a match score: `score` (`A-B`), `crawford=true`, `cube` (the cube's value) and
 /// `owner` (`on-roll` or `opponent`), as the command line's `--score`, `--crawford`,
 /// `--cube` and `--owner`; the match tables are the tables folder's.
-fn at_score(state: &State, params: &mut Params) -> Result<(ScoreArgs, Option<CubeArg>), Fault> {
+fn at_score(params: &mut Params) -> Result<ScoreParams, Fault> {
     let score = params.required("score")?;
     let crawford = params.flag("crawford")?;
     let cube = match params.get("cube") {
@@ -176,23 +204,19 @@ fn at_score(state: &State, params: &mut Params) -> Result<(ScoreArgs, Option<Cub
     };
     let owner = match params.get("owner") {
         None => None,
-        Some(text) => Some(OwnerArg::from_str(&text, true).map_err(|_| {
+        Some(text) => Some(parse_owner(&text).ok_or_else(|| {
             Fault::bad(format!(
                 "parameter `owner`: {} is not on-roll or opponent",
                 tabula::error::shorten(&text)
             ))
         })?),
     };
-    let tables = MatchTables {
-        match_tables: Some(state.folder().to_path_buf()),
-    };
-    let args = ScoreArgs {
-        score: Some(score),
+    Ok(ScoreParams {
+        score,
         crawford,
+        cube,
         owner,
-        tables,
-    };
-    Ok((args, cube))
+    })
 }
 
 /// `/api/bearoff/{table}/{question}`: the bear-off questions, as `tabula bearoff

@@ -18,7 +18,7 @@ use std::sync::{Arc, Mutex, RwLock};
 use std::time::{Duration, Instant};
 use tabula::gammon::bearoff::query;
 use tabula::gammon::bearoff::store::{Database, Kind, OneSidedTable, TwoSidedTable};
-use tabula::gammon::matchplay::query::ScoreTables;
+use tabula::gammon::matchplay::judge::ScoreTables;
 use tabula::gammon::matchplay::Score;
 use tabula::gammon::{Numbers, Variant};
 use tabula::table::{Reader, TableError};

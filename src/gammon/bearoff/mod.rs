@@ -2,6 +2,7 @@
 
 pub mod gnubg;
 pub mod index;
+pub mod judge;
 mod kernels;
 pub mod notation;
 pub mod one_sided;

@@ -4,14 +4,14 @@
 //! position shown. The equity and hint documents are the family's
 //! ([`crate::gammon::query::Evaluation`], [`crate::gammon::query::Hint`]).
 
-use super::index::BearoffIndex;
+use super::judge::Bearoff;
 use super::notation;
-use super::store::{Kind, OneSidedTable, PairValues, TwoSidedTable};
-use crate::gammon::cube::{decide, CubeAction, CubeDecision, CubeState};
+use super::store::{Kind, OneSidedTable, TwoSidedTable};
+use crate::gammon::cube::{decide_money, CubeState};
 use crate::gammon::gnubg::position_id;
-use crate::gammon::moves::Generator;
+use crate::gammon::judge::{rank, Judge};
 use crate::gammon::query::{Evaluation, Looked, Ranked};
-use crate::gammon::{Error, Outcomes, Position, Roll, Variant};
+use crate::gammon::{Error, Roll};
 use serde::Serialize;
 
 /// The name of a database, as results carry it: `bearoff 6x8`, `bearoff one-sided 6`.
@@ -175,63 +175,11 @@ pub fn equity(
             looked,
             equity: v.equity(),
             outcomes: v.outcomes(),
-            cube: v
-                .cubeful
-                .as_ref()
-                .map(|c| cash_a_certain_win(decide(c, state))),
+            cube: v.cubeful.as_ref().map(|c| decide_money(c, state, true)),
             cubeful: v.cubeful,
         },
         one_sided_estimate: estimate,
     })
-}
-
-/// The family's decision, except where playing on is worth exactly what cashing is (a
-/// certain win, no gammon left to play for): "double, pass", as gnubg calls it
-/// (`docs/bearoff.md`, "Two-sided database"), where the family's rule, which doubles only
-/// when doubling is strictly better, says "no double".
-fn cash_a_certain_win(mut a: CubeAction) -> CubeAction {
-    if a.action == Some(CubeDecision::NoDouble)
-        && a.no_double == a.double_pass
-        && a.double_take >= a.double_pass
-    {
-        a.action = Some(CubeDecision::DoublePass);
-    }
-    a
-}
-
-/// What a play is worth to the side that made it: a win's values, or the opponent's
-/// values after it seen from the mover, the opponent deciding on the cube first.
-fn play_values(
-    table: &TwoSidedTable,
-    index: &BearoffIndex,
-    after: &Position,
-    opponent: u64,
-    state: Option<CubeState>,
-) -> Result<(f64, Outcomes, Option<f64>), Error> {
-    let mover = index.rank(&index.side_of(after.us())?)?;
-    if mover == 0 {
-        let full = index
-            .side(opponent)?
-            .iter()
-            .map(|&c| usize::from(c))
-            .sum::<usize>()
-            == super::index::MAX_CHECKERS;
-        let points = if full { 2 } else { 1 };
-        let cubeful = state.map(|s| {
-            if s == CubeState::CentredJacoby {
-                1.0
-            } else {
-                f64::from(points)
-            }
-        });
-        return Ok((f64::from(points), Outcomes::won(points as u8), cubeful));
-    }
-    let next: PairValues = table.values(opponent, mover)?;
-    let cubeful = match (state, next.cubeful) {
-        (Some(s), Some(c)) => Some(c.after_move()[s]),
-        _ => None,
-    };
-    Ok((-next.equity(), next.outcomes().flip(), cubeful))
 }
 
 /// The plays of a roll, best first (the family's `Hint`, its plays under `plays`).
@@ -268,35 +216,20 @@ pub fn hint(
     }
     let index = table.index();
     let p = index.position(roller, opponent)?;
-    let variant = Variant::backgammon();
-    let mut ranked = Vec::new();
-    for play in Generator::new(&variant).plays(&p, roll) {
-        if play.is_pass() {
-            continue;
-        }
-        let (equity, outcomes, cubeful) = play_values(table, index, &play.after, opponent, cube)?;
-        let after = index.side_of(play.after.us())?;
+    let judge = Bearoff::new(table, true);
+    let variant = judge.variant();
+    let mut plays = Vec::new();
+    for j in rank(&judge, &p, roll, cube)? {
+        let after = index.side_of(j.play.after.us())?;
         let position = notation::pair(&after, &index.side(opponent)?);
-        ranked.push(Ranked::of_play(
-            &variant, play, position, equity, outcomes, cubeful,
-        ));
-    }
-    // Best first; among plays worth the same in the cube state, the better cubeless one.
-    ranked.sort_by(|a, b| {
-        b.key()
-            .total_cmp(&a.key())
-            .then(b.equity.total_cmp(&a.equity))
-    });
-    let best = ranked.first().map_or(0.0, Ranked::key);
-    for r in &mut ranked {
-        r.loss = best - r.key();
+        plays.push(Ranked::of_judged(variant, j, position));
     }
     Ok(BearoffHint {
         position: notation::pair(&index.side(roller)?, &index.side(opponent)?),
         index: index.record(roller, opponent)?,
         roll,
         cube,
-        plays: ranked,
+        plays,
     })
 }
 

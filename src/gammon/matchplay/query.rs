@@ -2,141 +2,28 @@
 //! unit table (and 1-1's where the cube is dead): a position's match-winning chance and
 //! cube verdict with the market window, and a roll's plays ranked.
 
-use super::score::{CubeOwner, Game, MatchCube, Score, Unit};
-use super::store::{UnitTable, CHANCE_SCALE};
-use crate::gammon::cube::CubeDecision;
-use crate::gammon::moves::{win_points, Generator, Play};
+use super::judge::{AtScore, ScoreTables};
+use super::score::{MatchCube, Score};
+use crate::gammon::cube::CubeAction;
+use crate::gammon::judge::{rank, Judge};
+use crate::gammon::moves::Play;
 use crate::gammon::notation::notation;
 use crate::gammon::query::{look, Looked};
 use crate::gammon::{Error, Position, Roll};
 use serde::Serialize;
-use std::path::Path;
-
-/// The tables that answer at one score: its unit's, and 1-1's (where a cube is dead).
-pub struct ScoreTables {
-    unit: UnitTable,
-    dmp: Option<UnitTable>,
-}
-
-impl ScoreTables {
-    /// The unit's table and, for a unit with the cube, 1-1's.
-    pub fn new(unit: UnitTable, dmp: Option<UnitTable>) -> Result<ScoreTables, Error> {
-        let u = unit.unit();
-        if dmp.is_none() && u.reads_dmp() {
-            return Err(Error::Inconsistent(format!(
-                "the score {} needs the table of 1-1 beside its own",
-                u.name()
-            )));
-        }
-        Ok(ScoreTables { unit, dmp })
-    }
-
-    /// The unit's table.
-    pub fn unit(&self) -> &UnitTable {
-        &self.unit
-    }
-
-    /// 1-1's table, for a unit with the cube.
-    pub fn dmp(&self) -> Option<&UnitTable> {
-        self.dmp.as_ref()
-    }
-
-    /// Where the unit's table lies.
-    pub fn path(&self) -> &Path {
-        self.unit.table().path()
-    }
-
-    /// The match-winning chance of the side on roll at `score` (this unit's) with `cube`,
-    /// if it does not double now, at record `record`.
-    pub fn no_double(&self, record: u64, score: Score, cube: MatchCube) -> Result<f64, Error> {
-        let (u, second) = score.unit();
-        debug_assert_eq!(u, self.unit.unit());
-        let dead = u.game != Game::Crawford && cube.value >= u.dead_level();
-        if u == Unit::DMP || dead {
-            let dmp = self.dmp.as_ref().unwrap_or(&self.unit);
-            let row = dmp.row(record)?;
-            let e = f64::from_bits(u64::from(row[0]) | u64::from(row[1]) << 32);
-            // Rounded as the other tables' chances are, so that equal values compare equal.
-            return Ok(((1.0 + e) / 2.0 * CHANCE_SCALE).round() / CHANCE_SCALE);
-        }
-        let row = self.unit.row(record)?;
-        let column = if u.game == Game::Crawford {
-            usize::from(second)
-        } else {
-            let base = if second && !u.symmetric() {
-                u.columns()
-            } else {
-                0
-            };
-            match cube.owner {
-                CubeOwner::Centred => base,
-                owner => {
-                    let level = cube.value.trailing_zeros() as usize - 1;
-                    base + 1 + 2 * level + usize::from(owner == CubeOwner::Opponent)
-                }
-            }
-        };
-        Ok(f64::from(row[column]) / CHANCE_SCALE)
-    }
-
-    /// The match-winning chance of the side of `score` on roll winning `points`.
-    pub fn won(&self, score: Score, points: u32) -> f64 {
-        let (_, second) = score.unit();
-        (1.0 + self.unit.won(second, points)) / 2.0
-    }
-
-    /// The chance of the side on roll after it loses `points`.
-    pub fn lost(&self, score: Score, points: u32) -> f64 {
-        1.0 - self.won(score.mirrored(), points)
-    }
-}
-
-/// The cube decision at a score, in match-winning chances.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-pub struct MatchCubeAction {
-    /// The decision.
-    pub action: CubeDecision,
-    /// The chance if the side on roll does not double.
-    pub no_double: f64,
-    /// If it doubles and the opponent takes: its no-double chance at twice the cube, the
-    /// opponent owning it.
-    pub double_take: f64,
-    /// If it doubles and the opponent passes: it wins the cube's value.
-    pub double_pass: f64,
-}
-
-/// The decision from the three chances: double when `min(DT, DP) > ND`, the opponent
-/// takes when `DT ≤ DP`; not doubling is "too good" when `ND > DP`.
-pub fn decide(no_double: f64, double_take: f64, double_pass: f64) -> MatchCubeAction {
-    let action = if double_take.min(double_pass) > no_double {
-        if double_take <= double_pass {
-            CubeDecision::DoubleTake
-        } else {
-            CubeDecision::DoublePass
-        }
-    } else if no_double > double_pass {
-        CubeDecision::TooGood
-    } else {
-        CubeDecision::NoDouble
-    };
-    MatchCubeAction {
-        action,
-        no_double,
-        double_take,
-        double_pass,
-    }
-}
 
 /// The market window at a score, as gnubg's `show marketwindow` gives it for gammon
 /// rates of 0: from the match-equity table alone, the winning chances (cubeless, of the
 /// side on roll) between which doubling is right and the opponent can still take.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct MarketWindow {
-    /// The least winning chance at which a double gains, for a last roll (a dead cube).
-    pub doubling_point: f64,
+    /// The least winning chance at which a double gains, for a last roll (a dead cube);
+    /// none where doubling changes nothing a last roll brings (a win and a loss are worth
+    /// the same at the cube and at twice it: the cube is dead for the side on roll).
+    pub doubling_point: Option<f64>,
     /// The most winning chance at which the opponent can take a dead cube (its take
-    /// point seen from the doubler: the doubler's cash point).
-    pub take_point: f64,
+    /// point seen from the doubler: the doubler's cash point); none where it is 0/0.
+    pub take_point: Option<f64>,
     /// The same with a live cube (the taker may redouble), as gnubg estimates it; none
     /// where the doubled cube is dead for the opponent.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -144,7 +31,7 @@ pub struct MarketWindow {
     /// Where the opponent would redouble at once (it needs more than twice the cube and
     /// the doubler does not): the window with that redouble, as gnubg shows it instead.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub with_redouble: Option<(f64, f64)>,
+    pub with_redouble: Option<(Option<f64>, Option<f64>)>,
 }
 
 /// The market window of the side on roll at `score` with the cube at `v` (see
@@ -157,7 +44,8 @@ pub fn market_window(score: Score, v: u32, win: &dyn Fn(bool, u32) -> f64) -> Ma
         let (dtw, dtl, ndw, ndl, dp) = (w(up), l(up), w(v), l(v), w(v));
         let doubling = (ndl - dtl) / ((ndl - dtl) + (dtw - ndw));
         let (risk, gain) = (dtw - dp, dp - dtl);
-        (doubling, 1.0 - risk / (risk + gain))
+        let finite = |x: f64| x.is_finite().then_some(x);
+        (finite(doubling), finite(1.0 - risk / (risk + gain)))
     };
     let (doubling_point, take_point) = window(2 * v);
     let (me, them) = (score.on_roll, score.opponent);
@@ -225,20 +113,13 @@ pub struct MatchEvaluation {
     pub cube: MatchCube,
     /// The match-winning chance of the side on roll if it does not double now.
     pub mwc: f64,
-    /// Its cube decision, where it has access to the cube.
+    /// Its cube decision in match-winning chances, where it may double (as money play's,
+    /// with `double_pass` the chance of winning the cube's value).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub cube_action: Option<MatchCubeAction>,
+    pub cube_action: Option<CubeAction>,
     /// The market window at the score, where it may double.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub market_window: Option<MarketWindow>,
-}
-
-/// Whether the side on roll may double at `score` with `cube` and has a reason to: the
-/// cube is in play, it has access, and the cube is not dead (below the first value at or
-/// above what both sides need, where every game decides the match).
-pub fn may_double(score: Score, cube: MatchCube) -> bool {
-    let (unit, _) = score.unit();
-    score.cube_in_play() && cube.has_access() && cube.value < unit.dead_level()
 }
 
 fn check_cube(score: Score, cube: MatchCube) -> Result<(), Error> {
@@ -260,26 +141,14 @@ pub fn evaluate(
     cube: MatchCube,
 ) -> Result<MatchEvaluation, Error> {
     check_cube(score, cube)?;
-    let looked = look(t.unit.variant(), t.unit.numbers(), p)?;
-    let record = looked.index;
-    let mwc = t.no_double(record, score, cube)?;
-    let (cube_action, market_window) = if may_double(score, cube) {
-        let dt = t.no_double(record, score, cube.doubled())?;
-        let dp = t.won(score, cube.value);
-        let win = |me: bool, j: u32| {
-            if me {
-                t.won(score, j)
-            } else {
-                t.won(score.mirrored(), j)
-            }
-        };
-        (
-            Some(decide(mwc, dt, dp)),
-            Some(market_window(score, cube.value, &win)),
-        )
-    } else {
-        (None, None)
-    };
+    let looked = look(t.unit().variant(), t.unit().numbers(), p)?;
+    let mwc = t.no_double(looked.index, score, cube)?;
+    let judge = AtScore { tables: t, score };
+    let cube_action = judge.cube(p, cube)?;
+    let win = |me: bool, j: u32| t.won(if me { score } else { score.mirrored() }, j);
+    let market_window = cube_action
+        .is_some()
+        .then(|| market_window(score, cube.value, &win));
     Ok(MatchEvaluation {
         looked,
         score,
@@ -325,31 +194,6 @@ pub struct MatchHint {
     pub moves: Vec<MatchRanked>,
 }
 
-/// The mover's chance after `play` at `score` with `cube`: a win's, or what the
-/// opponent, on roll and deciding on the cube first, leaves it.
-pub fn play_value(
-    t: &ScoreTables,
-    play: &Play,
-    score: Score,
-    cube: MatchCube,
-) -> Result<f64, Error> {
-    let v = t.unit.variant();
-    if play.wins() {
-        return Ok(t.won(score, win_points(v, play.after.them()) * cube.value));
-    }
-    let next = play.after.swapped();
-    let record = t.unit.numbers().record(&next)?;
-    let (their_score, their_cube) = (score.mirrored(), cube.seen_by_opponent());
-    let nd = t.no_double(record, their_score, their_cube)?;
-    let theirs = if may_double(their_score, their_cube) {
-        let dt = t.no_double(record, their_score, their_cube.doubled())?;
-        nd.max(dt.min(t.won(their_score, their_cube.value)))
-    } else {
-        nd
-    };
-    Ok(1.0 - theirs)
-}
-
 /// Every play of `roll` from `p` at `score` with `cube`, best first.
 pub fn hint(
     t: &ScoreTables,
@@ -359,26 +203,19 @@ pub fn hint(
     cube: MatchCube,
 ) -> Result<MatchHint, Error> {
     check_cube(score, cube)?;
-    let v = t.unit.variant();
-    let index = t.unit.numbers().record(p)?;
-    let mut moves = Vec::new();
-    for play in Generator::new(v).plays(p, roll) {
-        if play.is_pass() {
-            continue;
-        }
-        moves.push(MatchRanked {
-            text: play.text(v.points),
-            position: notation(v, &play.after),
-            mwc: play_value(t, &play, score, cube)?,
-            play,
-            loss: 0.0,
-        });
-    }
-    moves.sort_by(|a, b| b.mwc.total_cmp(&a.mwc));
-    let best = moves.first().map_or(0.0, |m| m.mwc);
-    for m in &mut moves {
-        m.loss = best - m.mwc;
-    }
+    let v = t.unit().variant();
+    let index = t.unit().numbers().record(p)?;
+    let judge = AtScore { tables: t, score };
+    let moves = rank(&judge, p, roll, cube)?
+        .into_iter()
+        .map(|j| MatchRanked {
+            text: j.play.text(v.points),
+            position: notation(v, &j.play.after),
+            mwc: j.worth,
+            play: j.play,
+            loss: j.loss,
+        })
+        .collect();
     Ok(MatchHint {
         position: notation(v, p),
         index,

@@ -450,7 +450,7 @@ fn chosen_part<S: Stakes<N>, const N: usize, const R: usize>(
 
 #[cfg(test)]
 mod tests {
-    use crate::gammon::cube::{decide, CubeDecision, CubeState, Cubeful};
+    use crate::gammon::cube::{decide_money, CubeDecision, CubeState, Cubeful};
     use crate::gammon::solver::solve;
     use crate::gammon::{notation, Numbers, Variant};
     use crate::progress::Progress;
@@ -473,7 +473,7 @@ mod tests {
     }
 
     fn centred(c: &Cubeful) -> CubeDecision {
-        decide(c, CubeState::Centred).action.unwrap()
+        decide_money(c, CubeState::Centred, false).action.unwrap()
     }
 
     // Skipping a state in a full sweep takes its recorded plays, and only where a look at
@@ -510,7 +510,7 @@ mod tests {
         for e in c.to_array() {
             close(e, 6.0 / 16.0);
         }
-        let a = decide(&c, CubeState::Centred);
+        let a = decide_money(&c, CubeState::Centred, false);
         assert_eq!(a.action, Some(CubeDecision::DoubleTake));
         close(a.double_take, 0.75);
     }
@@ -548,8 +548,9 @@ mod tests {
     // Under the Jacoby rule a gammon counts 1 while the cube is centred: with one checker a
     // side every win is a gammon (here not a backgammon: the loser's checker is outside
     // the winner's home board), so the Jacoby equity of a race won for sure is 1, the
-    // others' 2. Without Jacoby that is too good to double; with it, cashing 1 gains
-    // nothing over playing on.
+    // others' 2. Without Jacoby that is too good to double; with it, playing on is worth
+    // exactly the 1 that cashing brings: a certain win is cashed, "double, pass", as gnubg
+    // calls it (a centred cube under Jacoby: not even an optional double).
     #[test]
     fn jacoby_counts_a_gammon_as_one_while_the_cube_is_centred() {
         let (c, cubeless) = cubeful("points=6:checkers=1:faces=1-4:home=3:start=6", "2/1");
@@ -558,8 +559,8 @@ mod tests {
         close(c.centred, 2.0);
         close(c.owned, 2.0);
         close(c.opponent_owns, 2.0);
-        let a = decide(&c, CubeState::CentredJacoby);
-        assert_eq!(a.action, Some(CubeDecision::NoDouble));
+        let a = decide_money(&c, CubeState::CentredJacoby, false);
+        assert_eq!(a.action, Some(CubeDecision::DoublePass));
         assert_eq!(centred(&c), CubeDecision::TooGood);
     }
 }
