@@ -3,7 +3,7 @@
 //! values. The tables say where their values came from: their variant line ends in
 //! `from gnubg`.
 
-use super::HyperFile;
+use crate::gammon::gnubg::codecs::bd::HyperFile;
 use crate::gammon::notation::check;
 use crate::gammon::store::{self, Written};
 use crate::gammon::variant::BuiltIn;

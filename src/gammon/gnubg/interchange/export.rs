@@ -2,7 +2,7 @@
 //! 1.07's `hyper<C>.bd` database (`docs/gammon.md`, "gnubg's Hypergammon database
 //! files"), through the tables' atomic writer.
 
-use super::{HyperWriter, Record};
+use crate::gammon::gnubg::codecs::bd::{HyperWriter, Record};
 use crate::gammon::notation::check;
 use crate::gammon::store::{self, decode_cube, decode_outcomes, Tables};
 use crate::gammon::variant::Numbering;
@@ -18,7 +18,7 @@ pub const MAX_CHECKERS: usize = 3;
 pub fn export(tables: &Tables, path: &Path) -> Result<u64, Error> {
     let variant = tables.variant();
     if variant.numbering != Numbering::Gnubg
-        || variant.points != super::position_id::POINTS
+        || variant.points != crate::gammon::gnubg::codecs::position_id::POINTS
         || variant.checkers > MAX_CHECKERS
     {
         return Err(Error::Variant {

@@ -4,7 +4,7 @@
 //! (gnubg's 24-bit truncation and stopping rule, plays tied in equity, and gnubg 1.07's
 //! cube error where a roll passes).
 
-use super::HyperFile;
+use crate::gammon::gnubg::codecs::bd::HyperFile;
 use crate::gammon::notation::{check, notation};
 use crate::gammon::solver::sides::{Search, Sides};
 use crate::gammon::store::{self, decode_cube, decode_equity, decode_outcomes, Tables};
@@ -174,7 +174,9 @@ impl Tally {
 /// variant, record by record.
 pub fn compare(tables: &Tables, file: &HyperFile) -> Result<Comparison, Error> {
     let variant = tables.variant();
-    if variant.numbering != Numbering::Gnubg || variant.points != super::position_id::POINTS {
+    if variant.numbering != Numbering::Gnubg
+        || variant.points != crate::gammon::gnubg::codecs::position_id::POINTS
+    {
         return Err(Error::Variant {
             reason: format!(
                 "{} is not a Hypergammon variant: gnubg keeps no database of it",
