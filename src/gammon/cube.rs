@@ -445,7 +445,14 @@ pub fn decide(c: Choices, rules: Rules) -> CubeAction {
     } else {
         Response::Pass
     };
-    let decision = if rules.dead {
+    // gnubg's "No double, beaver": doubling would be right, but the taker beavers and
+    // the doubler, then at twice the take's stake, would be worse off than not doubling.
+    let beaten_by_beaver = rules.beavers
+        && !rules.redouble
+        && response == Response::Take
+        && (-2.0..=0.0).contains(&dt)
+        && 2.0 * dt < nd;
+    let decision = if rules.dead || beaten_by_beaver {
         CubeDecision::NoDouble
     } else if dt.min(dp) > nd || cash {
         match response {
@@ -468,7 +475,7 @@ pub fn decide(c: Choices, rules: Rules) -> CubeAction {
     };
     let ratio = |a: f64, b: f64| (b != 0.0).then(|| a / b);
     let percent = match (decision, response) {
-        _ if rules.dead || !rules.access => None,
+        _ if rules.dead || !rules.access || beaten_by_beaver => None,
         (CubeDecision::NoDouble, _) => ratio(nd - dt, dp - dt),
         (CubeDecision::TooGood, Response::Pass) if nd <= dt => ratio(nd - dp, dt - dp),
         _ => None,
@@ -658,6 +665,17 @@ mod tests {
             Rules::money(CubeState::Centred, false),
         );
         assert_eq!(plain.proper.unwrap().to_string(), "No double, take");
+        // Doubling right (DT > ND) but beaten by the beaver (2·DT < ND): gnubg's "No
+        // double, beaver", no percentage, no double first (hyper1 `AAIAAAAIAAAAAA` with
+        // Jacoby); where the beaver costs the doubler less, "Double, beaver".
+        let a = decide(choices(-0.049055, -0.034646, 1.0), money);
+        assert_eq!(a.proper.unwrap().to_string(), "No double, beaver");
+        assert_eq!((a.percent, a.order[0]), (None, Choice::NoDouble));
+        let a = decide(choices(-0.05, -0.02, 1.0), money);
+        assert_eq!(a.proper.unwrap().to_string(), "Double, beaver");
+        let plain = Rules::money(CubeState::Centred, false);
+        let a = decide(choices(-0.049055, -0.034646, 1.0), plain);
+        assert_eq!(a.proper.unwrap().to_string(), "Double, take");
         // Too good, pass with DT ≥ ND > DP: (ND − DP) / (DT − DP); listed ND, DT, DP.
         let a = decide(choices(1.1, 1.3, 1.0), money);
         assert_eq!(a.proper.unwrap().to_string(), "Too good to double, pass");
