@@ -15,7 +15,7 @@
 //! components, their game-over values, where a double leads — are
 //! `crate::gammon::matchplay`'s; this module solves the system it is given.
 
-use super::cube::{solve_stakes, value};
+use super::cube::{after_one, solve_stakes};
 use super::graph::Graph;
 use super::stakes::Stakes;
 use super::sweep::{Lanes, Slot};
@@ -155,12 +155,13 @@ impl Board {
     }
 
     /// Refuses a system of `N` values a state that would not fit in the memory left
-    /// beside the graph, before allocating it: the values, their moving parts, the
-    /// values kept for an extrapolation, the recorded plays and the results.
+    /// beside the graph, before allocating it: the values, what a move into each state
+    /// gets, their moving parts, the values kept for an extrapolation, the recorded plays
+    /// and the results.
     fn check_room<const N: usize>(&self) -> Result<(), Error> {
         let n = self.graph.len() as u64;
         let slot = std::mem::size_of::<Lanes<N>>() as u64;
-        let need = n * (3 * slot + 4 * self.graph.roll_count() as u64 + 8 * N as u64 + 16);
+        let need = n * (4 * slot + 4 * self.graph.roll_count() as u64 + 8 * N as u64 + 16);
         match crate::memory::available() {
             Some(have) if need > have => Err(Error::OutOfMemory {
                 what: format!(
@@ -191,7 +192,7 @@ impl Board {
                 stakes.after(partner, x[partner].get())
             } else {
                 succ.iter().fold([f64::NEG_INFINITY; N], |best, &code| {
-                    let v = value(g, stakes, x, code);
+                    let v = after_one(g, stakes, code as usize, x[code as usize].get());
                     std::array::from_fn(|j| best[j].max(v[j]))
                 })
             };
