@@ -109,7 +109,7 @@ fn solve_with<S: Stakes<N>, const N: usize>(
 }
 
 /// The solve itself: the values by solver position, the sweeps, the last change.
-fn solve_at<S: Stakes<N>, const N: usize>(
+pub(super) fn solve_at<S: Stakes<N>, const N: usize>(
     graph: &Graph,
     stakes: &S,
     tolerance: f64,
@@ -368,7 +368,7 @@ fn cube_sweep<S: Stakes<N>, const N: usize, const R: usize>(
         |_, k, moved| match full {
             Some((changed, elimination)) => {
                 let skip = elimination.map(|el| el.at(moved));
-                full_part::<S, N, R>(g, after, k, chosen, changed, skip)
+                full_part::<S, N, R>(g, stakes, (arrays.x, after), k, chosen, changed, skip)
             }
             None => chosen_part::<S, N, R>(g, after, k, chosen),
         },
@@ -404,7 +404,8 @@ struct Arrays<'a, T> {
 #[inline]
 fn full_part<S: Stakes<N>, const N: usize, const R: usize>(
     g: &Graph,
-    after: &[S::Slot],
+    stakes: &S,
+    (x, after): (&[S::Slot], &[S::Slot]),
     k: usize,
     chosen: &[AtomicU32],
     changed: &AtomicBool,
@@ -415,8 +416,11 @@ fn full_part<S: Stakes<N>, const N: usize, const R: usize>(
     }
     let nr = rolls::<R>(g);
     let mut sum = [0.0f64; N];
-    // The smallest margin, over the rolls, by which a look would still record the same.
-    let mut lead = f64::INFINITY;
+    // How far every value may move, at least, before a look would record something else:
+    // the least over the rolls.
+    let mut room = f64::INFINITY;
+    // The rolls (the first 64) recorded at or near a tie, and their least room.
+    let (mut ties, mut tied_room) = (0u64, f64::INFINITY);
     let (starts, all) = g.state_successors(k);
     let starts = &starts[..=nr];
     for (r, &weight) in g.weights[..nr].iter().enumerate() {
@@ -424,35 +428,39 @@ fn full_part<S: Stakes<N>, const N: usize, const R: usize>(
         if succ.is_empty() {
             continue;
         }
-        // Each component's best and next best, and the first play best for the key.
+        // Each component's best and next best, and the first play best for the key
+        // (written with comparisons rather than `max`, which guards against NaN).
         let mut best = [f64::NEG_INFINITY; N];
         let mut next = [f64::NEG_INFINITY; N];
-        let mut first = ([f64::NEG_INFINITY; N], succ[0]);
-        for &code in succ {
+        let (mut key, mut at) = (f64::NEG_INFINITY, 0);
+        for (i, &code) in succ.iter().enumerate() {
             let v = value(after, code);
-            if v[S::KEY] > first.0[S::KEY] {
-                first = (v, code);
+            if v[S::KEY] > key {
+                (key, at) = (v[S::KEY], i);
             }
             for j in 0..N {
-                next[j] = if v[j] > best[j] {
-                    best[j]
-                } else {
-                    next[j].max(v[j])
-                };
-                best[j] = best[j].max(v[j]);
+                next[j] = larger(next[j], smaller(v[j], best[j]));
+                best[j] = larger(best[j], v[j]);
             }
         }
+        let first = (value(after, succ[at]), succ[at]);
         // Recorded when it is also best in the other components. Its lead: over the next
         // best in every component; for SPLIT, the key's lead of the first best play and
         // how far it falls short where it falls shortest.
         let now = if first.0 == best { first.1 } else { SPLIT };
         let margin = |j: usize| best[j] - next[j];
-        lead = lead.min(if now == SPLIT {
+        let roll_room = if now == SPLIT {
             let short = (0..N).map(|j| best[j] - first.0[j]).fold(0.0, f64::max);
             margin(S::KEY).min(short)
         } else {
             (0..N).map(margin).fold(f64::INFINITY, f64::min)
-        });
+        } / S::SPREAD;
+        if now != SPLIT && roll_room < PINNED_LOOK && r < 64 {
+            ties |= 1 << r;
+            tied_room = tied_room.min(roll_room);
+        } else {
+            room = room.min(roll_room);
+        }
         // Each entry is written by the one thread that owns the state.
         let recorded = &chosen[nr * k + r];
         let code = recorded.load(Ordering::Relaxed);
@@ -469,11 +477,88 @@ fn full_part<S: Stakes<N>, const N: usize, const R: usize>(
         }
     }
     if let Some(skip) = skip {
-        // A play's values move at most SPREAD / 2 times as far as the values they read.
-        skip.record(k, lead / S::SPREAD);
+        // The rolls at or near a tie may be at one that cannot change (see `pinned_room`):
+        // worth a second look when the other rolls leave room. A roll's room is at least
+        // its plain one, `tied_room` for those not looked at again.
+        let mut refined = ties != 0 && room >= PINNED_LOOK;
+        if refined {
+            for r in (0..nr.min(64)).filter(|r| ties >> r & 1 == 1) {
+                let succ = &all[starts[r] as usize..starts[r + 1] as usize];
+                let recorded = chosen[nr * k + r].load(Ordering::Relaxed);
+                room = room.min(pinned_room(g, stakes, (x, after), succ, recorded));
+                if room < PINNED_LOOK {
+                    refined = false;
+                    break;
+                }
+            }
+        }
+        if !refined {
+            room = room.min(tied_room);
+        }
+        skip.record(k, room);
     }
     let d = f64::from(g.denominator);
     sum.map(|v| v / d)
+}
+
+/// The larger of two values (the second when they are equal); with [`smaller`], what the
+/// full look's loop compiles to single instructions. No value is NaN.
+#[inline(always)]
+fn larger(a: f64, b: f64) -> f64 {
+    if a > b {
+        a
+    } else {
+        b
+    }
+}
+
+/// The smaller of two values (the second when they are equal).
+#[inline(always)]
+fn smaller(a: f64, b: f64) -> f64 {
+    if a < b {
+        a
+    } else {
+        b
+    }
+}
+
+/// A roll's room (how far the values may move before a look records another play) below
+/// which [`full_part`] looks at its plays again for ties that cannot change.
+const PINNED_LOOK: f64 = 1e-6;
+
+/// How far every value may move before the play `best` (best in every component of a
+/// roll whose plays lead to `succ`) stops being the first best: for each other play and
+/// component, the gap between them over [`Stakes::SPREAD`], or, where both plays' values
+/// are pinned (see [`Stakes::pinned`]: a double and a pass, fixed until the values move
+/// by so much) and so cannot move at all, the less pinned of the two. Plays that lead to
+/// the same place as `best` (wins of as many points) are the same play. Exact ties of
+/// doubled-out plays are common with the cube; without this, every state with one would
+/// be looked at in every full sweep.
+#[inline(never)]
+fn pinned_room<S: Stakes<N>, const N: usize>(
+    g: &Graph,
+    stakes: &S,
+    (x, after): (&[S::Slot], &[S::Slot]),
+    succ: &[u32],
+    best: u32,
+) -> f64 {
+    let pins = |code: u32| match decode(g.win, code) {
+        Err(_) => [f64::INFINITY; N],
+        Ok(t) => stakes.pinned(t as usize, x[t as usize].get()),
+    };
+    let (v_best, pin_best) = (value(after, best), pins(best));
+    let mut room = f64::INFINITY;
+    for &code in succ {
+        if code == best {
+            continue;
+        }
+        let (v, pin) = (value(after, code), pins(code));
+        for j in 0..N {
+            let gap = (v_best[j] - v[j]) / S::SPREAD;
+            room = room.min(gap.max(pin_best[j].min(pin[j])));
+        }
+    }
+    room
 }
 
 /// As [`full_part`], valuing only the plays recorded in `chosen` (every play of a
