@@ -446,7 +446,8 @@ fn work(unit: Unit) -> u64 {
 /// Every unit of a match to `length`: the tables found where `place` says are read, the
 /// others solved in order (on one board, built when the first is needed) and written.
 /// Returns each unit's report and the start values. Reports where the match stands
-/// ([`Parts`], stage `"scores"`, a unit's work its [`work`]) as each unit begins and ends.
+/// ([`Parts`], stage `"scores"`, a unit's work its pairs of values a state) as each unit
+/// begins and ends.
 pub fn build(
     variant: &Variant,
     length: u32,
