@@ -41,6 +41,28 @@ pub enum Event<'a> {
     Status(&'a str),
     /// The current stage is over.
     Finish,
+    /// Where work made of parts, each with stages of its own (a match's scores), stands;
+    /// reported when the whole begins and as each part begins and ends, between the
+    /// stages of the parts.
+    Parts(Parts<'a>),
+}
+
+/// Where work made of parts stands (see [`Event::Parts`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Parts<'a> {
+    /// A short name for the parts, e.g. `"scores"`.
+    pub stage: &'a str,
+    /// Parts finished (those found already done included).
+    pub done: u64,
+    /// Parts in all.
+    pub total: u64,
+    /// The work of the parts finished, in units of the work a part is expected to take
+    /// (so that the time left can be estimated from the time taken).
+    pub work_done: u64,
+    /// The work of all the parts, in the same units.
+    pub work: u64,
+    /// The part under way, if any.
+    pub current: Option<&'a str>,
 }
 
 /// A handle on the one progress callback, cheap to copy into worker threads.
@@ -104,5 +126,10 @@ impl<'a> Progress<'a> {
     /// Reports [`Event::Finish`].
     pub fn finish(&self) {
         self.report(Event::Finish);
+    }
+
+    /// Reports [`Event::Parts`].
+    pub fn parts(&self, parts: Parts<'_>) {
+        self.report(Event::Parts(parts));
     }
 }

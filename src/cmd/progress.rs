@@ -1,15 +1,34 @@
 //! The library's progress events drawn as bars on stderr (hidden when stderr is not a
 //! terminal, or when the command was asked to be quiet).
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
 use std::sync::{Arc, Mutex};
-use tabula::progress::{Event, Progress};
+use std::time::{Duration, Instant};
+use tabula::progress::{Event, Parts, Progress};
 
-type Current = Arc<Mutex<Option<ProgressBar>>>;
+type Current = Arc<Mutex<Drawn>>;
 type Callback = Box<dyn Fn(Event<'_>) + Sync>;
 
-/// Draws one bar (or a spinner, for a stage of unknown length) per stage.
+/// What is on the screen: the bar of the stage under way and, for work made of parts, a
+/// bar of the whole above it.
+#[derive(Default)]
+struct Drawn {
+    multi: Option<MultiProgress>,
+    stage: Option<ProgressBar>,
+    whole: Option<Whole>,
+}
+
+/// The bar of work made of parts, and when and at what work its first part began (the
+/// parts found done before it take no time).
+struct Whole {
+    bar: ProgressBar,
+    began: Option<(Instant, u64)>,
+}
+
+/// Draws one bar (or a spinner, for a stage of unknown length) per stage, and one for the
+/// whole of work made of parts ([`Event::Parts`]): parts done, the part under way, the
+/// time left.
 pub struct Bars {
     current: Current,
     callback: Option<Callback>,
@@ -40,34 +59,104 @@ impl Bars {
 impl Drop for Bars {
     fn drop(&mut self) {
         draw(&self.current, Event::Finish);
+        let mut drawn = self.current.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(whole) = drawn.whole.take() {
+            whole.bar.finish_and_clear();
+        }
     }
 }
 
 fn draw(current: &Current, event: Event<'_>) {
-    let mut current = current.lock().unwrap_or_else(|e| e.into_inner());
+    let mut drawn = current.lock().unwrap_or_else(|e| e.into_inner());
+    let drawn = &mut *drawn;
     match event {
         Event::Start { stage, total } => {
-            if let Some(old) = current.take() {
+            if let Some(old) = drawn.stage.take() {
                 old.finish_and_clear();
             }
-            *current = Some(bar(stage, total));
+            let new = bar(stage, total);
+            drawn.stage = Some(match &drawn.multi {
+                Some(multi) => multi.add(new),
+                None => new,
+            });
         }
         Event::Advance(n) => {
-            if let Some(bar) = current.as_ref() {
+            if let Some(bar) = drawn.stage.as_ref() {
                 bar.inc(n);
             }
         }
         Event::Status(text) => {
-            if let Some(bar) = current.as_ref() {
+            if let Some(bar) = drawn.stage.as_ref() {
                 bar.set_prefix(text.to_string());
             }
         }
         Event::Finish => {
-            if let Some(old) = current.take() {
+            if let Some(old) = drawn.stage.take() {
                 old.finish_and_clear();
             }
         }
+        Event::Parts(parts) => {
+            let whole = drawn.whole.get_or_insert_with(|| {
+                let multi = drawn.multi.get_or_insert_with(|| {
+                    MultiProgress::with_draw_target(ProgressDrawTarget::stderr())
+                });
+                let bar = multi.insert(0, whole_bar(parts.stage, parts.work));
+                Whole { bar, began: None }
+            });
+            if parts.current.is_some() && whole.began.is_none() {
+                whole.began = Some((Instant::now(), parts.work_done));
+            }
+            whole.bar.set_position(parts.work_done);
+            let left = whole
+                .began
+                .and_then(|(at, from)| time_left(at.elapsed(), from, &parts));
+            whole.bar.set_prefix(parts_line(&parts, left));
+        }
     }
+}
+
+/// The time the parts not done will take, at the rate of those done since `from` (the
+/// work done when the first part began), in the time `taken` since then; none before a
+/// part is done.
+fn time_left(taken: Duration, from: u64, parts: &Parts<'_>) -> Option<Duration> {
+    let done = parts.work_done.checked_sub(from).filter(|&d| d > 0)?;
+    let left = parts.work.saturating_sub(parts.work_done);
+    Some(taken.mul_f64(left as f64 / done as f64))
+}
+
+/// "5/34 scores done, 2-4 under way, about 1h 02m left".
+fn parts_line(parts: &Parts<'_>, left: Option<Duration>) -> String {
+    let mut line = format!("{}/{} {} done", parts.done, parts.total, parts.stage);
+    if let Some(current) = parts.current {
+        line += &format!(", {current} under way");
+    }
+    if let Some(left) = left {
+        line += &format!(", about {} left", hours_minutes(left));
+    }
+    line
+}
+
+/// `1h 02m`, `41m`, `<1m`.
+fn hours_minutes(d: Duration) -> String {
+    let minutes = (d.as_secs_f64() / 60.0).round() as u64;
+    match minutes {
+        0 => "<1m".to_string(),
+        m if m < 60 => format!("{m}m"),
+        m => format!("{}h {:02}m", m / 60, m % 60),
+    }
+}
+
+/// The bar of the whole: its work done against `work`.
+fn whole_bar(stage: &str, work: u64) -> ProgressBar {
+    let bar = ProgressBar::hidden();
+    bar.set_length(work);
+    bar.set_style(
+        ProgressStyle::with_template("{msg:>12} [{bar:40}] [{elapsed}] {prefix}")
+            .expect("the template is valid")
+            .progress_chars("=> "),
+    );
+    bar.set_message(stage.to_string());
+    bar
 }
 
 fn bar(stage: &str, total: Option<u64>) -> ProgressBar {
@@ -87,4 +176,37 @@ fn bar(stage: &str, total: Option<u64>) -> ProgressBar {
         bar.enable_steady_tick(std::time::Duration::from_millis(120));
     }
     bar
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parts(done: u64, work_done: u64, current: Option<&str>) -> Parts<'_> {
+        Parts {
+            stage: "scores",
+            done,
+            total: 34,
+            work_done,
+            work: 100,
+            current,
+        }
+    }
+
+    // The time left is the time taken for the work done since the first part began (not
+    // the parts found done before it), scaled to the work left.
+    #[test]
+    fn the_time_left_scales_the_time_taken_by_the_work_left() {
+        let hour = Duration::from_secs(3600);
+        assert_eq!(time_left(hour, 20, &parts(5, 20, Some("2-4"))), None);
+        assert_eq!(time_left(hour, 20, &parts(9, 40, None)), Some(hour * 3));
+        assert_eq!(
+            time_left(hour, 0, &parts(34, 100, None)),
+            Some(Duration::ZERO)
+        );
+        let line = parts_line(&parts(9, 40, Some("3-4")), Some(hour * 3 + hour / 30));
+        assert_eq!(line, "9/34 scores done, 3-4 under way, about 3h 02m left");
+        assert_eq!(hours_minutes(Duration::from_secs(20)), "<1m");
+        assert_eq!(hours_minutes(Duration::from_secs(41 * 60 + 10)), "41m");
+    }
 }

@@ -560,7 +560,7 @@ mod tests {
                 Event::Start { total, .. } => ev.0 = total,
                 Event::Advance(n) => ev.1 += n,
                 Event::Finish => ev.2 += 1,
-                Event::Status(_) => {}
+                Event::Status(_) | Event::Parts(_) => {}
             }
         };
         let r = solve_root(

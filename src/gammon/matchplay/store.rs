@@ -20,7 +20,7 @@ use super::solve::{Inputs, MatchSolver, UnitReport, UnitSolution};
 use crate::gammon::store::{self as family, Written};
 use crate::gammon::variant::{Numbering, Variant};
 use crate::gammon::{Error, Numbers};
-use crate::progress::Progress;
+use crate::progress::{Parts, Progress};
 use crate::table::{self, Descriptor, Reader, Table, TableError};
 use serde::Serialize;
 use std::collections::HashMap;
@@ -436,9 +436,20 @@ fn solve_and_write(
     })
 }
 
+/// A unit's expected work, in the units of [`Parts`]: its pairs of values a state (a
+/// sweep's time goes on reading its successors' values, 16 bytes a pair; `benchmarks.md`,
+/// "Match play").
+fn work(unit: Unit) -> u64 {
+    // 1-1 solves one value a state (its table keeps it as the two halves of an f64).
+    let values = if unit == Unit::DMP { 1 } else { unit.width() };
+    values.div_ceil(2) as u64
+}
+
 /// Every unit of a match to `length`: the tables found where `place` says are read, the
 /// others solved in order (on one board, built when the first is needed) and written.
-/// Returns each unit's report and the start values.
+/// Returns each unit's report and the start values. Reports where the match stands
+/// ([`Parts`], stage `"scores"`, a unit's work its pairs of values a state) as each unit
+/// begins and ends.
 pub fn build(
     variant: &Variant,
     length: u32,
@@ -452,14 +463,32 @@ pub fn build(
         dmp: None,
     };
     let mut out = Vec::new();
-    for unit in Unit::all(length) {
+    let units = Unit::all(length);
+    let mut parts = Parts {
+        stage: "scores",
+        done: 0,
+        total: units.len() as u64,
+        work_done: 0,
+        work: units.iter().map(|&u| work(u)).sum(),
+        current: None,
+    };
+    progress.parts(parts);
+    for unit in units {
         let path = place(unit);
         if path.exists() {
             let t = UnitTable::open(&path, Some((variant, unit)))?;
             known.add(&t, solver.as_ref().map(MatchSolver::records))?;
             out.push(found(&t));
+            parts.done += 1;
+            parts.work_done += work(unit);
+            progress.parts(parts);
             continue;
         }
+        let name = unit.name();
+        progress.parts(Parts {
+            current: Some(&name),
+            ..parts
+        });
         if solver.is_none() {
             progress.start("numbering the states", None);
             let s = MatchSolver::new(variant, progress)?;
@@ -475,6 +504,64 @@ pub fn build(
         let t = UnitTable::open(&path, Some((variant, unit)))?;
         known.add(&t, Some(s.records()))?;
         out.push(b);
+        parts.done += 1;
+        parts.work_done += work(unit);
+        progress.parts(parts);
     }
     Ok((out, known.starts))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::progress::Event;
+    use std::sync::Mutex;
+
+    /// The `Parts` events of a build of hyper1 to `length` in `dir`: done, work done,
+    /// the part under way.
+    fn parts_of(dir: &Path, length: u32) -> (Vec<(u64, u64, Option<String>)>, u64) {
+        let v = Variant::parse("hyper1").unwrap();
+        let seen = Mutex::new((Vec::new(), 0));
+        let record = |e: Event<'_>| {
+            if let Event::Parts(p) = e {
+                let mut seen = seen.lock().unwrap();
+                assert_eq!(
+                    (p.stage, p.total),
+                    ("scores", Unit::all(length).len() as u64)
+                );
+                seen.0
+                    .push((p.done, p.work_done, p.current.map(str::to_string)));
+                seen.1 = p.work;
+            }
+        };
+        let place = |u: Unit| dir.join(format!("hyper1.match-{}.tbl", u.name()));
+        build(&v, length, &place, Progress::new(&record)).unwrap();
+        seen.into_inner().unwrap()
+    }
+
+    // A match build reports where it stands: each score under way, then done, its work
+    // its pairs of values; a second build finds every table and reports each done.
+    #[test]
+    fn a_match_build_reports_each_score_under_way_and_done_and_their_work() {
+        let dir = tempfile::tempdir().unwrap();
+        let units = Unit::all(4);
+        let (events, total_work) = parts_of(dir.path(), 4);
+        assert_eq!(events.len(), 1 + 2 * units.len());
+        assert_eq!(events[0], (0, 0, None));
+        let mut work_done = 0;
+        for (i, u) in units.iter().enumerate() {
+            assert_eq!(events[1 + 2 * i], (i as u64, work_done, Some(u.name())));
+            work_done += work(*u);
+            assert_eq!(events[2 + 2 * i], (i as u64 + 1, work_done, None));
+        }
+        assert_eq!(work_done, total_work);
+        // 4-4 keeps the centred cube and owning and facing level 2: 3 values, 2 pairs;
+        // 1-1 one value; a Crawford game two.
+        assert_eq!(work(Unit::parse("4-4").unwrap()), 2);
+        assert_eq!(work(Unit::DMP), 1);
+        assert_eq!(work(Unit::parse("1-3-crawford").unwrap()), 1);
+        let (again, _) = parts_of(dir.path(), 4);
+        assert!(again.iter().all(|(_, _, current)| current.is_none()));
+        assert_eq!(again.last().unwrap().0, units.len() as u64);
+    }
 }

@@ -109,7 +109,7 @@ fn solve_with<S: Stakes<N>, const N: usize>(
 }
 
 /// The solve itself: the values by solver position, the sweeps, the last change.
-fn solve_at<S: Stakes<N>, const N: usize>(
+pub(super) fn solve_at<S: Stakes<N>, const N: usize>(
     graph: &Graph,
     stakes: &S,
     tolerance: f64,
@@ -129,7 +129,7 @@ fn solve_at<S: Stakes<N>, const N: usize>(
             })
         })
         .collect();
-    let mut run = Run::new(graph, stakes, tolerance, eliminate);
+    let mut run = Run::new(graph, stakes, &x, tolerance, eliminate);
     // Class by class (see `graph`): a class leads only to itself and to the classes
     // solved before it. Then a sweep over every state, whose change is the residual.
     for class in [BOTH_OFF, ONE_OFF, NONE_OFF] {
@@ -151,25 +151,66 @@ fn solve_at<S: Stakes<N>, const N: usize>(
     Ok((x, run.sweeps, residual))
 }
 
-/// The value to the side that moved of the successor `code`, per component of the mover.
-#[inline(always)]
-pub(crate) fn value<S: Stakes<N>, const N: usize>(
+/// What the side that moved gets at each successor code, from the values `x` (by solver
+/// position, the wins and the pass entry after them): at a state, [`Stakes::after`] of its
+/// values (the opponent on roll decides on the cube first); at a win, the loser's entry
+/// negated (no cube decision); at the pass entry, 0. The sweeps read these, once per play,
+/// rather than the values: each is computed once per change of a state's values instead
+/// of once per play that leads there.
+pub(crate) fn after_all<S: Stakes<N>, const N: usize>(
     g: &Graph,
     stakes: &S,
     x: &[S::Slot],
-    code: u32,
+) -> Vec<S::Slot> {
+    x.par_iter()
+        .enumerate()
+        .map(|(code, v)| S::Slot::new(after_one(g, stakes, code, v.get())))
+        .collect()
+}
+
+/// [`after_all`] of one successor code whose values are `v`.
+#[inline(always)]
+pub(crate) fn after_one<S: Stakes<N>, const N: usize>(
+    g: &Graph,
+    stakes: &S,
+    code: usize,
+    v: [f64; N],
 ) -> [f64; N] {
-    match decode(g.win, code) {
-        // A win: the loser's entry, negated (no cube decision). The pass entry is worth 0.
-        Err(_) => x[code as usize].get().map(|l| -l),
-        Ok(t) => stakes.after(t as usize, x[t as usize].get()),
+    match decode(g.win, code as u32) {
+        Err(_) => v.map(|l| -l),
+        Ok(t) => stakes.after(t as usize, v),
     }
+}
+
+/// Brings `after[span]` up to date with `x[span]` (after an extrapolation moved them).
+fn refresh<S: Stakes<N>, const N: usize>(
+    g: &Graph,
+    stakes: &S,
+    x: &[S::Slot],
+    after: &[S::Slot],
+    span: std::ops::Range<usize>,
+) {
+    after[span.clone()]
+        .par_iter()
+        .zip(x[span.clone()].par_iter())
+        .enumerate()
+        .for_each(|(i, (a, v))| a.set(after_one(g, stakes, span.start + i, v.get())));
+}
+
+/// The value to the side that moved of the successor `code`, per component of the mover,
+/// from [`after_all`]'s array.
+#[inline(always)]
+fn value<T: Slot>(after: &[T], code: u32) -> T::Value {
+    after[code as usize].get()
 }
 
 /// One cubeful iteration under way: the recorded best plays and the sweeps' rhythm.
 struct Run<'a, S: Stakes<N>, const N: usize> {
     g: &'a Graph,
     stakes: &'a S,
+    /// What the side that moved gets at each successor code (see [`after_all`]), kept
+    /// up to date with the values.
+    after: Vec<S::Slot>,
     /// The moving part of each state's values, by sweep position.
     a: Vec<S::Slot>,
     /// By sweep position and moving roll: the first play best for the key component in
@@ -193,11 +234,12 @@ struct Run<'a, S: Stakes<N>, const N: usize> {
 }
 
 impl<'a, S: Stakes<N>, const N: usize> Run<'a, S, N> {
-    fn new(g: &'a Graph, stakes: &'a S, tolerance: f64, eliminate: bool) -> Self {
+    fn new(g: &'a Graph, stakes: &'a S, x: &[S::Slot], tolerance: f64, eliminate: bool) -> Self {
         let (n, nr) = (g.len(), g.roll_count());
         Run {
             g,
             stakes,
+            after: after_all(g, stakes, x),
             a: filled(n, [0.0; N]),
             // As in the cubeless solve: the pass entry until a full sweep (each class's
             // first sweep is one) records the rolls that move.
@@ -241,6 +283,12 @@ impl<'a, S: Stakes<N>, const N: usize> Run<'a, S, N> {
     ) -> f64 {
         self.sweeps += 1;
         self.tick(jumped);
+        if jumped > 0.0 {
+            // An extrapolation moved the values of these segments (and only it makes
+            // `jumped` positive).
+            let span = bounds[0] as usize..bounds[bounds.len() - 1] as usize;
+            refresh(self.g, self.stakes, x, &self.after, span);
+        }
         let mut full = self.schedule.next_is_full();
         let mut change = self.pass(bounds, x, keep, full);
         self.tick(change);
@@ -280,13 +328,19 @@ impl<'a, S: Stakes<N>, const N: usize> Run<'a, S, N> {
     /// best when `full`, else valuing the recorded plays only.
     fn pass(&self, bounds: &[u32], x: &[S::Slot], keep: Option<&Keep<S::Slot>>, full: bool) -> f64 {
         let full = full.then_some((&self.changed, self.elimination.as_ref()));
-        let (g, stakes, a, chosen, step) = (self.g, self.stakes, &self.a, &self.chosen, self.step);
+        let (g, stakes, chosen, step) = (self.g, self.stakes, &self.chosen, self.step);
+        let arrays = Arrays {
+            x,
+            after: &self.after,
+            a: &self.a,
+            keep,
+        };
         if !S::UNROLL {
-            return cube_sweep::<S, N, 0>(g, stakes, bounds, x, a, keep, chosen, full, step);
+            return cube_sweep::<S, N, 0>(g, stakes, bounds, arrays, chosen, full, step);
         }
         by_rolls!(
             g,
-            cube_sweep::<S, N>(g, stakes, bounds, x, a, keep, chosen, full, step)
+            cube_sweep::<S, N>(g, stakes, bounds, arrays, chosen, full, step)
         )
     }
 }
@@ -295,39 +349,50 @@ impl<'a, S: Stakes<N>, const N: usize> Run<'a, S, N> {
 /// flag if one becomes a different play, and skipping with the [`Elimination`], if
 /// any), else a sweep over the plays recorded last; each value moves
 /// `step` of the way to its new estimate.
-#[allow(clippy::too_many_arguments)]
 fn cube_sweep<S: Stakes<N>, const N: usize, const R: usize>(
     g: &Graph,
     stakes: &S,
     bounds: &[u32],
-    x: &[S::Slot],
-    a: &[S::Slot],
-    keep: Option<&Keep<S::Slot>>,
+    arrays: Arrays<'_, S::Slot>,
     chosen: &[AtomicU32],
     full: Option<(&AtomicBool, Option<&Elimination>)>,
     step: f64,
 ) -> f64 {
+    let after = arrays.after;
     level_sweep(
         g,
         bounds,
-        x,
-        a,
-        keep,
-        |x, k, moved| match full {
+        arrays.x,
+        arrays.a,
+        arrays.keep,
+        |_, k, moved| match full {
             Some((changed, elimination)) => {
                 let skip = elimination.map(|el| el.at(moved));
-                full_part::<S, N, R>(g, stakes, x, k, chosen, changed, skip)
+                full_part::<S, N, R>(g, stakes, (arrays.x, after), k, chosen, changed, skip)
             }
-            None => chosen_part::<S, N, R>(g, stakes, x, k, chosen),
+            None => chosen_part::<S, N, R>(g, after, k, chosen),
         },
         |s, a_s, a_t, p_s, p_t, old| {
             let t = g.partner[s] as usize;
             let n = stakes.pair(s, t, a_s, a_t, p_s, p_t, old);
             let new: [f64; N] = std::array::from_fn(|j| old[j] + step * (n[j] - old[j]));
             let change = (0..N).map(|j| (new[j] - old[j]).abs()).fold(0.0, f64::max);
+            // Written by the thread that owns the state, read by the others across the
+            // level's barrier, as the values are.
+            after[s].set(stakes.after(s, new));
             (new, change)
         },
     )
+}
+
+/// The arrays a sweep reads and writes: the values (by solver position), what the side
+/// that moved gets at each successor code (see [`after_all`]), the moving parts (by sweep
+/// position), and where the values replaced are kept for an extrapolation.
+struct Arrays<'a, T> {
+    x: &'a [T],
+    after: &'a [T],
+    a: &'a [T],
+    keep: Option<&'a Keep<T>>,
 }
 
 /// Σ over the moving rolls that do not pass of weight × the best play's values (each
@@ -340,19 +405,22 @@ fn cube_sweep<S: Stakes<N>, const N: usize, const R: usize>(
 fn full_part<S: Stakes<N>, const N: usize, const R: usize>(
     g: &Graph,
     stakes: &S,
-    x: &[S::Slot],
+    (x, after): (&[S::Slot], &[S::Slot]),
     k: usize,
     chosen: &[AtomicU32],
     changed: &AtomicBool,
     skip: Option<Skip>,
 ) -> [f64; N] {
     if skip.is_some_and(|skip| skip.skips(k)) {
-        return chosen_part::<S, N, R>(g, stakes, x, k, chosen);
+        return chosen_part::<S, N, R>(g, after, k, chosen);
     }
     let nr = rolls::<R>(g);
     let mut sum = [0.0f64; N];
-    // The smallest margin, over the rolls, by which a look would still record the same.
-    let mut lead = f64::INFINITY;
+    // How far every value may move, at least, before a look would record something else:
+    // the least over the rolls.
+    let mut room = f64::INFINITY;
+    // The rolls (the first 64) recorded at or near a tie, and their least room.
+    let (mut ties, mut tied_room) = (0u64, f64::INFINITY);
     let (starts, all) = g.state_successors(k);
     let starts = &starts[..=nr];
     for (r, &weight) in g.weights[..nr].iter().enumerate() {
@@ -360,35 +428,39 @@ fn full_part<S: Stakes<N>, const N: usize, const R: usize>(
         if succ.is_empty() {
             continue;
         }
-        // Each component's best and next best, and the first play best for the key.
+        // Each component's best and next best, and the first play best for the key
+        // (written with comparisons rather than `max`, which guards against NaN).
         let mut best = [f64::NEG_INFINITY; N];
         let mut next = [f64::NEG_INFINITY; N];
-        let mut first = ([f64::NEG_INFINITY; N], succ[0]);
-        for &code in succ {
-            let v = value(g, stakes, x, code);
-            if v[S::KEY] > first.0[S::KEY] {
-                first = (v, code);
+        let (mut key, mut at) = (f64::NEG_INFINITY, 0);
+        for (i, &code) in succ.iter().enumerate() {
+            let v = value(after, code);
+            if v[S::KEY] > key {
+                (key, at) = (v[S::KEY], i);
             }
             for j in 0..N {
-                next[j] = if v[j] > best[j] {
-                    best[j]
-                } else {
-                    next[j].max(v[j])
-                };
-                best[j] = best[j].max(v[j]);
+                next[j] = larger(next[j], smaller(v[j], best[j]));
+                best[j] = larger(best[j], v[j]);
             }
         }
+        let first = (value(after, succ[at]), succ[at]);
         // Recorded when it is also best in the other components. Its lead: over the next
         // best in every component; for SPLIT, the key's lead of the first best play and
         // how far it falls short where it falls shortest.
         let now = if first.0 == best { first.1 } else { SPLIT };
         let margin = |j: usize| best[j] - next[j];
-        lead = lead.min(if now == SPLIT {
+        let roll_room = if now == SPLIT {
             let short = (0..N).map(|j| best[j] - first.0[j]).fold(0.0, f64::max);
             margin(S::KEY).min(short)
         } else {
             (0..N).map(margin).fold(f64::INFINITY, f64::min)
-        });
+        } / S::SPREAD;
+        if now != SPLIT && roll_room < PINNED_LOOK && r < 64 {
+            ties |= 1 << r;
+            tied_room = tied_room.min(roll_room);
+        } else {
+            room = room.min(roll_room);
+        }
         // Each entry is written by the one thread that owns the state.
         let recorded = &chosen[nr * k + r];
         let code = recorded.load(Ordering::Relaxed);
@@ -405,11 +477,88 @@ fn full_part<S: Stakes<N>, const N: usize, const R: usize>(
         }
     }
     if let Some(skip) = skip {
-        // A play's values move at most SPREAD / 2 times as far as the values they read.
-        skip.record(k, lead / S::SPREAD);
+        // The rolls at or near a tie may be at one that cannot change (see `pinned_room`):
+        // worth a second look when the other rolls leave room. A roll's room is at least
+        // its plain one, `tied_room` for those not looked at again.
+        let mut refined = ties != 0 && room >= PINNED_LOOK;
+        if refined {
+            for r in (0..nr.min(64)).filter(|r| ties >> r & 1 == 1) {
+                let succ = &all[starts[r] as usize..starts[r + 1] as usize];
+                let recorded = chosen[nr * k + r].load(Ordering::Relaxed);
+                room = room.min(pinned_room(g, stakes, (x, after), succ, recorded));
+                if room < PINNED_LOOK {
+                    refined = false;
+                    break;
+                }
+            }
+        }
+        if !refined {
+            room = room.min(tied_room);
+        }
+        skip.record(k, room);
     }
     let d = f64::from(g.denominator);
     sum.map(|v| v / d)
+}
+
+/// The larger of two values (the second when they are equal); with [`smaller`], what the
+/// full look's loop compiles to single instructions. No value is NaN.
+#[inline(always)]
+fn larger(a: f64, b: f64) -> f64 {
+    if a > b {
+        a
+    } else {
+        b
+    }
+}
+
+/// The smaller of two values (the second when they are equal).
+#[inline(always)]
+fn smaller(a: f64, b: f64) -> f64 {
+    if a < b {
+        a
+    } else {
+        b
+    }
+}
+
+/// A roll's room (how far the values may move before a look records another play) below
+/// which [`full_part`] looks at its plays again for ties that cannot change.
+const PINNED_LOOK: f64 = 1e-6;
+
+/// How far every value may move before the play `best` (best in every component of a
+/// roll whose plays lead to `succ`) stops being the first best: for each other play and
+/// component, the gap between them over [`Stakes::SPREAD`], or, where both plays' values
+/// are pinned (see [`Stakes::pinned`]: a double and a pass, fixed until the values move
+/// by so much) and so cannot move at all, the less pinned of the two. Plays that lead to
+/// the same place as `best` (wins of as many points) are the same play. Exact ties of
+/// doubled-out plays are common with the cube; without this, every state with one would
+/// be looked at in every full sweep.
+#[inline(never)]
+fn pinned_room<S: Stakes<N>, const N: usize>(
+    g: &Graph,
+    stakes: &S,
+    (x, after): (&[S::Slot], &[S::Slot]),
+    succ: &[u32],
+    best: u32,
+) -> f64 {
+    let pins = |code: u32| match decode(g.win, code) {
+        Err(_) => [f64::INFINITY; N],
+        Ok(t) => stakes.pinned(t as usize, x[t as usize].get()),
+    };
+    let (v_best, pin_best) = (value(after, best), pins(best));
+    let mut room = f64::INFINITY;
+    for &code in succ {
+        if code == best {
+            continue;
+        }
+        let (v, pin) = (value(after, code), pins(code));
+        for j in 0..N {
+            let gap = (v_best[j] - v[j]) / S::SPREAD;
+            room = room.min(gap.max(pin_best[j].min(pin[j])));
+        }
+    }
+    room
 }
 
 /// As [`full_part`], valuing only the plays recorded in `chosen` (every play of a
@@ -417,8 +566,7 @@ fn full_part<S: Stakes<N>, const N: usize, const R: usize>(
 #[inline]
 fn chosen_part<S: Stakes<N>, const N: usize, const R: usize>(
     g: &Graph,
-    stakes: &S,
-    x: &[S::Slot],
+    after: &[S::Slot],
     k: usize,
     chosen: &[AtomicU32],
 ) -> [f64; N] {
@@ -433,12 +581,12 @@ fn chosen_part<S: Stakes<N>, const N: usize, const R: usize>(
             all[starts[r] as usize..starts[r + 1] as usize].iter().fold(
                 [f64::NEG_INFINITY; N],
                 |best, &code| {
-                    let v = value(g, stakes, x, code);
+                    let v = value(after, code);
                     std::array::from_fn(|j| best[j].max(v[j]))
                 },
             )
         } else {
-            value(g, stakes, x, code)
+            value(after, code)
         };
         for j in 0..N {
             sum[j] += weight * best[j];

@@ -15,7 +15,7 @@
 //! components, their game-over values, where a double leads — are
 //! `crate::gammon::matchplay`'s; this module solves the system it is given.
 
-use super::cube::{solve_stakes, value};
+use super::cube::{after_one, solve_stakes};
 use super::graph::Graph;
 use super::stakes::Stakes;
 use super::sweep::{Lanes, Slot};
@@ -155,12 +155,13 @@ impl Board {
     }
 
     /// Refuses a system of `N` values a state that would not fit in the memory left
-    /// beside the graph, before allocating it: the values, their moving parts, the
-    /// values kept for an extrapolation, the recorded plays and the results.
+    /// beside the graph, before allocating it: the values, what a move into each state
+    /// gets, their moving parts, the values kept for an extrapolation, the recorded plays
+    /// and the results.
     fn check_room<const N: usize>(&self) -> Result<(), Error> {
         let n = self.graph.len() as u64;
         let slot = std::mem::size_of::<Lanes<N>>() as u64;
-        let need = n * (3 * slot + 4 * self.graph.roll_count() as u64 + 8 * N as u64 + 16);
+        let need = n * (4 * slot + 4 * self.graph.roll_count() as u64 + 8 * N as u64 + 16);
         match crate::memory::available() {
             Some(have) if need > have => Err(Error::OutOfMemory {
                 what: format!(
@@ -191,7 +192,7 @@ impl Board {
                 stakes.after(partner, x[partner].get())
             } else {
                 succ.iter().fold([f64::NEG_INFINITY; N], |best, &code| {
-                    let v = value(g, stakes, x, code);
+                    let v = after_one(g, stakes, code as usize, x[code as usize].get());
                     std::array::from_fn(|j| best[j].max(v[j]))
                 })
             };
@@ -296,6 +297,24 @@ impl<const N: usize> Stakes<N> for Levels<N> {
     #[inline(always)]
     fn after(&self, t: usize, v: [f64; N]) -> [f64; N] {
         std::array::from_fn(|c| -v[self.reads[c]].max(self.doubling(t, &v, c)))
+    }
+
+    fn pinned(&self, t: usize, v: [f64; N]) -> [f64; N] {
+        std::array::from_fn(|c| {
+            if !self.access[c] {
+                return 0.0;
+            }
+            // Doubled out: doubling brings the opponent the pass (a take would bring it
+            // more; at the dead level the take is fixed), and more than not doubling.
+            let no_double = v[self.reads[c]];
+            let pinned = if self.outside[c] {
+                self.external[t].min(self.pass[c]) - no_double
+            } else {
+                let pass = self.pass[c];
+                (v[self.take[c]] - pass).min(pass - no_double)
+            };
+            pinned.max(0.0)
+        })
     }
 
     fn pair(
@@ -421,6 +440,49 @@ mod tests {
         }
         assert_eq!(cases, 5 * 5 * 4 * 4 * 3);
         assert_eq!(chain(0.3, 0.2, 1.0, 1.0, None, None), 0.0);
+    }
+
+    // Skipping a state in a full sweep takes its recorded plays, and only where a look at
+    // every play would record the same ones, ties between doubled-out plays included: a
+    // board with passes at a score with a live cube level and a dead one above it.
+    #[test]
+    fn skipping_states_at_a_match_score_changes_no_bit() {
+        let v = Variant::parse("points=8:checkers=3:faces=0-2:home=4").unwrap();
+        let board = Board::new(&v, Progress::SILENT).unwrap();
+        let g = &board.graph;
+        let comps = [
+            Component {
+                reads: 0,
+                won: [0.2, 0.6, 0.9],
+                double: Some((Take::Component(2), 0.2)),
+                cube: 1,
+            },
+            Component {
+                reads: 2,
+                won: [0.6, 0.9, 1.0],
+                double: None,
+                cube: 2,
+            },
+            Component {
+                reads: 1,
+                won: [0.6, 0.9, 1.0],
+                double: Some((Take::External, 0.6)),
+                cube: 2,
+            },
+        ];
+        let dead = vec![0.3; board.records().len()];
+        let stakes = Levels::<3>::new(g, &comps, Some(&dead)).unwrap();
+        let solve = |eliminate| {
+            super::super::cube::solve_at(g, &stakes, 1e-12, Progress::SILENT, eliminate).unwrap()
+        };
+        let (with, without) = (solve(true), solve(false));
+        assert_eq!(with.1, without.1);
+        assert_eq!(with.2.to_bits(), without.2.to_bits());
+        let bits = |x: &[Lanes<3>]| -> Vec<u64> {
+            x.iter().flat_map(|v| v.get()).map(f64::to_bits).collect()
+        };
+        assert!(bits(&with.0) == bits(&without.0), "the values differ");
+        assert!(with.1 > 30, "{} sweeps", with.1);
     }
 
     /// Money play computed by the match machinery alone: one cube level whose game-over

@@ -13,7 +13,7 @@
 
 use super::cube_pair;
 use super::sweep::{Quad, Slot};
-use crate::gammon::cube::{after_move, CENTRED};
+use crate::gammon::cube::{after_move, CENTRED, JACOBY, OPPONENT, OWNED};
 
 /// The stakes of a solve with `N` values a state.
 pub(crate) trait Stakes<const N: usize>: Sync {
@@ -40,6 +40,13 @@ pub(crate) trait Stakes<const N: usize>: Sync {
     /// opponent's no-double values `v` there (the opponent, on roll, first decides on
     /// the cube).
     fn after(&self, t: usize, v: [f64; N]) -> [f64; N];
+
+    /// Per component, how far every value may move (each by less than that) with the
+    /// value [`Stakes::after`] gives at `t` staying exactly what it is now, from the
+    /// opponent's values `v` there; 0 where it may change at once. It stays where the
+    /// opponent's double is passed and the pass's value is fixed: doubling then brings
+    /// the opponent exactly what a pass concedes.
+    fn pinned(&self, t: usize, v: [f64; N]) -> [f64; N];
 
     /// The value of solver position `s` in its pass pair with `t` (see
     /// [`cube_pair`]): `a_s`, `a_t` the parts from the rolls that move, `p_s`, `p_t`
@@ -79,6 +86,19 @@ impl Stakes<4> for Money {
     #[inline(always)]
     fn after(&self, _t: usize, v: [f64; 4]) -> [f64; 4] {
         after_move(v)
+    }
+
+    fn pinned(&self, _t: usize, v: [f64; 4]) -> [f64; 4] {
+        // Doubled out: the opponent's double is passed (2 X ≥ 1, X its value when the
+        // mover owns the cube) and better for it than not doubling (its no-double value
+        // below 1): the mover gets exactly -1.
+        let passed = v[OPPONENT] - 0.5;
+        let pin = |nd: f64| passed.min(1.0 - nd).max(0.0);
+        let mut out = [0.0; 4];
+        out[CENTRED] = pin(v[CENTRED]);
+        out[JACOBY] = pin(v[JACOBY]);
+        out[OPPONENT] = pin(v[OWNED]);
+        out
     }
 
     #[inline]
