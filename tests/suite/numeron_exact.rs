@@ -311,7 +311,7 @@ fn check_against_brute_force(rules: Rules) {
                 hard,
                 &mut memo,
             );
-            let mut search = Search::new(&space, &table, hard).unwrap();
+            let search = Search::new(&space, &table, hard).unwrap();
             assert_eq!(
                 search.optimum(&all, &[], unlimited).unwrap(),
                 brute,
@@ -401,7 +401,7 @@ fn the_fewest_secrets_at_the_least_worst_case_agree_with_brute_force() {
         let space = Space::new(rules).unwrap();
         let table = AnswerTable::build(&space).unwrap();
         let all: Vec<u32> = (0..space.len() as u32).collect();
-        let mut search = Search::new(&space, &table, false).unwrap();
+        let search = Search::new(&space, &table, false).unwrap();
         let worst = search.min_worst(&all, &[]).unwrap();
         let mut memo = HashMap::new();
         let brute = brute_last(&codes, (0..codes.len()).collect(), worst, &mut memo);

@@ -1,67 +1,526 @@
-//! Scoring every guess at a node: the dense answer table, the tallies of the classes
-//! (sixteen guesses side by side), the bounds judged from them, and the guesses a node
-//! tries once each.
+//! Scoring every guess at a node: the dense answer table, the tallies of the classes (many
+//! guesses side by side), the bounds judged from them, and the guesses a node tries once
+//! each.
+//!
+//! The tally is the search's inner loop. A candidate's row holds every guess's answer to
+//! it (answers are symmetric), so the classes of `L` consecutive guesses are counted by
+//! reading `L` bytes of each member's row and comparing them with each answer: `L` is 16
+//! on any processor and 32 with AVX2 (the same loop compiled twice, chosen once when the
+//! tables are built; 64 lanes with AVX-512 measured no faster). The counts, and so every
+//! bound and every result, do not depend on which one runs.
 
-use super::{Search, INF};
+use super::INF;
+use crate::numeron::answer::AnswerTable;
 use crate::numeron::rules::Space;
 use crate::numeron::symmetry::{Canon, Stabilizer};
+use rayon::prelude::*;
+
+/// Guesses judged together by [`judge_lanes`]: the lanes of one 128-bit word.
+const LANES: usize = 16;
+
+/// Rows of answers are padded to whole cache lines (and so to whole lane groups).
+const ROW_ALIGN: usize = 64;
+
+/// Members tallied into byte counters before they are added to wider ones.
+const CHUNK: usize = 255;
+
+/// The widest vector instructions the tally may use on this processor.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Isa {
+    Plain,
+    #[cfg(target_arch = "x86_64")]
+    Avx2,
+}
+
+impl Isa {
+    fn detect() -> Isa {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            return Isa::Avx2;
+        }
+        Isa::Plain
+    }
+}
+
+/// Sixty-four bytes aligned as one cache line (the rows of the answer table start on one).
+#[repr(C, align(64))]
+#[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
+struct Line([u8; ROW_ALIGN]);
 
 /// What every search over one space shares: the dense answers, the bounds and the tables
 /// of the canonical keys.
 pub(super) struct Tables {
     /// Number of candidates (and of guesses).
     pub(super) len: usize,
-    /// Row length of `cells`: `len` rounded up to whole lanes.
-    pub(super) stride: usize,
+    /// Row length of `cells`: `len` rounded up to whole lines.
+    stride: usize,
     /// Number of dense answers.
-    pub(super) answers: usize,
-    /// Dense answers: `cells[g * stride + s]` numbers the answer of `g` to `s` among the
-    /// answers that occur, `0..width`.
-    pub(super) cells: Vec<u8>,
+    answers: usize,
+    /// Dense answers: byte `g * stride + s` numbers the answer of `g` to `s` among the
+    /// answers that occur, `0..answers` (`u8::MAX` in the padding).
+    cells: Vec<Line>,
     /// A power of two above the number of dense answers, at least eight.
-    pub(super) width: usize,
+    width: usize,
     /// The winning answer's dense number.
     pub(super) win: u8,
+    /// `R`: the answers that occur, the winning one left out.
     pub(super) non_winning_answers: u64,
     /// `floor[k]`: the slot bound of `k` secrets with no cap on the depth.
-    pub(super) floor: Vec<u32>,
+    floor: Vec<u32>,
     /// `capacity[d]`: the most secrets the slots of `d` guesses hold (saturating).
-    pub(super) capacity: Vec<u64>,
+    capacity: Vec<u64>,
     pub(super) canon: Canon,
+    /// Every rank, ascending.
     pub(super) all: Vec<u32>,
+    isa: Isa,
 }
 
-/// Guesses tallied at a time: their counters (`BLOCK * width` bytes or words) stay in the
-/// first-level cache while every member's row adds to them.
-pub(super) const BLOCK: usize = 512;
+impl Tables {
+    /// The tables of `space`, whose answers `table` holds.
+    pub(super) fn new(space: &Space, table: &AnswerTable, win_code: u8, codes: usize) -> Tables {
+        let len = space.len();
+        let mut seen = vec![false; codes];
+        for g in 0..len as u32 {
+            for &c in table.row(g) {
+                seen[c as usize] = true;
+            }
+        }
+        let mut dense = vec![u8::MAX; seen.len()];
+        let mut answers = 0usize;
+        for (code, _) in seen.iter().enumerate().filter(|(_, &s)| s) {
+            dense[code] = answers as u8;
+            answers += 1;
+        }
+        let win = dense[win_code as usize];
+        let stride = len.div_ceil(ROW_ALIGN).max(1) * ROW_ALIGN;
+        let mut cells = vec![Line([u8::MAX; ROW_ALIGN]); len * stride / ROW_ALIGN];
+        bytemuck::cast_slice_mut::<Line, u8>(&mut cells)
+            .par_chunks_mut(stride)
+            .enumerate()
+            .for_each(|(g, row)| {
+                for (cell, &code) in row.iter_mut().zip(table.row(g as u32)) {
+                    *cell = dense[code as usize];
+                }
+            });
+        let non_winning_answers = answers.saturating_sub(1) as u64;
+        let r = non_winning_answers.max(1);
+        let mut floor = Vec::with_capacity(len + 1);
+        floor.push(0u32);
+        let (mut level, mut slots, mut used, mut total) = (1u64, 1u64, 0u64, 0u64);
+        for _ in 0..len {
+            if used == slots {
+                level += 1;
+                slots = slots.saturating_mul(r);
+                used = 0;
+            }
+            used += 1;
+            total += level;
+            floor.push(total.min(u64::from(INF)) as u32);
+        }
+        let mut capacity = vec![0u64];
+        let mut slots = 1u64;
+        for _ in 0..64 {
+            let last = *capacity.last().expect("capacity of no guess");
+            capacity.push(last.saturating_add(slots));
+            slots = slots.saturating_mul(r);
+        }
+        Tables {
+            len,
+            stride,
+            answers,
+            cells,
+            width: answers.next_power_of_two().max(8),
+            win,
+            non_winning_answers,
+            floor,
+            capacity,
+            canon: Canon::new(space),
+            all: (0..len as u32).collect(),
+            isa: Isa::detect(),
+        }
+    }
 
-/// Guesses counted side by side by [`tally_lanes`] (rows of answers are padded to whole
-/// lanes).
-pub(super) const LANES: usize = 16;
+    fn bytes(&self) -> &[u8] {
+        bytemuck::cast_slice(&self.cells)
+    }
 
-/// The classes of the guesses `g0..g0 + LANES` over `set`: `acc[a][l]` counts the members
-/// answering `a` to the guess `g0 + l` (answers at or above `answers` are not counted).
-/// Each answer is counted by a comparison across the lanes, which the compiler turns into
-/// vector instructions: no counter is read and written one guess at a time.
-#[inline]
-pub(super) fn tally_lanes<const W: usize>(
+    /// The dense answers of `guess` to every secret, by secret rank.
+    #[inline]
+    pub(super) fn row(&self, guess: u32) -> &[u8] {
+        &self.bytes()[guess as usize * self.stride..][..self.len]
+    }
+
+    /// The most secrets that `depth` guesses can find (the slots of the slot bound).
+    pub(super) fn capacity(&self, depth: u32) -> u64 {
+        self.capacity
+            .get(depth as usize)
+            .copied()
+            .unwrap_or(u64::MAX)
+    }
+
+    /// The slot bound: least total number of guesses for `n` secrets with at most `depth`
+    /// guesses each ([`INF`] when even the slots do not suffice).
+    pub(super) fn lower_bound(&self, n: usize, depth: u32) -> u32 {
+        if n as u64 > self.capacity(depth) {
+            return INF;
+        }
+        match self.floor.get(n) {
+            Some(&f) => f,
+            None => {
+                // Beyond the space (only asked by tests): fill the slots one by one.
+                let r = self.non_winning_answers.max(1);
+                let (mut left, mut total, mut slots, mut k) = (n as u64, 0u64, 1u64, 1u64);
+                while left > 0 {
+                    let take = left.min(slots);
+                    total += take * k;
+                    left -= take;
+                    slots = slots.saturating_mul(r);
+                    k += 1;
+                }
+                total.min(u64::from(INF)) as u32
+            }
+        }
+    }
+
+    /// The fewest of `n` secrets that a strategy finding each within `depth` guesses leaves
+    /// to the last one, from the size alone: `depth - 1` guesses find at most
+    /// `capacity(depth - 1)` secrets ([`INF`] when `depth` guesses cannot find them all).
+    pub(super) fn last_bound(&self, n: usize, depth: u32) -> u32 {
+        if depth == 0 {
+            return if n == 0 { 0 } else { INF };
+        }
+        if n as u64 > self.capacity(depth) {
+            return INF;
+        }
+        (n as u64).saturating_sub(self.capacity(depth - 1)) as u32
+    }
+
+    /// Whether a member of `set` answers differently to every other member.
+    pub(super) fn perfect_member(&self, set: &[u32]) -> bool {
+        let mut seen = vec![false; self.width];
+        set.iter().any(|&g| {
+            let row = self.row(g);
+            seen.iter_mut().for_each(|s| *s = false);
+            set.iter().all(|&s| {
+                let a = row[s as usize] as usize;
+                !std::mem::replace(&mut seen[a], true)
+            })
+        })
+    }
+
+    /// The exact cost of a small set when the candidates alone settle it, else a lower
+    /// bound: a member telling all others apart costs `2n - 1`, the least possible; with
+    /// none, every guess leaves some secret to a third guess (or finds none with the
+    /// first), so `2n` is a bound, reached by a member leaving one pair.
+    pub(super) fn members_first(&self, set: &[u32], depth: u32) -> (Option<u32>, u32) {
+        let n = set.len() as u32;
+        let mut counts = vec![0u32; self.width];
+        let mut one_pair = false;
+        for &g in set {
+            let row = self.row(g);
+            counts.iter_mut().for_each(|c| *c = 0);
+            for &s in set {
+                counts[row[s as usize] as usize] += 1;
+            }
+            counts[self.win as usize] = 0;
+            let mut pairs = 0;
+            let mut larger = false;
+            for &c in &counts {
+                pairs += u32::from(c == 2);
+                larger |= c > 2;
+            }
+            if pairs == 0 && !larger {
+                return (Some(2 * n - 1), 2 * n - 1);
+            }
+            one_pair |= pairs == 1 && !larger;
+        }
+        if one_pair && depth >= 3 {
+            (Some(2 * n), 2 * n)
+        } else {
+            (None, 2 * n)
+        }
+    }
+
+    /// The classes `guess` splits `set` into, the winning one left out, largest first (ties
+    /// in order of first member); and the partition written as each member's class number
+    /// by first appearance (255 for the winning secret), which identifies it.
+    pub(super) fn split(&self, guess: u32, set: &[u32]) -> (Vec<u8>, Vec<Vec<u32>>) {
+        let row = self.row(guess);
+        let mut number = vec![u8::MAX; self.width];
+        let mut classes: Vec<Vec<u32>> = Vec::new();
+        let mut labels = Vec::with_capacity(set.len());
+        for &s in set {
+            let a = row[s as usize];
+            if a == self.win {
+                labels.push(u8::MAX);
+                continue;
+            }
+            let slot = &mut number[a as usize];
+            if *slot == u8::MAX {
+                *slot = classes.len() as u8;
+                classes.push(Vec::new());
+            }
+            labels.push(*slot);
+            classes[*slot as usize].push(s);
+        }
+        classes.sort_by_key(|c| std::cmp::Reverse(c.len()));
+        (labels, classes)
+    }
+
+    /// The guesses worth trying at a node (`set`, at most `depth` guesses each) for the
+    /// least total, with their bounds, in ascending (bound, rank) order: every allowed
+    /// guess (every code, or with `hard` the members) that splits the set and leaves no
+    /// class too large for `depth - 1` guesses. Those whose bound exceeds `beta` are left
+    /// out, and the least of their bounds is returned beside ([`INF`] if none).
+    pub(super) fn scan(
+        &self,
+        hard: bool,
+        set: &[u32],
+        depth: u32,
+        beta: u32,
+    ) -> (Vec<(u32, u32)>, u32) {
+        let n = set.len();
+        let cap = self.capacity(depth.saturating_sub(1));
+        let win = self.win as usize;
+        let mut kept = Kept {
+            beta,
+            keys: Vec::new(),
+            skipped: INF,
+        };
+        if hard {
+            let mut counts = vec![0u32; self.width];
+            for &g in set {
+                let row = self.row(g);
+                counts.iter_mut().for_each(|c| *c = 0);
+                for &s in set {
+                    counts[row[s as usize] as usize] += 1;
+                }
+                kept.keep(g, judge(&counts, n, win, &self.floor, cap));
+            }
+        } else if n <= CHUNK && self.answers < 127 {
+            let small = (self.non_winning_answers + 1) as u8;
+            let scan = Scan {
+                tables: self,
+                set,
+                cap,
+            };
+            match self.width {
+                8 => scan.small::<8>(small, &mut kept),
+                16 => scan.small::<16>(small, &mut kept),
+                32 => scan.small::<32>(small, &mut kept),
+                _ => scan.small::<64>(small, &mut kept),
+            }
+        } else {
+            let floor = &self.floor;
+            self.each_guess(set, |g, counts| {
+                kept.keep(g, judge(counts, n, win, floor, cap));
+            });
+        }
+        kept.keys.sort_unstable();
+        let out = kept
+            .keys
+            .iter()
+            .map(|&k| ((k >> 32) as u32, k as u32))
+            .collect();
+        (out, kept.skipped)
+    }
+
+    /// The guesses worth trying for the fewest secrets at the last guess, with their bounds
+    /// (the classes' [`Tables::last_bound`]s), as [`Tables::scan`] does for the total. Most
+    /// guesses share the bound 0 on large sets; among equal bounds the guesses of least
+    /// total bound come first (the classes that are easiest to finish early).
+    pub(super) fn scan_last(
+        &self,
+        hard: bool,
+        set: &[u32],
+        depth: u32,
+        beta: u32,
+    ) -> (Vec<(u32, u32)>, u32) {
+        let n = set.len();
+        let cap = self.capacity(depth - 1);
+        let last = self.capacity(depth.saturating_sub(2));
+        let win = self.win as usize;
+        let floor = &self.floor;
+        // (last bound, total bound, guess), packed 24, 24 and 16 bits.
+        let mut keys: Vec<u64> = Vec::new();
+        let mut skipped = INF;
+        let mut judge_last = |g: u32, counts: &[u16]| {
+            let mut bound = 0u64;
+            let mut total = n as u64;
+            let mut biggest = 0u32;
+            for (a, &k) in counts.iter().enumerate() {
+                let k = u32::from(k);
+                if a != win {
+                    bound += u64::from(k).saturating_sub(last);
+                    total += u64::from(floor[k as usize]);
+                }
+                biggest = biggest.max(k);
+            }
+            let hit = u32::from(counts[win]);
+            if (hit == 0 && biggest as usize == n) || u64::from(biggest) > cap {
+                return;
+            }
+            if bound > u64::from(beta) {
+                skipped = skipped.min(bound as u32);
+                return;
+            }
+            keys.push(bound << 40 | total.min(0xff_ffff) << 16 | u64::from(g));
+        };
+        if hard {
+            let mut counts = vec![0u16; self.width];
+            for &g in set {
+                let row = self.row(g);
+                counts.iter_mut().for_each(|c| *c = 0);
+                for &s in set {
+                    counts[row[s as usize] as usize] += 1;
+                }
+                judge_last(g, &counts);
+            }
+        } else {
+            self.each_guess(set, judge_last);
+        }
+        keys.sort_unstable();
+        let out = keys
+            .iter()
+            .map(|&k| ((k >> 40) as u32, (k & 0xffff) as u32))
+            .collect();
+        (out, skipped)
+    }
+
+    /// Calls `f(g, counts)` for every guess `g`, ascending, with `counts[a]` the members of
+    /// `set` answering `a` to it (`counts` has [`Tables::width`] entries).
+    fn each_guess(&self, set: &[u32], f: impl FnMut(u32, &[u16])) {
+        let scan = Scan {
+            tables: self,
+            set,
+            cap: 0,
+        };
+        match self.width {
+            8 => scan.wide::<8>(f),
+            16 => scan.wide::<16>(f),
+            32 => scan.wide::<32>(f),
+            _ => scan.wide::<64>(f),
+        }
+    }
+}
+
+/// One node's scan: the tables, the set, and the largest class a guess may leave.
+struct Scan<'t> {
+    tables: &'t Tables,
+    set: &'t [u32],
+    cap: u64,
+}
+
+impl Scan<'_> {
+    /// [`Tables::scan`] on a set of at most [`CHUNK`] members, on the widest lanes the
+    /// processor has.
+    fn small<const W: usize>(&self, small: u8, kept: &mut Kept) {
+        match self.tables.isa {
+            Isa::Plain => self.small_lanes::<16, W>(small, kept),
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: the processor has AVX2 (`Isa::detect`).
+            Isa::Avx2 => unsafe { self.small_avx2::<W>(small, kept) },
+        }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn small_avx2<const W: usize>(&self, small: u8, kept: &mut Kept) {
+        self.small_lanes::<32, W>(small, kept);
+    }
+
+    #[inline(always)]
+    fn small_lanes<const L: usize, const W: usize>(&self, small: u8, kept: &mut Kept) {
+        let t = self.tables;
+        let n = self.set.len();
+        for g0 in (0..t.len).step_by(L) {
+            let acc = tally::<L, W>(t.bytes(), t.stride, g0, t.answers, self.set);
+            for part in 0..L / LANES {
+                let first = g0 + part * LANES;
+                if first >= t.len {
+                    break;
+                }
+                let words: [[u8; LANES]; W] = std::array::from_fn(|a| {
+                    acc[a][part * LANES..][..LANES]
+                        .try_into()
+                        .expect("sixteen lanes")
+                });
+                let judge = Judge {
+                    len: t.len,
+                    n,
+                    win: t.win as usize,
+                    floor: &t.floor,
+                    cap: self.cap,
+                    small,
+                };
+                judge.lanes(&words, first, kept);
+            }
+        }
+    }
+
+    /// [`Tables::each_guess`] on the widest lanes the processor has.
+    fn wide<const W: usize>(&self, f: impl FnMut(u32, &[u16])) {
+        match self.tables.isa {
+            Isa::Plain => self.wide_lanes::<16, W>(f),
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: the processor has AVX2 (`Isa::detect`).
+            Isa::Avx2 => unsafe { self.wide_avx2::<W>(f) },
+        }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn wide_avx2<const W: usize>(&self, f: impl FnMut(u32, &[u16])) {
+        self.wide_lanes::<32, W>(f);
+    }
+
+    /// The classes of every guess, `L` guesses at a time, counted in bytes over chunks of
+    /// [`CHUNK`] members and added up in 16-bit counters.
+    #[inline(always)]
+    fn wide_lanes<const L: usize, const W: usize>(&self, mut f: impl FnMut(u32, &[u16])) {
+        let t = self.tables;
+        for g0 in (0..t.len).step_by(L) {
+            let mut wide = [[0u16; L]; W];
+            for chunk in self.set.chunks(CHUNK) {
+                let acc = tally::<L, W>(t.bytes(), t.stride, g0, t.answers, chunk);
+                for (w, a) in wide.iter_mut().zip(&acc) {
+                    for (x, &y) in w.iter_mut().zip(a) {
+                        *x += u16::from(y);
+                    }
+                }
+            }
+            for (l, g) in (g0..t.len.min(g0 + L)).enumerate() {
+                let counts: [u16; W] = std::array::from_fn(|a| wide[a][l]);
+                f(g as u32, &counts);
+            }
+        }
+    }
+}
+
+/// The classes of the guesses `g0..g0 + L` over `set` (at most 255 members): `acc[a][l]`
+/// counts the members answering `a` to the guess `g0 + l` (answers at or above `answers`
+/// are not counted). Each answer is counted by a comparison across the lanes, which the
+/// compiler turns into vector instructions: no counter is read and written one guess at a
+/// time.
+#[inline(always)]
+fn tally<const L: usize, const W: usize>(
     cells: &[u8],
     stride: usize,
     g0: usize,
     answers: usize,
     set: &[u32],
-) -> [[u8; LANES]; W] {
-    let mut acc = [[0u8; LANES]; W];
+) -> [[u8; L]; W] {
+    let mut acc = [[0u8; L]; W];
     // Eight answers at a time: their counters fit in vector registers for the whole pass.
     for (pass, counters) in acc.chunks_exact_mut(8).enumerate() {
         if pass * 8 >= answers {
             break;
         }
         let first = (pass * 8) as u8;
-        let mut eight = [[0u8; LANES]; 8];
+        let mut eight = [[0u8; L]; 8];
         for &s in set {
             let base = s as usize * stride + g0;
-            let row: &[u8; LANES] = cells[base..base + LANES]
+            let row: &[u8; L] = cells[base..base + L]
                 .try_into()
                 .expect("rows hold whole lanes");
             for (a, counts) in eight.iter_mut().enumerate() {
@@ -78,7 +537,7 @@ pub(super) fn tally_lanes<const W: usize>(
 
 /// What a scan keeps: the guesses with their bounds up to `beta`, and the least bound
 /// above it.
-pub(super) struct Kept {
+struct Kept {
     beta: u32,
     /// `(bound << 32) | guess`, so that sorting orders by bound, then guess.
     keys: Vec<u64>,
@@ -87,7 +546,7 @@ pub(super) struct Kept {
 
 impl Kept {
     #[inline]
-    pub(super) fn keep(&mut self, g: u32, bound: Option<u32>) {
+    fn keep(&mut self, g: u32, bound: Option<u32>) {
         match bound {
             Some(b) if b <= self.beta => self.keys.push(u64::from(b) << 32 | u64::from(g)),
             Some(b) => self.skipped = self.skipped.min(b),
@@ -97,108 +556,85 @@ impl Kept {
 }
 
 /// Each byte's low seven bits, each byte's high bit, and each byte's lowest bit, of the
-/// sixteen lanes of a [`judge_lanes`] word.
-pub(super) const LOW7: u128 = u128::from_le_bytes([0x7f; LANES]);
-pub(super) const HIGH: u128 = u128::from_le_bytes([0x80; LANES]);
-pub(super) const ONES: u128 = u128::from_le_bytes([0x01; LANES]);
+/// sixteen lanes of a [`Judge::lanes`] word.
+const LOW7: u128 = u128::from_le_bytes([0x7f; LANES]);
+const HIGH: u128 = u128::from_le_bytes([0x80; LANES]);
+const ONES: u128 = u128::from_le_bytes([0x01; LANES]);
 
-/// Judges the guesses `g0..g0 + LANES` (those below `len`) from their classes `acc`, as
-/// [`judge`] does, but sixteen at a time: while no class holds more than `small` secrets a
-/// guess's bound is `3n - t`, with `t` its winning secret (0 or 1) plus its non-empty
-/// classes. The classes are counted across the lanes with word operations on each answer's
-/// sixteen counters (one byte per lane); when no lane is kept (`t >= 3n - beta`) and none
-/// has a larger class, only the best `t` is looked for, which gives the least bound above
-/// `beta`. A guess that tells nothing has `t = 1`, below every other, so it never sets that
-/// bound.
-#[allow(clippy::too_many_arguments)]
-#[inline]
-pub(super) fn judge_lanes<const W: usize>(
-    acc: &[[u8; LANES]; W],
-    g0: usize,
+/// What judging a node's guesses needs: the space's size, the node's size `n`, the
+/// winning answer, the slot bounds, the largest class allowed, and `R + 1`.
+struct Judge<'f> {
     len: usize,
     n: usize,
     win: usize,
-    floor: &[u32],
+    floor: &'f [u32],
     cap: u64,
     small: u8,
-    kept: &mut Kept,
-) {
-    // A byte above `small` (below 127) sets its high bit in `((x & LOW7) + over) | x`.
-    let over = ONES * u128::from(0x7f - small);
-    let mut parts = 0u128;
-    let mut big = 0u128;
-    for counts in acc {
-        let x = u128::from_le_bytes(*counts);
-        parts += ((((x & LOW7) + LOW7) | x) & HIGH) >> 7;
-        big |= (((x & LOW7) + over) | x) & HIGH;
-    }
-    let t = parts + u128::from_le_bytes(acc[win]);
-    let t = t.to_le_bytes();
-    let valid = LANES.min(len.saturating_sub(g0));
-    let three_n = 3 * n as u32;
-    // Lanes are kept when t >= 3n - beta; t never exceeds answers + 1.
-    let need = three_n.saturating_sub(kept.beta);
-    let simple = big == 0 && cap != 1 && cap >= u64::from(small);
-    if simple && need > u32::from(u8::MAX) {
-        let best = t[..valid].iter().copied().max().unwrap_or(0);
-        if best > 1 {
-            kept.skipped = kept.skipped.min(three_n - u32::from(best));
-        }
-        return;
-    }
-    let need8 = need.min(255) as u8;
-    if simple && t[..valid].iter().all(|&x| x < need8) {
-        let best = t[..valid].iter().copied().max().unwrap_or(0);
-        if best > 1 {
-            kept.skipped = kept.skipped.min(three_n - u32::from(best));
-        }
-        return;
-    }
-    let big = big.to_le_bytes();
-    for l in 0..valid {
-        if big[l] != 0 || cap == 1 || cap < u64::from(small) {
-            judge_lane(acc, l, g0, n, win, floor, cap, kept);
-        } else if t[l] > 1 {
-            kept.keep((g0 + l) as u32, Some(three_n - u32::from(t[l])));
-        }
-    }
 }
 
-/// One lane of [`judge_lanes`] judged class by class (a class above `R + 1` secrets).
-#[allow(clippy::too_many_arguments)]
-#[cold]
-#[inline(never)]
-pub(super) fn judge_lane<const W: usize>(
-    acc: &[[u8; LANES]; W],
-    l: usize,
-    g0: usize,
-    n: usize,
-    win: usize,
-    floor: &[u32],
-    cap: u64,
-    kept: &mut Kept,
-) {
-    let counts: [u8; W] = std::array::from_fn(|a| acc[a][l]);
-    kept.keep((g0 + l) as u32, judge(&counts, n, win, floor, cap));
-}
-
-/// Tallies the answers of the guesses `guesses` to the members of `set`: `buf[i * width +
-/// a]` counts the members that answer `a` to the guess `guesses.start + i`.
-pub(super) fn tally<T: Copy + Default + std::ops::AddAssign + From<u8>>(
-    cells: &[u8],
-    stride: usize,
-    guesses: std::ops::Range<usize>,
-    width: usize,
-    set: &[u32],
-    buf: &mut Vec<T>,
-) {
-    buf.clear();
-    buf.resize(guesses.len() * width, T::default());
-    for &s in set {
-        let row = &cells[s as usize * stride..][guesses.clone()];
-        for (counts, &a) in buf.chunks_exact_mut(width).zip(row) {
-            counts[a as usize] += T::from(1);
+impl Judge<'_> {
+    /// Judges the guesses `g0..g0 + LANES` (those below `len`) from their classes `acc`, as
+    /// [`judge`] does, but sixteen at a time: while no class holds more than `small`
+    /// secrets a guess's bound is `3n - t`, with `t` its winning secret (0 or 1) plus its
+    /// non-empty classes. The classes are counted across the lanes with word operations on
+    /// each answer's sixteen counters (one byte per lane); when no lane is kept (`t >= 3n -
+    /// beta`) and none has a larger class, only the best `t` is looked for, which gives the
+    /// least bound above `beta`. A guess that tells nothing has `t = 1`, below every other,
+    /// so it never sets that bound.
+    #[inline(always)]
+    fn lanes<const W: usize>(&self, acc: &[[u8; LANES]; W], g0: usize, kept: &mut Kept) {
+        let small = self.small;
+        // A byte above `small` (below 127) sets its high bit in `((x & LOW7) + over) | x`.
+        let over = ONES * u128::from(0x7f - small);
+        let mut parts = 0u128;
+        let mut big = 0u128;
+        for counts in acc {
+            let x = u128::from_le_bytes(*counts);
+            parts += ((((x & LOW7) + LOW7) | x) & HIGH) >> 7;
+            big |= (((x & LOW7) + over) | x) & HIGH;
         }
+        let t = parts + u128::from_le_bytes(acc[self.win]);
+        let t = t.to_le_bytes();
+        let valid = LANES.min(self.len.saturating_sub(g0));
+        let three_n = 3 * self.n as u32;
+        let cap = self.cap;
+        // Lanes are kept when t >= 3n - beta; t never exceeds answers + 1.
+        let need = three_n.saturating_sub(kept.beta);
+        let simple = big == 0 && cap != 1 && cap >= u64::from(small);
+        if simple && need > u32::from(u8::MAX) {
+            let best = t[..valid].iter().copied().max().unwrap_or(0);
+            if best > 1 {
+                kept.skipped = kept.skipped.min(three_n - u32::from(best));
+            }
+            return;
+        }
+        let need8 = need.min(255) as u8;
+        if simple && t[..valid].iter().all(|&x| x < need8) {
+            let best = t[..valid].iter().copied().max().unwrap_or(0);
+            if best > 1 {
+                kept.skipped = kept.skipped.min(three_n - u32::from(best));
+            }
+            return;
+        }
+        let big = big.to_le_bytes();
+        for l in 0..valid {
+            if big[l] != 0 || cap == 1 || cap < u64::from(small) {
+                self.lane(acc, l, g0, kept);
+            } else if t[l] > 1 {
+                kept.keep((g0 + l) as u32, Some(three_n - u32::from(t[l])));
+            }
+        }
+    }
+
+    /// One lane of [`Judge::lanes`] judged class by class (a class above `R + 1` secrets).
+    #[cold]
+    #[inline(never)]
+    fn lane<const W: usize>(&self, acc: &[[u8; LANES]; W], l: usize, g0: usize, kept: &mut Kept) {
+        let counts: [u8; W] = std::array::from_fn(|a| acc[a][l]);
+        kept.keep(
+            (g0 + l) as u32,
+            judge(&counts, self.n, self.win, self.floor, self.cap),
+        );
     }
 }
 
@@ -206,7 +642,7 @@ pub(super) fn tally<T: Copy + Default + std::ops::AddAssign + From<u8>>(
 /// answer): `n` plus the slot bounds of the classes that do not win; `None` when the guess
 /// tells nothing (one class, not a win) or leaves a class larger than `cap`.
 #[inline]
-pub(super) fn judge<T: Copy + Into<u32>>(
+fn judge<T: Copy + Into<u32>>(
     counts: &[T],
     n: usize,
     win: usize,
@@ -229,7 +665,7 @@ pub(super) fn judge<T: Copy + Into<u32>>(
 }
 
 /// Digits that no member of `set` contains, ascending.
-pub(super) fn dead_digits(space: &Space, set: &[u32]) -> Vec<u8> {
+fn dead_digits(space: &Space, set: &[u32]) -> Vec<u8> {
     let n = space.digits();
     let mut alive = 0u16;
     for &r in set {
@@ -261,18 +697,19 @@ impl Distinct {
         }
     }
 
-    /// The classes `g` splits `set` into (as [`Search::split`]), or `None` when `g` is
+    /// The classes `g` splits `set` into (as [`Tables::split`]), or `None` when `g` is
     /// passed over.
     pub(super) fn classes(
         &mut self,
-        search: &Search,
+        space: &Space,
+        tables: &Tables,
         g: u32,
         set: &[u32],
     ) -> Option<Vec<Vec<u32>>> {
-        if !self.stabilizer.keeps(search.oracle.space, g, &self.dead) {
+        if !self.stabilizer.keeps(space, g, &self.dead) {
             return None;
         }
-        let (labels, classes) = search.split(g, set);
+        let (labels, classes) = tables.split(g, set);
         if self.tried.contains(&labels) {
             return None;
         }
@@ -281,274 +718,62 @@ impl Distinct {
     }
 }
 
-impl Search<'_> {
-    /// The most secrets that `depth` guesses can find (the slots of the slot bound).
-    pub(super) fn capacity(&self, depth: u32) -> u64 {
-        self.tables
-            .capacity
-            .get(depth as usize)
-            .copied()
-            .unwrap_or(u64::MAX)
-    }
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::numeron::rules::Rules;
 
-    /// The dense answers of `guess` to every secret, by secret rank.
-    #[inline]
-    pub(super) fn row(&self, guess: u32) -> &[u8] {
-        let g = guess as usize;
-        &self.tables.cells[g * self.tables.stride..][..self.tables.len]
-    }
-
-    /// The slot bound: least total number of guesses for `n` secrets with at most `depth`
-    /// guesses each ([`INF`] when even the slots do not suffice).
-    pub fn lower_bound(&self, n: usize, depth: u32) -> u32 {
-        if n as u64 > self.capacity(depth) {
-            return INF;
-        }
-        match self.tables.floor.get(n) {
-            Some(&f) => f,
-            None => {
-                // Beyond the space (only asked by tests): fill the slots one by one.
-                let r = self.tables.non_winning_answers.max(1);
-                let (mut left, mut total, mut slots, mut k) = (n as u64, 0u64, 1u64, 1u64);
-                while left > 0 {
-                    let take = left.min(slots);
-                    total += take * k;
-                    left -= take;
-                    slots = slots.saturating_mul(r);
-                    k += 1;
+    /// The classes of every guess counted one secret at a time.
+    fn plain_counts(t: &Tables, set: &[u32]) -> Vec<Vec<u16>> {
+        (0..t.len as u32)
+            .map(|g| {
+                let mut c = vec![0u16; t.width];
+                for &s in set {
+                    c[t.row(g)[s as usize] as usize] += 1;
                 }
-                total.min(u64::from(INF)) as u32
-            }
-        }
-    }
-
-    /// A lower bound on [`Search::fewest_last`] from the size alone: `depth - 1` guesses
-    /// find at most `capacity(depth - 1)` secrets, the others need the last guess.
-    pub fn last_bound(&self, n: usize, depth: u32) -> u32 {
-        if depth == 0 {
-            return if n == 0 { 0 } else { INF };
-        }
-        if n as u64 > self.capacity(depth) {
-            return INF;
-        }
-        (n as u64).saturating_sub(self.capacity(depth - 1)) as u32
-    }
-
-    /// Whether a member of `set` answers differently to every other member.
-    pub(super) fn perfect_member(&self, set: &[u32]) -> bool {
-        let mut seen = vec![false; self.tables.width];
-        set.iter().any(|&g| {
-            let row = self.row(g);
-            seen.iter_mut().for_each(|s| *s = false);
-            set.iter().all(|&s| {
-                let a = row[s as usize] as usize;
-                !std::mem::replace(&mut seen[a], true)
+                c
             })
-        })
+            .collect()
     }
 
-    /// The exact cost of a small set when the candidates alone settle it, else a lower
-    /// bound: a member telling all others apart costs `2n - 1`, the least possible; with
-    /// none, every guess leaves some secret to a third guess (or finds none with the
-    /// first), so `2n` is a bound, reached by a member leaving one pair.
-    pub(super) fn members_first(&self, set: &[u32], depth: u32) -> (Option<u32>, u32) {
-        let n = set.len() as u32;
-        let mut counts = vec![0u32; self.tables.width];
-        let mut one_pair = false;
-        for &g in set {
-            let row = self.row(g);
-            counts.iter_mut().for_each(|c| *c = 0);
-            for &s in set {
-                counts[row[s as usize] as usize] += 1;
+    #[test]
+    fn every_lane_width_counts_the_classes_as_one_secret_at_a_time_does() {
+        for rules in [Rules::new(3), Rules::mastermind(4, 4), Rules::new(2)] {
+            let space = Space::new(rules).unwrap();
+            let table = AnswerTable::build(&space).unwrap();
+            let oracle = crate::numeron::Oracle {
+                space: &space,
+                table: Some(&table),
+            };
+            let mut t = Tables::new(&space, &table, oracle.win(), oracle.codes());
+            // A set larger than one chunk, and a small one.
+            let big: Vec<u32> = (0..space.len() as u32).step_by(2).collect();
+            let small: Vec<u32> = (0..space.len() as u32).step_by(7).take(40).collect();
+            let mut isas = vec![Isa::Plain];
+            #[cfg(target_arch = "x86_64")]
+            if std::arch::is_x86_feature_detected!("avx2") {
+                isas.push(Isa::Avx2);
             }
-            counts[self.tables.win as usize] = 0;
-            let mut pairs = 0;
-            let mut larger = false;
-            for &c in &counts {
-                pairs += u32::from(c == 2);
-                larger |= c > 2;
-            }
-            if pairs == 0 && !larger {
-                return (Some(2 * n - 1), 2 * n - 1);
-            }
-            one_pair |= pairs == 1 && !larger;
-        }
-        if one_pair && depth >= 3 {
-            (Some(2 * n), 2 * n)
-        } else {
-            (None, 2 * n)
-        }
-    }
-
-    /// The classes `guess` splits `set` into, the winning one left out, largest first (ties
-    /// in order of first member); and the partition written as each member's class number
-    /// by first appearance (255 for the winning secret), which identifies it.
-    pub(super) fn split(&self, guess: u32, set: &[u32]) -> (Vec<u8>, Vec<Vec<u32>>) {
-        let row = self.row(guess);
-        let mut number = vec![u8::MAX; self.tables.width];
-        let mut classes: Vec<Vec<u32>> = Vec::new();
-        let mut labels = Vec::with_capacity(set.len());
-        for &s in set {
-            let a = row[s as usize];
-            if a == self.tables.win {
-                labels.push(u8::MAX);
-                continue;
-            }
-            let slot = &mut number[a as usize];
-            if *slot == u8::MAX {
-                *slot = classes.len() as u8;
-                classes.push(Vec::new());
-            }
-            labels.push(*slot);
-            classes[*slot as usize].push(s);
-        }
-        classes.sort_by_key(|c| std::cmp::Reverse(c.len()));
-        (labels, classes)
-    }
-
-    /// The guesses worth trying at a node (`set`, at most `depth` guesses each) with their
-    /// bounds, in ascending (bound, rank) order: every allowed guess that splits the set and
-    /// leaves no class too large for `depth - 1` guesses. Those whose bound exceeds `beta`
-    /// are left out, and the least of their bounds is returned beside ([`INF`] if none).
-    pub(super) fn scan(&mut self, set: &[u32], depth: u32, beta: u32) -> (Vec<(u32, u32)>, u32) {
-        let n = set.len();
-        let cap = self.capacity(depth.saturating_sub(1));
-        let (win, width, len) = (self.tables.win as usize, self.tables.width, self.tables.len);
-        let (stride, answers) = (self.tables.stride, self.tables.answers);
-        let floor = &self.tables.floor;
-        let mut kept = Kept {
-            beta,
-            keys: Vec::new(),
-            skipped: INF,
-        };
-        if self.hard {
-            let mut counts = vec![0u32; width];
-            for &g in set {
-                let row = &self.tables.cells[g as usize * stride..][..len];
-                counts.iter_mut().for_each(|c| *c = 0);
-                for &s in set {
-                    counts[row[s as usize] as usize] += 1;
-                }
-                kept.keep(g, judge(&counts, n, win, floor, cap));
-            }
-        } else if n < 256 && matches!(width, 8 | 16 | 32) && answers < 127 {
-            let small = (self.tables.non_winning_answers + 1) as u8;
-            let cells = &self.tables.cells;
-            for g0 in (0..len).step_by(LANES) {
-                match width {
-                    8 => {
-                        let acc = tally_lanes::<8>(cells, stride, g0, answers, set);
-                        judge_lanes(&acc, g0, len, n, win, floor, cap, small, &mut kept);
-                    }
-                    16 => {
-                        let acc = tally_lanes::<16>(cells, stride, g0, answers, set);
-                        judge_lanes(&acc, g0, len, n, win, floor, cap, small, &mut kept);
-                    }
-                    _ => {
-                        let acc = tally_lanes::<32>(cells, stride, g0, answers, set);
-                        judge_lanes(&acc, g0, len, n, win, floor, cap, small, &mut kept);
+            for set in [&big, &small] {
+                let want = plain_counts(&t, set);
+                let mut scans = Vec::new();
+                for &isa in &isas {
+                    t.isa = isa;
+                    let mut got = Vec::new();
+                    t.each_guess(set, |g, c| got.push((g, c.to_vec())));
+                    let plain: Vec<(u32, Vec<u16>)> = want
+                        .iter()
+                        .cloned()
+                        .enumerate()
+                        .map(|(g, c)| (g as u32, c))
+                        .collect();
+                    assert_eq!(got, plain, "{rules:?} {isa:?}");
+                    if set.len() <= CHUNK {
+                        scans.push(t.scan(false, set, 9, 3 * set.len() as u32));
                     }
                 }
-            }
-        } else {
-            let cells = &self.tables.cells;
-            for start in (0..len).step_by(BLOCK) {
-                let guesses = start..len.min(start + BLOCK);
-                tally(cells, stride, guesses, width, set, &mut self.tally16);
-                for (g, counts) in self.tally16.chunks_exact(width).enumerate() {
-                    kept.keep(start as u32 + g as u32, judge(counts, n, win, floor, cap));
-                }
+                assert!(scans.windows(2).all(|w| w[0] == w[1]), "{rules:?}");
             }
         }
-        kept.keys.sort_unstable();
-        let out = kept
-            .keys
-            .iter()
-            .map(|&k| ((k >> 32) as u32, k as u32))
-            .collect();
-        (out, kept.skipped)
-    }
-
-    /// The guesses worth trying for [`Search::last_cost`] at a node, with their bounds (the
-    /// classes' [`Search::last_bound`]s), as [`Search::scan`] does for the total. Most
-    /// guesses share the bound 0 on large sets; among equal bounds the guesses of least
-    /// total bound come first (the classes that are easiest to finish early).
-    pub(super) fn scan_last(
-        &mut self,
-        set: &[u32],
-        depth: u32,
-        beta: u32,
-    ) -> (Vec<(u32, u32)>, u32) {
-        let n = set.len();
-        let cap = self.capacity(depth - 1);
-        let last = self.capacity(depth.saturating_sub(2));
-        let (win, width, len) = (self.tables.win as usize, self.tables.width, self.tables.len);
-        let stride = self.tables.stride;
-        let floor = &self.tables.floor;
-        // (last bound, total bound, guess), packed 24, 24 and 16 bits.
-        let mut keys: Vec<u64> = Vec::new();
-        let mut skipped = INF;
-        let mut judge_last = |g: u32, counts: &[u32]| {
-            let mut bound = 0u64;
-            let mut total = n as u64;
-            let mut biggest = 0u32;
-            for (a, &k) in counts.iter().enumerate() {
-                if a != win {
-                    bound += u64::from(k).saturating_sub(last);
-                    total += u64::from(floor[k as usize]);
-                }
-                biggest = biggest.max(k);
-            }
-            let hit = counts[win];
-            if (hit == 0 && biggest as usize == n) || u64::from(biggest) > cap {
-                return;
-            }
-            if bound > u64::from(beta) {
-                skipped = skipped.min(bound as u32);
-                return;
-            }
-            keys.push(bound << 40 | total.min(0xff_ffff) << 16 | u64::from(g));
-        };
-        let cells = &self.tables.cells;
-        let mut counts = vec![0u32; width];
-        if self.hard {
-            for &g in set {
-                let row = &cells[g as usize * stride..][..len];
-                counts.iter_mut().for_each(|c| *c = 0);
-                for &s in set {
-                    counts[row[s as usize] as usize] += 1;
-                }
-                judge_last(g, &counts);
-            }
-        } else {
-            for start in (0..len).step_by(BLOCK) {
-                let guesses = start..len.min(start + BLOCK);
-                if n < 256 {
-                    tally(cells, stride, guesses, width, set, &mut self.tally8);
-                    for (g, c) in self.tally8.chunks_exact(width).enumerate() {
-                        counts
-                            .iter_mut()
-                            .zip(c)
-                            .for_each(|(x, &y)| *x = u32::from(y));
-                        judge_last((start + g) as u32, &counts);
-                    }
-                } else {
-                    tally(cells, stride, guesses, width, set, &mut self.tally16);
-                    for (g, c) in self.tally16.chunks_exact(width).enumerate() {
-                        counts
-                            .iter_mut()
-                            .zip(c)
-                            .for_each(|(x, &y)| *x = u32::from(y));
-                        judge_last((start + g) as u32, &counts);
-                    }
-                }
-            }
-        }
-        keys.sort_unstable();
-        let out = keys
-            .iter()
-            .map(|&k| ((k >> 40) as u32, (k & 0xffff) as u32))
-            .collect();
-        (out, skipped)
     }
 }

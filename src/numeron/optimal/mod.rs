@@ -30,10 +30,18 @@
 //!
 //! Every guess is scored at every node from the candidates' rows of a dense answer table
 //! (answers are symmetric: the guess `g` against the secret `s` answers as `s` against
-//! `g`, so a candidate's row holds every guess's answer to it). Sixteen guesses are
-//! counted side by side, one byte each, by comparisons the compiler turns into vector
-//! instructions, and judged together with word operations (`judge_lanes`): only the
+//! `g`, so a candidate's row holds every guess's answer to it). Sixteen to sixty-four
+//! guesses are counted side by side, one byte each, by comparisons the compiler turns into
+//! vector instructions, and judged sixteen at a time with word operations: only the
 //! guesses a node keeps are looked at one by one.
+//!
+//! **Threads.** On large sets the classes of a guess are searched side by side (rayon),
+//! each with the budget its siblings' bounds leave; as soon as their values together
+//! exceed what the guess may cost, the others are stopped ([`Ctx`]), and a stopped
+//! search stores nothing. The memo is shared ([`memo`]): every entry is a fact whoever
+//! wrote it. So the values (and every guess chosen from them) are those of one thread;
+//! only the counters, and the lower bounds returned above a budget, depend on the
+//! interleaving.
 //!
 //! The code is in three parts: [`kernel`] scores every guess at a node (the dense answer
 //! table, the tallies and the slot bounds), [`memo`] keeps what has been proved of each
@@ -46,12 +54,13 @@ mod objectives;
 
 use super::answer::{AnswerTable, Oracle};
 use super::rules::Space;
-use super::symmetry::{Canon, Stabilizer};
-use super::tree::{partition, Node};
+use super::tree::Node;
 use super::{Error, Result};
-use kernel::{Tables, LANES};
-use memo::{Entry, Memo};
-use rayon::prelude::*;
+use kernel::Tables;
+use memo::{Book, Counters, Entry, Fact, Key, Memo};
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Arc;
 use std::time::Instant;
 
 pub use memo::Stats;
@@ -62,6 +71,17 @@ const EXACT_LAST: usize = 64;
 /// Sets at least this large probe their classes' bounds before searching any deeply.
 const PROBE_FROM: usize = 12;
 
+/// Sets at least this large search the classes of a guess side by side when the search may
+/// use more than one thread (smaller ones are not worth handing to another thread).
+const SPLIT_FROM: usize = 64;
+
+/// Facts about sets of at least this many candidates are written out ([`Search::save`]):
+/// the smaller ones are quick to find again.
+const FACTS_FROM: usize = 16;
+
+/// The kind of a file of facts.
+pub const FACTS_KIND: &str = "numeron-facts";
+
 /// "Infinite" cost: no tree within the depth cap.
 pub const INF: u32 = 1 << 30;
 
@@ -70,18 +90,24 @@ pub const INF: u32 = 1 << 30;
 pub const MAX_SEARCH_SPACE: usize = 10_000;
 
 /// The search state: the memo persists across calls, so successive questions reuse work.
+/// Every question takes `&self`: the threads of one question, and questions asked side by
+/// side, share the memo.
 pub struct Search<'a> {
     oracle: Oracle<'a>,
     hard: bool,
-    tables: std::sync::Arc<Tables>,
+    tables: Arc<Tables>,
     memo: Memo<Entry>,
     feasible_memo: Memo<bool>,
     last_memo: Memo<Entry>,
-    stats: Stats,
+    counters: Counters,
     deadline: Option<Instant>,
-    aborted: bool,
-    tally8: Vec<u8>,
-    tally16: Vec<u16>,
+    aborted: AtomicBool,
+    /// Whether large nodes may hand their classes to other threads.
+    parallel: AtomicBool,
+    /// The most memory the memos may take, in bytes (about), and the size below which
+    /// they forget facts when they reach it ([`Search::set_memory`]).
+    memory: Option<u64>,
+    forget_below: AtomicUsize,
 }
 
 /// What a branch and bound ([`Search::branch`]) minimises.
@@ -91,6 +117,44 @@ enum Objective {
     Total,
     /// The secrets left to the last guess ([`Search::last_cost`]).
     Last,
+}
+
+/// Where a search runs in the tree of work handed to threads: the stop flags of the groups
+/// of sibling classes it belongs to, innermost first. A group is stopped when one of its
+/// classes proves that their guess cannot be within its budget; every search below it then
+/// returns at once, and stores nothing.
+#[derive(Clone, Copy)]
+struct Ctx<'p> {
+    flag: Option<&'p AtomicBool>,
+    parent: Option<&'p Ctx<'p>>,
+}
+
+impl<'p> Ctx<'p> {
+    /// Outside any group.
+    const TOP: Ctx<'static> = Ctx {
+        flag: None,
+        parent: None,
+    };
+
+    /// Inside the group stopped by `flag`, itself inside `self`.
+    fn within(&'p self, flag: &'p AtomicBool) -> Ctx<'p> {
+        Ctx {
+            flag: Some(flag),
+            parent: Some(self),
+        }
+    }
+
+    /// Whether this group or one around it was stopped.
+    fn stopped(&self) -> bool {
+        let mut at = Some(self);
+        while let Some(c) = at {
+            if c.flag.is_some_and(|f| f.load(Ordering::Relaxed)) {
+                return true;
+            }
+            at = c.parent;
+        }
+        false
+    }
 }
 
 impl<'a> Search<'a> {
@@ -108,73 +172,12 @@ impl<'a> Search<'a> {
             space,
             table: Some(table),
         };
-        let mut seen = vec![false; oracle.codes()];
-        for g in 0..len as u32 {
-            for &c in table.row(g) {
-                seen[c as usize] = true;
-            }
-        }
-        let mut dense = vec![u8::MAX; seen.len()];
-        let mut answers = 0usize;
-        for (code, _) in seen.iter().enumerate().filter(|(_, &s)| s) {
-            dense[code] = answers as u8;
-            answers += 1;
-        }
-        let win = dense[oracle.win() as usize];
-        let stride = len.div_ceil(LANES) * LANES;
-        let mut cells = vec![0u8; len * stride];
-        cells
-            .par_chunks_mut(stride.max(1))
-            .enumerate()
-            .for_each(|(g, row)| {
-                for (cell, &code) in row.iter_mut().zip(table.row(g as u32)) {
-                    *cell = dense[code as usize];
-                }
-            });
-        let non_winning_answers = answers.saturating_sub(1) as u64;
-        let r = non_winning_answers.max(1);
-        let mut floor = Vec::with_capacity(len + 1);
-        floor.push(0u32);
-        let (mut level, mut slots, mut used, mut total) = (1u64, 1u64, 0u64, 0u64);
-        for _ in 0..len {
-            if used == slots {
-                level += 1;
-                slots = slots.saturating_mul(r);
-                used = 0;
-            }
-            used += 1;
-            total += level;
-            floor.push(total.min(u64::from(INF)) as u32);
-        }
-        let mut capacity = vec![0u64];
-        let mut slots = 1u64;
-        for _ in 0..64 {
-            let last = *capacity.last().expect("capacity of no guess");
-            capacity.push(last.saturating_add(slots));
-            slots = slots.saturating_mul(r);
-        }
-        let tables = Tables {
-            len,
-            stride,
-            answers,
-            cells,
-            width: answers.next_power_of_two().max(8),
-            win,
-            non_winning_answers,
-            floor,
-            capacity,
-            canon: Canon::new(space),
-            all: (0..len as u32).collect(),
-        };
-        Ok(Search::with_tables(
-            oracle,
-            hard,
-            std::sync::Arc::new(tables),
-        ))
+        let tables = Tables::new(space, table, oracle.win(), oracle.codes());
+        Ok(Search::with_tables(oracle, hard, Arc::new(tables)))
     }
 
     /// A search with `tables`, its memos, counters and deadline fresh.
-    fn with_tables(oracle: Oracle<'a>, hard: bool, tables: std::sync::Arc<Tables>) -> Search<'a> {
+    fn with_tables(oracle: Oracle<'a>, hard: bool, tables: Arc<Tables>) -> Search<'a> {
         Search {
             oracle,
             hard,
@@ -182,17 +185,17 @@ impl<'a> Search<'a> {
             memo: Memo::default(),
             feasible_memo: Memo::default(),
             last_memo: Memo::default(),
-            stats: Stats::default(),
+            counters: Counters::default(),
             deadline: None,
-            aborted: false,
-            tally8: Vec::new(),
-            tally16: Vec::new(),
+            aborted: AtomicBool::new(false),
+            parallel: AtomicBool::new(true),
+            memory: None,
+            forget_below: AtomicUsize::new(8),
         }
     }
 
     /// A new search over the same space and rules, sharing this one's tables but with a
-    /// memo, counters and deadline of its own (so that searches can run side by side and
-    /// count the same whatever the number of threads).
+    /// memo, counters and deadline of its own.
     pub fn fork(&self) -> Search<'a> {
         Search::with_tables(self.oracle, self.hard, self.tables.clone())
     }
@@ -202,30 +205,153 @@ impl<'a> Search<'a> {
         self.deadline = deadline;
     }
 
+    /// Keeps the memos within about `bytes` (no limit with `None`, the default): when they
+    /// reach it they forget the facts about the smallest sets (fewer than 8 candidates,
+    /// then 16, 32, … until they are within half of it). Forgetting changes no value, only
+    /// the time to find it again.
+    pub fn set_memory(&mut self, bytes: Option<u64>) {
+        self.memory = bytes;
+    }
+
+    /// The memos' size in bytes (about).
+    fn memo_bytes(&self) -> u64 {
+        self.memo.bytes() + self.feasible_memo.bytes() + self.last_memo.bytes()
+    }
+
+    /// Forgets facts about small sets while the memos are above their limit.
+    fn keep_within_memory(&self) {
+        let Some(limit) = self.memory else {
+            return;
+        };
+        if self.memo_bytes() <= limit {
+            return;
+        }
+        let mut below = self.forget_below.load(Ordering::Relaxed);
+        loop {
+            self.memo.forget_below(below);
+            self.feasible_memo.forget_below(below);
+            self.last_memo.forget_below(below);
+            if self.memo_bytes() <= limit / 2 || below > MAX_SEARCH_SPACE {
+                break;
+            }
+            below *= 2;
+        }
+        self.forget_below.fetch_max(below, Ordering::Relaxed);
+    }
+
+    /// Lets large nodes hand their classes to other threads (the default), or not: with
+    /// `false` every question is searched on the calling thread alone, so that even the
+    /// bounds it returns above a budget, and the counters, are the same on every run.
+    pub fn set_parallel(&self, on: bool) {
+        self.parallel.store(on, Ordering::Relaxed);
+    }
+
+    /// Stops the search at once, as a passed deadline does.
+    pub fn stop(&self) {
+        self.aborted.store(true, Ordering::Relaxed);
+    }
+
+    /// The rules the facts of this search hold under: a file of facts's variant.
+    pub fn facts_variant(&self) -> String {
+        let r = self.oracle.space.rules();
+        format!(
+            "digits={} symbols={} repeats={} hard={}",
+            r.digits, r.alphabet, r.repeats, self.hard
+        )
+    }
+
+    /// Writes what the search has proved about sets of at least `FACTS_FROM` (16)
+    /// candidates to `path`, atomically: a table of kind [`FACTS_KIND`], one `u16` a
+    /// record. Facts stored while it writes may or may not be in the file; every fact in it
+    /// holds.
+    pub fn save(&self, path: &Path) -> Result<()> {
+        let mut words = Vec::new();
+        let mut add = |book: Book, facts: Vec<(Key, Entry)>| {
+            for (key, entry) in facts {
+                memo::encode(&mut words, &(book, key, entry));
+            }
+        };
+        add(Book::Total, self.memo.facts(FACTS_FROM));
+        add(
+            Book::Feasible,
+            self.feasible_memo
+                .facts(FACTS_FROM)
+                .into_iter()
+                .map(|(k, ok)| (k, if ok { Entry::Exact(0) } else { Entry::Lower(0) }))
+                .collect(),
+        );
+        add(Book::Last, self.last_memo.facts(FACTS_FROM));
+        let descriptor = crate::table::Descriptor {
+            kind: FACTS_KIND,
+            layout: "u16",
+            variant: &self.facts_variant(),
+        };
+        crate::table::write(path, descriptor, &words)?;
+        Ok(())
+    }
+
+    /// Learns the facts written to `path` by a search of the same rules ([`Search::save`]);
+    /// returns how many. A file of another kind or other rules, or damaged, is refused.
+    pub fn learn(&self, path: &Path) -> Result<usize> {
+        let table = crate::table::Table::load(path)?;
+        table.expect_kind(FACTS_KIND)?;
+        table.expect_variant(&self.facts_variant())?;
+        table.verify()?;
+        let words: &[u16] = table.records()?;
+        let facts: Vec<Fact> = memo::decode(words, self.tables.len, INF).map_err(|message| {
+            crate::table::TableError::Malformed {
+                path: path.to_path_buf(),
+                message,
+            }
+        })?;
+        for (book, key, entry) in &facts {
+            match book {
+                Book::Total => self.memo.insert(key.clone(), *entry),
+                Book::Last => self.last_memo.insert(key.clone(), *entry),
+                Book::Feasible => self
+                    .feasible_memo
+                    .insert(key.clone(), matches!(entry, Entry::Exact(_))),
+            }
+        }
+        Ok(facts.len())
+    }
+
     /// Whether the deadline stopped the search (every later call fails).
     pub fn is_aborted(&self) -> bool {
-        self.aborted
+        self.aborted.load(Ordering::Relaxed)
     }
 
     /// The counters so far.
     pub fn stats(&self) -> Stats {
         Stats {
+            nodes: self.counters.nodes.load(Ordering::Relaxed),
+            hits: self.counters.hits.load(Ordering::Relaxed),
             memo: (self.memo.len() + self.feasible_memo.len() + self.last_memo.len()) as u64,
-            ..self.stats
         }
+    }
+
+    /// The slot bound: least total number of guesses for `n` secrets with at most `depth`
+    /// guesses each ([`INF`] when even the slots do not suffice).
+    pub fn lower_bound(&self, n: usize, depth: u32) -> u32 {
+        self.tables.lower_bound(n, depth)
+    }
+
+    /// A lower bound on [`Search::fewest_last`] from the size alone: `depth - 1` guesses
+    /// find at most `capacity(depth - 1)` secrets, the others need the last guess.
+    pub fn last_bound(&self, n: usize, depth: u32) -> u32 {
+        self.tables.last_bound(n, depth)
     }
 
     /// The least total number of guesses for the candidates `set` (ascending ranks) after
     /// the guesses `history`, with at most `depth` guesses per secret ([`INF`] if none).
-    pub fn optimum(&mut self, set: &[u32], history: &[u32], depth: u32) -> Result<u32> {
-        let v = self.solve_from(Objective::Total, set, history, depth, INF)?;
-        Ok(v)
+    pub fn optimum(&self, set: &[u32], history: &[u32], depth: u32) -> Result<u32> {
+        self.solve_from(Objective::Total, set, history, depth, INF)
     }
 
     /// The least total for `set` as [`Search::optimum`], given a total `upper` that some
     /// strategy achieves: every branch that cannot beat it is cut from the start.
     pub fn optimum_below(
-        &mut self,
+        &self,
         set: &[u32],
         history: &[u32],
         depth: u32,
@@ -243,7 +369,7 @@ impl<'a> Search<'a> {
     /// The least total for `set` as [`Search::optimum`] when it is at most `beta`; else
     /// `Err(bound)` with a proven lower bound above `beta`.
     pub fn optimum_within(
-        &mut self,
+        &self,
         set: &[u32],
         history: &[u32],
         depth: u32,
@@ -255,7 +381,7 @@ impl<'a> Search<'a> {
 
     /// The least worst case for `set`: the smallest depth cap under which every secret
     /// can be found (decided by [`Search::feasible`]).
-    pub fn min_worst(&mut self, set: &[u32], history: &[u32]) -> Result<u32> {
+    pub fn min_worst(&self, set: &[u32], history: &[u32]) -> Result<u32> {
         // No cap: the depth of the candidates guessed one by one is always feasible.
         Ok(self
             .min_worst_within(set, history, u32::MAX - 1)?
@@ -265,7 +391,7 @@ impl<'a> Search<'a> {
     /// The least worst case for `set` as [`Search::min_worst`] when it is at most `limit`;
     /// else `Err(limit + 1)`, a lower bound.
     pub fn min_worst_within(
-        &mut self,
+        &self,
         set: &[u32],
         history: &[u32],
         limit: u32,
@@ -275,10 +401,7 @@ impl<'a> Search<'a> {
             d += 1;
         }
         while d <= limit {
-            let mut h = history.to_vec();
-            let ok = self.feasible(set, &mut h, d);
-            self.check_aborted()?;
-            if ok {
+            if self.feasible(set, history, d)? {
                 return Ok(Ok(d));
             }
             d += 1;
@@ -286,120 +409,27 @@ impl<'a> Search<'a> {
         Ok(Err(d.max(limit + 1)))
     }
 
-    /// Counts a searched node and, every 1024 nodes, checks the deadline: true (and the
-    /// search marked aborted) when this check finds it passed.
-    fn count_node_and_check_time(&mut self) -> bool {
-        self.stats.nodes += 1;
-        let expired = self.stats.nodes.is_multiple_of(1024)
-            && self.deadline.is_some_and(|d| Instant::now() > d);
-        if expired {
-            self.aborted = true;
-        }
-        expired
-    }
-
-    fn check_aborted(&self) -> Result<()> {
-        if self.aborted {
-            Err(Error::OutOfTime)
-        } else {
-            Ok(())
-        }
-    }
-
-    /// The optimal guess for `set` under the cap `depth`: among the guesses achieving the
-    /// optimum, a candidate beats a non-candidate, then the smallest rank wins.
-    pub fn best_guess(&mut self, set: &[u32], history: &[u32], depth: u32) -> Result<u32> {
-        let target = self.optimum(set, history, depth)?;
-        if target >= INF {
-            return Err(Error::Infeasible {
-                candidates: set.len(),
-                depth,
-            });
-        }
-        if set.len() <= 2 {
-            return Ok(set[0]);
-        }
-        let n = set.len() as u32;
-        let pool: Vec<u32> = if self.hard {
-            set.to_vec()
-        } else {
-            self.tables.all.clone()
-        };
-        let space = self.oracle.space;
-        let mut reps = Stabilizer::of_history(space, history).representatives(space, &pool, set);
-        reps.sort_by_key(|&g| (set.binary_search(&g).is_err(), g));
-        let mut h = history.to_vec();
-        h.push(0);
-        for g in reps {
-            *h.last_mut().expect("pushed") = g;
-            let member = set.binary_search(&g).is_ok();
-            let (_, children) = self.split(g, set);
-            if !member && children.len() == 1 {
-                continue;
-            }
-            let mut acc = n;
-            acc += children
-                .iter()
-                .map(|c| self.lower_bound(c.len(), depth - 1))
-                .fold(0u32, |a, b| a.saturating_add(b).min(INF));
-            if acc > target {
-                continue;
-            }
-            let mut ok = true;
-            for c in &children {
-                let clb = self.lower_bound(c.len(), depth - 1);
-                let v = self.cost(c, &mut h, depth - 1, target - (acc - clb));
-                self.check_aborted()?;
-                acc = acc - clb + v.min(INF);
-                if acc > target {
-                    ok = false;
-                    break;
-                }
-            }
-            if ok && acc == target {
-                return Ok(g);
-            }
-        }
-        Err(Error::Internal(
-            "no guess reaches the optimum the search proved",
-        ))
-    }
-
-    /// The optimal decision tree for `set` under the cap `depth`.
-    pub fn tree(&mut self, set: &[u32], history: &mut Vec<u32>, depth: u32) -> Result<Node> {
-        let guess = self.best_guess(set, history, depth)?;
-        let win = self.oracle.win();
-        let classes = partition(&self.oracle, guess, set);
-        let consistent = classes.iter().any(|(a, _)| *a == win);
-        history.push(guess);
-        let mut branches = Vec::new();
-        for (a, c) in classes {
-            if a != win {
-                branches.push((a, self.tree(&c, history, depth - 1)?));
-            }
-        }
-        history.pop();
-        Ok(Node {
-            guess,
-            candidates: set.len() as u32,
-            consistent,
-            branches,
-        })
+    /// Whether some strategy finds every secret of `set` within `depth` guesses: an AND-OR
+    /// search that stops at the first guess whose classes are all feasible, largest class
+    /// first, memoised by (canonical set, depth).
+    pub fn feasible(&self, set: &[u32], history: &[u32], depth: u32) -> Result<bool> {
+        let ok = self.feasible_at(set, &mut history.to_vec(), depth, &Ctx::TOP);
+        self.check_aborted()?;
+        Ok(ok)
     }
 
     /// The fewest secrets of `set` that a strategy finding every one within `depth`
     /// guesses must leave to its last guess (the `depth`-th), with the least worst case
     /// known to be `depth` this is the second key of the lexicographic objective;
     /// [`INF`] when not every secret can be found within `depth` guesses.
-    pub fn fewest_last(&mut self, set: &[u32], history: &[u32], depth: u32) -> Result<u32> {
-        let v = self.solve_from(Objective::Last, set, history, depth, INF)?;
-        Ok(v)
+    pub fn fewest_last(&self, set: &[u32], history: &[u32], depth: u32) -> Result<u32> {
+        self.solve_from(Objective::Last, set, history, depth, INF)
     }
 
     /// [`Search::fewest_last`] when it is at most `beta`; else `Err(bound)` with a proven
     /// lower bound above `beta`.
     pub fn fewest_last_within(
-        &mut self,
+        &self,
         set: &[u32],
         history: &[u32],
         depth: u32,
@@ -414,16 +444,36 @@ impl<'a> Search<'a> {
     /// strategy finds them all in time. The strategy is greedy: at each node the guess of
     /// least total bound (as [`Search::optimum`] orders them) whose classes can all still
     /// be finished in time; sets of at most `EXACT_LAST` (64) candidates are solved exactly.
-    pub fn last_greedy(&mut self, set: &[u32], history: &[u32], depth: u32) -> Result<Option<u32>> {
-        let mut h = history.to_vec();
-        let v = self.greedy_last(set, &mut h, depth);
+    pub fn last_greedy(&self, set: &[u32], history: &[u32], depth: u32) -> Result<Option<u32>> {
+        let v = self.greedy_last(set, &mut history.to_vec(), depth, &Ctx::TOP);
         self.check_aborted()?;
         Ok(v)
     }
 
-    /// [`Search::solve`] from the guesses `history`, an error if the deadline passed.
+    /// The optimal guess for `set` under the cap `depth`: among the guesses achieving the
+    /// optimum, a candidate beats a non-candidate, then the smallest rank wins.
+    pub fn best_guess(&self, set: &[u32], history: &[u32], depth: u32) -> Result<u32> {
+        let g = self.best_guess_at(set, history, depth)?;
+        self.check_aborted()?;
+        Ok(g)
+    }
+
+    /// The optimal decision tree for `set` under the cap `depth` (its subtrees built side
+    /// by side; the same tree on any number of threads).
+    pub fn tree(&self, set: &[u32], history: &mut Vec<u32>, depth: u32) -> Result<Node> {
+        self.tree_at(set, history, depth)
+    }
+
+    /// A lower bound on the least total for `set` (no depth cap) looking `levels` guesses
+    /// ahead: `|S| + min over guesses of Σ bound(class)`, with the slot bound at the leaves.
+    pub fn lookahead_bound(&self, set: &[u32], history: &mut Vec<u32>, levels: u32) -> u32 {
+        self.lookahead(set, history, levels)
+    }
+
+    /// The value of `objective` for `set` after `history` within `beta`, an error if the
+    /// deadline passed.
     fn solve_from(
-        &mut self,
+        &self,
         objective: Objective,
         set: &[u32],
         history: &[u32],
@@ -431,9 +481,61 @@ impl<'a> Search<'a> {
         beta: u32,
     ) -> Result<u32> {
         let mut h = history.to_vec();
-        let v = self.solve(objective, set, &mut h, depth, beta);
+        let v = self.solve(objective, set, &mut h, depth, beta, &Ctx::TOP);
         self.check_aborted()?;
         Ok(v)
+    }
+
+    fn check_aborted(&self) -> Result<()> {
+        if self.is_aborted() {
+            Err(Error::OutOfTime)
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Whether the search must stop: the deadline passed or the group `ctx` was stopped.
+    #[inline]
+    fn stopped(&self, ctx: &Ctx) -> bool {
+        self.is_aborted() || ctx.stopped()
+    }
+
+    /// Counts a searched node and, every 1024 nodes, checks the deadline (every 65,536
+    /// the memory, [`Search::set_memory`]); true when the search must stop
+    /// ([`Search::stopped`]).
+    fn tick(&self, ctx: &Ctx) -> bool {
+        let nodes = self.counters.node();
+        if nodes.is_multiple_of(1024) {
+            if self.deadline.is_some_and(|d| Instant::now() > d) {
+                self.aborted.store(true, Ordering::Relaxed);
+            }
+            if nodes.is_multiple_of(1 << 16) {
+                self.keep_within_memory();
+            }
+        }
+        self.stopped(ctx)
+    }
+
+    /// Whether a node of `n` candidates hands its classes to other threads.
+    fn splits(&self, n: usize) -> bool {
+        n >= SPLIT_FROM && self.parallel.load(Ordering::Relaxed) && rayon::current_num_threads() > 1
+    }
+
+    /// A node's key in the memos: its depth cap (no more than its size matters) and the
+    /// canonical image of its set.
+    fn memo_key(&self, set: &[u32], depth: u32) -> Key {
+        Key::new(
+            depth.min(set.len() as u32),
+            self.tables.canon.key(self.oracle.space, set),
+        )
+    }
+
+    /// The memo of `objective`'s values.
+    fn memo(&self, objective: Objective) -> &Memo<Entry> {
+        match objective {
+            Objective::Total => &self.memo,
+            Objective::Last => &self.last_memo,
+        }
     }
 }
 
@@ -462,7 +564,7 @@ mod tests {
     fn a_set_split_into_singletons_by_one_of_its_members_costs_two_per_secret_but_one() {
         let space = Space::new(Rules::new(3)).unwrap();
         let table = AnswerTable::build(&space).unwrap();
-        let mut search = Search::new(&space, &table, true).unwrap();
+        let search = Search::new(&space, &table, true).unwrap();
         // 012 answers 3E0B, 2E0B, 1E2B, 0E3B to these four: all different.
         let mut set: Vec<u32> = ["012", "013", "021", "120"]
             .iter()
