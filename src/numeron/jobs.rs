@@ -16,7 +16,8 @@
 use super::answer::Answer;
 use super::engine::Engine;
 use super::root::{
-    first_splits, heuristic_cost, keeping, new_search, probe_all, solve_class, Keep, Objective,
+    first_splits, heuristic_cost, keeping, new_search, probe_all, promise, solve_class, Keep,
+    Objective,
 };
 use super::{Error, Result};
 use crate::progress::Progress;
@@ -66,7 +67,7 @@ pub fn plan(engine: &Engine, hard: bool, objective: Objective) -> Result<Plan> {
         _ => 1 + v.iter().copied().max().unwrap_or(0),
     };
     let best = (0..splits.len())
-        .min_by_key(|&i| (combine(&probes[i]), splits[i].guess))
+        .min_by_key(|&i| promise(objective, n, &probes[i], &splits[i]))
         .ok_or(Error::Internal("no first guess"))?;
     let first = &splits[best];
     let heuristics: Vec<u64> = first

@@ -13,8 +13,9 @@
 //! side by side on every thread: equivalent sets recur under different classes, and
 //! sharing their values halves the work of the largest class of four digits. First guesses
 //! are taken one after the other, the most promising first (least bound after one look at
-//! each class's guesses); each later one is only asked whether it can match the best so
-//! far, each class within its own bound plus the slack the others leave.
+//! each class's guesses, then smallest largest class); each later one is only asked whether
+//! it can match the best so far, each class within its own bound plus the slack the others
+//! leave.
 //!
 //! What is reported is the same however many threads ran, and whatever facts were learnt
 //! before ([`Keep`]): the look at each class that orders the first guesses is taken on a
@@ -191,6 +192,18 @@ fn combine(objective: Objective, secrets: u64, values: &[u64]) -> u64 {
     }
 }
 
+/// How promising a first guess is, most promising least: the bound its probes prove, then
+/// its largest class, then its rank.
+pub(crate) fn promise(
+    objective: Objective,
+    secrets: u64,
+    probes: &[u64],
+    split: &FirstSplit,
+) -> (u64, usize, u32) {
+    let largest = split.classes.iter().map(Vec::len).max().unwrap_or(0);
+    (combine(objective, secrets, probes), largest, split.guess)
+}
+
 /// The exact search of `engine`'s space, with a check of its size.
 pub(crate) fn new_search(engine: &Engine, hard: bool) -> Result<Search<'_>> {
     match engine.table.as_ref() {
@@ -360,7 +373,7 @@ fn solve_first_guesses(
     );
     let probes = probe_all(search, &splits, objective);
     let mut order: Vec<usize> = (0..splits.len()).collect();
-    order.sort_by_key(|&i| (combine(objective, n, &probes[i]), splits[i].guess));
+    order.sort_by_key(|&i| promise(objective, n, &probes[i], &splits[i]));
     let mut results: Vec<Option<Vec<Found>>> = vec![None; splits.len()];
     let mut best: Option<(usize, u64)> = None;
     for &i in &order {

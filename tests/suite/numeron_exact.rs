@@ -10,7 +10,7 @@ use tabula::numeron::{Analysis, AnswerTable, Engine, Node, Player, Rules, Space,
 use tabula::progress::Progress;
 
 /// EAT and BITE position by position, as the seed counts them.
-fn naive_answer(g: &[u8], s: &[u8]) -> (usize, usize) {
+pub(crate) fn naive_answer(g: &[u8], s: &[u8]) -> (usize, usize) {
     let eat = g.iter().zip(s).filter(|(a, b)| a == b).count();
     let common: usize = (0..10u8)
         .map(|d| {
@@ -23,7 +23,7 @@ fn naive_answer(g: &[u8], s: &[u8]) -> (usize, usize) {
 }
 
 /// Every code of the rules, in ascending numeric order, built without the rankers.
-fn naive_codes(rules: Rules) -> Vec<Vec<u8>> {
+pub(crate) fn naive_codes(rules: Rules) -> Vec<Vec<u8>> {
     let a = rules.alphabet as u64;
     let n = rules.digits;
     (0..a.pow(n as u32))

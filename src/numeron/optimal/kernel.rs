@@ -69,6 +69,9 @@ pub(super) struct Tables {
     floor: Vec<u32>,
     /// `capacity[d]`: the most secrets the slots of `d` guesses hold (saturating).
     capacity: Vec<u64>,
+    /// The capacities of two guesses and more below 255 (`1 + R`, `1 + R + R²`, …): a
+    /// class of `k` secrets adds `max(0, k - c)` to its slot bound for each ([`Judge`]).
+    levels: Vec<u8>,
     pub(super) canon: Canon,
     /// Every rank, ascending.
     pub(super) all: Vec<u32>,
@@ -124,11 +127,17 @@ impl Tables {
             capacity.push(last.saturating_add(slots));
             slots = slots.saturating_mul(r);
         }
+        let levels = capacity[2..]
+            .iter()
+            .take_while(|&&c| c < 255)
+            .map(|&c| c as u8)
+            .collect();
         Tables {
             len,
             stride,
             answers,
             cells,
+            levels,
             width: answers.next_power_of_two().max(8),
             win,
             non_winning_answers,
@@ -298,18 +307,8 @@ impl Tables {
                 kept.keep(g, judge(&counts, n, win, &self.floor, cap));
             }
         } else if n <= CHUNK && self.answers < 127 {
-            let small = (self.non_winning_answers + 1) as u8;
-            let scan = Scan {
-                tables: self,
-                set,
-                cap,
-            };
-            match self.width {
-                8 => scan.small::<8>(small, &mut kept),
-                16 => scan.small::<16>(small, &mut kept),
-                32 => scan.small::<32>(small, &mut kept),
-                _ => scan.small::<64>(small, &mut kept),
-            }
+            let judge = self.judge(n, cap);
+            self.each_word(set, |words, g0| judge.lanes(words, g0, &mut kept));
         } else {
             let floor = &self.floor;
             self.each_guess(set, |g, counts| {
@@ -376,6 +375,12 @@ impl Tables {
                 }
                 judge_last(g, &counts);
             }
+        } else if n <= CHUNK && self.answers < 127 {
+            let judge = self.judge(n, cap);
+            let last = last.min(255) as u8;
+            self.each_word(set, |words, g0| {
+                judge.last_lanes(words, g0, last, beta, &mut keys, &mut skipped)
+            });
         } else {
             self.each_guess(set, judge_last);
         }
@@ -387,14 +392,36 @@ impl Tables {
         (out, skipped)
     }
 
+    /// The judge of the guesses at a node of `n` candidates whose classes may hold at most
+    /// `cap` secrets.
+    fn judge(&self, n: usize, cap: u64) -> Judge<'_> {
+        Judge {
+            len: self.len,
+            n,
+            win: self.win as usize,
+            cap,
+            small: (self.non_winning_answers + 1).min(127) as u8,
+            levels: &self.levels,
+        }
+    }
+
+    /// Calls `f(words, g0)` for the guesses `g0..g0 + 16`, ascending, with `words[a][l]` the
+    /// members of `set` (at most [`CHUNK`]) answering `a` to the guess `g0 + l` (`words` has
+    /// [`Tables::width`] entries; lanes past the last guess hold nothing useful).
+    fn each_word(&self, set: &[u32], f: impl FnMut(&[[u8; LANES]], usize)) {
+        let scan = Scan { tables: self, set };
+        match self.width {
+            8 => scan.small::<8>(f),
+            16 => scan.small::<16>(f),
+            32 => scan.small::<32>(f),
+            _ => scan.small::<64>(f),
+        }
+    }
+
     /// Calls `f(g, counts)` for every guess `g`, ascending, with `counts[a]` the members of
     /// `set` answering `a` to it (`counts` has [`Tables::width`] entries).
     fn each_guess(&self, set: &[u32], f: impl FnMut(u32, &[u16])) {
-        let scan = Scan {
-            tables: self,
-            set,
-            cap: 0,
-        };
+        let scan = Scan { tables: self, set };
         match self.width {
             8 => scan.wide::<8>(f),
             16 => scan.wide::<16>(f),
@@ -404,35 +431,35 @@ impl Tables {
     }
 }
 
-/// One node's scan: the tables, the set, and the largest class a guess may leave.
+/// One node's scan: the tables and the set.
 struct Scan<'t> {
     tables: &'t Tables,
     set: &'t [u32],
-    cap: u64,
 }
 
 impl Scan<'_> {
-    /// [`Tables::scan`] on a set of at most [`CHUNK`] members, on the widest lanes the
-    /// processor has.
-    fn small<const W: usize>(&self, small: u8, kept: &mut Kept) {
+    /// [`Tables::each_word`] on the widest lanes the processor has.
+    fn small<const W: usize>(&self, f: impl FnMut(&[[u8; LANES]], usize)) {
         match self.tables.isa {
-            Isa::Plain => self.small_lanes::<16, W>(small, kept),
+            Isa::Plain => self.small_lanes::<16, W>(f),
             #[cfg(target_arch = "x86_64")]
             // SAFETY: the processor has AVX2 (`Isa::detect`).
-            Isa::Avx2 => unsafe { self.small_avx2::<W>(small, kept) },
+            Isa::Avx2 => unsafe { self.small_avx2::<W>(f) },
         }
     }
 
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    fn small_avx2<const W: usize>(&self, small: u8, kept: &mut Kept) {
-        self.small_lanes::<32, W>(small, kept);
+    fn small_avx2<const W: usize>(&self, f: impl FnMut(&[[u8; LANES]], usize)) {
+        self.small_lanes::<32, W>(f);
     }
 
     #[inline(always)]
-    fn small_lanes<const L: usize, const W: usize>(&self, small: u8, kept: &mut Kept) {
+    fn small_lanes<const L: usize, const W: usize>(
+        &self,
+        mut f: impl FnMut(&[[u8; LANES]], usize),
+    ) {
         let t = self.tables;
-        let n = self.set.len();
         for g0 in (0..t.len).step_by(L) {
             let acc = tally::<L, W>(t.bytes(), t.stride, g0, t.answers, self.set);
             for part in 0..L / LANES {
@@ -445,15 +472,7 @@ impl Scan<'_> {
                         .try_into()
                         .expect("sixteen lanes")
                 });
-                let judge = Judge {
-                    len: t.len,
-                    n,
-                    win: t.win as usize,
-                    floor: &t.floor,
-                    cap: self.cap,
-                    small,
-                };
-                judge.lanes(&words, first, kept);
+                f(&words, first);
             }
         }
     }
@@ -555,86 +574,142 @@ impl Kept {
     }
 }
 
-/// Each byte's low seven bits, each byte's high bit, and each byte's lowest bit, of the
-/// sixteen lanes of a [`Judge::lanes`] word.
-const LOW7: u128 = u128::from_le_bytes([0x7f; LANES]);
-const HIGH: u128 = u128::from_le_bytes([0x80; LANES]);
-const ONES: u128 = u128::from_le_bytes([0x01; LANES]);
-
 /// What judging a node's guesses needs: the space's size, the node's size `n`, the
-/// winning answer, the slot bounds, the largest class allowed, and `R + 1`.
-struct Judge<'f> {
+/// winning answer, the largest class allowed, `R + 1`, and the capacities below 255.
+///
+/// A guess's bound is `n` plus the slot bounds of its classes; the slot bound of `k`
+/// secrets is `Σ_j max(0, k - c_j)` over the capacities `c_0 = 0`, `c_1 = 1`, `c_2 = 1 +
+/// R`, … (the `i`-th secret lies at the level of the capacities below `i`). Summed over
+/// the classes, the first two terms give `n` and `n - classes`, so the bound is `3n - t +
+/// Σ_{j≥2} Σ_a max(0, k_a - c_j)`, with `t` the guess's non-empty classes plus its winning
+/// secret (0 or 1) (the winning class costs nothing more than its secret): byte operations
+/// across sixteen lanes, one guess a lane.
+struct Judge<'l> {
     len: usize,
     n: usize,
     win: usize,
-    floor: &'f [u32],
     cap: u64,
     small: u8,
+    levels: &'l [u8],
+}
+
+/// The counts of one word of sixteen guesses that every judgement needs: `t` (non-empty
+/// classes plus the winning secret), the largest class, and the winning secret.
+struct Word {
+    t: [u8; LANES],
+    biggest: [u8; LANES],
+    hit: [u8; LANES],
 }
 
 impl Judge<'_> {
-    /// Judges the guesses `g0..g0 + LANES` (those below `len`) from their classes `acc`, as
-    /// [`judge`] does, but sixteen at a time: while no class holds more than `small`
-    /// secrets a guess's bound is `3n - t`, with `t` its winning secret (0 or 1) plus its
-    /// non-empty classes. The classes are counted across the lanes with word operations on
-    /// each answer's sixteen counters (one byte per lane); when no lane is kept (`t >= 3n -
-    /// beta`) and none has a larger class, only the best `t` is looked for, which gives the
-    /// least bound above `beta`. A guess that tells nothing has `t = 1`, below every other,
-    /// so it never sets that bound.
+    /// `t`, the largest class and the winning secret of each lane of `acc`.
     #[inline(always)]
-    fn lanes<const W: usize>(&self, acc: &[[u8; LANES]; W], g0: usize, kept: &mut Kept) {
-        let small = self.small;
-        // A byte above `small` (below 127) sets its high bit in `((x & LOW7) + over) | x`.
-        let over = ONES * u128::from(0x7f - small);
-        let mut parts = 0u128;
-        let mut big = 0u128;
+    fn word(&self, acc: &[[u8; LANES]]) -> Word {
+        let mut t = [0u8; LANES];
+        let mut biggest = [0u8; LANES];
         for counts in acc {
-            let x = u128::from_le_bytes(*counts);
-            parts += ((((x & LOW7) + LOW7) | x) & HIGH) >> 7;
-            big |= (((x & LOW7) + over) | x) & HIGH;
+            for l in 0..LANES {
+                t[l] += u8::from(counts[l] != 0);
+                biggest[l] = biggest[l].max(counts[l]);
+            }
         }
-        let t = parts + u128::from_le_bytes(acc[self.win]);
-        let t = t.to_le_bytes();
+        let hit = acc[self.win];
+        for l in 0..LANES {
+            t[l] += hit[l];
+        }
+        Word { t, biggest, hit }
+    }
+
+    /// `Σ_{j≥2} Σ_a max(0, k_a - c_j)` of each lane: what the classes above `R + 1` add
+    /// to `3n - t`.
+    #[inline(always)]
+    fn extra(&self, acc: &[[u8; LANES]]) -> [u16; LANES] {
+        let mut extra = [0u16; LANES];
+        for counts in acc {
+            for &c in self.levels {
+                for l in 0..LANES {
+                    extra[l] += u16::from(counts[l].saturating_sub(c));
+                }
+            }
+        }
+        extra
+    }
+
+    /// Whether the guess of lane `l` is out: it tells nothing (one class, not a win), or
+    /// leaves a class larger than the cap.
+    #[inline(always)]
+    fn out(&self, w: &Word, l: usize) -> bool {
+        (w.hit[l] == 0 && usize::from(w.biggest[l]) == self.n) || u64::from(w.biggest[l]) > self.cap
+    }
+
+    /// Judges the guesses `g0..g0 + LANES` (those below `len`) from their classes `acc`, as
+    /// [`judge`] does, sixteen at a time. While no class holds more than `R + 1` secrets a
+    /// guess's bound is `3n - t`: when no lane is kept (`t >= 3n - beta`), only the best
+    /// `t` is looked for, which gives the least bound above `beta` (a guess that tells
+    /// nothing has `t = 1`, below every other, so it never sets that bound).
+    #[inline(always)]
+    fn lanes(&self, acc: &[[u8; LANES]], g0: usize, kept: &mut Kept) {
+        let w = self.word(acc);
         let valid = LANES.min(self.len.saturating_sub(g0));
         let three_n = 3 * self.n as u32;
         let cap = self.cap;
+        let small = self.small;
+        let simple = w.biggest[..valid].iter().all(|&b| b <= small) && cap >= u64::from(small);
         // Lanes are kept when t >= 3n - beta; t never exceeds answers + 1.
         let need = three_n.saturating_sub(kept.beta);
-        let simple = big == 0 && cap != 1 && cap >= u64::from(small);
-        if simple && need > u32::from(u8::MAX) {
-            let best = t[..valid].iter().copied().max().unwrap_or(0);
+        if simple && w.t[..valid].iter().all(|&x| u32::from(x) < need) {
+            let best = w.t[..valid].iter().copied().max().unwrap_or(0);
             if best > 1 {
                 kept.skipped = kept.skipped.min(three_n - u32::from(best));
             }
             return;
         }
-        let need8 = need.min(255) as u8;
-        if simple && t[..valid].iter().all(|&x| x < need8) {
-            let best = t[..valid].iter().copied().max().unwrap_or(0);
-            if best > 1 {
-                kept.skipped = kept.skipped.min(three_n - u32::from(best));
-            }
-            return;
-        }
-        let big = big.to_le_bytes();
+        let extra = if simple { [0; LANES] } else { self.extra(acc) };
         for l in 0..valid {
-            if big[l] != 0 || cap == 1 || cap < u64::from(small) {
-                self.lane(acc, l, g0, kept);
-            } else if t[l] > 1 {
-                kept.keep((g0 + l) as u32, Some(three_n - u32::from(t[l])));
+            if !self.out(&w, l) {
+                let bound = three_n - u32::from(w.t[l]) + u32::from(extra[l]);
+                kept.keep((g0 + l) as u32, Some(bound));
             }
         }
     }
 
-    /// One lane of [`Judge::lanes`] judged class by class (a class above `R + 1` secrets).
-    #[cold]
-    #[inline(never)]
-    fn lane<const W: usize>(&self, acc: &[[u8; LANES]; W], l: usize, g0: usize, kept: &mut Kept) {
-        let counts: [u8; W] = std::array::from_fn(|a| acc[a][l]);
-        kept.keep(
-            (g0 + l) as u32,
-            judge(&counts, self.n, self.win, self.floor, self.cap),
-        );
+    /// Judges the guesses `g0..g0 + LANES` for the fewest secrets at the last guess, as
+    /// [`Tables::scan_last`] does one at a time: the bound `Σ_{a ≠ win} max(0, k_a - last)`
+    /// (kept when at most `beta`, else the least such is `skipped`), then the total bound
+    /// to order equal ones.
+    #[inline(always)]
+    fn last_lanes(
+        &self,
+        acc: &[[u8; LANES]],
+        g0: usize,
+        last: u8,
+        beta: u32,
+        keys: &mut Vec<u64>,
+        skipped: &mut u32,
+    ) {
+        let w = self.word(acc);
+        let extra = self.extra(acc);
+        let mut bound = [0u16; LANES];
+        for (a, counts) in acc.iter().enumerate() {
+            if a != self.win {
+                for l in 0..LANES {
+                    bound[l] += u16::from(counts[l].saturating_sub(last));
+                }
+            }
+        }
+        let three_n = 3 * self.n as u64;
+        for l in 0..LANES.min(self.len.saturating_sub(g0)) {
+            if self.out(&w, l) {
+                continue;
+            }
+            let b = u32::from(bound[l]);
+            if b > beta {
+                *skipped = (*skipped).min(b);
+                continue;
+            }
+            let total = three_n - u64::from(w.t[l]) + u64::from(extra[l]);
+            keys.push(u64::from(b) << 40 | total.min(0xff_ffff) << 16 | (g0 + l) as u64);
+        }
     }
 }
 
@@ -722,6 +797,8 @@ impl Distinct {
 mod tests {
     use super::*;
     use crate::numeron::rules::Rules;
+    use rand::seq::SliceRandom;
+    use rand::SeedableRng;
 
     /// The classes of every guess counted one secret at a time.
     fn plain_counts(t: &Tables, set: &[u32]) -> Vec<Vec<u16>> {
@@ -734,6 +811,59 @@ mod tests {
                 c
             })
             .collect()
+    }
+
+    /// [`Tables::scan`] (not `hard`) one guess at a time from the plain counts.
+    fn plain_scan(t: &Tables, set: &[u32], depth: u32, beta: u32) -> (Vec<(u32, u32)>, u32) {
+        let cap = t.capacity(depth.saturating_sub(1));
+        let (mut kept, mut skipped) = (Vec::new(), INF);
+        for (g, counts) in plain_counts(t, set).iter().enumerate() {
+            match judge(counts, set.len(), t.win as usize, &t.floor, cap) {
+                Some(b) if b <= beta => kept.push((b, g as u32)),
+                Some(b) => skipped = skipped.min(b),
+                None => {}
+            }
+        }
+        kept.sort_unstable();
+        (kept, skipped)
+    }
+
+    /// [`Tables::scan_last`] (not `hard`) one guess at a time from the plain counts:
+    /// ordered by last bound, then total bound, then guess.
+    fn plain_scan_last(t: &Tables, set: &[u32], depth: u32, beta: u32) -> (Vec<(u32, u32)>, u32) {
+        let n = set.len();
+        let cap = t.capacity(depth - 1);
+        let last = t.capacity(depth.saturating_sub(2));
+        let win = t.win as usize;
+        let (mut kept, mut skipped) = (Vec::new(), INF);
+        for (g, counts) in plain_counts(t, set).iter().enumerate() {
+            let Some(total) = judge(counts, n, win, &t.floor, cap) else {
+                continue;
+            };
+            let bound: u64 = (counts.iter().enumerate())
+                .filter(|&(a, _)| a != win)
+                .map(|(_, &k)| u64::from(k).saturating_sub(last))
+                .sum();
+            if bound > u64::from(beta) {
+                skipped = skipped.min(bound as u32);
+            } else {
+                kept.push((bound as u32, total, g as u32));
+            }
+        }
+        kept.sort_unstable();
+        (kept.into_iter().map(|(b, _, g)| (b, g)).collect(), skipped)
+    }
+
+    /// The instruction sets this processor can run: the portable one always, AVX2 where
+    /// the processor has it.
+    #[cfg_attr(not(target_arch = "x86_64"), allow(unused_mut))]
+    fn isas() -> Vec<Isa> {
+        let mut isas = vec![Isa::Plain];
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            isas.push(Isa::Avx2);
+        }
+        isas
     }
 
     #[test]
@@ -749,30 +879,88 @@ mod tests {
             // A set larger than one chunk, and a small one.
             let big: Vec<u32> = (0..space.len() as u32).step_by(2).collect();
             let small: Vec<u32> = (0..space.len() as u32).step_by(7).take(40).collect();
-            let mut isas = vec![Isa::Plain];
-            #[cfg(target_arch = "x86_64")]
-            if std::arch::is_x86_feature_detected!("avx2") {
-                isas.push(Isa::Avx2);
-            }
             for set in [&big, &small] {
-                let want = plain_counts(&t, set);
-                let mut scans = Vec::new();
-                for &isa in &isas {
+                let want: Vec<(u32, Vec<u16>)> = plain_counts(&t, set)
+                    .into_iter()
+                    .enumerate()
+                    .map(|(g, c)| (g as u32, c))
+                    .collect();
+                for isa in isas() {
                     t.isa = isa;
                     let mut got = Vec::new();
                     t.each_guess(set, |g, c| got.push((g, c.to_vec())));
-                    let plain: Vec<(u32, Vec<u16>)> = want
-                        .iter()
-                        .cloned()
-                        .enumerate()
-                        .map(|(g, c)| (g as u32, c))
-                        .collect();
-                    assert_eq!(got, plain, "{rules:?} {isa:?}");
+                    assert_eq!(got, want, "{rules:?} {isa:?}");
                     if set.len() <= CHUNK {
-                        scans.push(t.scan(false, set, 9, 3 * set.len() as u32));
+                        // The byte words of sixteen guesses hold the same counts.
+                        let mut words = Vec::new();
+                        t.each_word(set, |w, g0| {
+                            for l in 0..LANES.min(t.len - g0) {
+                                let c = w.iter().map(|a| u16::from(a[l])).collect();
+                                words.push(((g0 + l) as u32, c));
+                            }
+                        });
+                        assert_eq!(words, want, "{rules:?} {isa:?}");
                     }
                 }
-                assert!(scans.windows(2).all(|w| w[0] == w[1]), "{rules:?}");
+            }
+        }
+    }
+
+    /// The bounds judged sixteen (or thirty-two) guesses at a time, on every instruction
+    /// set the processor has, against the same bounds judged one guess at a time from
+    /// counts taken one secret at a time: random sets of 1 to 255 candidates, every depth
+    /// from one guess to no limit, and cut-offs from none to every guess.
+    #[test]
+    fn the_lanes_judge_every_guess_as_one_guess_at_a_time_does_on_every_isa() {
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(37);
+        for rules in [
+            Rules::new(3),
+            Rules::new(2),
+            Rules::mastermind(4, 4),
+            Rules::mastermind(3, 3),
+            Rules::mastermind(2, 2),
+            Rules::new(3).with_repeats(true),
+        ] {
+            let space = Space::new(rules).unwrap();
+            let table = AnswerTable::build(&space).unwrap();
+            let oracle = crate::numeron::Oracle {
+                space: &space,
+                table: Some(&table),
+            };
+            let mut t = Tables::new(&space, &table, oracle.win(), oracle.codes());
+            if t.answers >= 127 {
+                continue;
+            }
+            let mut all: Vec<u32> = (0..space.len() as u32).collect();
+            for size in [1, 2, 3, 5, 9, 17, 40, 100, 200, 255] {
+                if size > all.len() {
+                    continue;
+                }
+                all.shuffle(&mut rng);
+                let mut set = all[..size].to_vec();
+                set.sort_unstable();
+                let n = size as u32;
+                for depth in [1, 2, 3, 4, 5, 9, 40] {
+                    let total_betas = [0, 2 * n, 3 * n - 3, 3 * n, 4 * n, INF - 1, INF];
+                    let want: Vec<_> = (total_betas.iter())
+                        .map(|&b| plain_scan(&t, &set, depth, b))
+                        .collect();
+                    let last_betas = [0, 1, n / 4, n / 2, n, INF];
+                    let want_last: Vec<_> = (last_betas.iter())
+                        .map(|&b| plain_scan_last(&t, &set, depth, b))
+                        .collect();
+                    for isa in isas() {
+                        t.isa = isa;
+                        for (&beta, want) in total_betas.iter().zip(&want) {
+                            let got = t.scan(false, &set, depth, beta);
+                            assert_eq!(&got, want, "{rules:?} {isa:?} n={n} d={depth} b={beta}");
+                        }
+                        for (&beta, want) in last_betas.iter().zip(&want_last) {
+                            let got = t.scan_last(false, &set, depth, beta);
+                            assert_eq!(&got, want, "{rules:?} {isa:?} n={n} d={depth} b={beta}");
+                        }
+                    }
+                }
             }
         }
     }
