@@ -87,7 +87,7 @@ pub enum GameCmd {
     /// The optimum split into independent jobs: a Makefile, one rule a job
     #[command(
         name = "optimum-plan",
-        after_help = "Example:\n  tabula numeron optimum-plan --digits 4 --folder jobs > plan.mk && make -j 2 -f plan.mk"
+        after_help = "Example:\n  tabula numeron optimum-plan --digits 4 --folder jobs\n(a Makefile on stdout: save it as plan.mk, then run make -j 2 -f plan.mk)"
     )]
     OptimumPlan {
         #[command(flatten)]

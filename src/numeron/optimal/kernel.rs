@@ -665,9 +665,9 @@ impl Judge<'_> {
             return;
         }
         let extra = if simple { [0; LANES] } else { self.extra(acc) };
-        for l in 0..valid {
+        for (l, &e) in extra.iter().enumerate().take(valid) {
             if !self.out(&w, l) {
-                let bound = three_n - u32::from(w.t[l]) + u32::from(extra[l]);
+                let bound = three_n - u32::from(w.t[l]) + u32::from(e);
                 kept.keep((g0 + l) as u32, Some(bound));
             }
         }
