@@ -2,7 +2,8 @@
 //! preset of Mastermind (4 pegs, 6 colours that may repeat), in its own words: colours
 //! written 1-6 (or A-F), replies in black and white pegs (`docs/numeron.md`).
 
-use super::numeron::{self, parse_strategy, NextArgs, OptimumArgs, PlayerArgs, RaceArgs};
+use super::numeron::{self, parse_strategy, NextArgs, PlayerArgs, RaceArgs};
+use super::optimum::{self, BuildArgs, OptimumArgs, PlanArgs};
 use clap::{Args, Subcommand};
 use std::path::PathBuf;
 use tabula::numeron::{Rules, Strategy};
@@ -67,13 +68,36 @@ pub enum MastermindCmd {
         #[arg(long)]
         seed: Option<u64>,
     },
-    /// The exact optimum of the whole game, with a progress bar and a time budget
+    /// The exact optimum of the whole game, with a progress bar, a time budget and
+    /// checkpoints
     #[command(after_help = "Example:\n  tabula mastermind optimum --worst")]
     Optimum {
         #[command(flatten)]
         game: MastermindArgs,
         #[command(flatten)]
         optimum: OptimumArgs,
+    },
+    /// The optimum split into independent jobs: a Makefile, one rule a job
+    #[command(
+        name = "optimum-plan",
+        after_help = "Example:\n  tabula mastermind optimum-plan --pegs 5 --folder jobs\n(a Makefile on stdout: save it as plan.mk, then run make -j 2 -f plan.mk)"
+    )]
+    OptimumPlan {
+        #[command(flatten)]
+        game: MastermindArgs,
+        #[command(flatten)]
+        plan: PlanArgs,
+    },
+    /// One job of optimum-plan: a class below a first guess, its facts written to a file
+    #[command(
+        name = "optimum-build",
+        after_help = "Example:\n  tabula mastermind optimum-build --first 1123 --reply 1B1W --out u.tbl"
+    )]
+    OptimumBuild {
+        #[command(flatten)]
+        game: MastermindArgs,
+        #[command(flatten)]
+        build: BuildArgs,
     },
     /// The codes left after guesses and their pegs, and the strategy's next guess
     #[command(
@@ -134,7 +158,9 @@ pub fn run(cmd: MastermindCmd) -> Result<()> {
             long,
         } => numeron::solve(game.rules(), strategy, hard, long),
         MastermindCmd::Play { game, seed } => numeron::play(game.rules(), seed),
-        MastermindCmd::Optimum { game, optimum } => numeron::optimum(game.rules(), &optimum),
+        MastermindCmd::Optimum { game, optimum: o } => optimum::optimum(game.rules(), &o),
+        MastermindCmd::OptimumPlan { game, plan } => optimum::plan(game.rules(), &plan),
+        MastermindCmd::OptimumBuild { game, build } => optimum::build(game.rules(), &build),
         MastermindCmd::Next { game, next } => numeron::run_next(game.rules(), &next),
         MastermindCmd::Race { game, race } => numeron::run_race(game.rules(), &race),
     }

@@ -8,6 +8,7 @@ pub mod gammon;
 pub mod mastermind;
 pub mod nikoniko;
 pub mod numeron;
+pub mod optimum;
 pub mod poker;
 pub mod progress;
 #[cfg(feature = "serve")]

@@ -1,16 +1,16 @@
-//! `tabula numeron analyze|trace|solve|play|optimum|race`.
+//! `tabula numeron analyze|trace|solve|play|optimum|next|race` (`optimum` and its jobs in
+//! [`super::optimum`]).
 
+use super::optimum::{self, BuildArgs, OptimumArgs, PlanArgs};
 use super::progress::Bars;
 use super::{emit, emit_json};
 use clap::{Args, Subcommand};
 use num_rational::Ratio;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
 use tabula::exact;
 use tabula::numeron::interactive;
 use tabula::numeron::next::NextReport;
-use tabula::numeron::report::{OptimumReport, RaceReport, StrategyReport, TraceReport, Variant};
-use tabula::numeron::root::{solve_root, Objective, RootReport};
+use tabula::numeron::report::{RaceReport, StrategyReport, TraceReport, Variant};
 use tabula::numeron::session::trace;
 use tabula::numeron::tree::{self, ExportedNode};
 use tabula::numeron::{self as numeron, Analysis, Engine, Player, Rules, Strategy};
@@ -75,13 +75,36 @@ pub enum GameCmd {
         #[arg(long)]
         seed: Option<u64>,
     },
-    /// The exact optimum of the whole game, with a progress bar and a time budget
+    /// The exact optimum of the whole game, with a progress bar, a time budget and
+    /// checkpoints
     #[command(after_help = "Example:\n  tabula numeron optimum --digits 3 --budget 60")]
     Optimum {
         #[command(flatten)]
         game: GameArgs,
         #[command(flatten)]
         optimum: OptimumArgs,
+    },
+    /// The optimum split into independent jobs: a Makefile, one rule a job
+    #[command(
+        name = "optimum-plan",
+        after_help = "Example:\n  tabula numeron optimum-plan --digits 4 --folder jobs\n(a Makefile on stdout: save it as plan.mk, then run make -j 2 -f plan.mk)"
+    )]
+    OptimumPlan {
+        #[command(flatten)]
+        game: GameArgs,
+        #[command(flatten)]
+        plan: PlanArgs,
+    },
+    /// One job of optimum-plan: a class below a first guess, its facts written to a file
+    #[command(
+        name = "optimum-build",
+        after_help = "Example:\n  tabula numeron optimum-build --digits 4 --first 0123 --reply 0E1B --out u.tbl"
+    )]
+    OptimumBuild {
+        #[command(flatten)]
+        game: GameArgs,
+        #[command(flatten)]
+        build: BuildArgs,
     },
     /// The candidates left after guesses and their answers, and the strategy's next guess
     #[command(
@@ -140,29 +163,6 @@ pub struct PlayerArgs {
     pub long: bool,
 }
 
-/// What the optimum minimises and how long it may take.
-#[derive(Args)]
-pub struct OptimumArgs {
-    /// Minimise the worst case instead of the expected number of guesses
-    #[arg(long)]
-    pub worst: bool,
-    /// Minimise the worst case, then the number of secrets that need it
-    #[arg(long, conflicts_with = "worst")]
-    pub fewest_at_worst: bool,
-    /// Guesses must be consistent with the answers so far
-    #[arg(long)]
-    pub hard: bool,
-    /// Stop after this many seconds and report bounds
-    #[arg(long, value_name = "SECONDS")]
-    pub budget: Option<u64>,
-    /// Hide the progress bar
-    #[arg(long)]
-    pub quiet: bool,
-    /// Print one JSON document on stdout instead of text
-    #[arg(long)]
-    pub json: bool,
-}
-
 /// The history `next` continues, and who continues it.
 #[derive(Args)]
 pub struct NextArgs {
@@ -214,11 +214,11 @@ fn advise(e: numeron::Error) -> Error {
 
 /// A JSON document with its keys in the order the commands have always written them
 /// (sorted, histogram keys as text).
-fn sorted<T: serde::Serialize>(value: &T) -> Result<serde_json::Value> {
+pub fn sorted<T: serde::Serialize>(value: &T) -> Result<serde_json::Value> {
     serde_json::to_value(value).map_err(|e| Error::io("the JSON document", e.into()))
 }
 
-fn mean_text(r: &Ratio<u64>) -> String {
+pub fn mean_text(r: &Ratio<u64>) -> String {
     format!("{} = {:.6}", exact::fraction(r), exact::float(r))
 }
 
@@ -244,7 +244,9 @@ pub fn run(cmd: GameCmd) -> Result<()> {
             long,
         } => solve(game.rules(), strategy, hard, long),
         GameCmd::Play { game, seed } => play(game.rules(), seed),
-        GameCmd::Optimum { game, optimum: o } => optimum(game.rules(), &o),
+        GameCmd::Optimum { game, optimum: o } => optimum::optimum(game.rules(), &o),
+        GameCmd::OptimumPlan { game, plan } => optimum::plan(game.rules(), &plan),
+        GameCmd::OptimumBuild { game, build } => optimum::build(game.rules(), &build),
         GameCmd::Next { game, next: n } => run_next(game.rules(), &n),
         GameCmd::Race { game, race } => run_race(game.rules(), &race),
     }
@@ -474,110 +476,6 @@ pub fn play(rules: Rules, seed: Option<u64>) -> Result<()> {
     let seed = seed.unwrap_or_else(rand::random);
     interact(|input, output| interactive::play(&engine, seed, input, output))?;
     Ok(())
-}
-
-pub fn optimum(rules: Rules, o: &OptimumArgs) -> Result<()> {
-    let OptimumArgs {
-        worst,
-        fewest_at_worst,
-        hard,
-        budget,
-        quiet,
-        json,
-    } = *o;
-    let engine = Engine::new(rules, Strategy::Optimal).map_err(advise)?;
-    let objective = if fewest_at_worst {
-        Objective::FewestAtWorst
-    } else if worst {
-        Objective::Worst
-    } else {
-        Objective::Total
-    };
-    let start = Instant::now();
-    let bars = Bars::new(quiet || json);
-    let r = solve_root(
-        &engine,
-        hard,
-        objective,
-        budget.map(Duration::from_secs),
-        bars.progress(),
-    );
-    drop(bars);
-    let r = r.map_err(advise)?;
-    let seconds = start.elapsed().as_secs_f64();
-    if !quiet {
-        super::diag(&format!("search time: {seconds:.1} s"));
-        for c in &r.per_class {
-            let unsolved = if c.lower == c.upper {
-                ""
-            } else {
-                " (unsolved)"
-            };
-            super::diag(&format!(
-                "class of {:>4}: {:.1} s{unsolved}",
-                c.size,
-                c.time.as_secs_f64()
-            ));
-        }
-    }
-    let report = OptimumReport::of_root(&engine.space, hard, &r);
-    if json {
-        return emit_json(&sorted(&report)?);
-    }
-    emit(&render_optimum(&report, &r))
-}
-
-fn render_optimum(report: &OptimumReport, r: &RootReport) -> String {
-    let what = match (r.objective, r.worst) {
-        (Objective::Worst, _) => "worst case".to_string(),
-        (Objective::FewestAtWorst, Some(w)) => {
-            format!("worst case {w}, then fewest secrets needing guess {w}")
-        }
-        _ => "total".to_string(),
-    };
-    let mut out = format!(
-        "exact search, {}{}, least {what}: ",
-        describe(&report.variant),
-        if report.hard { ", hard mode" } else { "" }
-    );
-    if report.exact {
-        out.push_str(&format!("{} (proved optimal)", report.lower));
-    } else {
-        out.push_str(&format!(
-            "between {} and {} (budget ran out: {} of {} classes solved)",
-            report.lower, report.upper, report.solved_classes, report.classes
-        ));
-    }
-    if let Some(m) = &report.means {
-        out.push_str(&format!("\nmean     {}", mean_text(&m.mean_lower_exact)));
-        if !report.exact {
-            out.push_str(&format!(" .. {}", mean_text(&m.mean_upper_exact)));
-        }
-    }
-    out.push_str(&format!(
-        "\nsearch   {} nodes, {} memo entries\n",
-        report.nodes, report.memo
-    ));
-    if report.first_guesses.len() > 1 {
-        out.push_str("\nfirst guess (one per pattern)     lower   upper\n");
-        for f in &report.first_guesses {
-            let upper = f.upper.map_or("-".to_string(), |u| u.to_string());
-            out.push_str(&format!("{:>27}  {:>6}  {:>6}\n", f.guess, f.lower, upper));
-        }
-    }
-    out.push_str(&format!(
-        "\nclass below {:<15} lower   upper\n",
-        report.first_guess
-    ));
-    for c in &r.per_class {
-        out.push_str(&format!(
-            "{:>27}  {:>6}  {:>6}\n",
-            format!("{} candidates", c.size),
-            c.lower,
-            c.upper
-        ));
-    }
-    out
 }
 
 pub fn run_race(rules: Rules, race: &RaceArgs) -> Result<()> {

@@ -162,7 +162,7 @@ impl<'a> Player<'a> {
                 candidates: engine.space.len(),
                 max: MAX_SEARCH_SPACE,
             })?;
-            let mut search = Search::new(&engine.space, table, hard)?;
+            let search = Search::new(&engine.space, table, hard)?;
             if strategy == Strategy::OptimalWorst {
                 let all: Vec<u32> = (0..n).collect();
                 player.root_cap = search.min_worst(&all, &[])?;

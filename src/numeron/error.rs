@@ -182,6 +182,22 @@ pub enum Error {
     /// The time budget ran out before the search finished.
     #[error("the exact search ran out of time")]
     OutOfTime,
+    /// A first guess the whole search does not try (it tries one per pattern).
+    #[error("{guess} is not one of the first guesses the search tries ({tried})")]
+    NotAFirstGuess {
+        /// The guess, written out.
+        guess: String,
+        /// The first guesses tried, written out.
+        tried: String,
+    },
+    /// A reply that no secret gives to the first guess.
+    #[error("no secret replies {reply} to {guess}")]
+    NoSuchClass {
+        /// The first guess, written out.
+        guess: String,
+        /// The reply, written out.
+        reply: String,
+    },
     /// No strategy meets a depth cap.
     #[error("no strategy finds all {candidates} candidates within {depth} guesses")]
     Infeasible {
@@ -204,6 +220,9 @@ pub enum Error {
     /// An inconsistency inside the exact search (a bug, never bad input).
     #[error("internal error: {0}")]
     Internal(&'static str),
+    /// A file of facts could not be read, checked or written.
+    #[error(transparent)]
+    Table(#[from] crate::table::TableError),
     /// Reading the interactive input failed.
     #[error("cannot read: {0}")]
     Read(#[source] std::io::Error),
@@ -267,6 +286,8 @@ impl Error {
             | SearchOfHours { .. }
             | TooLargeForHeuristic { .. }
             | NoCandidateLeft
+            | NotAFirstGuess { .. }
+            | NoSuchClass { .. }
             | LineTooLong { .. }
             | NotText { .. } => ErrorKind::Input,
             Numbering(_)
@@ -276,6 +297,7 @@ impl Error {
             | NoConvergence
             | Internal(_) => ErrorKind::Failed,
             Read(_) | Write(_) => ErrorKind::Io,
+            Table(_) => ErrorKind::Table,
             In { fault, .. } | Advised { fault, .. } => fault.kind(),
         }
     }

@@ -9,7 +9,8 @@
 //! - [`optimal`]: the exact branch-and-bound search (`optimal`, `optimal-worst`).
 //! - [`tree`]: decision trees and the distribution of the number of guesses.
 //! - [`engine`]: one object tying these together for the commands.
-//! - [`root`]: the whole game's optimum with progress and a time budget.
+//! - [`root`]: the whole game's optimum with progress, a time budget and checkpoints.
+//! - [`jobs`]: the same optimum split into independent jobs, one a class of a first guess.
 //! - [`session`]: the interactive helper's and the hidden-secret game's state.
 //! - [`next`]: the helper's question asked once: the candidates and the next guess after a
 //!   history.
@@ -18,6 +19,7 @@ pub mod answer;
 pub mod engine;
 mod error;
 pub mod interactive;
+pub mod jobs;
 pub mod next;
 pub mod optimal;
 pub mod race;

@@ -265,10 +265,6 @@ pub struct OptimumReport {
     pub classes: usize,
     /// Of them, solved exactly.
     pub solved_classes: usize,
-    /// Nodes searched.
-    pub nodes: u64,
-    /// Memo entries.
-    pub memo: u64,
     /// Each class, smallest first.
     pub per_class: Vec<ClassReport>,
     /// Every first guess tried (one per pattern of repeated symbols), in the order tried.
@@ -299,8 +295,6 @@ impl OptimumReport {
             upper: r.upper,
             classes: r.classes,
             solved_classes: r.solved_classes,
-            nodes: r.stats.nodes,
-            memo: r.stats.memo,
             per_class: r
                 .per_class
                 .iter()

@@ -26,6 +26,8 @@ mod nikoniko_table;
 mod numeron_cli;
 mod numeron_exact;
 mod numeron_inputs;
+mod numeron_long;
+mod numeron_plain;
 mod poker;
 mod poker_cli;
 mod poker_parser;

@@ -10,7 +10,7 @@ use tabula::numeron::{Analysis, AnswerTable, Engine, Node, Player, Rules, Space,
 use tabula::progress::Progress;
 
 /// EAT and BITE position by position, as the seed counts them.
-fn naive_answer(g: &[u8], s: &[u8]) -> (usize, usize) {
+pub(crate) fn naive_answer(g: &[u8], s: &[u8]) -> (usize, usize) {
     let eat = g.iter().zip(s).filter(|(a, b)| a == b).count();
     let common: usize = (0..10u8)
         .map(|d| {
@@ -23,7 +23,7 @@ fn naive_answer(g: &[u8], s: &[u8]) -> (usize, usize) {
 }
 
 /// Every code of the rules, in ascending numeric order, built without the rankers.
-fn naive_codes(rules: Rules) -> Vec<Vec<u8>> {
+pub(crate) fn naive_codes(rules: Rules) -> Vec<Vec<u8>> {
     let a = rules.alphabet as u64;
     let n = rules.digits;
     (0..a.pow(n as u32))
@@ -311,7 +311,7 @@ fn check_against_brute_force(rules: Rules) {
                 hard,
                 &mut memo,
             );
-            let mut search = Search::new(&space, &table, hard).unwrap();
+            let search = Search::new(&space, &table, hard).unwrap();
             assert_eq!(
                 search.optimum(&all, &[], unlimited).unwrap(),
                 brute,
@@ -401,7 +401,7 @@ fn the_fewest_secrets_at_the_least_worst_case_agree_with_brute_force() {
         let space = Space::new(rules).unwrap();
         let table = AnswerTable::build(&space).unwrap();
         let all: Vec<u32> = (0..space.len() as u32).collect();
-        let mut search = Search::new(&space, &table, false).unwrap();
+        let search = Search::new(&space, &table, false).unwrap();
         let worst = search.min_worst(&all, &[]).unwrap();
         let mut memo = HashMap::new();
         let brute = brute_last(&codes, (0..codes.len()).collect(), worst, &mut memo);
