@@ -1,6 +1,7 @@
 //! `tabula numeron|mastermind optimum`, `optimum-plan` and `optimum-build`: the whole
 //! game's exact optimum, in one process (with checkpoints to go on from), or split into
-//! independent jobs and combined (`docs/numeron.md`, "Long searches").
+//! independent jobs and combined (`docs/numeron.md`, "Long searches: checkpoints, memory
+//! and jobs").
 
 use super::numeron::{describe, mean_text, sorted};
 use super::progress::Bars;

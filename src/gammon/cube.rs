@@ -450,6 +450,7 @@ pub fn decide(c: Choices, rules: Rules) -> CubeAction {
     let beaten_by_beaver = rules.beavers
         && !rules.redouble
         && response == Response::Take
+        && dt.min(dp) > nd
         && (-2.0..=0.0).contains(&dt)
         && 2.0 * dt < nd;
     let decision = if rules.dead || beaten_by_beaver {

@@ -293,12 +293,12 @@ impl<'a> Search<'a> {
     /// Learns the facts written to `path` by a search of the same rules ([`Search::save`]);
     /// returns how many. A file of another kind or other rules, or damaged, is refused.
     pub fn learn(&self, path: &Path) -> Result<usize> {
-        let table = crate::table::Table::load(path)?;
+        let table = crate::table::Reader::long_lived().open(path)?;
         table.expect_kind(FACTS_KIND)?;
         table.expect_variant(&self.facts_variant())?;
         table.verify()?;
-        let words: &[u16] = table.records()?;
-        let facts: Vec<Fact> = memo::decode(words, self.tables.len, INF).map_err(|message| {
+        let words = table.records::<u16>()?;
+        let facts: Vec<Fact> = memo::decode(&words, self.tables.len, INF).map_err(|message| {
             crate::table::TableError::Malformed {
                 path: path.to_path_buf(),
                 message,
