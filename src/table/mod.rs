@@ -271,6 +271,7 @@ fn version_text(path: &Path, found: u32, supported: u32, hint: &Option<String>) 
 impl TableError {
     /// The same fault, told of the file `path` (a packed table's, for the fault found in
     /// the temporary file it was unpacked into).
+    #[cfg(feature = "pack")]
     pub(crate) fn named(mut self, name: &Path) -> Self {
         use TableError::*;
         match &mut self {

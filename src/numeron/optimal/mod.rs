@@ -37,15 +37,15 @@
 //!
 //! **Threads.** On large sets the classes of a guess are searched side by side (rayon),
 //! each with the budget its siblings' bounds leave; as soon as their values together
-//! exceed what the guess may cost, the others are stopped ([`Ctx`]), and a stopped
-//! search stores nothing. The memo is shared ([`memo`]): every entry is a fact whoever
+//! exceed what the guess may cost, the others are stopped (`Ctx`), and a stopped
+//! search stores nothing. The memo is shared (`memo`): every entry is a fact whoever
 //! wrote it. So the values (and every guess chosen from them) are those of one thread;
 //! only the counters, and the lower bounds returned above a budget, depend on the
 //! interleaving.
 //!
-//! The code is in three parts: [`kernel`] scores every guess at a node (the dense answer
-//! table, the tallies and the slot bounds), [`memo`] keeps what has been proved of each
-//! canonical set, and [`objectives`] holds the recursions of each objective (least total,
+//! The code is in three parts: `kernel` scores every guess at a node (the dense answer
+//! table, the tallies and the slot bounds), `memo` keeps what has been proved of each
+//! canonical set, and `objectives` holds the recursions of each objective (least total,
 //! least worst case, fewest secrets at the last guess).
 
 mod kernel;
