@@ -80,7 +80,7 @@ pub enum MastermindCmd {
     /// The optimum split into independent jobs: a Makefile, one rule a job
     #[command(
         name = "optimum-plan",
-        after_help = "Example:\n  tabula mastermind optimum-plan --pegs 5 --folder jobs\n(a Makefile on stdout: save it as plan.mk, then run make -j 2 -f plan.mk)"
+        after_help = "Example:\n  tabula mastermind optimum-plan --pegs 4 --folder jobs\n(a Makefile on stdout: save it as plan.mk, then run make -j 2 -f plan.mk)"
     )]
     OptimumPlan {
         #[command(flatten)]

@@ -98,7 +98,7 @@ pub enum GameCmd {
     /// One job of optimum-plan: a class below a first guess, its facts written to a file
     #[command(
         name = "optimum-build",
-        after_help = "Example:\n  tabula numeron optimum-build --digits 4 --first 0123 --reply 0E1B --out u.tbl"
+        after_help = "Example:\n  tabula numeron optimum-build --digits 3 --first 012 --reply 0E1B --out u.tbl"
     )]
     OptimumBuild {
         #[command(flatten)]
