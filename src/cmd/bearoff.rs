@@ -87,7 +87,7 @@ pub enum BearoffCmd {
         after_help = "Example:\n  tabula bearoff show 6,6,5/3,1 --points 6 --checkers 6\n  tabula bearoff show 6,6,5,3,1"
     )]
     Show {
-        /// One side (6,6,5,3,1; - for none), two sides ROLLER/OPPONENT, a Position ID or
+        /// One side (6,6,5,3,1; - for none), two sides ROLLER/OPPONENT, a Position ID, an XGID or
         /// an index
         position: String,
         #[command(flatten)]
@@ -100,7 +100,7 @@ pub enum BearoffCmd {
         after_help = "Example:\n  tabula bearoff distribution 6,6,5,3,1 --table tables/bearoff-os-6.tbl"
     )]
     Distribution {
-        /// One side: its checkers' points (6,6,5,3,1; - for none), an index or a Position ID
+        /// One side: its checkers' points (6,6,5,3,1; - for none), an index, a Position ID or an XGID
         position: String,
         /// The one-sided table (default: the one of --points in the tables folder)
         #[arg(long, value_name = "FILE")]
@@ -116,7 +116,7 @@ pub enum BearoffCmd {
         after_help = "Example:\n  tabula bearoff equity 6,6,5/4,2,1 --table tables/bearoff-ts-6x6.tbl --one-sided tables/bearoff-os-6.tbl"
     )]
     Equity {
-        /// Two sides ROLLER/OPPONENT (6,6,5/4,2,1), a record or a Position ID
+        /// Two sides ROLLER/OPPONENT (6,6,5/4,2,1), a record, a Position ID or an XGID
         position: String,
         #[command(flatten)]
         table: Table,
@@ -133,7 +133,7 @@ pub enum BearoffCmd {
     /// Every play of a roll, best first, with the equity each loses
     #[command(after_help = "Example:\n  tabula bearoff hint 6,6,5/4,2,1 6-1 --cube centred")]
     Hint {
-        /// Two sides ROLLER/OPPONENT (6,6,5/4,2,1), a record or a Position ID
+        /// Two sides ROLLER/OPPONENT (6,6,5/4,2,1), a record, a Position ID or an XGID
         position: String,
         /// The roll, as 6-1 or 3-3
         roll: String,

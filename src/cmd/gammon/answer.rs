@@ -9,9 +9,20 @@ use tabula::gammon::query::{self, Evaluation, Hint, Looked, Moves, Opening};
 use tabula::gammon::{notation, CubeState, Numbers, Position, Roll, Variant};
 use tabula::Result;
 
-/// A position of `v` as given (notation, index or Position ID).
+/// A position of `v` as given (notation, index, Position ID or XGID); a backgammon
+/// position is told where tabula answers it.
 pub fn position(v: &Variant, text: &str) -> Result<Position> {
-    Ok(notation::parse_position(v, text)?)
+    Ok(notation::parse_position(v, text).map_err(|e| match &e {
+        tabula::gammon::Error::Backgammon {
+            bearoff: Some(pair),
+            ..
+        } => {
+            let hint =
+                format!("ask `tabula bearoff equity {pair}` or `tabula bearoff hint {pair} ROLL`");
+            e.with_hint(&hint)
+        }
+        _ => e,
+    })?)
 }
 
 /// A position and a roll of `v` as given.

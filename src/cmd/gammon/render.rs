@@ -51,6 +51,9 @@ pub fn looked(l: &Looked) -> String {
     if let Some(id) = &l.position_id {
         let _ = write!(out, "\nPosition ID {id}");
     }
+    if let Some(x) = &l.xgid {
+        let _ = write!(out, "\n{x}");
+    }
     out
 }
 

@@ -8,7 +8,7 @@ use super::judge::Bearoff;
 use super::notation;
 use super::store::{Kind, OneSidedTable, TwoSidedTable};
 use crate::gammon::cube::{decide_money, CubeState};
-use crate::gammon::gnubg::position_id;
+use crate::gammon::gnubg::{position_id, xgid};
 use crate::gammon::judge::{rank, Judge};
 use crate::gammon::query::{Evaluation, Looked, Ranked};
 use crate::gammon::{Error, Roll};
@@ -77,6 +77,7 @@ pub fn look(kind: &Kind, roller: u64, opponent: Option<u64>) -> Result<Looked, E
         index: record,
         position,
         position_id: position_id::encode(&p).ok(),
+        xgid: xgid::encode(&p).ok(),
         pips: p.pips(),
     })
 }
