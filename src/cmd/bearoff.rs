@@ -89,6 +89,7 @@ pub enum BearoffCmd {
     Show {
         /// One side (6,6,5,3,1; - for none), two sides ROLLER/OPPONENT, a Position ID, an XGID or
         /// an index
+        #[arg(allow_hyphen_values = true)]
         position: String,
         #[command(flatten)]
         size: Size,
@@ -101,6 +102,7 @@ pub enum BearoffCmd {
     )]
     Distribution {
         /// One side: its checkers' points (6,6,5,3,1; - for none), an index, a Position ID or an XGID
+        #[arg(allow_hyphen_values = true)]
         position: String,
         /// The one-sided table (default: the one of --points in the tables folder)
         #[arg(long, value_name = "FILE")]
@@ -117,11 +119,13 @@ pub enum BearoffCmd {
     )]
     Equity {
         /// Two sides ROLLER/OPPONENT (6,6,5/4,2,1), a record, a Position ID or an XGID
+        #[arg(allow_hyphen_values = true)]
         position: String,
         #[command(flatten)]
         table: Table,
-        /// A one-sided table: its estimate of the win beside the exact one
-        #[arg(long, value_name = "FILE")]
+        /// A one-sided table: its estimate of the win beside the exact one (a file, or
+        /// a table's name in the tables folder as serve names it: bearoff-os-6)
+        #[arg(long, value_name = "FILE|NAME")]
         one_sided: Option<PathBuf>,
         /// The cube state whose decision to show (with the cube): owned, centred,
         /// centred-jacoby, opponent-owns
@@ -134,6 +138,7 @@ pub enum BearoffCmd {
     #[command(after_help = "Example:\n  tabula bearoff hint 6,6,5/4,2,1 6-1 --cube centred")]
     Hint {
         /// Two sides ROLLER/OPPONENT (6,6,5/4,2,1), a record, a Position ID or an XGID
+        #[arg(allow_hyphen_values = true)]
         position: String,
         /// The roll, as 6-1 or 3-3
         roll: String,
@@ -243,7 +248,7 @@ pub fn run(cmd: BearoffCmd) -> Result<()> {
             let t = open_two_sided(&table, &position)?;
             let os = one_sided
                 .as_deref()
-                .map(|p| open_one_sided(Some(p), &Kind::one_sided(t.kind().points)))
+                .map(|p| open_one_sided(Some(&by_name(p)), &Kind::one_sided(t.kind().points)))
                 .transpose()?;
             let e = answer::equity(&t, &position, cube, os.as_ref())?;
             text_or_json(&e, json, || render::evaluation(&e))
@@ -328,6 +333,23 @@ fn show(position: &str, size: Size, json: Json) -> Result<()> {
     };
     let looked = query::look(&kind, roller, opponent)?;
     text_or_json(&looked, json, || super::gammon::render::looked(&looked))
+}
+
+/// A table given by its name as `serve` names it (`bearoff-os-6`, with or without
+/// `.tbl`): the file of that name in the tables folder, when no file of the given path
+/// exists; else the path itself.
+fn by_name(given: &Path) -> PathBuf {
+    let bare = given.components().count() == 1 && !given.exists();
+    match (bare, given.to_str()) {
+        (true, Some(name)) if name.starts_with("bearoff-") => {
+            let file = match name.ends_with(".tbl") {
+                true => name.to_string(),
+                false => format!("{name}.tbl"),
+            };
+            tables::find(&file)
+        }
+        _ => given.to_path_buf(),
+    }
 }
 
 fn open_one_sided(given: Option<&Path>, kind: &Kind) -> Result<OneSidedTable> {

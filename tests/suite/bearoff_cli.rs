@@ -475,3 +475,56 @@ fn a_table_of_another_size_under_a_default_name_is_refused() {
         assert!(err.contains(wanted), "{err}");
     }
 }
+
+#[test]
+fn a_pair_reads_as_its_xgid_a_finished_game_has_no_cube_and_tables_go_by_name() {
+    let e = json(&[
+        "bearoff",
+        "equity",
+        "6,6,5/4,2,1",
+        "--table",
+        &table("bearoff-ts-6x6.tbl"),
+        "--json",
+    ]);
+    // The XGID it shows names the same pair.
+    let by_xgid = json(&[
+        "bearoff",
+        "equity",
+        e["xgid"].as_str().unwrap(),
+        "--table",
+        &table("bearoff-ts-6x6.tbl"),
+        "--json",
+    ]);
+    assert_eq!(by_xgid["position"], "6,6,5/4,2,1");
+    assert_eq!(by_xgid["equity"], e["equity"]);
+    // `-/4,2` is a position, not a flag; a side with every checker off has finished the
+    // game: no cube decision.
+    for (pair, equity) in [("-/4,2", 1.0), ("4,2/-", -1.0)] {
+        let over = json(&[
+            "bearoff",
+            "equity",
+            pair,
+            "--table",
+            &table("bearoff-ts-6x6.tbl"),
+            "--json",
+        ]);
+        assert_eq!(over["equity"], equity, "{pair}");
+        assert!(over.get("cube").is_none(), "{pair}: {over}");
+    }
+    // `--one-sided` by the name serve gives the table, in the tables folder.
+    table("bearoff-os-6.tbl");
+    let named = tabula()
+        .env("TABULA_TABLES", folder())
+        .args(["bearoff", "equity", "6,6,5/4,2,1", "--table"])
+        .arg(table("bearoff-ts-6x6.tbl"))
+        .args(["--one-sided", "bearoff-os-6", "--json"])
+        .output()
+        .unwrap();
+    assert!(
+        named.status.success(),
+        "{}",
+        String::from_utf8_lossy(&named.stderr)
+    );
+    let named: Value = serde_json::from_slice(&named.stdout).unwrap();
+    assert!(named["one_sided_estimate"]["win"].is_f64());
+}

@@ -304,3 +304,37 @@ fn gnubg_plays_a_match_that_tabula_then_analyses() {
     assert_eq!(steps(&sgf), steps(&mat));
     assert!(!steps(&sgf).is_empty());
 }
+
+#[test]
+fn a_backgammon_position_is_recognised_and_its_bear_off_pointed_to() {
+    let refused = |position: &str| {
+        let out = tabula()
+            .args(["gammon", "show", "--variant", "hyper3", position])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let opening = refused("XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10");
+    assert!(opening.contains("a backgammon position"), "{opening}");
+    assert!(!opening.contains("unknown token"), "{opening}");
+    let home = refused("XGID=-ABCCCC------------abcccc-:0:0:1:00:0:0:0:0:10");
+    assert!(
+        home.contains("tabula bearoff equity 6,6,6,5,5,5,4,4,4,3,3,3,2,2,1/6,5,5,4,4,4,3,3,3,2,2,2,1,1,1 --checkers 15"),
+        "{home}"
+    );
+    // As a list of points too.
+    let listed =
+        refused("24,24,13,13,13,13,13,8,8,8,6,6,6,6,6/24,24,13,13,13,13,13,8,8,8,6,6,6,6,6");
+    assert!(listed.contains("a backgammon position"), "{listed}");
+    // A Hypergammon XGID reads, and `show` prints the XGID back.
+    let x = "XGID=-aaa------------------AAA-:0:0:1:00:0:0:0:0:10";
+    let out = tabula()
+        .args(["gammon", "show", "--variant", "hyper3", x, "--json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["xgid"], x);
+    assert_eq!(doc["position"], "24,23,22/24,23,22");
+}

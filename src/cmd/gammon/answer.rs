@@ -17,8 +17,19 @@ pub fn position(v: &Variant, text: &str) -> Result<Position> {
             bearoff: Some(pair),
             ..
         } => {
-            let hint =
-                format!("ask `tabula bearoff equity {pair}` or `tabula bearoff hint {pair} ROLL`");
+            // The two-sided table must hold as many checkers as the fuller side.
+            let most = pair
+                .split('/')
+                .map(|s| s.split(',').filter(|p| *p != "-").count())
+                .max()
+                .unwrap_or(0);
+            let size = match most > 6 {
+                true => format!(" --checkers {most}"),
+                false => String::new(),
+            };
+            let hint = format!(
+                "ask `tabula bearoff equity {pair}{size}` or `tabula bearoff hint {pair} ROLL{size}`"
+            );
             e.with_hint(&hint)
         }
         _ => e,

@@ -138,6 +138,7 @@ pub fn evaluation(e: &Evaluation) -> String {
                 money_verdict(a)
             );
         }
+        (Some(_), None) => out.push_str("\ncube     none: the game is over"),
         _ => out.push_str("\ncube     (this table keeps no cube)"),
     }
     out

@@ -144,7 +144,8 @@ pub struct BearoffEvaluation {
 }
 
 /// The values of the pair (`roller`, `opponent`), with the cube decision of the side on
-/// roll in `state` where the table keeps the cube, and the one-sided estimate where a
+/// roll in `state` where the table keeps the cube and the game is not over (a side with
+/// every checker off has finished it: no cube decision is left), and the one-sided estimate where a
 /// one-sided table is given.
 pub fn equity(
     table: &TwoSidedTable,
@@ -155,6 +156,9 @@ pub fn equity(
 ) -> Result<BearoffEvaluation, Error> {
     let v = table.values(roller, opponent)?;
     let looked = look(&table.kind(), roller, Some(opponent))?;
+    let index = table.index();
+    let off = index.rank(&vec![0u8; index.points()])?;
+    let over = roller == off || opponent == off;
     let estimate = match one_sided {
         None => None,
         Some(os) => {
@@ -176,7 +180,10 @@ pub fn equity(
             looked,
             equity: v.equity(),
             outcomes: v.outcomes(),
-            cube: v.cubeful.as_ref().map(|c| decide_money(c, state, true)),
+            cube: match over {
+                true => None,
+                false => v.cubeful.as_ref().map(|c| decide_money(c, state, true)),
+            },
             cubeful: v.cubeful,
         },
         one_sided_estimate: estimate,
