@@ -228,16 +228,7 @@ pub fn run(cmd: BearoffCmd) -> Result<()> {
             table,
             points,
             json,
-        } => {
-            let kind = Kind::one_sided(points);
-            if table.is_none() {
-                // Bad input is refused before a table is looked for.
-                answer::side(&kind, &position)?;
-            }
-            let t = open_one_sided(table.as_deref(), &kind)?;
-            let d = answer::distribution(&t, &position)?;
-            text_or_json(&d, json, || render::distribution(&d))
-        }
+        } => distribution(&position, table.as_deref(), points, json),
         BearoffCmd::Equity {
             position,
             table,
@@ -314,9 +305,37 @@ fn text_or_json<T: Serialize>(value: &T, json: Json, text: impl FnOnce() -> Stri
 }
 
 /// `show`: one side, or two.
+/// `distribution` of one side, or of a pair side by side.
+fn distribution(position: &str, table: Option<&Path>, points: usize, json: Json) -> Result<()> {
+    let kind = Kind::one_sided(points);
+    // A pair ROLLER/OPPONENT: both sides side by side.
+    // (A Position ID may hold a `/`; it has no commas and 14 characters.)
+    let id = position.trim().len() == 14 && !position.contains(',');
+    let pair = position.split_once('/').filter(|_| !id);
+    let sides = pair.map_or(vec![position], |(a, b)| vec![a, b]);
+    if table.is_none() {
+        // Bad input is refused before a table is looked for.
+        for s in &sides {
+            answer::side(&kind, s)?;
+        }
+    }
+    let t = open_one_sided(table, &kind)?;
+    if let Some((a, b)) = pair {
+        let d = tabula::gammon::bearoff::query::PairDistribution {
+            roller: answer::distribution(&t, a)?,
+            opponent: answer::distribution(&t, b)?,
+        };
+        return text_or_json(&d, json, || render::pair_distribution(&d));
+    }
+    let d = answer::distribution(&t, position)?;
+    text_or_json(&d, json, || render::distribution(&d))
+}
+
 fn show(position: &str, size: Size, json: Json) -> Result<()> {
     let index = BearoffIndex::new(size.points, size.checkers)?;
-    let two = position.contains('/') || position.trim().len() == 14;
+    let two = position.contains('/')
+        || position.trim().len() == 14
+        || tabula::gammon::gnubg::xgid::looks_like(position);
     let (kind, roller, opponent) = if two {
         let (us, them) = notation::parse_pair(&index, position)?;
         (
@@ -332,7 +351,28 @@ fn show(position: &str, size: Size, json: Json) -> Result<()> {
         (kind, notation::parse_side(&index, position)?, None)
     };
     let looked = query::look(&kind, roller, opponent)?;
-    text_or_json(&looked, json, || super::gammon::render::looked(&looked))
+    text_or_json(&looked, json, || {
+        let text = super::gammon::render::looked(&looked);
+        // A pair is drawn on backgammon's board, as gnubg shows it.
+        let drawn = looked
+            .position_id
+            .as_deref()
+            .filter(|_| opponent.is_some())
+            .and_then(|id| tabula::gammon::gnubg::position_id::decode(id).ok())
+            .map(|p| {
+                let around = tabula::gammon::board::Around {
+                    cube: None,
+                    dice: None,
+                    top_on_roll: false,
+                    score: None,
+                };
+                tabula::gammon::board::draw(&tabula::gammon::Variant::backgammon(), &p, &around)
+            });
+        match drawn {
+            Some(board) => format!("{board}\n{text}"),
+            None => text,
+        }
+    })
 }
 
 /// A table given by its name as `serve` names it (`bearoff-os-6`, with or without

@@ -1,4 +1,4 @@
-//! A match file analysed exactly (`docs/gammon.md`, "Analysing a match file"): each game
+//! A match file analysed exactly (`docs/gammon.md`, "Match files"): each game
 //! of a [`MatchRecord`] replayed from the variant's opening, every checker play and cube
 //! decision of both players judged by the judge of its stakes — money play through a
 //! table, a match's score through the score's tables — and reviewed by the trainer's own
@@ -12,7 +12,7 @@
 //! double without access, an action out of turn) is a [`Fault`] naming its line; its game
 //! is analysed up to it, and the next games still are.
 
-use super::cube::{Cube, Owner};
+use super::cube::{Cube, CubeAction, Owner};
 use super::gnubg::record::{Act, Action, Fault, GameRecord, MatchRecord};
 use super::gnubg::xgid::{self, XgDice, XgOwner, Xgid};
 use super::judge::{rank, Judge, Measure, Money};
@@ -440,23 +440,22 @@ impl<J: Judge> Replay<'_, J> {
         let seen = self.seen(p);
         let action = judge.cube(&self.pos, seen).map_err(|e| e.to_string())?;
         if let Some(action) = action.filter(|a| a.action.is_some()) {
-            let (answers, best) = trainer::double_answers(&action);
-            let loss = answers[best].1 - answers[1].1;
-            let words = [answers[1].0, answers[best].0];
-            let r = trainer::reviewed(
-                judge,
-                seen,
-                &self.pos,
-                self.cube,
-                Kind::Cube,
-                None,
-                words,
-                loss,
-            );
-            let x = self.xgid(p, &self.pos, XgDice::ToRoll);
-            self.record(p, line, r, x);
+            self.cube_decision(line, p, &action, false);
         }
         Ok(())
+    }
+
+    /// Records `p`'s cube decision (`doubled` or not) against `action`, the table's.
+    fn cube_decision(&mut self, line: usize, p: usize, action: &CubeAction, doubled: bool) {
+        let (judge, seen) = (self.judges[p], self.seen(p));
+        let (answers, best) = trainer::double_answers(action);
+        let k = usize::from(!doubled);
+        let loss = answers[best].1 - answers[k].1;
+        let words = [answers[k].0, answers[best].0];
+        let (pos, cube) = (self.pos, self.cube);
+        let r = trainer::reviewed(judge, seen, &pos, cube, Kind::Cube, None, words, loss);
+        let x = self.xgid(p, &pos, XgDice::ToRoll);
+        self.record(p, line, r, x);
     }
 
     fn play(
@@ -538,21 +537,7 @@ impl<J: Judge> Replay<'_, J> {
                 self.record.players[p]
             ));
         };
-        let (answers, best) = trainer::double_answers(&action);
-        let loss = answers[best].1 - answers[0].1;
-        let words = [answers[0].0, answers[best].0];
-        let r = trainer::reviewed(
-            judge,
-            seen,
-            &self.pos,
-            self.cube,
-            Kind::Cube,
-            None,
-            words,
-            loss,
-        );
-        let x = self.xgid(p, &self.pos, XgDice::ToRoll);
-        self.record(p, line, r, x);
+        self.cube_decision(line, p, &action, true);
         self.decided = true;
         self.pending = Some((p, action));
         Ok(())

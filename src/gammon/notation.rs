@@ -65,7 +65,25 @@ pub fn parse_position(variant: &Variant, text: &str) -> Result<Position, Error> 
         if them.contains('/') {
             return Err(bad("more than one `/`".to_string()));
         }
-        Position::new(&side(variant, us, &bad)?, &side(variant, them, &bad)?)?
+        let read = |most| -> Result<Position, Error> {
+            Position::new(
+                &side(variant, us, &bad, most)?,
+                &side(variant, them, &bad, most)?,
+            )
+        };
+        match read(variant.checkers) {
+            Ok(p) => p,
+            // Backgammon's 15 a side, listed for a smaller member: recognised below.
+            Err(e) => match read(15) {
+                Ok(p)
+                    if variant.points == position_id::POINTS
+                        && backgammon(variant, &p).is_some() =>
+                {
+                    p
+                }
+                _ => return Err(e),
+            },
+        }
     } else if variant.points == position_id::POINTS && t.len() == position_id::LEN {
         let p = position_id::decode(t)?;
         if p.points() != 24 {
@@ -103,7 +121,8 @@ fn backgammon(variant: &Variant, p: &Position) -> Option<Option<String>> {
     const HOME: usize = 6;
     let backgammon = p.points() == position_id::POINTS
         && variant.checkers < 15
-        && p.us_in_play().max(p.them_in_play()) > variant.checkers
+        // More than any Hypergammon holds, and more than the variant's.
+        && p.us_in_play().max(p.them_in_play()) > variant.checkers.max(3)
         && p.us_in_play() <= 15
         && p.them_in_play() <= 15;
     if !backgammon {
@@ -157,7 +176,12 @@ pub fn check(variant: &Variant, p: &Position) -> Result<(), String> {
 }
 
 /// One side's list: points `1..=P` or `bar`, comma-separated (empty: all off).
-fn side(variant: &Variant, text: &str, bad: &dyn Fn(String) -> Error) -> Result<Vec<u8>, Error> {
+fn side(
+    variant: &Variant,
+    text: &str,
+    bad: &dyn Fn(String) -> Error,
+    most: usize,
+) -> Result<Vec<u8>, Error> {
     let mut slots = vec![0u8; variant.points + 1];
     if text.trim().is_empty() {
         return Ok(slots);
@@ -184,11 +208,6 @@ fn side(variant: &Variant, text: &str, bad: &dyn Fn(String) -> Error) -> Result<
                     )))
                 }
             }
-        };
-        // Backgammon's 15 a side are read on the 24-point board, to be recognised.
-        let most = match p == position_id::POINTS {
-            true => variant.checkers.max(15),
-            false => variant.checkers,
         };
         if listed >= most {
             return Err(bad(format!(

@@ -528,3 +528,97 @@ fn a_pair_reads_as_its_xgid_a_finished_game_has_no_cube_and_tables_go_by_name() 
     let named: Value = serde_json::from_slice(&named.stdout).unwrap();
     assert!(named["one_sided_estimate"]["win"].is_f64());
 }
+
+#[test]
+fn show_draws_a_pair_on_backgammons_board() {
+    let out = tabula()
+        .args([
+            "bearoff",
+            "show",
+            "6,5,1/-",
+            "--points",
+            "6",
+            "--checkers",
+            "6",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    // gnubg's frame, the side on roll's checkers on its points 6, 5 and 1, below.
+    assert!(
+        text.contains("+12-11-10--9--8--7-------6--5--4--3--2--1-+"),
+        "{text}"
+    );
+    let bottom = text
+        .lines()
+        .rev()
+        .find(|l| l.contains('X') && l.contains('|'))
+        .unwrap();
+    assert_eq!(bottom.matches('X').count(), 3, "{text}");
+    assert!(text.contains("position  6,5,1/-"), "{text}");
+    assert!(text.contains("XGID="), "{text}");
+}
+
+#[test]
+fn distribution_of_a_pair_gives_both_sides_with_their_spread_epc_and_wastage() {
+    let d = json(&[
+        "bearoff",
+        "distribution",
+        "-/1",
+        "--table",
+        &table("bearoff-os-6.tbl"),
+        "--json",
+    ]);
+    // One checker on the 1 point: off in one roll, no spread; 49/6 pips for 1.
+    let o = &d["opponent"];
+    assert_eq!(
+        (o["mean"].as_f64(), o["std_dev"].as_f64()),
+        (Some(1.0), Some(0.0))
+    );
+    assert_eq!(o["pips"], 1);
+    assert!((o["epc"].as_f64().unwrap() - 49.0 / 6.0).abs() < 1e-12);
+    assert!((o["wastage"].as_f64().unwrap() - 43.0 / 6.0).abs() < 1e-12);
+    assert_eq!(d["roller"]["mean"], 0.0);
+    // The spread from the rolls, by a second sum, for a longer bear-off.
+    let s = json(&[
+        "bearoff",
+        "distribution",
+        "6,6,5,4,4,2,1",
+        "--table",
+        &table("bearoff-os-6.tbl"),
+        "--json",
+    ]);
+    let rolls: Vec<f64> = s["rolls"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r.as_f64().unwrap())
+        .collect();
+    let mean = s["mean"].as_f64().unwrap();
+    let var: f64 = rolls
+        .iter()
+        .enumerate()
+        .map(|(k, p)| p * (k as f64 - mean).powi(2))
+        .sum();
+    assert!((s["std_dev"].as_f64().unwrap() - var.sqrt()).abs() < 1e-9);
+    assert_eq!(s["pips"], 6 + 6 + 5 + 4 + 4 + 2 + 1);
+    let text = tabula()
+        .args([
+            "bearoff",
+            "distribution",
+            "6,6,5/4,2",
+            "--table",
+            &table("bearoff-os-6.tbl"),
+        ])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&text.stdout);
+    for word in ["6,6,5", "4,2", "std dev", "EPC", "wastage"] {
+        assert!(text.contains(word), "{word}: {text}");
+    }
+}

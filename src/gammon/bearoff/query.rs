@@ -35,6 +35,15 @@ pub struct Distribution {
     pub rolls: Vec<f64>,
     /// The expected number of rolls.
     pub mean: f64,
+    /// The standard deviation of the number of rolls.
+    pub std_dev: f64,
+    /// The side's pip count.
+    pub pips: u32,
+    /// Its effective pip count, as gnubg gives it: the expected rolls times the average
+    /// roll's pips, 49/6.
+    pub epc: f64,
+    /// What the bear-off wastes: the effective pip count less the pip count.
+    pub wastage: f64,
     /// With all fifteen on the board: the probabilities of needing exactly 0, 1, 2, …
     /// rolls to bear off the first checker; else null.
     pub gammon_rolls: Option<Vec<f64>>,
@@ -50,14 +59,41 @@ fn mean(d: &[f64]) -> f64 {
 /// The distributions of the side `side` (a rank).
 pub fn distribution(table: &OneSidedTable, side: u64) -> Result<Distribution, Error> {
     let d = table.distributions(side)?;
+    let counts = table.index().side(side)?;
+    let pips: u32 = counts
+        .iter()
+        .enumerate()
+        .map(|(i, &c)| (i as u32 + 1) * u32::from(c))
+        .sum();
+    let m = mean(&d.rolls);
+    let second: f64 = d
+        .rolls
+        .iter()
+        .enumerate()
+        .map(|(k, p)| (k * k) as f64 * p)
+        .sum();
+    let epc = m * 49.0 / 6.0;
     Ok(Distribution {
         index: side,
-        position: notation::side(&table.index().side(side)?),
-        mean: mean(&d.rolls),
+        position: notation::side(&counts),
+        std_dev: (second - m * m).max(0.0).sqrt(),
+        pips,
+        epc,
+        wastage: epc - f64::from(pips),
+        mean: m,
         gammon_mean: d.gammon_rolls.as_deref().map(mean),
         rolls: d.rolls,
         gammon_rolls: d.gammon_rolls,
     })
+}
+
+/// Both sides of a pair, each from the one-sided table, as gnubg shows them side by side.
+#[derive(Debug, Clone, Serialize)]
+pub struct PairDistribution {
+    /// The side on roll's.
+    pub roller: Distribution,
+    /// The opponent's.
+    pub opponent: Distribution,
 }
 
 /// A position looked up in a database's index (no table needed).

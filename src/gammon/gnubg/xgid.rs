@@ -182,7 +182,7 @@ pub fn write(x: &Xgid) -> Result<String, Error> {
 /// the readers of positions try [`parse`] then.
 pub fn looks_like(text: &str) -> bool {
     let t = text.trim();
-    if t.len() >= PREFIX.len() && t[..PREFIX.len()].eq_ignore_ascii_case(PREFIX) {
+    if has_prefix(t) {
         return true;
     }
     t.len() > CHECKERS_LEN
@@ -190,6 +190,13 @@ pub fn looks_like(text: &str) -> bool {
         && t.as_bytes()[..CHECKERS_LEN]
             .iter()
             .all(|&b| b == b'-' || (b & !0x20).wrapping_sub(b'A') < 16)
+}
+
+/// Whether `t` starts with `XGID=` (any case).
+fn has_prefix(t: &str) -> bool {
+    t.as_bytes()
+        .get(..PREFIX.len())
+        .is_some_and(|b| b.eq_ignore_ascii_case(PREFIX.as_bytes()))
 }
 
 /// Reads an XGID (with or without its `XGID=` prefix): nine or ten fields (the largest
@@ -201,11 +208,8 @@ pub fn parse(text: &str) -> Result<Xgid, Error> {
         input: excerpt(t),
         reason,
     };
-    let body = if t.len() >= PREFIX.len() && t[..PREFIX.len()].eq_ignore_ascii_case(PREFIX) {
-        &t[PREFIX.len()..]
-    } else {
-        t
-    };
+    // The prefix is ASCII: after it, a char boundary.
+    let body = if has_prefix(t) { &t[PREFIX.len()..] } else { t };
     let fields: Vec<&str> = body.split(':').collect();
     if !(9..=10).contains(&fields.len()) {
         return Err(fail(format!(
@@ -413,6 +417,8 @@ mod tests {
             "-b----E-C---eE---c-e----Ba:0:0:1:00:0:0:0:0:10",
             "-b----E-C---eE---c-e----BZ:0:0:1:00:0:0:0:0:10",
             "-b----E-C---eE---c-e----Bé:0:0:1:00:0:0:0:0:10",
+            "XGIé=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10",
+            "日本語",
         ] {
             assert!(parse(bad).is_err(), "{bad}");
         }
