@@ -135,7 +135,7 @@ fn backgammon(variant: &Variant, p: &Position) -> Option<Option<String>> {
     let side = |s: &[u8]| {
         let points: Vec<String> = (1..=HOME)
             .rev()
-            .flat_map(|point| std::iter::repeat(point.to_string()).take(usize::from(s[point - 1])))
+            .flat_map(|point| std::iter::repeat_n(point.to_string(), usize::from(s[point - 1])))
             .collect();
         match points.is_empty() {
             true => "-".to_string(),

@@ -45,7 +45,7 @@ pub struct AnalyseArgs {
 /// Reads `path` as a match file: `.sgf` by its extension or its first characters, else
 /// `.mat`.
 pub fn read(path: &Path) -> Result<MatchRecord> {
-    let io = |e| tabula::Error::io(&path.display().to_string(), e);
+    let io = |e| tabula::Error::io(path.display().to_string(), e);
     let size = std::fs::metadata(path).map_err(io)?.len();
     if size > MAX_BYTES {
         return Err(input(
@@ -94,7 +94,7 @@ pub fn analysis(
             table: table.map(Path::to_path_buf),
         };
         let h = handle::open(&source, Reader::Map)?;
-        return Ok(h.advise(analysis::analyse(record, Stakes::Money(h.table.as_ref())))?);
+        return h.advise(analysis::analyse(record, Stakes::Money(h.table.as_ref())));
     }
     let v = Variant::parse(name.as_deref().expect("checked"))?;
     let mut open = |score| -> std::result::Result<_, tabula::gammon::Error> {

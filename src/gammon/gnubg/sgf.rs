@@ -188,7 +188,7 @@ fn act(player: usize, value: &str) -> Result<Act, String> {
         return Err("not two dice 1-6 then the checkers' letters, nor double, take, drop".into());
     };
     let letters = &b[2..];
-    if letters.len() % 2 != 0 || letters.len() > 16 {
+    if !letters.len().is_multiple_of(2) || letters.len() > 16 {
         return Err("the checkers' letters come in pairs, at most 4".into());
     }
     let point = |c: u8| -> Result<u8, String> {
