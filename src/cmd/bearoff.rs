@@ -87,8 +87,9 @@ pub enum BearoffCmd {
         after_help = "Example:\n  tabula bearoff show 6,6,5/3,1 --points 6 --checkers 6\n  tabula bearoff show 6,6,5,3,1"
     )]
     Show {
-        /// One side (6,6,5,3,1; - for none), two sides ROLLER/OPPONENT, a Position ID or
+        /// One side (6,6,5,3,1; - for none), two sides ROLLER/OPPONENT, a Position ID, an XGID or
         /// an index
+        #[arg(allow_hyphen_values = true)]
         position: String,
         #[command(flatten)]
         size: Size,
@@ -100,7 +101,8 @@ pub enum BearoffCmd {
         after_help = "Example:\n  tabula bearoff distribution 6,6,5,3,1 --table tables/bearoff-os-6.tbl"
     )]
     Distribution {
-        /// One side: its checkers' points (6,6,5,3,1; - for none), an index or a Position ID
+        /// One side: its checkers' points (6,6,5,3,1; - for none), an index, a Position ID or an XGID
+        #[arg(allow_hyphen_values = true)]
         position: String,
         /// The one-sided table (default: the one of --points in the tables folder)
         #[arg(long, value_name = "FILE")]
@@ -116,12 +118,14 @@ pub enum BearoffCmd {
         after_help = "Example:\n  tabula bearoff equity 6,6,5/4,2,1 --table tables/bearoff-ts-6x6.tbl --one-sided tables/bearoff-os-6.tbl"
     )]
     Equity {
-        /// Two sides ROLLER/OPPONENT (6,6,5/4,2,1), a record or a Position ID
+        /// Two sides ROLLER/OPPONENT (6,6,5/4,2,1), a record, a Position ID or an XGID
+        #[arg(allow_hyphen_values = true)]
         position: String,
         #[command(flatten)]
         table: Table,
-        /// A one-sided table: its estimate of the win beside the exact one
-        #[arg(long, value_name = "FILE")]
+        /// A one-sided table: its estimate of the win beside the exact one (a file, or
+        /// a table's name in the tables folder as serve names it: bearoff-os-6)
+        #[arg(long, value_name = "FILE|NAME")]
         one_sided: Option<PathBuf>,
         /// The cube state whose decision to show (with the cube): owned, centred,
         /// centred-jacoby, opponent-owns
@@ -133,7 +137,8 @@ pub enum BearoffCmd {
     /// Every play of a roll, best first, with the equity each loses
     #[command(after_help = "Example:\n  tabula bearoff hint 6,6,5/4,2,1 6-1 --cube centred")]
     Hint {
-        /// Two sides ROLLER/OPPONENT (6,6,5/4,2,1), a record or a Position ID
+        /// Two sides ROLLER/OPPONENT (6,6,5/4,2,1), a record, a Position ID or an XGID
+        #[arg(allow_hyphen_values = true)]
         position: String,
         /// The roll, as 6-1 or 3-3
         roll: String,
@@ -223,16 +228,7 @@ pub fn run(cmd: BearoffCmd) -> Result<()> {
             table,
             points,
             json,
-        } => {
-            let kind = Kind::one_sided(points);
-            if table.is_none() {
-                // Bad input is refused before a table is looked for.
-                answer::side(&kind, &position)?;
-            }
-            let t = open_one_sided(table.as_deref(), &kind)?;
-            let d = answer::distribution(&t, &position)?;
-            text_or_json(&d, json, || render::distribution(&d))
-        }
+        } => distribution(&position, table.as_deref(), points, json),
         BearoffCmd::Equity {
             position,
             table,
@@ -243,7 +239,7 @@ pub fn run(cmd: BearoffCmd) -> Result<()> {
             let t = open_two_sided(&table, &position)?;
             let os = one_sided
                 .as_deref()
-                .map(|p| open_one_sided(Some(p), &Kind::one_sided(t.kind().points)))
+                .map(|p| open_one_sided(Some(&by_name(p)), &Kind::one_sided(t.kind().points)))
                 .transpose()?;
             let e = answer::equity(&t, &position, cube, os.as_ref())?;
             text_or_json(&e, json, || render::evaluation(&e))
@@ -309,9 +305,37 @@ fn text_or_json<T: Serialize>(value: &T, json: Json, text: impl FnOnce() -> Stri
 }
 
 /// `show`: one side, or two.
+/// `distribution` of one side, or of a pair side by side.
+fn distribution(position: &str, table: Option<&Path>, points: usize, json: Json) -> Result<()> {
+    let kind = Kind::one_sided(points);
+    // A pair ROLLER/OPPONENT: both sides side by side.
+    // (A Position ID may hold a `/`; it has no commas and 14 characters.)
+    let id = position.trim().len() == 14 && !position.contains(',');
+    let pair = position.split_once('/').filter(|_| !id);
+    let sides = pair.map_or(vec![position], |(a, b)| vec![a, b]);
+    if table.is_none() {
+        // Bad input is refused before a table is looked for.
+        for s in &sides {
+            answer::side(&kind, s)?;
+        }
+    }
+    let t = open_one_sided(table, &kind)?;
+    if let Some((a, b)) = pair {
+        let d = tabula::gammon::bearoff::query::PairDistribution {
+            roller: answer::distribution(&t, a)?,
+            opponent: answer::distribution(&t, b)?,
+        };
+        return text_or_json(&d, json, || render::pair_distribution(&d));
+    }
+    let d = answer::distribution(&t, position)?;
+    text_or_json(&d, json, || render::distribution(&d))
+}
+
 fn show(position: &str, size: Size, json: Json) -> Result<()> {
     let index = BearoffIndex::new(size.points, size.checkers)?;
-    let two = position.contains('/') || position.trim().len() == 14;
+    let two = position.contains('/')
+        || position.trim().len() == 14
+        || tabula::gammon::gnubg::xgid::looks_like(position);
     let (kind, roller, opponent) = if two {
         let (us, them) = notation::parse_pair(&index, position)?;
         (
@@ -327,7 +351,45 @@ fn show(position: &str, size: Size, json: Json) -> Result<()> {
         (kind, notation::parse_side(&index, position)?, None)
     };
     let looked = query::look(&kind, roller, opponent)?;
-    text_or_json(&looked, json, || super::gammon::render::looked(&looked))
+    text_or_json(&looked, json, || {
+        let text = super::gammon::render::looked(&looked);
+        // A pair is drawn on backgammon's board, as gnubg shows it.
+        let drawn = looked
+            .position_id
+            .as_deref()
+            .filter(|_| opponent.is_some())
+            .and_then(|id| tabula::gammon::gnubg::position_id::decode(id).ok())
+            .map(|p| {
+                let around = tabula::gammon::board::Around {
+                    cube: None,
+                    dice: None,
+                    top_on_roll: false,
+                    score: None,
+                };
+                tabula::gammon::board::draw(&tabula::gammon::Variant::backgammon(), &p, &around)
+            });
+        match drawn {
+            Some(board) => format!("{board}\n{text}"),
+            None => text,
+        }
+    })
+}
+
+/// A table given by its name as `serve` names it (`bearoff-os-6`, with or without
+/// `.tbl`): the file of that name in the tables folder, when no file of the given path
+/// exists; else the path itself.
+fn by_name(given: &Path) -> PathBuf {
+    let bare = given.components().count() == 1 && !given.exists();
+    match (bare, given.to_str()) {
+        (true, Some(name)) if name.starts_with("bearoff-") => {
+            let file = match name.ends_with(".tbl") {
+                true => name.to_string(),
+                false => format!("{name}.tbl"),
+            };
+            tables::find(&file)
+        }
+        _ => given.to_path_buf(),
+    }
 }
 
 fn open_one_sided(given: Option<&Path>, kind: &Kind) -> Result<OneSidedTable> {

@@ -203,6 +203,25 @@ pub enum Error {
         /// Advice, such as the command that builds the cube table.
         hint: Option<String>,
     },
+    /// A position of backgammon itself (15 checkers a side on 24 points) given where a
+    /// smaller member of the family is played.
+    #[error(
+        "{input}: a backgammon position (15 checkers a side), not one of {variant}; tabula \
+         answers backgammon exactly in the bear-off, once both sides have every checker in \
+         their home boards{}{}",
+        bearoff.as_ref().map(|b| format!(" (this one is: {b})")).unwrap_or_else(|| " (this one is not yet)".into()),
+        hint.as_ref().map(|h| format!(": {h}")).unwrap_or_default()
+    )]
+    Backgammon {
+        /// The text given (shortened when long).
+        input: String,
+        /// The variant asked.
+        variant: String,
+        /// The position as a bear-off pair (`ROLLER/OPPONENT`), when it is one.
+        bearoff: Option<String>,
+        /// Advice, such as the command that answers the bear-off.
+        hint: Option<String>,
+    },
     /// A line of the player's answers could not be read.
     #[error("standard input: {0}")]
     Line(#[from] crate::lines::LineError),
@@ -236,6 +255,7 @@ impl Error {
             | Error::Records { .. }
             | Error::Rank(_)
             | Error::Variant { .. }
+            | Error::Backgammon { .. }
             | Error::Input { .. } => ErrorKind::Input,
             Error::NotConverged { .. } | Error::Inconsistent(_) | Error::OutOfMemory { .. } => {
                 ErrorKind::Failed
@@ -261,6 +281,17 @@ impl Error {
             Error::Table(e) => Error::Table(e.with_hint(advice)),
             Error::NoCube { path, .. } => Error::NoCube {
                 path,
+                hint: Some(advice.to_string()),
+            },
+            Error::Backgammon {
+                input,
+                variant,
+                bearoff,
+                ..
+            } => Error::Backgammon {
+                input,
+                variant,
+                bearoff,
                 hint: Some(advice.to_string()),
             },
             e => e,

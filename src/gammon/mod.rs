@@ -34,6 +34,7 @@
 //! assert_eq!(notation::notation(&hyper3, &opening), "24,23,22/24,23,22");
 //! ```
 
+pub mod analysis;
 pub mod bearoff;
 pub mod board;
 mod console;

@@ -3,7 +3,7 @@
 //! (`bar` for the bar), the side on roll first, as NikoNiko writes them; or a record
 //! number of the variant's index; or, on 24 points, a gnubg Position ID.
 
-use super::gnubg::position_id;
+use super::gnubg::{position_id, xgid};
 use super::moves::off;
 use super::{Error, Numbers, Position, Roll, Variant};
 
@@ -52,11 +52,38 @@ pub fn parse_position(variant: &Variant, text: &str) -> Result<Position, Error> 
             return Err(out_of_range());
         }
         numbers.position(record).map_err(|e| bad(e.to_string()))?
+    } else if xgid::looks_like(t) {
+        if variant.points != position_id::POINTS {
+            return Err(bad(format!(
+                "an XGID describes the 24-point board, {} has {} points",
+                variant.title(),
+                variant.points
+            )));
+        }
+        xgid::parse(t)?.position
     } else if let Some((us, them)) = t.split_once('/') {
         if them.contains('/') {
             return Err(bad("more than one `/`".to_string()));
         }
-        Position::new(&side(variant, us, &bad)?, &side(variant, them, &bad)?)?
+        let read = |most| -> Result<Position, Error> {
+            Position::new(
+                &side(variant, us, &bad, most)?,
+                &side(variant, them, &bad, most)?,
+            )
+        };
+        match read(variant.checkers) {
+            Ok(p) => p,
+            // Backgammon's 15 a side, listed for a smaller member: recognised below.
+            Err(e) => match read(15) {
+                Ok(p)
+                    if variant.points == position_id::POINTS
+                        && backgammon(variant, &p).is_some() =>
+                {
+                    p
+                }
+                _ => return Err(e),
+            },
+        }
     } else if variant.points == position_id::POINTS && t.len() == position_id::LEN {
         let p = position_id::decode(t)?;
         if p.points() != 24 {
@@ -68,14 +95,54 @@ pub fn parse_position(variant: &Variant, text: &str) -> Result<Position, Error> 
             "expected X/O (the points of each side's checkers, e.g. {}), an index{}",
             notation(variant, &variant.opening()),
             if variant.points == position_id::POINTS {
-                ", or a gnubg Position ID"
+                ", a gnubg Position ID or an XGID"
             } else {
                 ""
             }
         )));
     };
+    if let Some(bearoff) = backgammon(variant, &p) {
+        return Err(Error::Backgammon {
+            input: crate::fault::excerpt(text),
+            variant: variant.title(),
+            bearoff,
+            hint: None,
+        });
+    }
     check(variant, &p).map_err(bad)?;
     Ok(p)
+}
+
+/// Whether `p` is a position of backgammon itself (15 checkers a side on 24 points, all
+/// on the board or borne off) given for a smaller member; then its bear-off pair
+/// (`ROLLER/OPPONENT`, each side's checkers' points, `-` for none) when every checker of
+/// both sides is home.
+fn backgammon(variant: &Variant, p: &Position) -> Option<Option<String>> {
+    const HOME: usize = 6;
+    let backgammon = p.points() == position_id::POINTS
+        && variant.checkers < 15
+        // More than any Hypergammon holds, and more than the variant's.
+        && p.us_in_play().max(p.them_in_play()) > variant.checkers.max(3)
+        && p.us_in_play() <= 15
+        && p.them_in_play() <= 15;
+    if !backgammon {
+        return None;
+    }
+    let home = |s: &[u8]| s[HOME..].iter().all(|&c| c == 0);
+    if !home(p.us()) || !home(p.them()) {
+        return Some(None);
+    }
+    let side = |s: &[u8]| {
+        let points: Vec<String> = (1..=HOME)
+            .rev()
+            .flat_map(|point| std::iter::repeat_n(point.to_string(), usize::from(s[point - 1])))
+            .collect();
+        match points.is_empty() {
+            true => "-".to_string(),
+            false => points.join(","),
+        }
+    };
+    Some(Some(format!("{}/{}", side(p.us()), side(p.them()))))
 }
 
 /// Why `p` is not a position of `variant` with play left, if it is not.
@@ -109,7 +176,12 @@ pub fn check(variant: &Variant, p: &Position) -> Result<(), String> {
 }
 
 /// One side's list: points `1..=P` or `bar`, comma-separated (empty: all off).
-fn side(variant: &Variant, text: &str, bad: &dyn Fn(String) -> Error) -> Result<Vec<u8>, Error> {
+fn side(
+    variant: &Variant,
+    text: &str,
+    bad: &dyn Fn(String) -> Error,
+    most: usize,
+) -> Result<Vec<u8>, Error> {
     let mut slots = vec![0u8; variant.points + 1];
     if text.trim().is_empty() {
         return Ok(slots);
@@ -137,7 +209,7 @@ fn side(variant: &Variant, text: &str, bad: &dyn Fn(String) -> Error) -> Result<
                 }
             }
         };
-        if listed >= variant.checkers {
+        if listed >= most {
             return Err(bad(format!(
                 "a side lists more than {} checkers",
                 variant.checkers

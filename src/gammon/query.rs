@@ -4,7 +4,7 @@
 //! command line's `--json` documents are their serde form.
 
 use super::cube::{decide_money, CubeAction, CubeState, Cubeful};
-use super::gnubg::position_id;
+use super::gnubg::{position_id, xgid};
 use super::judge::{rank, Judged, Money, MoneyWorth};
 use super::moves::{win_points, Generator, Play};
 use super::notation::notation;
@@ -23,6 +23,9 @@ pub struct Looked {
     /// gnubg's Position ID, on 24 points.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub position_id: Option<String>,
+    /// eXtreme Gammon's XGID (the cube centred, before the roll), on 24 points.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub xgid: Option<String>,
     /// Pip counts, the side on roll first.
     pub pips: [u32; 2],
 }
@@ -87,6 +90,10 @@ pub struct Ranked {
     /// opponent on roll (on 24 points; none when the play wins).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub position_id: Option<String>,
+    /// The XGID of the same position, the opponent on roll (on 24 points; none when the
+    /// play wins).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub xgid: Option<String>,
     /// The play one die at a time, tabula's steps (`24/18`, `18/13`), for a board that
     /// moves checkers a die at a time.
     pub steps: Vec<String>,
@@ -107,9 +114,9 @@ impl Ranked {
     /// Position ID after it); `position` is the position after the play as text.
     pub fn of_judged(v: &Variant, j: Judged<MoneyWorth>, position: String) -> Ranked {
         let play = j.play;
-        let position_id = (v.points == position_id::POINTS && !play.wins())
-            .then(|| position_id::encode(&play.after.swapped()).ok())
-            .flatten();
+        let shown = (v.points == position_id::POINTS && !play.wins()).then(|| play.after.swapped());
+        let position_id = shown.and_then(|p| position_id::encode(&p).ok());
+        let xgid = shown.and_then(|p| xgid::encode(&p).ok());
         let steps = play
             .steps()
             .iter()
@@ -119,6 +126,7 @@ impl Ranked {
             text: play.text(v.points),
             position,
             position_id,
+            xgid,
             steps,
             play,
             equity: j.worth.equity,
@@ -185,6 +193,9 @@ pub fn look(variant: &Variant, numbers: &Numbers, p: &Position) -> Result<Looked
         position: notation(variant, p),
         position_id: (variant.points == position_id::POINTS)
             .then(|| position_id::encode(p).ok())
+            .flatten(),
+        xgid: (variant.points == position_id::POINTS)
+            .then(|| xgid::encode(p).ok())
             .flatten(),
         pips: p.pips(),
     })

@@ -14,7 +14,7 @@ use super::board::{self, Around, Standing};
 use super::console::Console;
 use super::cube::{Cube, CubeAction, CubeDecision, Owner, Response};
 use super::game::{self, Coach, GameEnd, GameResult, Setup, Turn};
-use super::gnubg::position_id;
+use super::gnubg::{position_id, xgid};
 use super::judge::{Judge, Judged, Measure, Money, Worth};
 use super::matchplay::judge::{AtScore, ScoreTables};
 use super::matchplay::{Game, Score};
@@ -75,6 +75,8 @@ pub struct Evaluated {
     pub position: String,
     /// gnubg's Position ID with the side on roll to move (on 24 points).
     pub position_id: Option<String>,
+    /// Its XGID, the side on roll at the bottom (on 24 points).
+    pub xgid: Option<String>,
     /// What `no_double` measures.
     pub measure: Measure,
     /// Its value to the side on roll if it does not double.
@@ -456,28 +458,11 @@ impl<'a, R: BufRead, W: Write> Trainer<'a, R, W> {
     /// The game's review from its decisions.
     fn finish(&mut self, ended: GameResult, measure: Measure) -> GameReview {
         let decisions = std::mem::take(&mut self.review);
-        let total = decisions.iter().map(|d| d.loss).sum();
-        let normalised: f64 = decisions.iter().map(|d| d.normalised).sum();
-        let rate = (!decisions.is_empty()).then(|| normalised / decisions.len() as f64);
-        let total_points = (measure != Measure::Chance).then(|| {
-            let value = |d: &Reviewed| f64::from(d.cube.map_or(1, |c| c.value));
-            decisions.iter().map(|d| d.loss * value(d)).sum()
-        });
         let human_points = match ended.end {
             GameEnd::Finished { human_points } => Some(human_points),
             GameEnd::Abandoned => None,
         };
-        GameReview {
-            human_points,
-            cube: ended.cube.value,
-            measure,
-            decisions,
-            total,
-            total_points,
-            normalised,
-            rate,
-            rating: rate.map(Rating::of),
-        }
+        game_review(decisions, human_points, ended.cube.value, measure)
     }
 
     /// Records a decision for the review.
@@ -491,19 +476,18 @@ impl<'a, R: BufRead, W: Write> Trainer<'a, R, W> {
         best: &str,
         loss: f64,
     ) {
-        let loss = loss.max(0.0);
-        let normalised = turn.judge.normalised(loss, turn.seen());
-        self.review.push(Reviewed {
+        let (judge, seen) = (turn.judge, turn.seen());
+        let r = reviewed(
+            judge,
+            seen,
+            turn.pos,
+            turn.cube,
             kind,
-            position: notation(turn.judge.variant(), turn.pos),
-            cube: turn.cube,
             roll,
-            chosen: chosen.to_string(),
-            best: best.to_string(),
+            [chosen, best],
             loss,
-            normalised,
-            mark: Mark::of(normalised),
-        });
+        );
+        self.review.push(r);
     }
 
     /// What `eval` shows of the position of `turn` (the side on roll's).
@@ -513,6 +497,9 @@ impl<'a, R: BufRead, W: Write> Trainer<'a, R, W> {
             position: notation(judge.variant(), pos),
             position_id: (judge.variant().points == position_id::POINTS)
                 .then(|| position_id::encode(pos).ok())
+                .flatten(),
+            xgid: (judge.variant().points == position_id::POINTS)
+                .then(|| xgid::encode(pos).ok())
                 .flatten(),
             measure: judge.unit(cube),
             no_double: judge.position(pos, cube)?,
@@ -599,17 +586,13 @@ impl<J: Judge, R: BufRead, W: Write> Coach<J> for Trainer<'_, R, W> {
     }
 
     fn double(&mut self, turn: &Turn<'_, J>, action: &CubeAction) -> Result<Option<bool>, Error> {
-        let doubled = action.double_take.min(action.double_pass);
-        let answers = [("double", doubled), ("no double", action.no_double)];
-        let best = usize::from(!action.action.is_some_and(CubeDecision::doubles));
+        let (answers, best) = double_answers(action);
         let k = self.cube_question(turn, Kind::Cube, answers, best, action)?;
         Ok(k.map(|k| k == 0))
     }
 
     fn take(&mut self, turn: &Turn<'_, J>, action: &CubeAction) -> Result<Option<bool>, Error> {
-        // The human's values are the doubler's, turned: what one gains the other loses.
-        let answers = [("take", -action.double_take), ("pass", -action.double_pass)];
-        let best = usize::from(action.response != Some(Response::Take));
+        let (answers, best) = take_answers(action);
         let Some(k) = self.cube_question(turn, Kind::Response, answers, best, action)? else {
             return Ok(None);
         };
@@ -671,6 +654,84 @@ impl<J: Judge, R: BufRead, W: Write> Coach<J> for Trainer<'_, R, W> {
         }
         Ok(Some(chosen))
     }
+}
+
+/// A decision reviewed: `chosen` and `best` as words, `loss` (clamped at 0) in the
+/// judge's measure, normalised with the cube as the side that decided saw it (for an
+/// answer to a double, the doubler's `judge` and `seen`, as the review has always read
+/// it). The trainer's review and a match file's analysis record decisions through this.
+#[allow(clippy::too_many_arguments)]
+pub fn reviewed<J: Judge + ?Sized>(
+    judge: &J,
+    seen: J::Cube,
+    pos: &super::Position,
+    cube: Option<Cube>,
+    kind: Kind,
+    roll: Option<Roll>,
+    [chosen, best]: [&str; 2],
+    loss: f64,
+) -> Reviewed {
+    let loss = loss.max(0.0);
+    let normalised = judge.normalised(loss, seen);
+    Reviewed {
+        kind,
+        position: notation(judge.variant(), pos),
+        cube,
+        roll,
+        chosen: chosen.to_string(),
+        best: best.to_string(),
+        loss,
+        normalised,
+        mark: Mark::of(normalised),
+    }
+}
+
+/// A game's review from its decisions: their totals, the error rate per decision and
+/// gnubg's rating; `points` won by the reviewed side (none: unfinished), `cube` the
+/// cube's value at the end.
+pub fn game_review(
+    decisions: Vec<Reviewed>,
+    points: Option<i32>,
+    cube: u32,
+    measure: Measure,
+) -> GameReview {
+    // Folded from +0.0: an empty sum is 0, not -0.
+    let total = decisions.iter().fold(0.0, |sum, d| sum + d.loss);
+    let normalised = decisions.iter().fold(0.0, |sum, d| sum + d.normalised);
+    let rate = (!decisions.is_empty()).then(|| normalised / decisions.len() as f64);
+    let total_points = (measure != Measure::Chance).then(|| {
+        let value = |d: &Reviewed| f64::from(d.cube.map_or(1, |c| c.value));
+        decisions.iter().map(|d| d.loss * value(d)).sum()
+    });
+    GameReview {
+        human_points: points,
+        cube,
+        measure,
+        decisions,
+        total,
+        total_points,
+        normalised,
+        rate,
+        rating: rate.map(Rating::of),
+    }
+}
+
+/// The side on roll's two answers to its cube question, `double` and `no double`, with
+/// their values from `action`, and the better's place.
+pub fn double_answers(action: &CubeAction) -> ([(&'static str, f64); 2], usize) {
+    let doubled = action.double_take.min(action.double_pass);
+    let answers = [("double", doubled), ("no double", action.no_double)];
+    let best = usize::from(!action.action.is_some_and(CubeDecision::doubles));
+    (answers, best)
+}
+
+/// The answers to a double, `take` and `pass`, with their values to the side that
+/// answers (the doubler's in `action`, turned: what one gains the other loses), and the
+/// better's place.
+pub fn take_answers(action: &CubeAction) -> ([(&'static str, f64); 2], usize) {
+    let answers = [("take", -action.double_take), ("pass", -action.double_pass)];
+    let best = usize::from(action.response != Some(Response::Take));
+    (answers, best)
 }
 
 /// Shows what `hint` or `eval` asks for, if `answer` is one of them.

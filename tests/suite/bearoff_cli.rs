@@ -475,3 +475,150 @@ fn a_table_of_another_size_under_a_default_name_is_refused() {
         assert!(err.contains(wanted), "{err}");
     }
 }
+
+#[test]
+fn a_pair_reads_as_its_xgid_a_finished_game_has_no_cube_and_tables_go_by_name() {
+    let e = json(&[
+        "bearoff",
+        "equity",
+        "6,6,5/4,2,1",
+        "--table",
+        &table("bearoff-ts-6x6.tbl"),
+        "--json",
+    ]);
+    // The XGID it shows names the same pair.
+    let by_xgid = json(&[
+        "bearoff",
+        "equity",
+        e["xgid"].as_str().unwrap(),
+        "--table",
+        &table("bearoff-ts-6x6.tbl"),
+        "--json",
+    ]);
+    assert_eq!(by_xgid["position"], "6,6,5/4,2,1");
+    assert_eq!(by_xgid["equity"], e["equity"]);
+    // `-/4,2` is a position, not a flag; a side with every checker off has finished the
+    // game: no cube decision.
+    for (pair, equity) in [("-/4,2", 1.0), ("4,2/-", -1.0)] {
+        let over = json(&[
+            "bearoff",
+            "equity",
+            pair,
+            "--table",
+            &table("bearoff-ts-6x6.tbl"),
+            "--json",
+        ]);
+        assert_eq!(over["equity"], equity, "{pair}");
+        assert!(over.get("cube").is_none(), "{pair}: {over}");
+    }
+    // `--one-sided` by the name serve gives the table, in the tables folder.
+    table("bearoff-os-6.tbl");
+    let named = tabula()
+        .env("TABULA_TABLES", folder())
+        .args(["bearoff", "equity", "6,6,5/4,2,1", "--table"])
+        .arg(table("bearoff-ts-6x6.tbl"))
+        .args(["--one-sided", "bearoff-os-6", "--json"])
+        .output()
+        .unwrap();
+    assert!(
+        named.status.success(),
+        "{}",
+        String::from_utf8_lossy(&named.stderr)
+    );
+    let named: Value = serde_json::from_slice(&named.stdout).unwrap();
+    assert!(named["one_sided_estimate"]["win"].is_f64());
+}
+
+#[test]
+fn show_draws_a_pair_on_backgammons_board() {
+    let out = tabula()
+        .args([
+            "bearoff",
+            "show",
+            "6,5,1/-",
+            "--points",
+            "6",
+            "--checkers",
+            "6",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    // gnubg's frame, the side on roll's checkers on its points 6, 5 and 1, below.
+    assert!(
+        text.contains("+12-11-10--9--8--7-------6--5--4--3--2--1-+"),
+        "{text}"
+    );
+    let bottom = text
+        .lines()
+        .rev()
+        .find(|l| l.contains('X') && l.contains('|'))
+        .unwrap();
+    assert_eq!(bottom.matches('X').count(), 3, "{text}");
+    assert!(text.contains("position  6,5,1/-"), "{text}");
+    assert!(text.contains("XGID="), "{text}");
+}
+
+#[test]
+fn distribution_of_a_pair_gives_both_sides_with_their_spread_epc_and_wastage() {
+    let d = json(&[
+        "bearoff",
+        "distribution",
+        "-/1",
+        "--table",
+        &table("bearoff-os-6.tbl"),
+        "--json",
+    ]);
+    // One checker on the 1 point: off in one roll, no spread; 49/6 pips for 1.
+    let o = &d["opponent"];
+    assert_eq!(
+        (o["mean"].as_f64(), o["std_dev"].as_f64()),
+        (Some(1.0), Some(0.0))
+    );
+    assert_eq!(o["pips"], 1);
+    assert!((o["epc"].as_f64().unwrap() - 49.0 / 6.0).abs() < 1e-12);
+    assert!((o["wastage"].as_f64().unwrap() - 43.0 / 6.0).abs() < 1e-12);
+    assert_eq!(d["roller"]["mean"], 0.0);
+    // The spread from the rolls, by a second sum, for a longer bear-off.
+    let s = json(&[
+        "bearoff",
+        "distribution",
+        "6,6,5,4,4,2,1",
+        "--table",
+        &table("bearoff-os-6.tbl"),
+        "--json",
+    ]);
+    let rolls: Vec<f64> = s["rolls"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r.as_f64().unwrap())
+        .collect();
+    let mean = s["mean"].as_f64().unwrap();
+    let var: f64 = rolls
+        .iter()
+        .enumerate()
+        .map(|(k, p)| p * (k as f64 - mean).powi(2))
+        .sum();
+    assert!((s["std_dev"].as_f64().unwrap() - var.sqrt()).abs() < 1e-9);
+    assert_eq!(s["pips"], 6 + 6 + 5 + 4 + 4 + 2 + 1);
+    let text = tabula()
+        .args([
+            "bearoff",
+            "distribution",
+            "6,6,5/4,2",
+            "--table",
+            &table("bearoff-os-6.tbl"),
+        ])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&text.stdout);
+    for word in ["6,6,5", "4,2", "std dev", "EPC", "wastage"] {
+        assert!(text.contains(word), "{word}: {text}");
+    }
+}

@@ -64,11 +64,36 @@ fn column(rolls: &[f64], gammon: Option<&[f64]>) -> String {
     out
 }
 
+/// `distribution` of a pair: both sides side by side, then their mean, standard
+/// deviation, pip count, effective pip count and wastage, as gnubg shows them.
+pub fn pair_distribution(d: &tabula::gammon::bearoff::query::PairDistribution) -> String {
+    let (a, b) = (&d.roller, &d.opponent);
+    let mut out = format!("{:>6}  {:>10}  {:>10}\n", "rolls", a.position, b.position);
+    for i in 0..a.rolls.len().max(b.rolls.len()) {
+        let p = |r: &[f64]| 100.0 * r.get(i).copied().unwrap_or(0.0);
+        let _ = writeln!(out, "{i:>6}  {:>9.4}%  {:>9.4}%", p(&a.rolls), p(&b.rolls));
+    }
+    for (name, x, y) in [
+        ("mean", a.mean, b.mean),
+        ("std dev", a.std_dev, b.std_dev),
+        ("pips", f64::from(a.pips), f64::from(b.pips)),
+        ("EPC", a.epc, b.epc),
+        ("wastage", a.wastage, b.wastage),
+    ] {
+        let _ = writeln!(out, "{name:>7} {x:>10.4}  {y:>10.4}");
+    }
+    out.trim_end().to_string()
+}
+
 /// `distribution`.
 pub fn distribution(d: &Distribution) -> String {
     let mut out = format!("side {}  (index {})\n", d.position, d.index);
     out.push_str(&column(&d.rolls, d.gammon_rolls.as_deref()));
-    let _ = write!(out, "mean rolls to bear off {:.6}", d.mean);
+    let _ = write!(
+        out,
+        "mean rolls to bear off {:.6} (std dev {:.6}); pips {}, EPC {:.4}, wastage {:.4}",
+        d.mean, d.std_dev, d.pips, d.epc, d.wastage
+    );
     if let Some(g) = d.gammon_mean {
         let _ = write!(out, "\nmean rolls to the first checker off {g:.6}");
     }

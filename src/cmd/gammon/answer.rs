@@ -9,9 +9,31 @@ use tabula::gammon::query::{self, Evaluation, Hint, Looked, Moves, Opening};
 use tabula::gammon::{notation, CubeState, Numbers, Position, Roll, Variant};
 use tabula::Result;
 
-/// A position of `v` as given (notation, index or Position ID).
+/// A position of `v` as given (notation, index, Position ID or XGID); a backgammon
+/// position is told where tabula answers it.
 pub fn position(v: &Variant, text: &str) -> Result<Position> {
-    Ok(notation::parse_position(v, text)?)
+    Ok(notation::parse_position(v, text).map_err(|e| match &e {
+        tabula::gammon::Error::Backgammon {
+            bearoff: Some(pair),
+            ..
+        } => {
+            // The two-sided table must hold as many checkers as the fuller side.
+            let most = pair
+                .split('/')
+                .map(|s| s.split(',').filter(|p| *p != "-").count())
+                .max()
+                .unwrap_or(0);
+            let size = match most > 6 {
+                true => format!(" --checkers {most}"),
+                false => String::new(),
+            };
+            let hint = format!(
+                "ask `tabula bearoff equity {pair}{size}` or `tabula bearoff hint {pair} ROLL{size}`"
+            );
+            e.with_hint(&hint)
+        }
+        _ => e,
+    })?)
 }
 
 /// A position and a roll of `v` as given.

@@ -48,7 +48,7 @@ pub struct ArticleTable {
 #[derive(Args, Clone)]
 pub struct At {
     /// The position, the side on roll first: each side's points as a list (`24,23/24,23`,
-    /// `bar` for the bar, borne-off checkers left out), an index, or a gnubg Position ID
+    /// `bar` for the bar, borne-off checkers left out), an index, a gnubg Position ID or an XGID
     pub position: String,
 }
 

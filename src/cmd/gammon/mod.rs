@@ -2,6 +2,7 @@
 //! family's engine; the functions that answer each question are shared with the
 //! article's presets, `tabula nikoniko …` (`super::nikoniko`).
 
+pub mod analyse;
 pub mod answer;
 pub mod args;
 pub mod handle;
@@ -115,6 +116,15 @@ pub enum GammonCmd {
         args: PlayArgs,
         #[command(flatten)]
         matched: MatchPlayArgs,
+    },
+    /// Analyse a match file exactly (gnubg's .sgf or a .mat text; Hypergammon 1-3, money
+    /// or match): every play and cube decision judged at its score, each player's
+    /// losses, error rate and rating
+    #[command(after_help = "Examples:\n  tabula gammon analyse match.sgf\n  \
+                      tabula gammon analyse match.mat --json")]
+    Analyse {
+        #[command(flatten)]
+        args: analyse::AnalyseArgs,
     },
     /// The exact match-equity table of a match to N points, solving the scores whose
     /// tables are missing
@@ -251,6 +261,7 @@ pub fn run(cmd: GammonCmd) -> Result<()> {
             }
             None => play(&handle::open(&source, Reader::session())?, args),
         },
+        GammonCmd::Analyse { args } => analyse::run(args),
         GammonCmd::Met { source, args } => matchplay::met(source, args),
         GammonCmd::ScoreBuild { source, args } => matchplay::score_build(source, args),
         GammonCmd::ScorePlan { source, args } => matchplay::score_plan(source, args),

@@ -51,6 +51,9 @@ pub fn looked(l: &Looked) -> String {
     if let Some(id) = &l.position_id {
         let _ = write!(out, "\nPosition ID {id}");
     }
+    if let Some(x) = &l.xgid {
+        let _ = write!(out, "\n{x}");
+    }
     out
 }
 
@@ -135,6 +138,7 @@ pub fn evaluation(e: &Evaluation) -> String {
                 money_verdict(a)
             );
         }
+        (Some(_), None) => out.push_str("\ncube     none: the game is over"),
         _ => out.push_str("\ncube     (this table keeps no cube)"),
     }
     out

@@ -67,6 +67,9 @@ impl trainer::Words for Words {
         if let Some(id) = &e.position_id {
             let _ = write!(out, " (Position ID {id})");
         }
+        if let Some(x) = &e.xgid {
+            let _ = write!(out, " ({x})");
+        }
         out.push_str(", the side on roll's:");
         if let Some((equity, o)) = &e.cubeless {
             let _ = write!(out, "\n  cubeless equity {equity:+.6}; {}", outcomes(o));

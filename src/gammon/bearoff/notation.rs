@@ -15,7 +15,7 @@
 //! ```
 
 use super::index::BearoffIndex;
-use crate::gammon::gnubg::position_id;
+use crate::gammon::gnubg::{position_id, xgid};
 use crate::gammon::Error;
 
 /// A side as text: its checkers' points, highest first; `-` for none.
@@ -104,6 +104,13 @@ pub fn parse_side(index: &BearoffIndex, text: &str) -> Result<u64, Error> {
                 .0);
         }
     }
+    if xgid::looks_like(t) {
+        let p = xgid::parse(t)?.position;
+        return Ok(index
+            .ranks_of(&p)
+            .map_err(|e| input(text, e.to_string()))?
+            .0);
+    }
     if t.contains('/') {
         return Err(input(
             text,
@@ -150,6 +157,10 @@ fn pair_of(index: &BearoffIndex, text: &str) -> Result<(u64, u64), Error> {
             return index.ranks_of(&p).map_err(|e| input(text, e.to_string()));
         }
     }
+    if xgid::looks_like(t) {
+        let p = xgid::parse(t)?.position;
+        return index.ranks_of(&p).map_err(|e| input(text, e.to_string()));
+    }
     if let Some((us, them)) = t.split_once('/') {
         if them.contains('/') {
             return Err(input(text, "more than one `/`".into()));
@@ -161,7 +172,7 @@ fn pair_of(index: &BearoffIndex, text: &str) -> Result<(u64, u64), Error> {
     Err(input(
         text,
         "expected ROLLER/OPPONENT (each side's checkers' points, such as 6,6,5/3,1; - for a \
-         side with none), a record number, or a gnubg Position ID"
+         side with none), a record number, a gnubg Position ID or an XGID"
             .into(),
     ))
 }

@@ -8,7 +8,7 @@ use super::judge::Bearoff;
 use super::notation;
 use super::store::{Kind, OneSidedTable, TwoSidedTable};
 use crate::gammon::cube::{decide_money, CubeState};
-use crate::gammon::gnubg::position_id;
+use crate::gammon::gnubg::{position_id, xgid};
 use crate::gammon::judge::{rank, Judge};
 use crate::gammon::query::{Evaluation, Looked, Ranked};
 use crate::gammon::{Error, Roll};
@@ -35,6 +35,15 @@ pub struct Distribution {
     pub rolls: Vec<f64>,
     /// The expected number of rolls.
     pub mean: f64,
+    /// The standard deviation of the number of rolls.
+    pub std_dev: f64,
+    /// The side's pip count.
+    pub pips: u32,
+    /// Its effective pip count, as gnubg gives it: the expected rolls times the average
+    /// roll's pips, 49/6.
+    pub epc: f64,
+    /// What the bear-off wastes: the effective pip count less the pip count.
+    pub wastage: f64,
     /// With all fifteen on the board: the probabilities of needing exactly 0, 1, 2, …
     /// rolls to bear off the first checker; else null.
     pub gammon_rolls: Option<Vec<f64>>,
@@ -50,14 +59,41 @@ fn mean(d: &[f64]) -> f64 {
 /// The distributions of the side `side` (a rank).
 pub fn distribution(table: &OneSidedTable, side: u64) -> Result<Distribution, Error> {
     let d = table.distributions(side)?;
+    let counts = table.index().side(side)?;
+    let pips: u32 = counts
+        .iter()
+        .enumerate()
+        .map(|(i, &c)| (i as u32 + 1) * u32::from(c))
+        .sum();
+    let m = mean(&d.rolls);
+    let second: f64 = d
+        .rolls
+        .iter()
+        .enumerate()
+        .map(|(k, p)| (k * k) as f64 * p)
+        .sum();
+    let epc = m * 49.0 / 6.0;
     Ok(Distribution {
         index: side,
-        position: notation::side(&table.index().side(side)?),
-        mean: mean(&d.rolls),
+        position: notation::side(&counts),
+        std_dev: (second - m * m).max(0.0).sqrt(),
+        pips,
+        epc,
+        wastage: epc - f64::from(pips),
+        mean: m,
         gammon_mean: d.gammon_rolls.as_deref().map(mean),
         rolls: d.rolls,
         gammon_rolls: d.gammon_rolls,
     })
+}
+
+/// Both sides of a pair, each from the one-sided table, as gnubg shows them side by side.
+#[derive(Debug, Clone, Serialize)]
+pub struct PairDistribution {
+    /// The side on roll's.
+    pub roller: Distribution,
+    /// The opponent's.
+    pub opponent: Distribution,
 }
 
 /// A position looked up in a database's index (no table needed).
@@ -77,6 +113,7 @@ pub fn look(kind: &Kind, roller: u64, opponent: Option<u64>) -> Result<Looked, E
         index: record,
         position,
         position_id: position_id::encode(&p).ok(),
+        xgid: xgid::encode(&p).ok(),
         pips: p.pips(),
     })
 }
@@ -143,7 +180,8 @@ pub struct BearoffEvaluation {
 }
 
 /// The values of the pair (`roller`, `opponent`), with the cube decision of the side on
-/// roll in `state` where the table keeps the cube, and the one-sided estimate where a
+/// roll in `state` where the table keeps the cube and the game is not over (a side with
+/// every checker off has finished it: no cube decision is left), and the one-sided estimate where a
 /// one-sided table is given.
 pub fn equity(
     table: &TwoSidedTable,
@@ -154,6 +192,9 @@ pub fn equity(
 ) -> Result<BearoffEvaluation, Error> {
     let v = table.values(roller, opponent)?;
     let looked = look(&table.kind(), roller, Some(opponent))?;
+    let index = table.index();
+    let off = index.rank(&vec![0u8; index.points()])?;
+    let over = roller == off || opponent == off;
     let estimate = match one_sided {
         None => None,
         Some(os) => {
@@ -175,7 +216,10 @@ pub fn equity(
             looked,
             equity: v.equity(),
             outcomes: v.outcomes(),
-            cube: v.cubeful.as_ref().map(|c| decide_money(c, state, true)),
+            cube: match over {
+                true => None,
+                false => v.cubeful.as_ref().map(|c| decide_money(c, state, true)),
+            },
             cubeful: v.cubeful,
         },
         one_sided_estimate: estimate,

@@ -1,12 +1,13 @@
 //! GNU Backgammon's files and names (`docs/gammon.md`, "gnubg interchange"), in two
-//! parts: the codecs (its Position IDs, its notation, its Hypergammon databases, byte for
-//! byte) and the interchange between those databases and the family's tables (compare,
-//! export, import).
+//! parts: the codecs (its Position IDs, eXtreme Gammon's XGIDs, its notation, its match
+//! files — `.sgf` and the Jellyfish `.mat` it exports — and its Hypergammon databases,
+//! byte for byte) and the interchange between those databases and the family's tables
+//! (compare, export, import).
 
 pub mod codecs;
 pub mod interchange;
 
-pub use codecs::{bd, notation, position_id};
+pub use codecs::{bd, mat, notation, position_id, record, sgf, xgid};
 pub use interchange::{compare, export, import};
 
 pub use bd::{HyperFile, HyperWriter, Record, Stored};

@@ -259,6 +259,7 @@ async function setPosition(textIn, roll) {
     };
     fact("Position", looked.position, "fact-position");
     if (looked.position_id) fact("Position ID", looked.position_id, "fact-position-id");
+    if (looked.xgid) fact("XGID", looked.xgid, "fact-xgid");
     fact("Index", String(looked.index));
     fact("Pips", `${looked.pips[0]} (on roll) – ${looked.pips[1]}`);
     $("dice").value = sortedRoll(roll);
