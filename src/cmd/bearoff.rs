@@ -11,7 +11,7 @@ use clap::{Args, Subcommand};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use tabula::gammon::bearoff::gnubg::{self, GnubgFile, Source};
-use tabula::gammon::bearoff::store::{self, Database, Kind, OneSidedTable, TwoSidedTable};
+use tabula::gammon::bearoff::store::{self, Database, Kind, Method, OneSidedTable, TwoSidedTable};
 use tabula::gammon::bearoff::{notation, query, BearoffIndex};
 use tabula::gammon::CubeState;
 use tabula::Result;
@@ -25,6 +25,29 @@ pub struct Size {
     /// Checkers a side at most (1 to 15; a one-sided database has 15)
     #[arg(long, value_name = "C", default_value_t = 15, value_parser = checker_count)]
     pub checkers: usize,
+}
+
+/// Reads `--memory`: bytes, or a number with K, M, G or T (powers of 1024), as 512M.
+fn byte_size(text: &str) -> std::result::Result<u64, String> {
+    let t = text.trim();
+    let (number, unit) = match t.char_indices().find(|(_, c)| c.is_ascii_alphabetic()) {
+        Some((at, _)) => t.split_at(at),
+        None => (t, ""),
+    };
+    let shift = match unit.to_ascii_uppercase().trim_end_matches(['B', 'I']) {
+        "" => 0,
+        "K" => 10,
+        "M" => 20,
+        "G" => 30,
+        "T" => 40,
+        _ => return Err("expected a size such as 512M or 4G (K, M, G, T)".into()),
+    };
+    match number.parse::<f64>() {
+        Ok(x) if x.is_finite() && x > 0.0 && x * ((1u64 << shift) as f64) < 1e18 => {
+            Ok((x * (1u64 << shift) as f64) as u64)
+        }
+        _ => Err("expected a size such as 512M or 4G (K, M, G, T)".into()),
+    }
 }
 
 /// Reads `--checkers`: 1 to 15.
@@ -75,6 +98,11 @@ pub enum BearoffCmd {
         /// The table to write (default: the database's, in the tables folder)
         #[arg(long, value_name = "FILE")]
         table: Option<PathBuf>,
+        /// Two-sided: solve out of core, holding at most SIZE of working values (as 512M,
+        /// 4G, or bytes); the working files, beside the table, let a killed build resume.
+        /// Default: in memory when it fits, else out of core in 3/4 of the memory free
+        #[arg(long, value_name = "SIZE", value_parser = byte_size, requires = "two_sided")]
+        memory: Option<u64>,
         #[command(flatten)]
         quiet: Quiet,
         #[command(flatten)]
@@ -188,6 +216,7 @@ pub fn run(cmd: BearoffCmd) -> Result<()> {
             two_sided,
             cubeless,
             table,
+            memory,
             quiet,
             json,
             timings,
@@ -210,7 +239,11 @@ pub fn run(cmd: BearoffCmd) -> Result<()> {
             kind.check()?;
             let path = tables::given_or(table.as_deref(), &kind.file_name(), tables::for_build);
             let bars = Bars::new(quiet.quiet || json.json);
-            let report = store::build(&kind, &path, bars.progress())?;
+            let method = match memory {
+                Some(memory) => Method::OutOfCore { memory },
+                None => Method::Auto,
+            };
+            let report = store::build_with(&kind, &path, method, bars.progress())?;
             super::gammon::timed_text_or_json(&report, json, timings, || render::build(&report))
         }
         BearoffCmd::Show {

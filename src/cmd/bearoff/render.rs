@@ -44,6 +44,20 @@ pub fn build(r: &BuildReport) -> String {
         "time       {:.2} s ({:.2} s solving)\nchecksum   sha256:{} ({})",
         r.seconds, r.solve_seconds, r.table.checksum, r.table.kind
     );
+    if let Some(o) = &r.out_of_core {
+        let mb = |b: u64| b as f64 / 1e6;
+        let _ = write!(
+            out,
+            "\nout of core {} layers ({} resumed), {:.0} MB held at most of {:.0} MB allowed\n\
+             disk       {:.0} MB of working values written, {:.0} MB read",
+            o.layers,
+            o.resumed_layers,
+            mb(o.peak_memory),
+            mb(o.memory),
+            mb(o.bytes_written),
+            mb(o.bytes_read)
+        );
+    }
     out
 }
 

@@ -6,6 +6,7 @@ pub mod judge;
 mod kernels;
 pub mod notation;
 pub mod one_sided;
+pub mod out_of_core;
 pub mod query;
 pub mod sides;
 pub mod store;
