@@ -27,6 +27,53 @@ pub struct Size {
     pub checkers: usize,
 }
 
+/// `build --mpi`: the build shared by the ranks MPI started; rank 0 prints the report.
+#[cfg(feature = "mpi")]
+fn build_mpi(
+    kind: &Kind,
+    path: &Path,
+    memory: Option<u64>,
+    bars: &Bars,
+    json: Json,
+    timings: Timings,
+) -> Result<()> {
+    use tabula::gammon::bearoff::mpi::Mpi;
+    use tabula::gammon::bearoff::out_of_core::Split;
+    let Some(universe) = mpi::initialize() else {
+        return Err(tabula::gammon::Error::Input {
+            what: "mpi",
+            input: "--mpi".into(),
+            reason: "MPI could not be started (or was started twice)".into(),
+        }
+        .into());
+    };
+    let split = Mpi::new(universe.world());
+    let memory = memory.unwrap_or_else(|| {
+        tabula::memory::available().unwrap_or(1 << 32) / 4 * 3 / split.size() as u64
+    });
+    let progress = if split.rank() == 0 {
+        bars.progress()
+    } else {
+        tabula::progress::Progress::SILENT
+    };
+    let report = store::build_shared(kind, path, memory, &split, progress)?;
+    if split.rank() != 0 {
+        return Ok(());
+    }
+    super::gammon::timed_text_or_json(&report, json, timings, || render::build(&report))
+}
+
+/// `build --mpi` in a tabula built without MPI: refused.
+#[cfg(not(feature = "mpi"))]
+fn build_mpi(_: &Kind, _: &Path, _: Option<u64>, _: &Bars, _: Json, _: Timings) -> Result<()> {
+    Err(tabula::gammon::Error::Input {
+        what: "option",
+        input: "--mpi".into(),
+        reason: "this tabula was built without MPI (the cargo feature `mpi`)".into(),
+    }
+    .into())
+}
+
 /// Reads `--memory`: bytes, or a number with K, M, G or T (powers of 1024), as 512M.
 fn byte_size(text: &str) -> std::result::Result<u64, String> {
     let t = text.trim();
@@ -103,6 +150,10 @@ pub enum BearoffCmd {
         /// Default: in memory when it fits, else out of core in 3/4 of the memory free
         #[arg(long, value_name = "SIZE", value_parser = byte_size, requires = "two_sided")]
         memory: Option<u64>,
+        /// Two-sided, out of core, shared by the ranks of `mpirun -n N tabula …` (a
+        /// tabula built with the cargo feature `mpi`); rank 0 writes the table
+        #[arg(long, requires = "two_sided")]
+        mpi: bool,
         #[command(flatten)]
         quiet: Quiet,
         #[command(flatten)]
@@ -217,6 +268,7 @@ pub fn run(cmd: BearoffCmd) -> Result<()> {
             cubeless,
             table,
             memory,
+            mpi,
             quiet,
             json,
             timings,
@@ -239,6 +291,9 @@ pub fn run(cmd: BearoffCmd) -> Result<()> {
             kind.check()?;
             let path = tables::given_or(table.as_deref(), &kind.file_name(), tables::for_build);
             let bars = Bars::new(quiet.quiet || json.json);
+            if mpi {
+                return build_mpi(&kind, &path, memory, &bars, json, timings);
+            }
             let method = match memory {
                 Some(memory) => Method::OutOfCore { memory },
                 None => Method::Auto,
@@ -272,15 +327,20 @@ pub fn run(cmd: BearoffCmd) -> Result<()> {
             one_sided,
             cube,
             json,
-        } => {
-            let t = open_two_sided(&table, &position)?;
-            let os = one_sided
-                .as_deref()
-                .map(|p| open_one_sided(Some(p), &Kind::one_sided(t.kind().points)))
-                .transpose()?;
-            let e = answer::equity(&t, &position, cube, os.as_ref())?;
-            text_or_json(&e, json, || render::evaluation(&e))
-        }
+        } => match race_source(&table, &position, one_sided.as_deref())? {
+            Race::Exact(t) => {
+                let os = one_sided
+                    .as_deref()
+                    .map(|p| open_one_sided(Some(p), &Kind::one_sided(t.kind().points)))
+                    .transpose()?;
+                let e = answer::equity(&t, &position, cube, os.as_ref())?;
+                text_or_json(&e, json, || render::evaluation(&e))
+            }
+            Race::Estimate(os, us, them) => {
+                let e = query::race_estimate(&os, &us, &them)?;
+                text_or_json(&e, json, || render::race_estimate(&e))
+            }
+        },
         BearoffCmd::Hint {
             position,
             roll,
@@ -288,10 +348,17 @@ pub fn run(cmd: BearoffCmd) -> Result<()> {
             cube,
             json,
         } => {
-            answer::roll(&roll)?;
-            let t = open_two_sided(&table, &position)?;
-            let h = answer::hint(&t, &position, &roll, cube)?;
-            text_or_json(&h, json, || render::hint(&h))
+            let r = answer::roll(&roll)?;
+            match race_source(&table, &position, None)? {
+                Race::Exact(t) => {
+                    let h = answer::hint(&t, &position, &roll, cube)?;
+                    text_or_json(&h, json, || render::hint(&h))
+                }
+                Race::Estimate(os, us, them) => {
+                    let h = query::hint_estimate(&os, &us, &them, r)?;
+                    text_or_json(&h, json, || render::hint_estimate(&h))
+                }
+            }
         }
         BearoffCmd::Export {
             table,
@@ -366,6 +433,41 @@ fn show(position: &str, size: Size, json: Json) -> Result<()> {
 fn open_one_sided(given: Option<&Path>, kind: &Kind) -> Result<OneSidedTable> {
     let path = tables::given_or(given, &kind.file_name(), tables::find);
     answer::open_one_sided(&path, kind, given)
+}
+
+/// Where a race is answered from.
+enum Race {
+    /// A two-sided table: exact.
+    Exact(TwoSidedTable),
+    /// The one-sided table, and the two sides (on its points): an estimate.
+    Estimate(OneSidedTable, Vec<u8>, Vec<u8>),
+}
+
+/// The table that answers `position`: `--table` when given; else the two-sided table of
+/// `--points` and `--checkers` when the position fits it (below fifteen checkers); else,
+/// for a race of more checkers, the fifteen-checker two-sided table (with the cube, or
+/// cubeless) when it is in the tables folder, and without it the one-sided table (given,
+/// or the default one of `--points`), whose answer is an estimate.
+fn race_source(table: &Table, position: &str, one_sided: Option<&Path>) -> Result<Race> {
+    let kind = Kind::two_sided(table.points, table.checkers, true);
+    let fits = answer::pair(&kind.index()?, position);
+    if table.table.is_some() || (fits.is_ok() && table.checkers < 15) {
+        return Ok(Race::Exact(open_two_sided(table, position)?));
+    }
+    let fifteen = Kind::two_sided(table.points, 15, true);
+    let index = fifteen.index()?;
+    let (us, them) = match (answer::pair(&index, position), fits) {
+        (Ok(p), _) => p,
+        (Err(_), Err(e)) | (Err(e), Ok(_)) => return Err(e),
+    };
+    for k in [fifteen, Kind::two_sided(table.points, 15, false)] {
+        let path = tables::given_or(None, &k.file_name(), tables::find);
+        if path.exists() {
+            return Ok(Race::Exact(answer::open_two_sided(&path, &k, None)?));
+        }
+    }
+    let os = open_one_sided(one_sided, &Kind::one_sided(table.points))?;
+    Ok(Race::Estimate(os, index.side(us)?, index.side(them)?))
 }
 
 /// The two-sided table of `table`; without `--table`, `position` is read first, so that

@@ -52,8 +52,8 @@ fn out_of_core_tables_are_the_in_memory_ones_byte_for_byte() {
 }
 
 #[test]
-#[ignore = "6x8 and 6x10 with the cube, 4x15 with gammons and Jacoby, both ways: about 3 \
-            minutes on 2 loaded cores"]
+#[ignore = "6x8 and 6x10 with the cube, 4x15 with gammons and Jacoby, both ways: 141 s \
+            at load 5 on 2 cores"]
 fn larger_out_of_core_tables_are_the_in_memory_ones_byte_for_byte() {
     same_bytes(&["--points", "6", "--checkers", "8"], "40M");
     same_bytes(&["--points", "6", "--checkers", "10"], "300M");
@@ -157,4 +157,59 @@ fn a_build_killed_at_any_point_resumes_to_the_same_bytes() {
         .filter(|n| n.ends_with(".tmp"))
         .collect();
     assert!(left.is_empty(), "{left:?}");
+}
+
+/// `mpirun -n N tabula bearoff build … --mpi` (a tabula built with the feature `mpi`):
+/// the same bytes as one process, with 2 and 4 ranks on this machine.
+#[cfg(feature = "mpi")]
+#[test]
+fn builds_shared_by_2_and_4_mpi_ranks_are_the_one_process_tables() {
+    let dir = tempfile::tempdir().unwrap();
+    for (args, memory) in [
+        (&["--points", "6", "--checkers", "6"][..], "4M"),
+        (&["--points", "3", "--checkers", "15"][..], "4M"),
+    ] {
+        let one = dir.path().join("one.tbl");
+        let whole = build(args, &one, None);
+        for ranks in ["2", "4"] {
+            let table = dir.path().join(format!("mpi{ranks}.tbl"));
+            let out = std::process::Command::new("mpirun")
+                .args(["--allow-run-as-root", "--oversubscribe", "-n", ranks])
+                .arg(assert_cmd::cargo::cargo_bin("tabula"))
+                .args([
+                    "bearoff",
+                    "build",
+                    "--two-sided",
+                    "--quiet",
+                    "--json",
+                    "--mpi",
+                ])
+                .args(args)
+                .args(["--memory", memory, "--table"])
+                .arg(&table)
+                .output()
+                .unwrap();
+            assert!(
+                out.status.success(),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            // Rank 0 alone reports.
+            let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+            assert_eq!(report["table"]["checksum"], whole["table"]["checksum"]);
+            assert!(std::fs::read(&table).unwrap() == std::fs::read(&one).unwrap());
+        }
+    }
+}
+
+#[cfg(not(feature = "mpi"))]
+#[test]
+fn mpi_is_refused_by_a_tabula_built_without_it() {
+    let out = tabula()
+        .args(["bearoff", "build", "--two-sided", "--mpi", "--points", "2"])
+        .args(["--checkers", "2", "--table", "/nonexistent/t.tbl"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("without MPI"));
 }

@@ -4,7 +4,9 @@ use std::fmt::Write as _;
 use std::path::Path;
 use tabula::gammon::bearoff::gnubg::{Comparison, Format, OS_UNIT, TS_UNIT};
 use tabula::gammon::bearoff::index::Count;
-use tabula::gammon::bearoff::query::{BearoffEvaluation, BearoffHint, Distribution};
+use tabula::gammon::bearoff::query::{
+    BearoffEvaluation, BearoffHint, Distribution, EstimatedHint, RaceEstimate,
+};
 use tabula::gammon::bearoff::store::BuildReport;
 
 /// `count`.
@@ -100,6 +102,47 @@ pub fn evaluation(e: &BearoffEvaluation) -> String {
             100.0 * x.win_error
         );
     }
+    out
+}
+
+/// `equity` of a race no two-sided table holds: the one-sided estimate, labelled.
+pub fn race_estimate(e: &RaceEstimate) -> String {
+    format!(
+        "position  {}\nmethod    {} (no two-sided table holds this race: not exact)\n\
+         pips      {} (on roll), {} (opponent)\n\
+         win       {:.4}%  (win gammon {:.4}%, lose gammon {:.4}%)\n\
+         equity    {:+.6} cubeless, estimated",
+        e.position,
+        e.method,
+        e.pips[0],
+        e.pips[1],
+        100.0 * e.win,
+        100.0 * e.win_gammon,
+        100.0 * e.lose_gammon,
+        e.equity
+    )
+}
+
+/// `hint` of a race no two-sided table holds: the plays by the one-sided estimate.
+pub fn hint_estimate(h: &EstimatedHint) -> String {
+    let mut out = format!(
+        "position  {}  roll {}-{}\nmethod    {} (no two-sided table holds this race: not exact)\n",
+        h.position,
+        h.roll.high(),
+        h.roll.low(),
+        h.method
+    );
+    for (k, p) in h.plays.iter().take(20).enumerate() {
+        let _ = writeln!(
+            out,
+            "{:>3}. after {:<36} equity {:+.6}  loss {:.6}",
+            k + 1,
+            p.after,
+            p.equity,
+            p.loss
+        );
+    }
+    out.pop();
     out
 }
 

@@ -53,6 +53,20 @@ pub struct Report {
     pub work: PathBuf,
 }
 
+/// Processes sharing one build (MPI ranks, `super::mpi`): each solves its share of the
+/// rollers of every tile and all gather the tiles, so that every rank holds every layer;
+/// rank 0 writes the files, in a folder they share, and the table.
+pub trait Split {
+    /// This process's number, from 0.
+    fn rank(&self) -> usize;
+    /// How many share the build.
+    fn size(&self) -> usize;
+    /// Every rank's `mine` (rank `r`'s is `counts[r]` bytes), in rank order, into `out`.
+    fn gather(&self, mine: &[u8], counts: &[usize], out: &mut [u8]);
+    /// Waits for every rank.
+    fn barrier(&self);
+}
+
 /// The sides grouped by pip count, and where each tile lies in its layer file.
 pub struct Plan {
     n: usize,
@@ -345,6 +359,36 @@ fn pair_block<'w, V: Values>(
         );
 }
 
+/// [`pair_block`], the rollers shared among the ranks of `split` when given: each solves
+/// its contiguous share and all gather the rows.
+fn shared_block<'w, V: Values + bytemuck::Pod>(
+    split: Option<&dyn Split>,
+    meter: &Meter,
+    succ: &Successors,
+    rollers: &[u32],
+    opponents: &[u32],
+    after: &(dyn Fn(u32) -> &'w [V] + Sync),
+    out: &mut [V],
+) {
+    let Some(sp) = split else {
+        return pair_block(succ, rollers, opponents, after, out);
+    };
+    let (n, c, k) = (rollers.len(), opponents.len(), sp.size());
+    let bounds: Vec<usize> = (0..=k).map(|r| r * n / k).collect();
+    let (lo, hi) = (bounds[sp.rank()], bounds[sp.rank() + 1]);
+    let mut mine = Held::new(meter, (hi - lo) * c, V::ZERO);
+    pair_block(succ, &rollers[lo..hi], opponents, after, &mut mine.data);
+    let size = std::mem::size_of::<V>();
+    let counts: Vec<usize> = (0..k)
+        .map(|r| (bounds[r + 1] - bounds[r]) * c * size)
+        .collect();
+    sp.gather(
+        bytemuck::cast_slice(&mine.data),
+        &counts,
+        bytemuck::cast_slice_mut(out),
+    );
+}
+
 /// The bytes the build of `n`-side layers needs at least with values of `size` bytes:
 /// the largest layer's transposed rows and tiles, and one column of its reads.
 pub fn least_memory(plan: &Plan, succ: &Successors, size: usize) -> u64 {
@@ -373,6 +417,8 @@ pub struct Setup<'a> {
     pub memory: u64,
     /// The working folder.
     pub work: &'a Path,
+    /// The ranks sharing the build, if any.
+    pub split: Option<&'a dyn Split>,
 }
 
 /// Solves every layer not yet in the working folder, then hands `emit` the records in
@@ -389,8 +435,15 @@ pub fn solve<V: Values + bytemuck::Pod>(
         line,
         memory,
         work: dir,
+        split,
         ..
     } = *setup;
+    let lead = split.is_none_or(|s| s.rank() == 0);
+    let barrier = || {
+        if let Some(s) = split {
+            s.barrier();
+        }
+    };
     let size = std::mem::size_of::<V>();
     let record = std::mem::size_of::<V::Record>();
     let least = least_memory(plan, succ, size).max((plan.n * record) as u64);
@@ -421,12 +474,14 @@ pub fn solve<V: Values + bytemuck::Pod>(
             None => break,
         }
     }
+    barrier();
     for y in done..plan.layers() {
         let path = work.layer_path(y);
-        if path.exists() {
+        if lead && path.exists() {
             std::fs::remove_file(&path).map_err(Work::io(&path))?;
         }
     }
+    barrier();
     let resumed = done;
     let meter = Meter {
         now: AtomicU64::new(0),
@@ -445,6 +500,20 @@ pub fn solve<V: Values + bytemuck::Pod>(
             ));
         }
         let path = work.layer_path(y);
+        if !lead {
+            // The same layer, solved together with the lead, which writes it.
+            let mut sink = std::io::sink();
+            let mut writer = LayerWriter {
+                out: &mut sink,
+                words: 0,
+                sum: 0,
+            };
+            layer::<V>(setup, &work, &meter, y, &mut writer)?;
+            barrier();
+            work.files[y] = Some(File::open(&path).map_err(Work::io(&path))?);
+            progress.advance(plan.layer_len(y) as u64);
+            continue;
+        }
         let mut failure = None;
         let written = crate::table::write_file(&path, |out| {
             let mut writer = LayerWriter {
@@ -482,11 +551,28 @@ pub fn solve<V: Values + bytemuck::Pod>(
             return Err(e);
         }
         written?;
+        barrier();
         work.written += (plan.layer_len(y) * size) as u64;
         work.files[y] = Some(File::open(&path).map_err(Work::io(&path))?);
         progress.advance(plan.layer_len(y) as u64);
     }
     progress.finish();
+    let report = Report {
+        memory,
+        peak_memory: 0,
+        layers: plan.layers(),
+        resumed_layers: resumed,
+        bytes_written: work.written,
+        bytes_read: 0,
+        work: dir.to_path_buf(),
+    };
+    if !lead {
+        return Ok(Report {
+            peak_memory: meter.peak.load(Ordering::Relaxed),
+            bytes_read: work.read.load(Ordering::Relaxed),
+            ..report
+        });
+    }
     // The table, rows in record order: row i's values at level b are row pos(i) of tile
     // (level(i), b).
     progress.start("writing the table", Some(plan.n as u64));
@@ -520,13 +606,9 @@ pub fn solve<V: Values + bytemuck::Pod>(
     }
     progress.finish();
     Ok(Report {
-        memory,
         peak_memory: meter.peak.load(Ordering::Relaxed),
-        layers: plan.layers(),
-        resumed_layers: resumed,
-        bytes_written: work.written,
         bytes_read: work.read.load(Ordering::Relaxed),
-        work: dir.to_path_buf(),
+        ..report
     })
 }
 
@@ -543,6 +625,7 @@ fn layer<V: Values + bytemuck::Pod>(
         plan,
         full,
         memory,
+        split,
         ..
     } = *setup;
     let size = std::mem::size_of::<V>();
@@ -604,7 +687,15 @@ fn layer<V: Values + bytemuck::Pod>(
                     let row = start[plan.level[s] as usize] + plan.pos[s] as usize;
                     &wd[row * cw..row * cw + cw]
                 };
-                pair_block(succ, sy, &sb[j0..j1], &after, &mut strip.data[..m * cw]);
+                shared_block(
+                    split,
+                    meter,
+                    succ,
+                    sy,
+                    &sb[j0..j1],
+                    &after,
+                    &mut strip.data[..m * cw],
+                );
                 for (i, part) in strip.data[..m * cw].chunks_exact(cw).enumerate() {
                     tile.data[i * sb.len() + j0..i * sb.len() + j1].copy_from_slice(part);
                 }
@@ -626,7 +717,7 @@ fn layer<V: Values + bytemuck::Pod>(
     };
     // The diagonal (y, y), then the column tiles (a, y): their plays read the row tiles.
     let mut tile = Held::new(meter, m * m, V::ZERO);
-    pair_block(succ, sy, sy, &after, &mut tile.data);
+    shared_block(split, meter, succ, sy, sy, &after, &mut tile.data);
     out.put(&tile.data).map_err(io)?;
     drop(tile);
     for a in 0..y {
@@ -637,7 +728,7 @@ fn layer<V: Values + bytemuck::Pod>(
                 *v = V::won(full[j as usize]);
             }
         } else {
-            pair_block(succ, sa, sy, &after, &mut tile.data);
+            shared_block(split, meter, succ, sa, sy, &after, &mut tile.data);
         }
         out.put(&tile.data).map_err(io)?;
     }
@@ -680,6 +771,7 @@ mod tests {
             line: "test",
             memory,
             work: &work,
+            split: None,
         };
         let mut out = Vec::new();
         let report = solve::<V>(&setup, Progress::SILENT, |b| {
@@ -740,6 +832,7 @@ mod tests {
             line: "test",
             memory: 100,
             work: dir.path(),
+            split: None,
         };
         let e = solve::<Cube>(&setup, Progress::SILENT, |_| Ok(())).unwrap_err();
         assert!(matches!(e, Error::MemoryCap { cap: 100, .. }), "{e}");
@@ -761,6 +854,7 @@ mod tests {
             line: "test",
             memory: 1 << 30,
             work: &work,
+            split: None,
         };
         let run = || {
             let mut out = Vec::new();

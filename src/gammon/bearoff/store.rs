@@ -309,6 +309,44 @@ pub fn build_with(
     method: Method,
     progress: Progress<'_>,
 ) -> Result<BuildReport, Error> {
+    build_inner(kind, path, method, None, progress)
+}
+
+/// The two-sided database `kind` solved out of core in at most `memory` bytes by the
+/// ranks of `split` together (each runs this with the same arguments), its working files
+/// and table in a folder they share: rank 0 writes them; every rank returns the report
+/// of the table published.
+pub fn build_shared(
+    kind: &Kind,
+    path: &Path,
+    memory: u64,
+    split: &dyn out_of_core::Split,
+    progress: Progress<'_>,
+) -> Result<BuildReport, Error> {
+    if !kind.two_sided {
+        return Err(Error::Size {
+            points: kind.points,
+            checkers: kind.checkers,
+            reason: "only a two-sided database is built by several processes",
+        });
+    }
+    build_inner(
+        kind,
+        path,
+        Method::OutOfCore { memory },
+        Some(split),
+        progress,
+    )
+}
+
+fn build_inner(
+    kind: &Kind,
+    path: &Path,
+    method: Method,
+    split: Option<&dyn out_of_core::Split>,
+    progress: Progress<'_>,
+) -> Result<BuildReport, Error> {
+    let lead = split.is_none_or(|s| s.rank() == 0);
     let started = Instant::now();
     kind.check()?;
     let index = kind.index()?;
@@ -362,6 +400,7 @@ pub fn build_with(
                     line: &line,
                     memory,
                     work: &work,
+                    split,
                 })
             }
             _ => None,
@@ -376,9 +415,31 @@ pub fn build_with(
                         }
                         Ok(stream.as_mut().expect("made").push(batch)?)
                     })?;
-                    let staged = stream.expect("the table's records").finish()?;
+                    let seconds = solve_started.elapsed().as_secs_f64();
                     ooc = Some(report);
-                    (staged, index.pairs(), solve_started.elapsed().as_secs_f64())
+                    if !lead {
+                        // Rank 0 writes the table: the others report it once published.
+                        let split = split.expect("ranks");
+                        split.barrier();
+                        let t = TwoSidedTable::open(path)?;
+                        let header = t.table().header();
+                        return Ok(BuildReport {
+                            database: *kind,
+                            table: Written {
+                                path: path.to_path_buf(),
+                                kind: header.kind.clone(),
+                                checksum: header.checksum_hex(),
+                            },
+                            records: index.pairs(),
+                            positions: index.sides(),
+                            pairs: index.pairs(),
+                            solve_seconds: seconds,
+                            seconds: started.elapsed().as_secs_f64(),
+                            out_of_core: ooc,
+                        });
+                    }
+                    let staged = stream.expect("the table's records").finish()?;
+                    (staged, index.pairs(), seconds)
                 } else {
                     let out = two_sided::solve::<$v>(&succ, &full, progress);
                     let seconds = solve_started.elapsed().as_secs_f64();
@@ -412,7 +473,12 @@ pub fn build_with(
         )
     };
     let target = staged.target().to_path_buf();
-    let header = table::publish(vec![staged])?.remove(0);
+    let published = table::publish(vec![staged]);
+    if let Some(split) = split {
+        // The other ranks read the table once it is published (or fail with it).
+        split.barrier();
+    }
+    let header = published?.remove(0);
     if let Some(report) = &ooc {
         // The table is published: the working files are no longer needed.
         std::fs::remove_dir_all(&report.work).map_err(|source| TableError::Io {
