@@ -27,6 +27,48 @@ pub struct Size {
     pub checkers: usize,
 }
 
+/// `build`.
+fn build(args: BuildArgs) -> Result<()> {
+    let BuildArgs {
+        size,
+        two_sided,
+        cubeless,
+        table,
+        memory,
+        mpi,
+        quiet,
+        json,
+        timings,
+    } = args;
+    let kind = if two_sided {
+        Kind::two_sided(size.points, size.checkers, !cubeless)
+    } else {
+        Kind::one_sided(size.points)
+    };
+    if kind.checkers != size.checkers {
+        return Err(tabula::gammon::Error::Input {
+            what: "checkers",
+            input: size.checkers.to_string(),
+            reason: "a one-sided database has fifteen checkers a side; fewer are for \
+                         a two-sided one (--two-sided)"
+                .into(),
+        }
+        .into());
+    }
+    kind.check()?;
+    let path = tables::given_or(table.as_deref(), &kind.file_name(), tables::for_build);
+    let bars = Bars::new(quiet.quiet || json.json);
+    if mpi {
+        return build_mpi(&kind, &path, memory, &bars, json, timings);
+    }
+    let method = match memory {
+        Some(memory) => Method::OutOfCore { memory },
+        None => Method::Auto,
+    };
+    let report = store::build_with(&kind, &path, method, bars.progress())?;
+    super::gammon::timed_text_or_json(&report, json, timings, || render::build(&report))
+}
+
 /// `build --mpi`: the build shared by the ranks MPI started; rank 0 prints the report.
 #[cfg(feature = "mpi")]
 fn build_mpi(
@@ -119,6 +161,37 @@ pub struct Table {
     pub checkers: usize,
 }
 
+/// `bearoff build`'s arguments.
+#[derive(Args)]
+pub struct BuildArgs {
+    #[command(flatten)]
+    size: Size,
+    /// The two-sided database (pairs of sides) instead of the one-sided one
+    #[arg(long)]
+    two_sided: bool,
+    /// Two-sided without the cube: only the cubeless chances
+    #[arg(long, requires = "two_sided")]
+    cubeless: bool,
+    /// The table to write (default: the database's, in the tables folder)
+    #[arg(long, value_name = "FILE")]
+    table: Option<PathBuf>,
+    /// Two-sided: solve out of core, holding at most SIZE of working values (as 512M,
+    /// 4G, or bytes); the working files, beside the table, let a killed build resume.
+    /// Default: in memory when it fits, else out of core in 3/4 of the memory free
+    #[arg(long, value_name = "SIZE", value_parser = byte_size, requires = "two_sided")]
+    memory: Option<u64>,
+    /// Two-sided, out of core, shared by the ranks of `mpirun -n N tabula …` (a
+    /// tabula built with the cargo feature `mpi`); rank 0 writes the table
+    #[arg(long, requires = "two_sided")]
+    mpi: bool,
+    #[command(flatten)]
+    quiet: Quiet,
+    #[command(flatten)]
+    json: Json,
+    #[command(flatten)]
+    timings: Timings,
+}
+
 #[derive(Subcommand)]
 pub enum BearoffCmd {
     /// One side's positions and the pairs of a database of P points and C checkers
@@ -133,34 +206,7 @@ pub enum BearoffCmd {
     #[command(
         after_help = "Example:\n  tabula bearoff build --points 6\n  tabula bearoff build --points 6 --checkers 8 --two-sided"
     )]
-    Build {
-        #[command(flatten)]
-        size: Size,
-        /// The two-sided database (pairs of sides) instead of the one-sided one
-        #[arg(long)]
-        two_sided: bool,
-        /// Two-sided without the cube: only the cubeless chances
-        #[arg(long, requires = "two_sided")]
-        cubeless: bool,
-        /// The table to write (default: the database's, in the tables folder)
-        #[arg(long, value_name = "FILE")]
-        table: Option<PathBuf>,
-        /// Two-sided: solve out of core, holding at most SIZE of working values (as 512M,
-        /// 4G, or bytes); the working files, beside the table, let a killed build resume.
-        /// Default: in memory when it fits, else out of core in 3/4 of the memory free
-        #[arg(long, value_name = "SIZE", value_parser = byte_size, requires = "two_sided")]
-        memory: Option<u64>,
-        /// Two-sided, out of core, shared by the ranks of `mpirun -n N tabula …` (a
-        /// tabula built with the cargo feature `mpi`); rank 0 writes the table
-        #[arg(long, requires = "two_sided")]
-        mpi: bool,
-        #[command(flatten)]
-        quiet: Quiet,
-        #[command(flatten)]
-        json: Json,
-        #[command(flatten)]
-        timings: Timings,
-    },
+    Build(BuildArgs),
     /// Show a position: its index, notation, gnubg Position ID and pip counts
     #[command(
         after_help = "Example:\n  tabula bearoff show 6,6,5/3,1 --points 6 --checkers 6\n  tabula bearoff show 6,6,5,3,1"
@@ -262,45 +308,7 @@ pub fn run(cmd: BearoffCmd) -> Result<()> {
             let c = BearoffIndex::new(size.points, size.checkers)?.count();
             text_or_json(&c, json, || render::count(&c))
         }
-        BearoffCmd::Build {
-            size,
-            two_sided,
-            cubeless,
-            table,
-            memory,
-            mpi,
-            quiet,
-            json,
-            timings,
-        } => {
-            let kind = if two_sided {
-                Kind::two_sided(size.points, size.checkers, !cubeless)
-            } else {
-                Kind::one_sided(size.points)
-            };
-            if kind.checkers != size.checkers {
-                return Err(tabula::gammon::Error::Input {
-                    what: "checkers",
-                    input: size.checkers.to_string(),
-                    reason: "a one-sided database has fifteen checkers a side; fewer are for \
-                             a two-sided one (--two-sided)"
-                        .into(),
-                }
-                .into());
-            }
-            kind.check()?;
-            let path = tables::given_or(table.as_deref(), &kind.file_name(), tables::for_build);
-            let bars = Bars::new(quiet.quiet || json.json);
-            if mpi {
-                return build_mpi(&kind, &path, memory, &bars, json, timings);
-            }
-            let method = match memory {
-                Some(memory) => Method::OutOfCore { memory },
-                None => Method::Auto,
-            };
-            let report = store::build_with(&kind, &path, method, bars.progress())?;
-            super::gammon::timed_text_or_json(&report, json, timings, || render::build(&report))
-        }
+        BearoffCmd::Build(args) => build(args),
         BearoffCmd::Show {
             position,
             size,

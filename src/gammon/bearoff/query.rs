@@ -385,7 +385,11 @@ mod tests {
         let e = race_estimate(&os, &full, &[0, 0, 0, 0, 0, 15]).unwrap();
         assert_eq!(e.method, ONE_SIDED_ESTIMATE);
         assert_eq!(e.pips, [3 + 6 + 9 + 8 + 10 + 12, 90]);
-        assert!(e.win > 0.999 && e.win_gammon > 0.9, "{e:?}");
+        assert!(e.win > 0.99 && e.win < 1.0 && e.lose_gammon == 0.0, "{e:?}");
+        // One checker on the one point against fifteen at home: a certain gammon.
+        let g = race_estimate(&os, &[1, 0, 0, 0, 0, 0], &[0, 0, 0, 0, 0, 15]).unwrap();
+        assert!((g.win - 1.0).abs() < 1e-12 && (g.win_gammon - 1.0).abs() < 1e-12);
+        assert!((g.equity - 2.0).abs() < 1e-12);
         // Against the exact 6x6 value: within a few points where both exist.
         let index = ts.index();
         let mut worst: f64 = 0.0;
