@@ -11,7 +11,7 @@ use clap::{Args, Subcommand};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use tabula::gammon::bearoff::gnubg::{self, GnubgFile, Source};
-use tabula::gammon::bearoff::store::{self, Database, Kind, OneSidedTable, TwoSidedTable};
+use tabula::gammon::bearoff::store::{self, Database, Kind, Method, OneSidedTable, TwoSidedTable};
 use tabula::gammon::bearoff::{notation, query, BearoffIndex};
 use tabula::gammon::CubeState;
 use tabula::Result;
@@ -25,6 +25,118 @@ pub struct Size {
     /// Checkers a side at most (1 to 15; a one-sided database has 15)
     #[arg(long, value_name = "C", default_value_t = 15, value_parser = checker_count)]
     pub checkers: usize,
+}
+
+/// `build`.
+fn build(args: BuildArgs) -> Result<()> {
+    let BuildArgs {
+        size,
+        two_sided,
+        cubeless,
+        table,
+        memory,
+        mpi,
+        quiet,
+        json,
+        timings,
+    } = args;
+    let kind = if two_sided {
+        Kind::two_sided(size.points, size.checkers, !cubeless)
+    } else {
+        Kind::one_sided(size.points)
+    };
+    if kind.checkers != size.checkers {
+        return Err(tabula::gammon::Error::Input {
+            what: "checkers",
+            input: size.checkers.to_string(),
+            reason: "a one-sided database has fifteen checkers a side; fewer are for \
+                         a two-sided one (--two-sided)"
+                .into(),
+        }
+        .into());
+    }
+    kind.check()?;
+    let path = tables::given_or(table.as_deref(), &kind.file_name(), tables::for_build);
+    let bars = Bars::new(quiet.quiet || json.json);
+    if mpi {
+        return build_mpi(&kind, &path, memory, &bars, json, timings);
+    }
+    let method = match memory {
+        Some(memory) => Method::OutOfCore { memory },
+        None => Method::Auto,
+    };
+    let report = store::build_with(&kind, &path, method, bars.progress())?;
+    super::gammon::timed_text_or_json(&report, json, timings, || render::build(&report))
+}
+
+/// `build --mpi`: the build shared by the ranks MPI started; rank 0 prints the report.
+#[cfg(feature = "mpi")]
+fn build_mpi(
+    kind: &Kind,
+    path: &Path,
+    memory: Option<u64>,
+    bars: &Bars,
+    json: Json,
+    timings: Timings,
+) -> Result<()> {
+    use tabula::gammon::bearoff::mpi::Mpi;
+    use tabula::gammon::bearoff::out_of_core::Split;
+    let Some(universe) = mpi::initialize() else {
+        return Err(tabula::gammon::Error::Input {
+            what: "mpi",
+            input: "--mpi".into(),
+            reason: "MPI could not be started (or was started twice)".into(),
+        }
+        .into());
+    };
+    let split = Mpi::new(universe.world());
+    let memory = memory.unwrap_or_else(|| {
+        tabula::memory::available().unwrap_or(1 << 32) / 4 * 3 / split.size() as u64
+    });
+    let progress = if split.rank() == 0 {
+        bars.progress()
+    } else {
+        tabula::progress::Progress::SILENT
+    };
+    let report = store::build_shared(kind, path, memory, &split, progress)?;
+    if split.rank() != 0 {
+        return Ok(());
+    }
+    super::gammon::timed_text_or_json(&report, json, timings, || render::build(&report))
+}
+
+/// `build --mpi` in a tabula built without MPI: refused.
+#[cfg(not(feature = "mpi"))]
+fn build_mpi(_: &Kind, _: &Path, _: Option<u64>, _: &Bars, _: Json, _: Timings) -> Result<()> {
+    Err(tabula::gammon::Error::Input {
+        what: "option",
+        input: "--mpi".into(),
+        reason: "this tabula was built without MPI (the cargo feature `mpi`)".into(),
+    }
+    .into())
+}
+
+/// Reads `--memory`: bytes, or a number with K, M, G or T (powers of 1024), as 512M.
+fn byte_size(text: &str) -> std::result::Result<u64, String> {
+    let t = text.trim();
+    let (number, unit) = match t.char_indices().find(|(_, c)| c.is_ascii_alphabetic()) {
+        Some((at, _)) => t.split_at(at),
+        None => (t, ""),
+    };
+    let shift = match unit.to_ascii_uppercase().trim_end_matches(['B', 'I']) {
+        "" => 0,
+        "K" => 10,
+        "M" => 20,
+        "G" => 30,
+        "T" => 40,
+        _ => return Err("expected a size such as 512M or 4G (K, M, G, T)".into()),
+    };
+    match number.parse::<f64>() {
+        Ok(x) if x.is_finite() && x > 0.0 && x * ((1u64 << shift) as f64) < 1e18 => {
+            Ok((x * (1u64 << shift) as f64) as u64)
+        }
+        _ => Err("expected a size such as 512M or 4G (K, M, G, T)".into()),
+    }
 }
 
 /// Reads `--checkers`: 1 to 15.
@@ -49,6 +161,37 @@ pub struct Table {
     pub checkers: usize,
 }
 
+/// `bearoff build`'s arguments.
+#[derive(Args)]
+pub struct BuildArgs {
+    #[command(flatten)]
+    size: Size,
+    /// The two-sided database (pairs of sides) instead of the one-sided one
+    #[arg(long)]
+    two_sided: bool,
+    /// Two-sided without the cube: only the cubeless chances
+    #[arg(long, requires = "two_sided")]
+    cubeless: bool,
+    /// The table to write (default: the database's, in the tables folder)
+    #[arg(long, value_name = "FILE")]
+    table: Option<PathBuf>,
+    /// Two-sided: solve out of core, holding at most SIZE of working values (as 512M,
+    /// 4G, or bytes); the working files, beside the table, let a killed build resume.
+    /// Default: in memory when it fits, else out of core in 3/4 of the memory free
+    #[arg(long, value_name = "SIZE", value_parser = byte_size, requires = "two_sided")]
+    memory: Option<u64>,
+    /// Two-sided, out of core, shared by the ranks of `mpirun -n N tabula …` (a
+    /// tabula built with the cargo feature `mpi`); rank 0 writes the table
+    #[arg(long, requires = "two_sided")]
+    mpi: bool,
+    #[command(flatten)]
+    quiet: Quiet,
+    #[command(flatten)]
+    json: Json,
+    #[command(flatten)]
+    timings: Timings,
+}
+
 #[derive(Subcommand)]
 pub enum BearoffCmd {
     /// One side's positions and the pairs of a database of P points and C checkers
@@ -63,25 +206,7 @@ pub enum BearoffCmd {
     #[command(
         after_help = "Example:\n  tabula bearoff build --points 6\n  tabula bearoff build --points 6 --checkers 8 --two-sided"
     )]
-    Build {
-        #[command(flatten)]
-        size: Size,
-        /// The two-sided database (pairs of sides) instead of the one-sided one
-        #[arg(long)]
-        two_sided: bool,
-        /// Two-sided without the cube: only the cubeless chances
-        #[arg(long, requires = "two_sided")]
-        cubeless: bool,
-        /// The table to write (default: the database's, in the tables folder)
-        #[arg(long, value_name = "FILE")]
-        table: Option<PathBuf>,
-        #[command(flatten)]
-        quiet: Quiet,
-        #[command(flatten)]
-        json: Json,
-        #[command(flatten)]
-        timings: Timings,
-    },
+    Build(BuildArgs),
     /// Show a position: its index, notation, gnubg Position ID and pip counts
     #[command(
         after_help = "Example:\n  tabula bearoff show 6,6,5/3,1 --points 6 --checkers 6\n  tabula bearoff show 6,6,5,3,1"
@@ -188,36 +313,7 @@ pub fn run(cmd: BearoffCmd) -> Result<()> {
             let c = BearoffIndex::new(size.points, size.checkers)?.count();
             text_or_json(&c, json, || render::count(&c))
         }
-        BearoffCmd::Build {
-            size,
-            two_sided,
-            cubeless,
-            table,
-            quiet,
-            json,
-            timings,
-        } => {
-            let kind = if two_sided {
-                Kind::two_sided(size.points, size.checkers, !cubeless)
-            } else {
-                Kind::one_sided(size.points)
-            };
-            if kind.checkers != size.checkers {
-                return Err(tabula::gammon::Error::Input {
-                    what: "checkers",
-                    input: size.checkers.to_string(),
-                    reason: "a one-sided database has fifteen checkers a side; fewer are for \
-                             a two-sided one (--two-sided)"
-                        .into(),
-                }
-                .into());
-            }
-            kind.check()?;
-            let path = tables::given_or(table.as_deref(), &kind.file_name(), tables::for_build);
-            let bars = Bars::new(quiet.quiet || json.json);
-            let report = store::build(&kind, &path, bars.progress())?;
-            super::gammon::timed_text_or_json(&report, json, timings, || render::build(&report))
-        }
+        BearoffCmd::Build(args) => build(args),
         BearoffCmd::Show {
             position,
             size,
@@ -235,15 +331,20 @@ pub fn run(cmd: BearoffCmd) -> Result<()> {
             one_sided,
             cube,
             json,
-        } => {
-            let t = open_two_sided(&table, &position)?;
-            let os = one_sided
-                .as_deref()
-                .map(|p| open_one_sided(Some(&by_name(p)), &Kind::one_sided(t.kind().points)))
-                .transpose()?;
-            let e = answer::equity(&t, &position, cube, os.as_ref())?;
-            text_or_json(&e, json, || render::evaluation(&e))
-        }
+        } => match race_source(&table, &position, one_sided.as_deref())? {
+            Race::Exact(t) => {
+                let os = one_sided
+                    .as_deref()
+                    .map(|p| open_one_sided(Some(p), &Kind::one_sided(t.kind().points)))
+                    .transpose()?;
+                let e = answer::equity(&t, &position, cube, os.as_ref())?;
+                text_or_json(&e, json, || render::evaluation(&e))
+            }
+            Race::Estimate(os, us, them) => {
+                let e = query::race_estimate(&os, &us, &them)?;
+                text_or_json(&e, json, || render::race_estimate(&e))
+            }
+        },
         BearoffCmd::Hint {
             position,
             roll,
@@ -251,10 +352,17 @@ pub fn run(cmd: BearoffCmd) -> Result<()> {
             cube,
             json,
         } => {
-            answer::roll(&roll)?;
-            let t = open_two_sided(&table, &position)?;
-            let h = answer::hint(&t, &position, &roll, cube)?;
-            text_or_json(&h, json, || render::hint(&h))
+            let r = answer::roll(&roll)?;
+            match race_source(&table, &position, None)? {
+                Race::Exact(t) => {
+                    let h = answer::hint(&t, &position, &roll, cube)?;
+                    text_or_json(&h, json, || render::hint(&h))
+                }
+                Race::Estimate(os, us, them) => {
+                    let h = query::hint_estimate(&os, &us, &them, r)?;
+                    text_or_json(&h, json, || render::hint_estimate(&h))
+                }
+            }
         }
         BearoffCmd::Export {
             table,
@@ -392,9 +500,47 @@ fn by_name(given: &Path) -> PathBuf {
     }
 }
 
+/// The one-sided table given (a path, or a name as `serve` lists it) or found by its
+/// default name.
 fn open_one_sided(given: Option<&Path>, kind: &Kind) -> Result<OneSidedTable> {
-    let path = tables::given_or(given, &kind.file_name(), tables::find);
-    answer::open_one_sided(&path, kind, given)
+    let given = given.map(by_name);
+    let path = tables::given_or(given.as_deref(), &kind.file_name(), tables::find);
+    answer::open_one_sided(&path, kind, given.as_deref())
+}
+
+/// Where a race is answered from.
+enum Race {
+    /// A two-sided table: exact.
+    Exact(TwoSidedTable),
+    /// The one-sided table, and the two sides (on its points): an estimate.
+    Estimate(OneSidedTable, Vec<u8>, Vec<u8>),
+}
+
+/// The table that answers `position`: `--table` when given; else the two-sided table of
+/// `--points` and `--checkers` when the position fits it (below fifteen checkers); else,
+/// for a race of more checkers, the fifteen-checker two-sided table (with the cube, or
+/// cubeless) when it is in the tables folder, and without it the one-sided table (given,
+/// or the default one of `--points`), whose answer is an estimate.
+fn race_source(table: &Table, position: &str, one_sided: Option<&Path>) -> Result<Race> {
+    let kind = Kind::two_sided(table.points, table.checkers, true);
+    let fits = answer::pair(&kind.index()?, position);
+    if table.table.is_some() || (fits.is_ok() && table.checkers < 15) {
+        return Ok(Race::Exact(open_two_sided(table, position)?));
+    }
+    let fifteen = Kind::two_sided(table.points, 15, true);
+    let index = fifteen.index()?;
+    let (us, them) = match (answer::pair(&index, position), fits) {
+        (Ok(p), _) => p,
+        (Err(_), Err(e)) | (Err(e), Ok(_)) => return Err(e),
+    };
+    for k in [fifteen, Kind::two_sided(table.points, 15, false)] {
+        let path = tables::given_or(None, &k.file_name(), tables::find);
+        if path.exists() {
+            return Ok(Race::Exact(answer::open_two_sided(&path, &k, None)?));
+        }
+    }
+    let os = open_one_sided(one_sided, &Kind::one_sided(table.points))?;
+    Ok(Race::Estimate(os, index.side(us)?, index.side(them)?))
 }
 
 /// The two-sided table of `table`; without `--table`, `position` is read first, so that

@@ -42,6 +42,16 @@ pub enum Error {
         /// Bytes this process can still take.
         have: u64,
     },
+    /// A memory cap below the least the work needs.
+    #[error("{what} needs at least {} of working memory; {} was allowed", bytes(*need), bytes(*cap))]
+    MemoryCap {
+        /// What was asked.
+        what: String,
+        /// Bytes it needs at least.
+        need: u64,
+        /// Bytes it was allowed.
+        cap: u64,
+    },
     /// One side's checkers do not fit the board or the checker count.
     #[error("not a side of {checkers} checkers on {points} points: {reason}")]
     Side {
@@ -256,7 +266,8 @@ impl Error {
             | Error::Rank(_)
             | Error::Variant { .. }
             | Error::Backgammon { .. }
-            | Error::Input { .. } => ErrorKind::Input,
+            | Error::Input { .. }
+            | Error::MemoryCap { .. } => ErrorKind::Input,
             Error::NotConverged { .. } | Error::Inconsistent(_) | Error::OutOfMemory { .. } => {
                 ErrorKind::Failed
             }
@@ -303,5 +314,14 @@ impl Error {
             path: path.to_path_buf(),
             source,
         }
+    }
+}
+
+/// Bytes as an error message shows them: MB below a gigabyte, else GB.
+fn bytes(b: u64) -> String {
+    if b < 1_000_000_000 {
+        format!("{:.1} MB", b as f64 / 1e6)
+    } else {
+        format!("{:.1} GB", b as f64 / 1e9)
     }
 }

@@ -98,6 +98,131 @@ pub fn stage<T: bytemuck::Pod>(
     })
 }
 
+/// A table staged as its records come, for one too large to hold ([`stage`] takes them
+/// all at once): [`Stream::push`] the records in order, then [`Stream::finish`] writes
+/// the block sums and the header and gives the [`Staged`] table for [`publish`]. The
+/// payload is written as it comes, its sums taken on the way; dropped unfinished, the
+/// temporary file is removed.
+pub struct Stream<T: bytemuck::Pod> {
+    target: PathBuf,
+    temp: tempfile::NamedTempFile,
+    out: std::io::BufWriter<File>,
+    descriptor: (String, String, String),
+    record_count: u64,
+    count: u64,
+    whole: Sha256,
+    sums: Vec<u8>,
+    pending: Vec<u8>,
+    records: std::marker::PhantomData<T>,
+}
+
+impl<T: bytemuck::Pod> Stream<T> {
+    /// A temporary file beside `path` for a table of `record_count` records.
+    pub fn new(
+        path: &Path,
+        descriptor: Descriptor<'_>,
+        record_count: u64,
+    ) -> Result<Stream<T>, TableError> {
+        assert!(
+            descriptor_fits(descriptor.kind, descriptor.layout, descriptor.variant),
+            "descriptor {descriptor:?} does not fit a table header"
+        );
+        let temp = temporary_for(path)?;
+        let file = temp.reopen().map_err(io_error(path))?;
+        let mut out = std::io::BufWriter::with_capacity(1 << 20, file);
+        out.write_all(&[0u8; HEADER_LEN]).map_err(io_error(path))?;
+        Ok(Stream {
+            target: path.to_path_buf(),
+            temp,
+            out,
+            descriptor: (
+                descriptor.kind.to_string(),
+                descriptor.layout.to_string(),
+                descriptor.variant.to_string(),
+            ),
+            record_count,
+            count: 0,
+            whole: Sha256::new(),
+            sums: Vec::new(),
+            pending: Vec::with_capacity(BLOCK_SIZE as usize),
+            records: std::marker::PhantomData,
+        })
+    }
+
+    /// Writes the next records.
+    pub fn push(&mut self, records: &[T]) -> Result<(), TableError> {
+        assert!(
+            self.count + records.len() as u64 <= self.record_count,
+            "{} records pushed after {} of {}",
+            records.len(),
+            self.count,
+            self.record_count
+        );
+        self.count += records.len() as u64;
+        let block = BLOCK_SIZE as usize;
+        let mut bytes: &[u8] = bytemuck::cast_slice(records);
+        self.out.write_all(bytes).map_err(io_error(&self.target))?;
+        self.whole.update(bytes);
+        if !self.pending.is_empty() {
+            let take = (block - self.pending.len()).min(bytes.len());
+            self.pending.extend_from_slice(&bytes[..take]);
+            bytes = &bytes[take..];
+            if self.pending.len() == block {
+                self.sums
+                    .extend_from_slice(&Sha256::digest(&self.pending)[..SUM_LEN]);
+                self.pending.clear();
+            }
+        }
+        let full = bytes.len() / block * block;
+        let made: Vec<u8> = bytes[..full]
+            .par_chunks(block)
+            .flat_map_iter(|b| Sha256::digest(b)[..SUM_LEN].to_vec())
+            .collect();
+        self.sums.extend_from_slice(&made);
+        self.pending.extend_from_slice(&bytes[full..]);
+        Ok(())
+    }
+
+    /// Writes the block sums and the header, and syncs the file: the table is staged.
+    pub fn finish(mut self) -> Result<Staged, TableError> {
+        use std::io::{Seek, SeekFrom};
+        assert_eq!(self.count, self.record_count, "records missing");
+        let fail = io_error(&self.target);
+        if !self.pending.is_empty() {
+            self.sums
+                .extend_from_slice(&Sha256::digest(&self.pending)[..SUM_LEN]);
+        }
+        let (kind, layout, variant) = self.descriptor;
+        let header = Header {
+            version: VERSION,
+            kind,
+            layout,
+            variant,
+            record_size: std::mem::size_of::<T>() as u32,
+            record_count: self.record_count,
+            checksum: self.whole.finalize().into(),
+            block_size: BLOCK_SIZE,
+            sums_digest: Sha256::digest(&self.sums)[..SUM_LEN]
+                .try_into()
+                .expect("SUM_LEN bytes"),
+        };
+        let result = (|| {
+            self.out.write_all(&self.sums)?;
+            self.out.flush()?;
+            let file = self.out.get_mut();
+            file.seek(SeekFrom::Start(0))?;
+            file.write_all(&header.encode())?;
+            file.sync_all()
+        })();
+        result.map_err(fail)?;
+        Ok(Staged {
+            target: self.target,
+            temp: self.temp.into_temp_path(),
+            header,
+        })
+    }
+}
+
 /// The folder `path` is in (`.` for a bare name).
 fn folder_of(path: &Path) -> PathBuf {
     match path.parent() {

@@ -7,6 +7,7 @@ mod architecture;
 
 mod bearoff_cli;
 mod bearoff_exact;
+mod bearoff_out_of_core;
 mod bingo_cli;
 mod bingo_law;
 mod bingo_players;

@@ -4,7 +4,9 @@ use std::fmt::Write as _;
 use std::path::Path;
 use tabula::gammon::bearoff::gnubg::{Comparison, Format, OS_UNIT, TS_UNIT};
 use tabula::gammon::bearoff::index::Count;
-use tabula::gammon::bearoff::query::{BearoffEvaluation, BearoffHint, Distribution};
+use tabula::gammon::bearoff::query::{
+    BearoffEvaluation, BearoffHint, Distribution, EstimatedHint, RaceEstimate,
+};
 use tabula::gammon::bearoff::store::BuildReport;
 
 /// `count`.
@@ -44,6 +46,20 @@ pub fn build(r: &BuildReport) -> String {
         "time       {:.2} s ({:.2} s solving)\nchecksum   sha256:{} ({})",
         r.seconds, r.solve_seconds, r.table.checksum, r.table.kind
     );
+    if let Some(o) = &r.out_of_core {
+        let mb = |b: u64| b as f64 / 1e6;
+        let _ = write!(
+            out,
+            "\nout of core {} layers ({} resumed), {:.0} MB held at most of {:.0} MB allowed\n\
+             disk       {:.0} MB of working values written, {:.0} MB read",
+            o.layers,
+            o.resumed_layers,
+            mb(o.peak_memory),
+            mb(o.memory),
+            mb(o.bytes_written),
+            mb(o.bytes_read)
+        );
+    }
     out
 }
 
@@ -111,6 +127,47 @@ pub fn evaluation(e: &BearoffEvaluation) -> String {
             100.0 * x.win_error
         );
     }
+    out
+}
+
+/// `equity` of a race no two-sided table holds: the one-sided estimate, labelled.
+pub fn race_estimate(e: &RaceEstimate) -> String {
+    format!(
+        "position  {}\nmethod    {} (no two-sided table holds this race: not exact)\n\
+         pips      {} (on roll), {} (opponent)\n\
+         win       {:.4}%  (win gammon {:.4}%, lose gammon {:.4}%)\n\
+         equity    {:+.6} cubeless, estimated",
+        e.position,
+        e.method,
+        e.pips[0],
+        e.pips[1],
+        100.0 * e.win,
+        100.0 * e.win_gammon,
+        100.0 * e.lose_gammon,
+        e.equity
+    )
+}
+
+/// `hint` of a race no two-sided table holds: the plays by the one-sided estimate.
+pub fn hint_estimate(h: &EstimatedHint) -> String {
+    let mut out = format!(
+        "position  {}  roll {}-{}\nmethod    {} (no two-sided table holds this race: not exact)\n",
+        h.position,
+        h.roll.high(),
+        h.roll.low(),
+        h.method
+    );
+    for (k, p) in h.plays.iter().take(20).enumerate() {
+        let _ = writeln!(
+            out,
+            "{:>3}. after {:<36} equity {:+.6}  loss {:.6}",
+            k + 1,
+            p.after,
+            p.equity,
+            p.loss
+        );
+    }
+    out.pop();
     out
 }
 

@@ -4,8 +4,11 @@ pub mod gnubg;
 pub mod index;
 pub mod judge;
 mod kernels;
+#[cfg(feature = "mpi")]
+pub mod mpi;
 pub mod notation;
 pub mod one_sided;
+pub mod out_of_core;
 pub mod query;
 pub mod sides;
 pub mod store;

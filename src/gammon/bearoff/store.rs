@@ -16,6 +16,7 @@
 
 use super::index::{BearoffIndex, MAX_CHECKERS};
 use super::one_sided;
+use super::out_of_core::{self, Plan, Setup};
 use super::sides::{Sides, Successors};
 use super::two_sided::{self, Cube, Gammon, GammonCube, Win, EQUITY_SCALE};
 use crate::gammon::store::Written;
@@ -23,7 +24,7 @@ use crate::gammon::{Cubeful, Error, Outcomes};
 use crate::progress::Progress;
 use crate::table::{self, Descriptor, Reader, Table, TableError};
 use serde::Serialize;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 /// Kind of a one-sided table.
@@ -226,6 +227,37 @@ pub struct BuildReport {
     pub solve_seconds: f64,
     /// Seconds of the whole build, writing the table included.
     pub seconds: f64,
+    /// An out-of-core build's memory, disk traffic and checkpoints.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub out_of_core: Option<out_of_core::Report>,
+}
+
+/// How a two-sided table is solved.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Method {
+    /// In memory when the machine has room for it, else out of core in what it has.
+    #[default]
+    Auto,
+    /// Every value in memory ([`two_sided::solve`]).
+    InMemory,
+    /// Out of core ([`out_of_core::solve`]) in at most `memory` bytes of working values,
+    /// its working files in the folder beside the table ([`work_folder`]), from which a
+    /// build killed part way resumes.
+    OutOfCore {
+        /// Bytes of working values it may hold.
+        memory: u64,
+    },
+}
+
+/// The working folder of an out-of-core build of the table at `path`: beside it, named
+/// after it (`bearoff-ts-6x10.tbl.build`).
+pub fn work_folder(path: &Path) -> PathBuf {
+    let mut name = path
+        .file_name()
+        .map(|n| n.to_os_string())
+        .unwrap_or_default();
+    name.push(".build");
+    path.with_file_name(name)
 }
 
 /// Bytes a build of `kind` holds at its peak, about.
@@ -263,12 +295,78 @@ fn check_memory(kind: &Kind) -> Result<(), Error> {
 }
 
 /// Solves the database `kind` and publishes its table at `path` (`docs/table-format.md`):
-/// all or nothing, the folder checked for room before the solve.
+/// all or nothing, the folder checked for room before the solve; a two-sided database in
+/// memory when it fits, else out of core ([`Method::Auto`]).
 pub fn build(kind: &Kind, path: &Path, progress: Progress<'_>) -> Result<BuildReport, Error> {
+    build_with(kind, path, Method::Auto, progress)
+}
+
+/// As [`build`], the two-sided solve done as `method` says (a one-sided database is
+/// always solved in memory).
+pub fn build_with(
+    kind: &Kind,
+    path: &Path,
+    method: Method,
+    progress: Progress<'_>,
+) -> Result<BuildReport, Error> {
+    build_inner(kind, path, method, None, progress)
+}
+
+/// The two-sided database `kind` solved out of core in at most `memory` bytes by the
+/// ranks of `split` together (each runs this with the same arguments), its working files
+/// and table in a folder they share: rank 0 writes them; every rank returns the report
+/// of the table published.
+pub fn build_shared(
+    kind: &Kind,
+    path: &Path,
+    memory: u64,
+    split: &dyn out_of_core::Split,
+    progress: Progress<'_>,
+) -> Result<BuildReport, Error> {
+    if !kind.two_sided {
+        return Err(Error::Size {
+            points: kind.points,
+            checkers: kind.checkers,
+            reason: "only a two-sided database is built by several processes",
+        });
+    }
+    build_inner(
+        kind,
+        path,
+        Method::OutOfCore { memory },
+        Some(split),
+        progress,
+    )
+}
+
+fn build_inner(
+    kind: &Kind,
+    path: &Path,
+    method: Method,
+    split: Option<&dyn out_of_core::Split>,
+    progress: Progress<'_>,
+) -> Result<BuildReport, Error> {
+    let lead = split.is_none_or(|s| s.rank() == 0);
     let started = Instant::now();
     kind.check()?;
-    check_memory(kind)?;
     let index = kind.index()?;
+    let method = match (kind.two_sided, method) {
+        (false, _) => Method::InMemory,
+        (true, Method::Auto) => {
+            let need = footprint(kind)?;
+            match crate::memory::available() {
+                Some(have) if need > have => Method::OutOfCore {
+                    // Room for the rest of the machine: three quarters of what it has.
+                    memory: have / 4 * 3,
+                },
+                _ => Method::InMemory,
+            }
+        }
+        (true, m) => m,
+    };
+    if method == Method::InMemory {
+        check_memory(kind)?;
+    }
     let line = kind.line();
     let (layout, size) = kind.layout();
     let descriptor = Descriptor {
@@ -276,6 +374,7 @@ pub fn build(kind: &Kind, path: &Path, progress: Progress<'_>) -> Result<BuildRe
         layout,
         variant: &line,
     };
+    let mut ooc = None;
     let (staged, records, solve_seconds) = if kind.two_sided {
         table::prepare(&[path], table::file_len(size as u32, index.pairs()))?;
         let sides = Sides::new(&index);
@@ -289,16 +388,68 @@ pub fn build(kind: &Kind, path: &Path, progress: Progress<'_>) -> Result<BuildRe
             })
             .collect();
         let solve_started = Instant::now();
+        let plan;
+        let work = work_folder(path);
+        let setup = match method {
+            Method::OutOfCore { memory } => {
+                plan = Plan::new(&sides);
+                Some(Setup {
+                    succ: &succ,
+                    plan: &plan,
+                    full: &full,
+                    line: &line,
+                    memory,
+                    work: &work,
+                    split,
+                })
+            }
+            _ => None,
+        };
         macro_rules! solved {
             ($v:ty) => {{
-                let out = two_sided::solve::<$v>(&succ, &full, progress);
-                let seconds = solve_started.elapsed().as_secs_f64();
-                progress.start("writing the table", None);
-                (
-                    table::stage(path, descriptor, &out)?,
-                    out.len() as u64,
-                    seconds,
-                )
+                if let Some(setup) = &setup {
+                    let mut stream = None;
+                    let report = out_of_core::solve::<$v>(setup, progress, |batch| {
+                        if stream.is_none() {
+                            stream = Some(table::Stream::new(path, descriptor, index.pairs())?);
+                        }
+                        Ok(stream.as_mut().expect("made").push(batch)?)
+                    })?;
+                    let seconds = solve_started.elapsed().as_secs_f64();
+                    ooc = Some(report);
+                    if !lead {
+                        // Rank 0 writes the table: the others report it once published.
+                        let split = split.expect("ranks");
+                        split.barrier();
+                        let t = TwoSidedTable::open(path)?;
+                        let header = t.table().header();
+                        return Ok(BuildReport {
+                            database: *kind,
+                            table: Written {
+                                path: path.to_path_buf(),
+                                kind: header.kind.clone(),
+                                checksum: header.checksum_hex(),
+                            },
+                            records: index.pairs(),
+                            positions: index.sides(),
+                            pairs: index.pairs(),
+                            solve_seconds: seconds,
+                            seconds: started.elapsed().as_secs_f64(),
+                            out_of_core: ooc,
+                        });
+                    }
+                    let staged = stream.expect("the table's records").finish()?;
+                    (staged, index.pairs(), seconds)
+                } else {
+                    let out = two_sided::solve::<$v>(&succ, &full, progress);
+                    let seconds = solve_started.elapsed().as_secs_f64();
+                    progress.start("writing the table", None);
+                    (
+                        table::stage(path, descriptor, &out)?,
+                        out.len() as u64,
+                        seconds,
+                    )
+                }
             }};
         }
         match (kind.cube, kind.gammons()) {
@@ -308,6 +459,7 @@ pub fn build(kind: &Kind, path: &Path, progress: Progress<'_>) -> Result<BuildRe
             (true, true) => solved!(GammonCube),
         }
     } else {
+        check_memory(kind)?;
         table::prepare(&[path], table::file_len(8, index.sides() * 26))?;
         let solve_started = Instant::now();
         let solved = one_sided::solve(kind.points, progress)?;
@@ -321,7 +473,19 @@ pub fn build(kind: &Kind, path: &Path, progress: Progress<'_>) -> Result<BuildRe
         )
     };
     let target = staged.target().to_path_buf();
-    let header = table::publish(vec![staged])?.remove(0);
+    let published = table::publish(vec![staged]);
+    if let Some(split) = split {
+        // The other ranks read the table once it is published (or fail with it).
+        split.barrier();
+    }
+    let header = published?.remove(0);
+    if let Some(report) = &ooc {
+        // The table is published: the working files are no longer needed.
+        std::fs::remove_dir_all(&report.work).map_err(|source| TableError::Io {
+            path: report.work.clone(),
+            source,
+        })?;
+    }
     progress.finish();
     Ok(BuildReport {
         database: *kind,
@@ -335,6 +499,7 @@ pub fn build(kind: &Kind, path: &Path, progress: Progress<'_>) -> Result<BuildRe
         pairs: if kind.two_sided { index.pairs() } else { 0 },
         solve_seconds,
         seconds: started.elapsed().as_secs_f64(),
+        out_of_core: ooc,
     })
 }
 

@@ -207,7 +207,8 @@ impl Values for Cube {
 
 /// Fifteen checkers, no cube: the cubeless equity (the key a play is chosen by), the
 /// chance to win, to win a gammon and to lose one.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
+#[repr(transparent)]
 pub struct Gammon(pub [f64; 4]);
 
 const EQUITY: usize = 0;
@@ -259,7 +260,8 @@ impl Values for Gammon {
 
 /// Fifteen checkers, with the cube: [`Gammon`]'s four, then the no-double equities owned,
 /// centred, centred under the Jacoby rule and with the opponent owning the cube.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
+#[repr(transparent)]
 pub struct GammonCube(pub [f64; 8]);
 
 const G_OWNED: usize = 4;
@@ -333,7 +335,7 @@ const CHUNK: usize = 64;
 
 /// Layers solved together: their rows below the block are read in one sweep over `j`, so
 /// that the many rows their plays share are read from memory once.
-const BLOCK: usize = 32;
+pub(crate) const BLOCK: usize = 32;
 
 /// Solves every pair of the `n` sides whose plays are `succ`; `full[s]`: side `s` has
 /// borne off none of its checkers (gammons). Returns the records, `roller · n + opponent`.

@@ -1,0 +1,892 @@
+//! The two-sided solve out of core (`docs/bearoff.md`, "Out of core"): the same values as
+//! [`super::two_sided::solve`], bit for bit, with the memory it holds bounded, the working
+//! values kept in files that a build killed at any moment resumes from.
+//!
+//! Sides are grouped into *levels* by pip count. A play lowers the mover's pips, so the
+//! value of a pair whose roller is at level `a` and opponent at level `b` — the *tile*
+//! `(a, b)` — reads only tiles `(b, a')` with `a' < a`. *Layer* `y` is every tile whose
+//! larger level is `y`: first its row tiles `(y, b)`, `b < y`, which read tiles of earlier
+//! layers only (from disk); then the diagonal `(y, y)` and the column tiles `(a, y)`,
+//! `a < y`, which read the row tiles just made (kept in memory, transposed). A layer is
+//! written to its own file, atomically, with a checksum; the files present are the
+//! checkpoint. At the end the table is written from the layer files in record order.
+//!
+//! The order of the arithmetic of each pair is the in-memory solver's, which depends only
+//! on the pair ([`pair_block`]), so the records are the same bytes whatever the order in
+//! which pairs are solved, the memory given or the thread count.
+
+use super::sides::{weight, Sides, Successors};
+use super::two_sided::{Values, BLOCK};
+use crate::gammon::Error;
+use crate::progress::Progress;
+use crate::table::TableError;
+use rayon::prelude::*;
+use serde::Serialize;
+use std::fs::File;
+use std::io::Write;
+use std::os::unix::fs::FileExt;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// The working files' format: bumped whenever their bytes change meaning.
+const FORMAT: u64 = 1;
+/// The trailer that ends a layer file.
+const MAGIC: &[u8; 8] = b"TBBOLAYR";
+const TRAILER: usize = 48;
+
+/// What an out-of-core build did.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Report {
+    /// The memory it was allowed, in bytes.
+    pub memory: u64,
+    /// The most bytes of working values it held at once.
+    pub peak_memory: u64,
+    /// Layers (pip levels), and of them those found done in the working folder.
+    pub layers: usize,
+    /// Layers found done (a resumed build).
+    pub resumed_layers: usize,
+    /// Bytes of working values written, and read back (the disk traffic of the solve).
+    pub bytes_written: u64,
+    /// Bytes of working values read (the solve's reads and the table's assembly).
+    pub bytes_read: u64,
+    /// The working folder (removed once the table is published).
+    pub work: PathBuf,
+}
+
+/// Processes sharing one build (MPI ranks, `super::mpi`): each solves its share of the
+/// rollers of every tile and all gather the tiles, so that every rank holds every layer;
+/// rank 0 writes the files, in a folder they share, and the table.
+pub trait Split {
+    /// This process's number, from 0.
+    fn rank(&self) -> usize;
+    /// How many share the build.
+    fn size(&self) -> usize;
+    /// Every rank's `mine` (rank `r`'s is `counts[r]` bytes), in rank order, into `out`.
+    fn gather(&self, mine: &[u8], counts: &[usize], out: &mut [u8]);
+    /// Waits for every rank.
+    fn barrier(&self);
+}
+
+/// The sides grouped by pip count, and where each tile lies in its layer file.
+pub struct Plan {
+    n: usize,
+    /// Each side's level (its pips) and place in its level.
+    level: Vec<u32>,
+    pos: Vec<u32>,
+    /// Each level's sides, ascending.
+    levels: Vec<Vec<u32>>,
+    /// `below[y]`: sides of levels below `y` (`levels.len() + 1` entries).
+    below: Vec<usize>,
+}
+
+impl Plan {
+    /// The plan of `sides`.
+    pub fn new(sides: &Sides) -> Plan {
+        let n = sides.len();
+        let level: Vec<u32> = (0..n as u32)
+            .map(|s| Sides::pips(&sides.counts(s)))
+            .collect();
+        let top = level.iter().copied().max().unwrap_or(0) as usize;
+        let mut levels = vec![Vec::new(); top + 1];
+        let mut pos = vec![0u32; n];
+        for (s, &l) in level.iter().enumerate() {
+            let l = l as usize;
+            pos[s] = levels[l].len() as u32;
+            levels[l].push(s as u32);
+        }
+        let mut below = vec![0usize; top + 2];
+        for y in 0..=top {
+            below[y + 1] = below[y] + levels[y].len();
+        }
+        Plan {
+            n,
+            level,
+            pos,
+            levels,
+            below,
+        }
+    }
+
+    /// Levels, which are the layers.
+    pub fn layers(&self) -> usize {
+        self.levels.len()
+    }
+
+    fn size(&self, y: usize) -> usize {
+        self.levels[y].len()
+    }
+
+    /// Records (pairs) of layer `y`.
+    fn layer_len(&self, y: usize) -> usize {
+        self.size(y) * (self.below[y + 1] + self.below[y])
+    }
+
+    /// The layer of tile `(a, b)` and where it starts in it, in records. A layer file
+    /// holds its row tiles `(y, 0)`, …, `(y, y)`, then its column tiles `(0, y)`, …,
+    /// `(y − 1, y)`, each roller by roller.
+    fn tile(&self, a: usize, b: usize) -> (usize, usize) {
+        if a >= b {
+            (a, self.size(a) * self.below[b])
+        } else {
+            (
+                b,
+                self.size(b) * self.below[b + 1] + self.below[a] * self.size(b),
+            )
+        }
+    }
+
+    /// The levels the plays of level `y`'s sides reach.
+    fn reached(&self, succ: &Successors, y: usize) -> Vec<usize> {
+        let mut seen = vec![false; self.layers()];
+        for &i in &self.levels[y] {
+            for r in 0..21 {
+                for &s in succ.of(i as usize, r) {
+                    seen[self.level[s as usize] as usize] = true;
+                }
+            }
+        }
+        (0..self.layers()).filter(|&l| seen[l]).collect()
+    }
+}
+
+/// The position-keyed sum of a layer file's words: any change of a word or of its place
+/// changes it; parts are summed in any order (so in parallel, and as they are written).
+fn word_sum(bytes: &[u8], first_word: u64) -> u64 {
+    const PART: usize = 1 << 16;
+    bytes
+        .par_chunks(PART)
+        .enumerate()
+        .map(|(c, part)| {
+            let base = first_word + (c * PART / 8) as u64;
+            part.chunks_exact(8).enumerate().fold(0u64, |acc, (k, w)| {
+                let w = u64::from_le_bytes(w.try_into().expect("8 bytes"));
+                let x = (w ^ (base + k as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15))
+                    .wrapping_mul(0xBF58_476D_1CE4_E5B9);
+                acc.wrapping_add(x ^ (x >> 31))
+            })
+        })
+        .reduce(|| 0, u64::wrapping_add)
+}
+
+/// The identity of a build's working files: its database and the format.
+fn build_id(line: &str) -> u64 {
+    let mut bytes = line.as_bytes().to_vec();
+    bytes.extend_from_slice(&FORMAT.to_le_bytes());
+    bytes.resize(bytes.len().div_ceil(8) * 8, 0);
+    word_sum(&bytes, 0)
+}
+
+/// Counts the bytes of working values held, to keep them under the cap and report the
+/// peak.
+struct Meter {
+    now: AtomicU64,
+    peak: AtomicU64,
+}
+
+impl Meter {
+    fn take(&self, bytes: usize) {
+        let now = self.now.fetch_add(bytes as u64, Ordering::Relaxed) + bytes as u64;
+        self.peak.fetch_max(now, Ordering::Relaxed);
+    }
+    fn give(&self, bytes: usize) {
+        self.now.fetch_sub(bytes as u64, Ordering::Relaxed);
+    }
+}
+
+/// A buffer of working values, counted by a [`Meter`] while it lives.
+struct Held<'m, V> {
+    data: Vec<V>,
+    meter: &'m Meter,
+}
+
+impl<'m, V: Copy> Held<'m, V> {
+    fn new(meter: &'m Meter, len: usize, fill: V) -> Self {
+        meter.take(len * std::mem::size_of::<V>());
+        Held {
+            data: vec![fill; len],
+            meter,
+        }
+    }
+}
+
+impl<V> Drop for Held<'_, V> {
+    fn drop(&mut self) {
+        self.meter.give(self.data.len() * std::mem::size_of::<V>());
+    }
+}
+
+/// The working folder of a build: its layer files.
+struct Work {
+    dir: PathBuf,
+    id: u64,
+    record_size: usize,
+    files: Vec<Option<File>>,
+    read: AtomicU64,
+    written: u64,
+}
+
+impl Work {
+    fn layer_path(&self, y: usize) -> PathBuf {
+        self.dir.join(format!("layer-{y:03}.bin"))
+    }
+
+    fn io(path: &Path) -> impl FnOnce(std::io::Error) -> Error + '_ {
+        move |source| {
+            TableError::Io {
+                path: path.to_path_buf(),
+                source,
+            }
+            .into()
+        }
+    }
+
+    /// Opens layer `y`'s file if it is whole: its length, trailer and sum as written.
+    fn check_layer(&self, plan: &Plan, y: usize) -> Result<Option<File>, Error> {
+        let path = self.layer_path(y);
+        let file = match File::open(&path) {
+            Ok(f) => f,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(Work::io(&path)(e)),
+        };
+        let records = plan.layer_len(y);
+        let payload = records * self.record_size;
+        let len = file.metadata().map_err(Work::io(&path))?.len();
+        if len != (payload + TRAILER) as u64 {
+            return Ok(None);
+        }
+        let mut trailer = [0u8; TRAILER];
+        file.read_exact_at(&mut trailer, payload as u64)
+            .map_err(Work::io(&path))?;
+        let word = |k: usize| u64::from_le_bytes(trailer[8 * k..8 * k + 8].try_into().unwrap());
+        if &trailer[..8] != MAGIC
+            || word(1) != y as u64
+            || word(2) != records as u64
+            || word(3) != self.record_size as u64
+            || word(4) != self.id
+        {
+            return Ok(None);
+        }
+        let mut sum = 0u64;
+        let mut buf = vec![0u8; 1 << 24];
+        let mut at = 0usize;
+        while at < payload {
+            let len = buf.len().min(payload - at);
+            file.read_exact_at(&mut buf[..len], at as u64)
+                .map_err(Work::io(&path))?;
+            sum = sum.wrapping_add(word_sum(&buf[..len], (at / 8) as u64));
+            at += len;
+        }
+        Ok((sum == word(5)).then_some(file))
+    }
+
+    /// Reads `out.len()` values of layer `y` from value `at`.
+    fn read<V: bytemuck::Pod>(&self, y: usize, at: usize, out: &mut [V]) -> Result<(), Error> {
+        let file = self.files[y].as_ref().expect("a finished layer");
+        let bytes: &mut [u8] = bytemuck::cast_slice_mut(out);
+        self.read.fetch_add(bytes.len() as u64, Ordering::Relaxed);
+        file.read_exact_at(bytes, (at * self.record_size) as u64)
+            .map_err(Work::io(&self.layer_path(y)))
+    }
+}
+
+/// Writes a layer file's values as they come, summing them.
+struct LayerWriter<'a> {
+    out: &'a mut dyn Write,
+    words: u64,
+    sum: u64,
+}
+
+impl LayerWriter<'_> {
+    fn put<V: bytemuck::Pod>(&mut self, values: &[V]) -> std::io::Result<()> {
+        let bytes: &[u8] = bytemuck::cast_slice(values);
+        self.sum = self.sum.wrapping_add(word_sum(bytes, self.words));
+        self.words += (bytes.len() / 8) as u64;
+        self.out.write_all(bytes)
+    }
+}
+
+/// The values of the pairs `I × J` (rollers `rollers`, opponents `opponents`, each
+/// ascending and at one level, neither holding side 0): `out[i · |J| + j]`. `after(s)` is
+/// the row, along `J`, of what moving to side `s` is worth to the mover.
+///
+/// Each pair's arithmetic is the in-memory solver's: its rolls in order, except that for
+/// a pair `(i, j)` with `j` below the first layer of `i`'s block of [`BLOCK`] layers, the
+/// rolls with a play into that block are added after the others (the in-memory solver
+/// sweeps the rows below a block first and completes those rolls later).
+fn pair_block<'w, V: Values>(
+    succ: &Successors,
+    rollers: &[u32],
+    opponents: &[u32],
+    after: &(dyn Fn(u32) -> &'w [V] + Sync),
+    out: &mut [V],
+) {
+    let c = opponents.len();
+    out.par_chunks_mut(c)
+        .zip(rollers.par_iter())
+        .with_min_len(4)
+        .for_each_init(
+            || (vec![V::ZERO; c], vec![V::ZERO; c], Vec::<(usize, V)>::new()),
+            |(acc, best, kept), (row, &i)| {
+                let i = i as usize;
+                let k0 = 1 + (i - 1) / BLOCK * BLOCK;
+                let p = opponents.partition_point(|&j| (j as usize) < k0);
+                acc.fill(V::ZERO);
+                kept.clear();
+                for r in 0..21 {
+                    let list = succ.of(i, r);
+                    best.copy_from_slice(after(list[0]));
+                    for &s in &list[1..] {
+                        V::merge_rows(best, after(s));
+                    }
+                    let w = weight(r);
+                    if p > 0 && *list.last().expect("a play") as usize >= k0 {
+                        V::add_rows(&mut acc[p..], &best[p..], w);
+                        kept.extend(best[..p].iter().map(|&v| (r, v)));
+                    } else {
+                        V::add_rows(acc, best, w);
+                    }
+                }
+                for part in kept.chunks(p.max(1)) {
+                    let w = weight(part[0].0);
+                    for (a, (_, v)) in acc[..p].iter_mut().zip(part) {
+                        a.add(v, w);
+                    }
+                }
+                for (o, a) in row.iter_mut().zip(acc.iter()) {
+                    *o = a.scaled(1.0 / 36.0);
+                }
+            },
+        );
+}
+
+/// [`pair_block`], the rollers shared among the ranks of `split` when given: each solves
+/// its contiguous share and all gather the rows.
+fn shared_block<'w, V: Values + bytemuck::Pod>(
+    split: Option<&dyn Split>,
+    meter: &Meter,
+    succ: &Successors,
+    rollers: &[u32],
+    opponents: &[u32],
+    after: &(dyn Fn(u32) -> &'w [V] + Sync),
+    out: &mut [V],
+) {
+    let Some(sp) = split else {
+        return pair_block(succ, rollers, opponents, after, out);
+    };
+    let (n, c, k) = (rollers.len(), opponents.len(), sp.size());
+    let bounds: Vec<usize> = (0..=k).map(|r| r * n / k).collect();
+    let (lo, hi) = (bounds[sp.rank()], bounds[sp.rank() + 1]);
+    let mut mine = Held::new(meter, (hi - lo) * c, V::ZERO);
+    pair_block(succ, &rollers[lo..hi], opponents, after, &mut mine.data);
+    let size = std::mem::size_of::<V>();
+    let counts: Vec<usize> = (0..k)
+        .map(|r| (bounds[r + 1] - bounds[r]) * c * size)
+        .collect();
+    sp.gather(
+        bytemuck::cast_slice(&mine.data),
+        &counts,
+        bytemuck::cast_slice_mut(out),
+    );
+}
+
+/// The bytes the build of `n`-side layers needs at least with values of `size` bytes:
+/// the largest layer's transposed rows and tiles, and one column of its reads.
+pub fn least_memory(plan: &Plan, succ: &Successors, size: usize) -> u64 {
+    (0..plan.layers())
+        .map(|y| {
+            let m = plan.size(y);
+            let window: usize = plan.reached(succ, y).iter().map(|&l| plan.size(l)).sum();
+            let widest = (0..=y).map(|l| plan.size(l)).max().unwrap_or(0);
+            ((plan.below[y] * m + 2 * m * widest + window + widest + m) * size) as u64
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+/// What [`solve`] needs besides the successors.
+pub struct Setup<'a> {
+    /// The sides' plays.
+    pub succ: &'a Successors,
+    /// The sides' levels.
+    pub plan: &'a Plan,
+    /// Whether each side has borne off none of its checkers (gammons).
+    pub full: &'a [bool],
+    /// The database's variant line: the working files name it.
+    pub line: &'a str,
+    /// The bytes of working values it may hold.
+    pub memory: u64,
+    /// The working folder.
+    pub work: &'a Path,
+    /// The ranks sharing the build, if any.
+    pub split: Option<&'a dyn Split>,
+}
+
+/// Solves every layer not yet in the working folder, then hands `emit` the records in
+/// table order, a batch of whole rows at a time (`emit` returns when it has written
+/// them). Returns what it did.
+pub fn solve<V: Values + bytemuck::Pod>(
+    setup: &Setup<'_>,
+    progress: Progress<'_>,
+    mut emit: impl FnMut(&[V::Record]) -> Result<(), Error>,
+) -> Result<Report, Error> {
+    let Setup {
+        succ,
+        plan,
+        line,
+        memory,
+        work: dir,
+        split,
+        ..
+    } = *setup;
+    let lead = split.is_none_or(|s| s.rank() == 0);
+    let barrier = || {
+        if let Some(s) = split {
+            s.barrier();
+        }
+    };
+    let size = std::mem::size_of::<V>();
+    let record = std::mem::size_of::<V::Record>();
+    let least = least_memory(plan, succ, size).max((plan.n * record) as u64);
+    if memory < least {
+        return Err(Error::MemoryCap {
+            what: format!("the out-of-core build of `{line}` (its largest layer)"),
+            need: least,
+            cap: memory,
+        });
+    }
+    std::fs::create_dir_all(dir).map_err(Work::io(dir))?;
+    let mut work = Work {
+        dir: dir.to_path_buf(),
+        id: build_id(line),
+        record_size: size,
+        files: (0..plan.layers()).map(|_| None).collect(),
+        read: AtomicU64::new(0),
+        written: 0,
+    };
+    // The layers already done: the first run of whole files; anything after is stale.
+    let mut done = 0;
+    while done < plan.layers() {
+        match work.check_layer(plan, done)? {
+            Some(f) => {
+                work.files[done] = Some(f);
+                done += 1;
+            }
+            None => break,
+        }
+    }
+    barrier();
+    for y in done..plan.layers() {
+        let path = work.layer_path(y);
+        if lead && path.exists() {
+            std::fs::remove_file(&path).map_err(Work::io(&path))?;
+        }
+    }
+    barrier();
+    let resumed = done;
+    let meter = Meter {
+        now: AtomicU64::new(0),
+        peak: AtomicU64::new(0),
+    };
+    let pairs = (plan.n * plan.n) as u64;
+    progress.start("two-sided, out of core", Some(pairs));
+    progress.advance((0..done).map(|y| plan.layer_len(y) as u64).sum());
+    for y in done..plan.layers() {
+        if !progress.is_silent() {
+            progress.status(&format!(
+                "layer {} of {}, {} MB held",
+                y + 1,
+                plan.layers(),
+                meter.now.load(Ordering::Relaxed) >> 20
+            ));
+        }
+        let path = work.layer_path(y);
+        if !lead {
+            // The same layer, solved together with the lead, which writes it.
+            let mut sink = std::io::sink();
+            let mut writer = LayerWriter {
+                out: &mut sink,
+                words: 0,
+                sum: 0,
+            };
+            layer::<V>(setup, &work, &meter, y, &mut writer)?;
+            barrier();
+            work.files[y] = Some(File::open(&path).map_err(Work::io(&path))?);
+            progress.advance(plan.layer_len(y) as u64);
+            continue;
+        }
+        let mut failure = None;
+        let written = crate::table::write_file(&path, |out| {
+            let mut writer = LayerWriter {
+                out,
+                words: 0,
+                sum: 0,
+            };
+            if let Err(e) = layer::<V>(setup, &work, &meter, y, &mut writer) {
+                failure = Some(e);
+                return Err(TableError::Malformed {
+                    path: path.clone(),
+                    message: "the layer was not finished".into(),
+                });
+            }
+            let mut trailer = Vec::with_capacity(TRAILER);
+            trailer.extend_from_slice(MAGIC);
+            for w in [
+                y as u64,
+                plan.layer_len(y) as u64,
+                size as u64,
+                work.id,
+                writer.sum,
+            ] {
+                trailer.extend_from_slice(&w.to_le_bytes());
+            }
+            writer
+                .out
+                .write_all(&trailer)
+                .map_err(|source| TableError::Io {
+                    path: path.clone(),
+                    source,
+                })
+        });
+        if let Some(e) = failure {
+            return Err(e);
+        }
+        written?;
+        barrier();
+        work.written += (plan.layer_len(y) * size) as u64;
+        work.files[y] = Some(File::open(&path).map_err(Work::io(&path))?);
+        progress.advance(plan.layer_len(y) as u64);
+    }
+    progress.finish();
+    let report = Report {
+        memory,
+        peak_memory: 0,
+        layers: plan.layers(),
+        resumed_layers: resumed,
+        bytes_written: work.written,
+        bytes_read: 0,
+        work: dir.to_path_buf(),
+    };
+    if !lead {
+        return Ok(Report {
+            peak_memory: meter.peak.load(Ordering::Relaxed),
+            bytes_read: work.read.load(Ordering::Relaxed),
+            ..report
+        });
+    }
+    // The table, rows in record order: row i's values at level b are row pos(i) of tile
+    // (level(i), b).
+    progress.start("writing the table", Some(plan.n as u64));
+    let rows = (memory as usize / (plan.n * record)).clamp(1, 4096);
+    let mut records = Held::new(&meter, rows * plan.n, V::ZERO.record());
+    let mut i0 = 0;
+    while i0 < plan.n {
+        let i1 = (i0 + rows).min(plan.n);
+        let batch = &mut records.data[..(i1 - i0) * plan.n];
+        let made: Result<(), Error> = batch.par_chunks_mut(plan.n).enumerate().try_for_each_init(
+            || vec![V::ZERO; plan.levels.iter().map(Vec::len).max().unwrap_or(0)],
+            |buf, (k, row)| {
+                let i = i0 + k;
+                let a = plan.level[i] as usize;
+                let p = plan.pos[i] as usize;
+                for b in 0..plan.layers() {
+                    let (layer, at) = plan.tile(a, b);
+                    let seg = &mut buf[..plan.size(b)];
+                    work.read(layer, at + p * plan.size(b), seg)?;
+                    for (&j, v) in plan.levels[b].iter().zip(seg.iter()) {
+                        row[j as usize] = v.record();
+                    }
+                }
+                Ok(())
+            },
+        );
+        made?;
+        emit(batch)?;
+        progress.advance((i1 - i0) as u64);
+        i0 = i1;
+    }
+    progress.finish();
+    Ok(Report {
+        peak_memory: meter.peak.load(Ordering::Relaxed),
+        bytes_read: work.read.load(Ordering::Relaxed),
+        ..report
+    })
+}
+
+/// Solves layer `y` into `out`: row tiles, diagonal, column tiles.
+fn layer<V: Values + bytemuck::Pod>(
+    setup: &Setup<'_>,
+    work: &Work,
+    meter: &Meter,
+    y: usize,
+    out: &mut LayerWriter<'_>,
+) -> Result<(), Error> {
+    let Setup {
+        succ,
+        plan,
+        full,
+        memory,
+        split,
+        ..
+    } = *setup;
+    let size = std::mem::size_of::<V>();
+    let io = |e| Work::io(&work.layer_path(y))(e);
+    let sy = &plan.levels[y];
+    let m = sy.len();
+    if y == 0 {
+        // The pair of sides with no checker: the side on roll has won.
+        return out.put(&[V::won(false)]).map_err(io);
+    }
+    // t[(below[level s] + pos s) · m + i]: what moving to s against side i of this level
+    // is worth to the mover, for every s below it.
+    let mut t = Held::new(meter, plan.below[y] * m, V::ZERO);
+    let reached = plan.reached(succ, y);
+    let window: usize = reached.iter().map(|&l| plan.size(l)).sum();
+    // Row tiles (y, b): the plays of level y's sides read tiles (b, a') of earlier layers.
+    for b in 0..y {
+        let sb = &plan.levels[b];
+        let mut tile = Held::new(meter, m * sb.len(), V::ZERO);
+        if b == 0 {
+            for (v, &i) in tile.data.iter_mut().zip(sy) {
+                *v = V::lost(full[i as usize]);
+            }
+        } else {
+            // Opponents of level b in chunks whose reads fit what memory is left.
+            let held = meter.now.load(Ordering::Relaxed) as usize;
+            let room = (memory as usize).saturating_sub(held);
+            let widest = reached.iter().map(|&l| plan.size(l)).max().unwrap_or(0);
+            let per = (window + m + widest) * size;
+            let c = (room / per).clamp(1, sb.len());
+            let mut w = Held::new(meter, window * c, V::ZERO);
+            let mut raw = Held::new(meter, c * widest, V::ZERO);
+            let mut strip = Held::new(meter, m * c, V::ZERO);
+            // Where each reached level's rows start in the window.
+            let mut start = vec![usize::MAX; plan.layers()];
+            let mut at = 0;
+            for &l in &reached {
+                start[l] = at;
+                at += plan.size(l);
+            }
+            let mut j0 = 0;
+            while j0 < sb.len() {
+                let j1 = (j0 + c).min(sb.len());
+                let cw = j1 - j0;
+                for &l in &reached {
+                    let (layer, first) = plan.tile(b, l);
+                    let sl = plan.size(l);
+                    let rows = &mut raw.data[..cw * sl];
+                    work.read(layer, first + j0 * sl, rows)?;
+                    for (jj, r) in rows.chunks_exact(sl).enumerate() {
+                        for (q, v) in r.iter().enumerate() {
+                            w.data[(start[l] + q) * cw + jj] = v.after_move();
+                        }
+                    }
+                }
+                let wd = &w.data;
+                let after = |s: u32| {
+                    let s = s as usize;
+                    let row = start[plan.level[s] as usize] + plan.pos[s] as usize;
+                    &wd[row * cw..row * cw + cw]
+                };
+                shared_block(
+                    split,
+                    meter,
+                    succ,
+                    sy,
+                    &sb[j0..j1],
+                    &after,
+                    &mut strip.data[..m * cw],
+                );
+                for (i, part) in strip.data[..m * cw].chunks_exact(cw).enumerate() {
+                    tile.data[i * sb.len() + j0..i * sb.len() + j1].copy_from_slice(part);
+                }
+                j0 = j1;
+            }
+        }
+        out.put(&tile.data).map_err(io)?;
+        for (i, row) in tile.data.chunks_exact(sb.len()).enumerate() {
+            for (q, v) in row.iter().enumerate() {
+                t.data[(plan.below[b] + q) * m + i] = v.after_move();
+            }
+        }
+    }
+    let td = &t.data;
+    let after = |s: u32| {
+        let s = s as usize;
+        let row = plan.below[plan.level[s] as usize] + plan.pos[s] as usize;
+        &td[row * m..row * m + m]
+    };
+    // The diagonal (y, y), then the column tiles (a, y): their plays read the row tiles.
+    let mut tile = Held::new(meter, m * m, V::ZERO);
+    shared_block(split, meter, succ, sy, sy, &after, &mut tile.data);
+    out.put(&tile.data).map_err(io)?;
+    drop(tile);
+    for a in 0..y {
+        let sa = &plan.levels[a];
+        let mut tile = Held::new(meter, sa.len() * m, V::ZERO);
+        if a == 0 {
+            for (v, &j) in tile.data.iter_mut().zip(sy) {
+                *v = V::won(full[j as usize]);
+            }
+        } else {
+            shared_block(split, meter, succ, sa, sy, &after, &mut tile.data);
+        }
+        out.put(&tile.data).map_err(io)?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::index::{BearoffIndex, MAX_CHECKERS};
+    use super::super::two_sided::{self, Cube, Gammon, GammonCube, Win};
+    use super::*;
+
+    fn full_of(index: &BearoffIndex, gammons: bool) -> Vec<bool> {
+        (0..index.sides())
+            .map(|s| {
+                let on: usize = index.side(s).unwrap().iter().map(|&c| c as usize).sum();
+                gammons && on == MAX_CHECKERS
+            })
+            .collect()
+    }
+
+    /// The out-of-core records of `points` × `checkers` in `memory` bytes, and the
+    /// in-memory solver's.
+    fn both<V: Values + bytemuck::Pod>(
+        points: usize,
+        checkers: usize,
+        memory: u64,
+    ) -> (Vec<V::Record>, Vec<V::Record>, Report) {
+        let index = BearoffIndex::new(points, checkers).unwrap();
+        let sides = Sides::new(&index);
+        let succ = Successors::new(&sides);
+        let full = full_of(&index, checkers == MAX_CHECKERS);
+        let plan = Plan::new(&sides);
+        let dir = tempfile::tempdir().unwrap();
+        let work = dir.path().join("work");
+        let setup = Setup {
+            succ: &succ,
+            plan: &plan,
+            full: &full,
+            line: "test",
+            memory,
+            work: &work,
+            split: None,
+        };
+        let mut out = Vec::new();
+        let report = solve::<V>(&setup, Progress::SILENT, |b| {
+            out.extend_from_slice(b);
+            Ok(())
+        })
+        .unwrap();
+        let want = two_sided::solve::<V>(&succ, &full, Progress::SILENT);
+        (out, want, report)
+    }
+
+    fn same<R: bytemuck::Pod>(a: &[R], b: &[R]) -> bool {
+        bytemuck::cast_slice::<R, u8>(a) == bytemuck::cast_slice::<R, u8>(b)
+    }
+
+    #[test]
+    fn every_kind_of_value_is_the_in_memory_solvers_bit_for_bit() {
+        let (got, want, _) = both::<Win>(5, 5, 1 << 30);
+        assert!(same(&got, &want));
+        let (got, want, _) = both::<Cube>(4, 6, 1 << 30);
+        assert!(same(&got, &want));
+        let (got, want, _) = both::<Gammon>(2, 15, 1 << 30);
+        assert!(same(&got, &want));
+        let (got, want, _) = both::<GammonCube>(3, 15, 1 << 30);
+        assert!(same(&got, &want));
+    }
+
+    #[test]
+    fn the_least_memory_reads_in_narrow_chunks_and_gives_the_same_bytes() {
+        let index = BearoffIndex::new(6, 6).unwrap();
+        let sides = Sides::new(&index);
+        let succ = Successors::new(&sides);
+        let plan = Plan::new(&sides);
+        let least = least_memory(&plan, &succ, 32).max(924 * 16);
+        let (got, want, report) = both::<Cube>(6, 6, least);
+        assert!(same(&got, &want));
+        assert!(
+            report.peak_memory <= least,
+            "{} > {least}",
+            report.peak_memory
+        );
+        // Far less than the in-memory solver's n² working values.
+        assert!(least * 10 < 924 * 924 * 32, "{least}");
+        assert!(report.bytes_read > report.bytes_written);
+    }
+
+    #[test]
+    fn too_little_memory_is_refused_with_what_is_needed() {
+        let index = BearoffIndex::new(4, 4).unwrap();
+        let sides = Sides::new(&index);
+        let succ = Successors::new(&sides);
+        let plan = Plan::new(&sides);
+        let dir = tempfile::tempdir().unwrap();
+        let setup = Setup {
+            succ: &succ,
+            plan: &plan,
+            full: &[false; 70],
+            line: "test",
+            memory: 100,
+            work: dir.path(),
+            split: None,
+        };
+        let e = solve::<Cube>(&setup, Progress::SILENT, |_| Ok(())).unwrap_err();
+        assert!(matches!(e, Error::MemoryCap { cap: 100, .. }), "{e}");
+    }
+
+    #[test]
+    fn a_resumed_build_reuses_whole_layers_and_redoes_a_damaged_one() {
+        let index = BearoffIndex::new(5, 5).unwrap();
+        let sides = Sides::new(&index);
+        let succ = Successors::new(&sides);
+        let full = vec![false; index.sides() as usize];
+        let plan = Plan::new(&sides);
+        let dir = tempfile::tempdir().unwrap();
+        let work = dir.path().join("w");
+        let setup = Setup {
+            succ: &succ,
+            plan: &plan,
+            full: &full,
+            line: "test",
+            memory: 1 << 30,
+            work: &work,
+            split: None,
+        };
+        let run = || {
+            let mut out = Vec::new();
+            let r = solve::<Cube>(&setup, Progress::SILENT, |b| {
+                out.extend_from_slice(b);
+                Ok(())
+            })
+            .unwrap();
+            (out, r)
+        };
+        let (first, r) = run();
+        assert_eq!(r.resumed_layers, 0);
+        // All layers are there: a second run solves nothing.
+        let (again, r) = run();
+        assert_eq!(r.resumed_layers, plan.layers());
+        assert_eq!(r.bytes_written, 0);
+        assert!(same(&first, &again));
+        // A flipped byte in layer 12 and a missing layer 20: layers from 12 on are redone.
+        let path = work.join("layer-012.bin");
+        let mut bytes = std::fs::read(&path).unwrap();
+        bytes[40] ^= 1;
+        std::fs::write(&path, bytes).unwrap();
+        std::fs::remove_file(work.join("layer-020.bin")).unwrap();
+        let (third, r) = run();
+        assert_eq!(r.resumed_layers, 12);
+        assert!(same(&first, &third));
+        // Another database's working files are not taken for this one's.
+        let other = Setup {
+            line: "another",
+            ..setup
+        };
+        let r = solve::<Cube>(&other, Progress::SILENT, |_| Ok(())).unwrap();
+        assert_eq!(r.resumed_layers, 0);
+    }
+}

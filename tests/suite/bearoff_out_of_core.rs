@@ -1,0 +1,215 @@
+//! `tabula bearoff build --memory SIZE`: the two-sided databases solved out of core are
+//! the in-memory build's tables byte for byte, and a build killed at any moment
+//! (`kill -9`) resumes when the same command runs again and ends with the same bytes.
+
+use crate::common::{json_of, tabula};
+use serde_json::Value;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+/// Builds `args` into `table`, out of core in `memory` when given; its `--json` report.
+fn build(args: &[&str], table: &Path, memory: Option<&str>) -> Value {
+    let mut command = tabula();
+    command
+        .args(["bearoff", "build", "--two-sided", "--quiet", "--json"])
+        .args(args)
+        .arg("--table")
+        .arg(table);
+    if let Some(m) = memory {
+        command.args(["--memory", m]);
+    }
+    json_of(&mut command)
+}
+
+/// Builds `args` in memory and out of core in `memory`: the same table, byte for byte.
+fn same_bytes(args: &[&str], memory: &str) -> Value {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("in.tbl"), dir.path().join("out.tbl"));
+    let inside = build(args, &a, None);
+    let outside = build(args, &b, Some(memory));
+    assert!(inside["out_of_core"].is_null());
+    assert_eq!(
+        inside["table"]["checksum"], outside["table"]["checksum"],
+        "{args:?}"
+    );
+    assert!(std::fs::read(&a).unwrap() == std::fs::read(&b).unwrap());
+    // The working folder is gone once the table is published.
+    assert!(!dir.path().join("out.tbl.build").exists());
+    let o = &outside["out_of_core"];
+    assert!(o["peak_memory"].as_u64().unwrap() <= o["memory"].as_u64().unwrap());
+    outside
+}
+
+#[test]
+fn out_of_core_tables_are_the_in_memory_ones_byte_for_byte() {
+    let six = ["--points", "6", "--checkers", "6"];
+    let r = same_bytes(&six, "2M");
+    assert_eq!(r["out_of_core"]["layers"], 37);
+    same_bytes(&["--points", "6", "--checkers", "6", "--cubeless"], "1M");
+    // Fifteen checkers: gammons, and the Jacoby rule with the cube.
+    same_bytes(&["--points", "3", "--checkers", "15"], "4M");
+    same_bytes(&["--points", "3", "--checkers", "15", "--cubeless"], "4M");
+}
+
+#[test]
+#[ignore = "6x8 and 6x10 with the cube, 4x15 with gammons and Jacoby, both ways: 141 s \
+            at load 5 on 2 cores"]
+fn larger_out_of_core_tables_are_the_in_memory_ones_byte_for_byte() {
+    same_bytes(&["--points", "6", "--checkers", "8"], "40M");
+    same_bytes(&["--points", "6", "--checkers", "10"], "300M");
+    same_bytes(&["--points", "4", "--checkers", "15"], "150M");
+}
+
+#[test]
+fn too_little_memory_and_a_bad_size_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = dir.path().join("t.tbl");
+    let out = tabula()
+        .args(["bearoff", "build", "--two-sided", "--points", "6"])
+        .args(["--checkers", "6", "--memory", "10K", "--table"])
+        .arg(&t)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let text = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        text.contains("at least") && text.contains(" MB of working memory"),
+        "{text}"
+    );
+    assert!(!t.exists());
+    for bad in ["12X", "-3M", "0", "M"] {
+        let out = tabula()
+            .args([
+                "bearoff",
+                "build",
+                "--two-sided",
+                "--memory",
+                bad,
+                "--table",
+            ])
+            .arg(&t)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{bad}");
+    }
+}
+
+/// Layer files in the working folder `work`, and whether the table is being written.
+fn state(work: &Path, dir: &Path) -> (usize, bool) {
+    let layers = std::fs::read_dir(work).map_or(0, |d| {
+        d.filter(|e| {
+            let name = e.as_ref().unwrap().file_name();
+            let name = name.to_string_lossy();
+            name.starts_with("layer-") && name.ends_with(".bin")
+        })
+        .count()
+    });
+    let writing = std::fs::read_dir(dir).unwrap().any(|e| {
+        let name = e.unwrap().file_name();
+        let name = name.to_string_lossy();
+        name.starts_with(".t.tbl.") && name.ends_with(".tmp")
+    });
+    (layers, writing)
+}
+
+#[test]
+fn a_build_killed_at_any_point_resumes_to_the_same_bytes() {
+    let args = ["--points", "6", "--checkers", "8"];
+    let dir = tempfile::tempdir().unwrap();
+    let whole = build(&args, &dir.path().join("whole.tbl"), None);
+    let table = dir.path().join("t.tbl");
+    let work = dir.path().join("t.tbl.build");
+    // Killed after 3, 20 and 40 of its 49 layers, then while writing the table.
+    for (layers, writing) in [(3, false), (20, false), (40, false), (49, true)] {
+        let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("tabula"))
+            .args(["bearoff", "build", "--two-sided", "--quiet"])
+            .args(args)
+            .args(["--memory", "24M", "--table"])
+            .arg(&table)
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let started = Instant::now();
+        loop {
+            let (l, w) = state(&work, dir.path());
+            if l >= layers && (w || !writing) {
+                break;
+            }
+            assert!(
+                child.try_wait().unwrap().is_none(),
+                "finished before {layers}"
+            );
+            assert!(started.elapsed() < Duration::from_secs(300));
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        child.kill().unwrap(); // SIGKILL
+        child.wait().unwrap();
+        assert!(!table.exists(), "a half-built table was published");
+    }
+    let resumed = build(&args, &table, Some("24M"));
+    assert_eq!(resumed["out_of_core"]["resumed_layers"], 49);
+    assert_eq!(resumed["table"]["checksum"], whole["table"]["checksum"]);
+    assert!(std::fs::read(&table).unwrap() == std::fs::read(dir.path().join("whole.tbl")).unwrap());
+    // No temporary file of the killed builds is left beside the table.
+    let left: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".tmp"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+}
+
+/// `mpirun -n N tabula bearoff build … --mpi` (a tabula built with the feature `mpi`):
+/// the same bytes as one process, with 2 and 4 ranks on this machine.
+#[cfg(feature = "mpi")]
+#[test]
+fn builds_shared_by_2_and_4_mpi_ranks_are_the_one_process_tables() {
+    let dir = tempfile::tempdir().unwrap();
+    for (args, memory) in [
+        (&["--points", "6", "--checkers", "6"][..], "4M"),
+        (&["--points", "3", "--checkers", "15"][..], "4M"),
+    ] {
+        let one = dir.path().join("one.tbl");
+        let whole = build(args, &one, None);
+        for ranks in ["2", "4"] {
+            let table = dir.path().join(format!("mpi{ranks}.tbl"));
+            let out = std::process::Command::new("mpirun")
+                .args(["--allow-run-as-root", "--oversubscribe", "-n", ranks])
+                .arg(assert_cmd::cargo::cargo_bin("tabula"))
+                .args([
+                    "bearoff",
+                    "build",
+                    "--two-sided",
+                    "--quiet",
+                    "--json",
+                    "--mpi",
+                ])
+                .args(args)
+                .args(["--memory", memory, "--table"])
+                .arg(&table)
+                .output()
+                .unwrap();
+            assert!(
+                out.status.success(),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            // Rank 0 alone reports.
+            let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+            assert_eq!(report["table"]["checksum"], whole["table"]["checksum"]);
+            assert!(std::fs::read(&table).unwrap() == std::fs::read(&one).unwrap());
+        }
+    }
+}
+
+#[cfg(not(feature = "mpi"))]
+#[test]
+fn mpi_is_refused_by_a_tabula_built_without_it() {
+    let out = tabula()
+        .args(["bearoff", "build", "--two-sided", "--mpi", "--points", "2"])
+        .args(["--checkers", "2", "--table", "/nonexistent/t.tbl"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("without MPI"));
+}
