@@ -9,7 +9,7 @@ use super::{diag, emit, emit_json};
 use clap::Args;
 use serde::Serialize;
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 use tabula::numeron::jobs::{self, Unit, UnitReport};
 use tabula::numeron::report::{OptimumReport, Variant};
@@ -17,35 +17,54 @@ use tabula::numeron::root::{solve_root_keeping, Keep, Objective, RootReport};
 use tabula::numeron::{self as numeron, Answer, Engine, Rules, Strategy};
 use tabula::Result;
 
-/// What the optimum minimises and how long it may take.
+/// What a search minimises, and which guesses it may make: the same in `optimum`, every
+/// job of its plan and the job that combines them.
 #[derive(Args)]
-pub struct OptimumArgs {
+pub struct Aim {
     /// Minimise the worst case instead of the expected number of guesses
     #[arg(long)]
     pub worst: bool,
-    /// Minimise the worst case, then the number of secrets that need it
-    #[arg(long, conflicts_with = "worst")]
-    pub fewest_at_worst: bool,
     /// Guesses must be consistent with the answers so far
     #[arg(long)]
     pub hard: bool,
-    /// Stop after this many seconds and report bounds
-    #[arg(long, value_name = "SECONDS")]
-    pub budget: Option<u64>,
-    /// Keep what the search proves in this file (written every --every seconds and at the
-    /// end), and go on from it when it exists
-    #[arg(long, value_name = "FILE")]
-    pub checkpoint: Option<PathBuf>,
+}
+
+impl Aim {
+    /// The objective, `--fewest-at-worst` given or not.
+    fn objective(&self, fewest_at_worst: bool) -> Objective {
+        match (fewest_at_worst, self.worst) {
+            (true, _) => Objective::FewestAtWorst,
+            (false, true) => Objective::Worst,
+            (false, false) => Objective::Total,
+        }
+    }
+}
+
+/// How often a long search writes its checkpoint.
+#[derive(Args)]
+pub struct Every {
     /// Seconds between two writes of the checkpoint
     #[arg(long, value_name = "SECONDS", default_value_t = 600, value_parser = clap::value_parser!(u64).range(1..))]
     pub every: u64,
+}
+
+/// How a long search keeps what it proves and bounds its memory.
+#[derive(Args)]
+pub struct Keeping {
+    /// Keep what the search proves in this file as it runs (every --every seconds and at
+    /// the end), and go on from it when it exists
+    #[arg(long, value_name = "FILE")]
+    pub checkpoint: Option<PathBuf>,
+    #[command(flatten)]
+    pub every: Every,
     /// Keep the search's facts within about this many gigabytes (forgetting those about
     /// the smallest sets past it)
     #[arg(long, value_name = "GB", value_parser = gigabytes)]
     pub memory: Option<u64>,
-    /// Start from the facts in this file (a checkpoint or a job's result); may be repeated
-    #[arg(long, value_name = "FILE")]
-    pub facts: Vec<PathBuf>,
+    /// Stop after this many seconds with the bounds proved so far (a checkpoint keeps
+    /// them)
+    #[arg(long, value_name = "SECONDS")]
+    pub budget: Option<u64>,
     /// Hide the progress bar and the timings
     #[arg(long)]
     pub quiet: bool,
@@ -54,36 +73,55 @@ pub struct OptimumArgs {
     pub json: bool,
 }
 
-impl OptimumArgs {
-    fn objective(&self) -> Objective {
-        if self.fewest_at_worst {
-            Objective::FewestAtWorst
-        } else if self.worst {
-            Objective::Worst
-        } else {
-            Objective::Total
+impl Keeping {
+    /// What the search reads (the facts files, and the checkpoint when it exists) and
+    /// writes.
+    fn keep(&self, facts: &[PathBuf]) -> Keep {
+        let mut read = facts.to_vec();
+        if let Some(c) = self.checkpoint.as_ref().filter(|c| c.exists()) {
+            read.push(c.clone());
+        }
+        Keep {
+            read,
+            write: self.checkpoint.clone(),
+            every: Some(Duration::from_secs(self.every.every)),
+            memory: self.memory,
         }
     }
+
+    fn budget(&self) -> Option<Duration> {
+        self.budget.map(Duration::from_secs)
+    }
+}
+
+/// `optimum`.
+#[derive(Args)]
+pub struct OptimumArgs {
+    #[command(flatten)]
+    pub aim: Aim,
+    /// Minimise the worst case, then the number of secrets that need it
+    #[arg(long, conflicts_with = "worst")]
+    pub fewest_at_worst: bool,
+    /// Start from the facts in this file (a checkpoint or a job's result); may be repeated
+    #[arg(long, value_name = "FILE")]
+    pub facts: Vec<PathBuf>,
+    #[command(flatten)]
+    pub keeping: Keeping,
 }
 
 /// `optimum-plan`.
 #[derive(Args)]
 pub struct PlanArgs {
-    /// Minimise the worst case instead of the expected number of guesses
-    #[arg(long)]
-    pub worst: bool,
-    /// Guesses must be consistent with the answers so far
-    #[arg(long)]
-    pub hard: bool,
+    #[command(flatten)]
+    pub aim: Aim,
     /// The folder the jobs write their results and checkpoints to
     #[arg(long, value_name = "DIR", default_value = ".")]
     pub folder: PathBuf,
     /// The program the rules run
     #[arg(long, value_name = "PATH", default_value = "tabula")]
     pub program: String,
-    /// Seconds between two writes of a job's checkpoint
-    #[arg(long, value_name = "SECONDS", default_value_t = 600, value_parser = clap::value_parser!(u64).range(1..))]
-    pub every: u64,
+    #[command(flatten)]
+    pub every: Every,
 }
 
 /// `optimum-build`.
@@ -98,34 +136,13 @@ pub struct BuildArgs {
     /// Only find whether the class's value is at most this (the plan's limit)
     #[arg(long, value_name = "N")]
     pub limit: Option<u64>,
-    /// Minimise the worst case instead of the expected number of guesses
-    #[arg(long)]
-    pub worst: bool,
-    /// Guesses must be consistent with the answers so far
-    #[arg(long)]
-    pub hard: bool,
+    #[command(flatten)]
+    pub aim: Aim,
     /// Write what the job proved to this file once it is done
     #[arg(long, value_name = "FILE")]
     pub out: PathBuf,
-    /// Keep what the job proves in this file as it runs, and go on from it when it exists
-    #[arg(long, value_name = "FILE")]
-    pub checkpoint: Option<PathBuf>,
-    /// Seconds between two writes of the checkpoint
-    #[arg(long, value_name = "SECONDS", default_value_t = 600, value_parser = clap::value_parser!(u64).range(1..))]
-    pub every: u64,
-    /// Keep the search's facts within about this many gigabytes (forgetting those about
-    /// the smallest sets past it)
-    #[arg(long, value_name = "GB", value_parser = gigabytes)]
-    pub memory: Option<u64>,
-    /// Stop after this many seconds (the checkpoint keeps what was proved)
-    #[arg(long, value_name = "SECONDS")]
-    pub budget: Option<u64>,
-    /// Hide the progress bar
-    #[arg(long)]
-    pub quiet: bool,
-    /// Print one JSON document on stdout instead of text
-    #[arg(long)]
-    pub json: bool,
+    #[command(flatten)]
+    pub keeping: Keeping,
 }
 
 /// The engine of the exact strategies on `rules`.
@@ -141,37 +158,24 @@ fn gigabytes(text: &str) -> std::result::Result<u64, String> {
     }
 }
 
-/// What a search reads and writes: the facts files, and the checkpoint when it exists.
-fn keep(facts: &[PathBuf], checkpoint: Option<&Path>, every: u64, memory: Option<u64>) -> Keep {
-    let mut read = facts.to_vec();
-    if let Some(c) = checkpoint.filter(|c| c.exists()) {
-        read.push(c.to_path_buf());
-    }
-    Keep {
-        read,
-        write: checkpoint.map(Path::to_path_buf),
-        every: Some(Duration::from_secs(every)),
-        memory,
-    }
-}
-
 /// `optimum`.
 pub fn optimum(rules: Rules, o: &OptimumArgs) -> Result<()> {
     let engine = engine(rules)?;
     let start = Instant::now();
-    let bars = Bars::new(o.quiet || o.json);
+    let k = &o.keeping;
+    let bars = Bars::new(k.quiet || k.json);
     let r = solve_root_keeping(
         &engine,
-        o.hard,
-        o.objective(),
-        o.budget.map(Duration::from_secs),
-        &keep(&o.facts, o.checkpoint.as_deref(), o.every, o.memory),
+        o.aim.hard,
+        o.aim.objective(o.fewest_at_worst),
+        k.budget(),
+        &k.keep(&o.facts),
         bars.progress(),
     );
     drop(bars);
     let r = r?;
     let seconds = start.elapsed().as_secs_f64();
-    if !o.quiet {
+    if !k.quiet {
         diag(&format!(
             "search time: {seconds:.1} s, {} nodes, {} memo entries",
             r.stats.nodes, r.stats.memo
@@ -189,8 +193,8 @@ pub fn optimum(rules: Rules, o: &OptimumArgs) -> Result<()> {
             ));
         }
     }
-    let report = OptimumReport::of_root(&engine.space, o.hard, &r);
-    if o.json {
+    let report = OptimumReport::of_root(&engine.space, o.aim.hard, &r);
+    if k.json {
         return emit_json(&sorted(&report)?);
     }
     emit(&render_optimum(&report, &r))
@@ -273,20 +277,16 @@ fn game_command(rules: Rules, command: &str) -> String {
 /// `optimum-plan`: a Makefile, one rule a job and one combining their results.
 pub fn plan(rules: Rules, a: &PlanArgs) -> Result<()> {
     let engine = engine(rules)?;
-    let objective = if a.worst {
-        Objective::Worst
-    } else {
-        Objective::Total
-    };
+    let (worst, hard) = (a.aim.worst, a.aim.hard);
     let bars = Bars::new(false);
     bars.progress().start("planning the jobs", None);
-    let plan = jobs::plan(&engine, a.hard, objective);
+    let plan = jobs::plan(&engine, hard, a.aim.objective(false));
     drop(bars);
     let plan = plan?;
     let flags = format!(
         "{}{}",
-        if a.worst { " --worst" } else { "" },
-        if a.hard { " --hard" } else { "" }
+        if worst { " --worst" } else { "" },
+        if hard { " --hard" } else { "" }
     );
     let space = &engine.space;
     let folder = a.folder.display().to_string();
@@ -300,8 +300,8 @@ pub fn plan(rules: Rules, a: &PlanArgs) -> Result<()> {
     let what = format!(
         "{}{}, least {}",
         describe(&Variant::of(rules)),
-        if a.hard { ", hard mode" } else { "" },
-        if a.worst { "worst case" } else { "total" }
+        if hard { ", hard mode" } else { "" },
+        if worst { "worst case" } else { "total" }
     );
     let mut out = format!(
         "# The exact optimum of {what}, split into {} jobs, one a class below a first guess.\n\
@@ -343,7 +343,7 @@ pub fn plan(rules: Rules, a: &PlanArgs) -> Result<()> {
             game_command(rules, "optimum-build"),
             space.format(u.first),
             space.notation().reply(u.reply),
-            a.every
+            a.every.every
         );
     }
     emit(&out)
@@ -373,19 +373,15 @@ pub fn build(rules: Rules, a: &BuildArgs) -> Result<()> {
         size: 0,
         limit: a.limit,
     };
-    let objective = if a.worst {
-        Objective::Worst
-    } else {
-        Objective::Total
-    };
-    let bars = Bars::new(a.quiet || a.json);
+    let k = &a.keeping;
+    let bars = Bars::new(k.quiet || k.json);
     let r = jobs::solve_unit(
         &engine,
-        a.hard,
-        objective,
+        a.aim.hard,
+        a.aim.objective(false),
         &unit,
-        a.budget.map(Duration::from_secs),
-        &keep(&[], a.checkpoint.as_deref(), a.every, a.memory),
+        k.budget(),
+        &k.keep(&[]),
         Some(&a.out),
         bars.progress(),
     );
@@ -403,10 +399,10 @@ pub fn build(rules: Rules, a: &BuildArgs) -> Result<()> {
         upper: r.upper,
         settled: r.settled,
     };
-    if !a.quiet {
+    if !k.quiet {
         diag(&format!("job time: {:.1} s", r.time.as_secs_f64()));
     }
-    if a.json {
+    if k.json {
         return emit_json(&sorted(&report)?);
     }
     let value = match (r.upper, r.unit.limit) {
