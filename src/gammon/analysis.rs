@@ -2,7 +2,7 @@
 //! of a [`MatchRecord`] replayed from the variant's opening, every checker play and cube
 //! decision of both players judged by the judge of its stakes — money play through a
 //! table, a match's score through the score's tables — and reviewed by the trainer's own
-//! review ([`trainer::reviewed`], [`trainer::game_review`]): the equity lost, gnubg's
+//! review ([`review::reviewed`], [`review::game_review`]): the equity lost, gnubg's
 //! marks, each player's totals, error rate per decision and rating.
 //!
 //! What is reviewed is what the trainer reviews: every play of a roll with more than one
@@ -19,7 +19,7 @@ use super::judge::{rank, Judge, Measure, Money};
 use super::matchplay::judge::{AtScore, ScoreTables};
 use super::matchplay::Score;
 use super::moves::{win_points, Generator};
-use super::trainer::{self, GameReview, Kind, Mark, Rating, Reviewed};
+use super::review::{self, GameReview, Kind, Mark, Rating, Reviewed};
 use super::{Error, Evaluator, Position, Roll, Variant};
 use serde::Serialize;
 
@@ -359,8 +359,8 @@ fn replay<J: Judge + Clone>(
         score: game.score,
         crawford,
         reviews: [
-            trainer::game_review(d0, points, cube, measure),
-            trainer::game_review(d1, points.map(|p| -p), cube, measure),
+            review::game_review(d0, points, cube, measure),
+            review::game_review(d1, points.map(|p| -p), cube, measure),
         ],
         steps: r.steps,
         complete,
@@ -448,12 +448,12 @@ impl<J: Judge> Replay<'_, J> {
     /// Records `p`'s cube decision (`doubled` or not) against `action`, the table's.
     fn cube_decision(&mut self, line: usize, p: usize, action: &CubeAction, doubled: bool) {
         let (judge, seen) = (self.judges[p], self.seen(p));
-        let (answers, best) = trainer::double_answers(action);
+        let (answers, best) = review::double_answers(action);
         let k = usize::from(!doubled);
         let loss = answers[best].1 - answers[k].1;
         let words = [answers[k].0, answers[best].0];
         let (pos, cube) = (self.pos, self.cube);
-        let r = trainer::reviewed(judge, seen, &pos, cube, Kind::Cube, None, words, loss);
+        let r = review::reviewed(judge, seen, &pos, cube, Kind::Cube, None, words, loss);
         let x = self.xgid(p, &pos, XgDice::ToRoll);
         self.record(p, line, r, x);
     }
@@ -494,7 +494,7 @@ impl<J: Judge> Replay<'_, J> {
             ) {
                 let points = self.v.points;
                 let (c, b) = (ranked[at].play.text(points), best.play.text(points));
-                let r = trainer::reviewed(
+                let r = review::reviewed(
                     judge,
                     seen,
                     &self.pos,
@@ -547,14 +547,14 @@ impl<J: Judge> Replay<'_, J> {
         let Some((doubler, action)) = self.pending.take() else {
             return Err("a take or pass with no double to answer".into());
         };
-        let (answers, best) = trainer::take_answers(&action);
+        let (answers, best) = review::take_answers(&action);
         let k = usize::from(!takes);
         let loss = answers[best].1 - answers[k].1;
         let judge = self.judges[doubler];
         let seen = self.seen(doubler);
         let words = [answers[k].0, answers[best].0];
         let pos = self.pos;
-        let r = trainer::reviewed(
+        let r = review::reviewed(
             judge,
             seen,
             &pos,

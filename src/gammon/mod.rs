@@ -12,8 +12,9 @@
 //! - [`solver`]: the exact solve of a whole variant, cube included.
 //! - [`matchplay`]: match play, solved score by score with the same solver.
 //! - [`store`]: the family's tables on disk; [`Evaluator`]: what any table answers.
-//! - [`query`], [`verify`], [`game`], [`trainer`]: the questions, the Bellman check, the
-//!   game and the trainer (a session of reviewed games), written once over [`Evaluator`].
+//! - [`query`], [`verify`], [`game`], [`review`]: the questions, the Bellman check, the
+//!   one game loop (the command layer's trainer hooks into it) and the review of a
+//!   player's decisions, written once over [`Evaluator`].
 //! - [`board`]: the board as text, for every variant.
 //! - [`notation`]: positions and rolls as text; [`gnubg`]: plays in gnubg's notation,
 //!   Position IDs, gnubg's Hypergammon databases, comparison and export.
@@ -37,7 +38,6 @@
 pub mod analysis;
 pub mod bearoff;
 pub mod board;
-mod console;
 pub mod cube;
 mod error;
 mod evaluator;
@@ -53,10 +53,10 @@ pub mod numbering;
 mod outcomes;
 mod position;
 pub mod query;
+pub mod review;
 mod roll;
 pub mod solver;
 pub mod store;
-pub mod trainer;
 pub mod variant;
 pub mod verify;
 

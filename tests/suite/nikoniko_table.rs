@@ -396,54 +396,34 @@ fn verify_refuses_a_table_with_a_changed_value() {
 
 #[test]
 fn a_game_against_the_table_runs_to_its_end_and_refuses_illegal_answers() {
-    use tabula::gammon::cube::CubeAction;
-    use tabula::gammon::judge::Measure;
-    use tabula::gammon::trainer::{session, Evaluated, GameReview, Options, Row, Words};
-    struct Plain;
-    impl Words for Plain {
-        fn seed(&self, seed: u64) -> String {
-            format!("seed {seed}")
-        }
-        fn verdict(&self, _: &CubeAction, _: Measure) -> String {
-            String::new()
-        }
-        fn ranking(&self, _: tabula::gammon::Roll, _: &[Row], _: Measure) -> String {
-            String::new()
-        }
-        fn evaluation(&self, _: &Evaluated) -> String {
-            String::new()
-        }
-        fn review(&self, r: &GameReview) -> String {
-            format!("review of {} decision(s)", r.decisions.len())
-        }
-    }
-    let t = tables();
-    let options = Options {
-        seed: 7,
-        human_first: true,
-        cube: false,
-        board: true,
-        words: &Plain,
+    let play = |input: &str| {
+        let out = Command::cargo_bin("tabula")
+            .unwrap()
+            .args(["nikoniko", "play", "--seed", "7", "--table"])
+            .arg(built().0)
+            .write_stdin(input)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{out:?}");
+        String::from_utf8(out.stdout).unwrap()
     };
     // Always the first listed play, after one answer that is not a play at all; no
     // other game.
     let input = format!("99\n8/1\n{}n\n", "1\n".repeat(500));
-    let mut out = Vec::new();
-    let result = session(&t, &options, input.as_bytes(), &mut out).unwrap();
-    let text = String::from_utf8(out).unwrap();
-    let Some(human_points) = result.games[0].human_points else {
-        panic!("the game did not finish:\n{text}");
-    };
-    assert!((1..=3).contains(&human_points.abs()));
-    assert!(text.contains("You win") || text.contains("O wins"));
-    assert!(text.contains("There is no play 99") || text.contains("Only one play"));
+    let text = play(&input);
+    assert!(
+        text.contains("You win") || text.contains("O wins"),
+        "{text}"
+    );
+    assert!(!text.contains("Game abandoned"), "{text}");
+    assert!(
+        text.contains("There is no play 99") || text.contains("Only one play"),
+        "{text}"
+    );
     // The family's board, on the article's 8 points.
     assert!(text.contains("+-5--6-------7--8-+"), "{text}");
     // The same seed and answers replay the same game.
-    let mut again = Vec::new();
-    session(&t, &options, input.as_bytes(), &mut again).unwrap();
-    assert_eq!(text.as_bytes(), &again[..]);
-    // End of input abandons the game.
-    let result = session(&t, &options, &b""[..], &mut Vec::new()).unwrap();
-    assert!(result.abandoned && result.games[0].human_points.is_none());
+    assert_eq!(play(&input), text);
+    // The end of the input abandons the game.
+    assert!(play("").contains("Game abandoned."));
 }

@@ -14,7 +14,7 @@ use tabula::gammon::analysis::{self, Analysis, Stakes};
 use tabula::gammon::gnubg::record::{Fault, MatchRecord};
 use tabula::gammon::gnubg::{mat, sgf};
 use tabula::gammon::judge::Measure;
-use tabula::gammon::trainer::{Kind, Mark};
+use tabula::gammon::review::{Kind, Mark};
 use tabula::gammon::Variant;
 use tabula::table::Reader;
 use tabula::Result;

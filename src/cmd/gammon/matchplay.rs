@@ -7,6 +7,7 @@ use super::args::{
     CubeArg, EquityArgs, HintArgs, MatchPlayArgs, MatchSource, MetArgs, PlayArgs, ScoreArgs,
     ScoreBuildArgs, ScorePlanArgs,
 };
+use super::trainer;
 use super::{render_match, text_or_json};
 use crate::cmd::progress::Bars;
 use crate::cmd::{emit, tables};
@@ -18,7 +19,7 @@ use tabula::gammon::matchplay::met::{Met, MetComparison};
 use tabula::gammon::matchplay::query;
 use tabula::gammon::matchplay::store::{self, UnitBuilt, UnitTable};
 use tabula::gammon::matchplay::{CubeOwner, Game, MatchCube, Score, Unit};
-use tabula::gammon::{trainer, Variant};
+use tabula::gammon::Variant;
 use tabula::table::Reader;
 use tabula::Result;
 

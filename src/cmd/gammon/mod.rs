@@ -5,11 +5,15 @@
 pub mod analyse;
 pub mod answer;
 pub mod args;
+mod console;
+#[cfg(test)]
+mod fixtures;
 pub mod handle;
 pub mod matchplay;
 pub mod render;
 pub mod render_match;
 pub mod render_play;
+pub mod trainer;
 
 use super::progress::Bars;
 use super::{emit, emit_json};
@@ -22,7 +26,7 @@ use handle::Handle;
 use serde::Serialize;
 use std::path::PathBuf;
 use std::time::Instant;
-use tabula::gammon::{board, gnubg, numbering, store, trainer, verify};
+use tabula::gammon::{board, gnubg, numbering, store, verify};
 use tabula::gammon::{CubeState, Position, Variant};
 use tabula::table::Reader;
 use tabula::Result;

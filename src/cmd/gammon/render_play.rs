@@ -1,14 +1,15 @@
-//! The trainer's words (`tabula::gammon::trainer::Words`): what a session or a match in
+//! The trainer's words (`super::trainer::Words`): what a session or a match in
 //! the terminal shows of the table's advice and of the review, in money play and at a
 //! match score.
 
 use super::render::{money_verdict, outcomes, verdict};
 use super::render_match::{pc, CHANCES};
+use super::trainer::{self, Evaluated, Row};
 use std::fmt::Write as _;
 use tabula::gammon::cube::CubeAction;
 use tabula::gammon::game::describe;
 use tabula::gammon::judge::Measure;
-use tabula::gammon::trainer::{self, Evaluated, GameReview, Kind, Mark, Row};
+use tabula::gammon::review::{GameReview, Kind, Mark};
 use tabula::gammon::Roll;
 
 /// The trainer's words, for every session.

@@ -1,12 +1,12 @@
-//! The terminal of the trainer (`super::trainer`): the questions (double or roll, take or
+//! The terminal of the trainer ([`super::trainer`]): the questions (double or roll, take or
 //! pass, which play) and their answers read, the plays of a roll listed.
 
-use super::cube::Cube;
-use super::moves::{Generator, Play};
-use super::notation::{notation, parse_position};
-use super::{Error, Position, Roll, Variant};
-use crate::lines::Lines;
 use std::io::{BufRead, Write};
+use tabula::gammon::cube::Cube;
+use tabula::gammon::moves::{Generator, Play};
+use tabula::gammon::notation::{notation, parse_position};
+use tabula::gammon::{Error, Position, Roll, Variant};
+use tabula::lines::Lines;
 
 /// What a turn's caller may do with an answer before it is read as one: `hint`, `eval`
 /// (true when it was one of them and has been answered).
@@ -180,6 +180,6 @@ impl<R: BufRead, W: Write> Console<'_, R, W> {
 
 /// The cube after a position's line: `   (cube 2, yours)`, nothing without the cube.
 pub(super) fn cube_note(cube: Option<Cube>) -> String {
-    cube.map(|c| format!("   ({})", super::game::describe(&c)))
+    cube.map(|c| format!("   ({})", tabula::gammon::game::describe(&c)))
         .unwrap_or_default()
 }
