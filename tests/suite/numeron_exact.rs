@@ -462,7 +462,8 @@ fn four_distinct_digits_take_26274_guesses_at_best_and_seven_at_worst() {
 /// has 50; the search proves that none has fewer (4 below 0123's class 0E2B, 46 below
 /// 0E1B). About a minute and a half of processor time.
 #[test]
-#[ignore = "a minute and a half: the fewest 4-digit secrets at the seventh guess; .ci/run runs it"]
+#[ignore = "a minute and a half: the fewest 4-digit secrets at the seventh guess; .ci/run skips it \
+            for time, run it with --ignored"]
 fn at_most_seven_guesses_leave_at_least_50_secrets_to_the_seventh_and_50_is_reached() {
     let engine = Engine::new(Rules::new(4), Strategy::Optimal).unwrap();
     let r = solve_root(
