@@ -468,13 +468,13 @@ fn show(position: &str, size: Size, json: Json) -> Result<()> {
             .filter(|_| opponent.is_some())
             .and_then(|id| tabula::gammon::gnubg::position_id::decode(id).ok())
             .map(|p| {
-                let around = tabula::gammon::board::Around {
+                let around = super::gammon::board::Around {
                     cube: None,
                     dice: None,
                     top_on_roll: false,
                     score: None,
                 };
-                tabula::gammon::board::draw(&tabula::gammon::Variant::backgammon(), &p, &around)
+                super::gammon::board::draw(&tabula::gammon::Variant::backgammon(), &p, &around)
             });
         match drawn {
             Some(board) => format!("{board}\n{text}"),

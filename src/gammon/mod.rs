@@ -15,7 +15,6 @@
 //! - [`query`], [`verify`], [`game`], [`review`]: the questions, the Bellman check, the
 //!   one game loop (the command layer's trainer hooks into it) and the review of a
 //!   player's decisions, written once over [`Evaluator`].
-//! - [`board`]: the board as text, for every variant.
 //! - [`notation`]: positions and rolls as text; [`gnubg`]: plays in gnubg's notation,
 //!   Position IDs, gnubg's Hypergammon databases, comparison and export.
 //! - [`bearoff`]: the bear-off databases of real backgammon, one-sided and two-sided
@@ -37,7 +36,6 @@
 
 pub mod analysis;
 pub mod bearoff;
-pub mod board;
 pub mod cube;
 mod error;
 mod evaluator;

@@ -5,6 +5,7 @@
 pub mod analyse;
 pub mod answer;
 pub mod args;
+pub mod board;
 mod console;
 #[cfg(test)]
 mod fixtures;
@@ -26,7 +27,7 @@ use handle::Handle;
 use serde::Serialize;
 use std::path::PathBuf;
 use std::time::Instant;
-use tabula::gammon::{board, gnubg, numbering, store, verify};
+use tabula::gammon::{gnubg, numbering, store, verify};
 use tabula::gammon::{CubeState, Position, Variant};
 use tabula::table::Reader;
 use tabula::Result;
@@ -350,7 +351,7 @@ fn drop_timings(doc: &mut serde_json::Value) {
     }
 }
 
-/// The board of `p` as text (`tabula::gammon::board`), the side on roll at the bottom.
+/// The board of `p` as text (`board`), the side on roll at the bottom.
 fn draw(v: &Variant, p: &Position, dice: Option<tabula::gammon::Roll>) -> String {
     let around = board::Around {
         dice,

@@ -11,10 +11,10 @@
 //! `BufRead`, writes to any `Write`, and words verdicts, rankings and reviews through
 //! [`Words`] (`render_play.rs`).
 
+use super::board::{self, Around, Standing};
 use super::console::Console;
 use serde::Serialize;
 use std::io::{BufRead, Write};
-use tabula::gammon::board::{self, Around, Standing};
 use tabula::gammon::cube::{Cube, CubeAction, Owner};
 use tabula::gammon::game::{self, Coach, GameEnd, GameResult, Setup, Turn};
 use tabula::gammon::gnubg::{position_id, xgid};

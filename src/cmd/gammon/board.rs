@@ -16,11 +16,11 @@
 //!  +12-11-10--9--8--7-------6--5--4--3--2--1-+   X  pips 47  off 0  on roll, 5-6
 //! ```
 
-use super::cube::CubeState;
-use super::gnubg::position_id;
-use super::moves::off;
-use super::notation::notation;
-use super::{Position, Roll, Variant};
+use tabula::gammon::cube::CubeState;
+use tabula::gammon::gnubg::position_id;
+use tabula::gammon::moves::off;
+use tabula::gammon::notation::notation;
+use tabula::gammon::{Position, Roll, Variant};
 
 /// What is drawn around the checkers.
 #[derive(Debug, Clone, Copy, Default)]
@@ -212,7 +212,7 @@ pub fn draw(variant: &Variant, p: &Position, around: &Around) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::gammon::Numbers;
+    use tabula::gammon::Numbers;
 
     /// What a drawing says, read back from its text alone: the checkers on each point (the
     /// bottom side's numbering, X positive, O negative), on each bar, borne off, the cube.
@@ -328,7 +328,7 @@ mod tests {
 
     #[test]
     fn every_variants_board_reads_back_as_its_position_with_bar_off_and_cube() {
-        let mut rng = crate::random::stream(27, 1);
+        let mut rng = tabula::random::stream(27, 1);
         let cubes = [
             (1, CubeState::Centred, "1, centred"),
             (2, CubeState::Owned, "2, owned by X"),
@@ -350,9 +350,9 @@ mod tests {
             let numbers = Numbers::new(&v).unwrap();
             let mut drawn = 0;
             while drawn < 200 {
-                let record = crate::random::below(&mut rng, numbers.records());
+                let record = tabula::random::below(&mut rng, numbers.records());
                 let p = numbers.position(record).unwrap();
-                if crate::gammon::notation::check(&v, &p).is_err() {
+                if tabula::gammon::notation::check(&v, &p).is_err() {
                     continue;
                 }
                 let (value, state, text) = cubes[drawn % 3];
