@@ -65,7 +65,9 @@ function text(parent, x, y, content, attrs) {
 // Draws `pos` (x: the side seen from below, on roll unless told) with `opts`: dice,
 // cube {value, owner: "centre"|"x"|"o"}, pips, names, onClick(target), selected.
 function drawBoard(holder, rules, pos, opts) {
-  const P = rules.points, W = 760, H = 440, edge = 12, tray = 58, barW = 44;
+  // The point numbers sit in bands above and below the points, large enough to read
+  // when the board is drawn 370 pixels wide (a phone): 22 units there are 11 pixels.
+  const P = rules.points, W = 760, H = 480, edge = 28, tray = 66, barW = 44;
   const cols = Math.ceil(P / 2), top = P - cols, left = Math.floor(cols / 2);
   const pw = (W - 2 * edge - tray - barW) / cols;
   const r = Math.max(6, Math.min(pw / 2 - 2, 17));
@@ -106,7 +108,7 @@ function drawBoard(holder, rules, pos, opts) {
     const dir = bottom ? -1 : 1;
     if (xs) stack(g, x0 + pw / 2, base, dir, xs, X, xInk);
     if (os) stack(g, x0 + pw / 2, base, dir, os, O, oInk);
-    text(svg, x0 + pw / 2, bottom ? H - 1 : edge - 1, String(k), { "font-size": 10, fill: "#f4e7c8" });
+    text(svg, x0 + pw / 2, bottom ? H - 6 : edge - 7, String(k), { "font-size": 22, "font-weight": 700, fill: "#f4e7c8", class: "point-number" });
     const who = xs ? `${xs} of yours` : os ? `${os} of theirs` : "empty";
     clickable(g, k, `point ${k}: ${who}`);
   }
@@ -121,14 +123,14 @@ function drawBoard(holder, rules, pos, opts) {
   const off = el("g", { class: "zone" + (opts.selected === "off" ? " selected" : ""), "data-point": "off" }, svg);
   el("rect", { x: trayX, y: edge, width: tray - 6, height: H - 2 * edge, fill: "#3d2a17" }, off);
   const xOff = rules.checkers - inPlay(pos.x), oOff = rules.checkers - inPlay(pos.o);
-  text(off, trayX + (tray - 6) / 2, H - edge - 40, `off ${xOff}`, { fill: "#f7f3ea", "font-size": 12 });
-  text(off, trayX + (tray - 6) / 2, edge + 52, `off ${oOff}`, { fill: "#ccc", "font-size": 12 });
+  text(off, trayX + (tray - 6) / 2, H - edge - 58, `off ${xOff}`, { fill: "#f7f3ea", "font-size": 18 });
+  text(off, trayX + (tray - 6) / 2, edge + 74, `off ${oOff}`, { fill: "#ccc", "font-size": 18 });
   clickable(off, "off", `borne off: ${xOff} of yours, ${oOff} of theirs`);
   const pips = (counts) => counts.reduce((s, n, i) => s + n * (i + 1), 0);
-  text(svg, trayX + (tray - 6) / 2, H - edge - 14, `${pips(pos.x)}`, { fill: "#f7f3ea", "font-size": 13, "font-weight": 700 });
-  text(svg, trayX + (tray - 6) / 2, edge + 26, `${pips(pos.o)}`, { fill: "#ccc", "font-size": 13, "font-weight": 700 });
-  text(svg, trayX + (tray - 6) / 2, H - edge - 28, "pips", { fill: "#bbb", "font-size": 10 });
-  text(svg, trayX + (tray - 6) / 2, edge + 38, "pips", { fill: "#bbb", "font-size": 10 });
+  text(svg, trayX + (tray - 6) / 2, H - edge - 10, `${pips(pos.x)}`, { fill: "#f7f3ea", "font-size": 20, "font-weight": 700 });
+  text(svg, trayX + (tray - 6) / 2, edge + 26, `${pips(pos.o)}`, { fill: "#ccc", "font-size": 20, "font-weight": 700 });
+  text(svg, trayX + (tray - 6) / 2, H - edge - 32, "pips", { fill: "#bbb", "font-size": 15 });
+  text(svg, trayX + (tray - 6) / 2, edge + 46, "pips", { fill: "#bbb", "font-size": 15 });
   // Dice, in the right half.
   if (opts.dice) {
     const cx = colX(left) + (cols - left) * pw / 2, cy = H / 2;
@@ -147,8 +149,8 @@ function drawBoard(holder, rules, pos, opts) {
     text(cube, edge + 22, y + 24, String(value), { "font-size": 16, "font-weight": 700, fill: "#111" });
   }
   if (opts.names) {
-    text(svg, barX + barW / 2, H - edge - 4, opts.names[0], { fill: "#f7f3ea", "font-size": 10 });
-    text(svg, barX + barW / 2, edge + 12, opts.names[1], { fill: "#ccc", "font-size": 10 });
+    text(svg, barX + barW / 2, H - 8, opts.names[0], { fill: "#f7f3ea", "font-size": 16 });
+    text(svg, barX + barW / 2, edge - 9, opts.names[1], { fill: "#ccc", "font-size": 16 });
   }
   holder.replaceChildren(svg);
 }
@@ -244,9 +246,21 @@ function chooseVariant(name) {
   return true;
 }
 
+// Shows `textIn` (notation, Position ID, XGID or index) with `roll`: true when it is a
+// position of the variant. A bad one is named in the message, the input marked, and the
+// last good board stays as it was.
 async function setPosition(textIn, roll) {
+  let looked;
   try {
-    const looked = await gammon("show", { position: textIn });
+    looked = await gammon("show", { position: textIn });
+  } catch (e) {
+    $("position-input").value = textIn;
+    $("position-input").setAttribute("aria-invalid", "true");
+    say(`Not a position of ${app.variant}: ${e.message}${app.position ? ` (the board still shows ${app.position})` : ""}`);
+    return false;
+  }
+  $("position-input").removeAttribute("aria-invalid");
+  try {
     app.position = looked.position;
     app.plays = null; app.hint = null; boardEntry.reset();
     $("position-input").value = looked.position;
@@ -268,6 +282,7 @@ async function setPosition(textIn, roll) {
     drawAnalysis();
     await Promise.all([showEquity(), showPlays()]);
   } catch (e) { fail(e); }
+  return true;
 }
 
 function drawAnalysis(entry) {
@@ -367,22 +382,35 @@ async function showPlays() {
   } catch (err) { holder.textContent = err.message; }
 }
 
-function playsTable(moves, numbers, choose) {
+// The plays ranked: with `numbers`, each one's equity (or match-winning chance at a
+// score), its chances and what it loses; the columns marked `opt` give way on a phone.
+function playsTable(moves, numbers, choose, id) {
   const table = document.createElement("table");
-  table.id = numbers ? "plays" : "game-plays-table";
+  table.id = id || (numbers ? "plays" : "game-plays-table");
   const head = table.createTHead().insertRow();
   const cubeful = moves.some((m) => m.cubeful !== undefined);
-  const titles = numbers ? ["#", "Play", "Equity", ...(cubeful ? ["Cubeful"] : []), "Win", "Gammon", "Backgammon", "Loss"] : ["#", "Play"];
-  for (const t of titles) { const th = document.createElement("th"); th.textContent = t; head.append(th); }
+  const atScore = moves.some((m) => m.mwc !== undefined);
+  const columns = !numbers ? [["#"], ["Play"]] : atScore
+    ? [["#"], ["Play"], ["Match-winning chance", "value"], ["Loss", "loss"]]
+    : [["#"], ["Play"], ["Equity", "value"], ...(cubeful ? [["Cubeful"]] : []), ["Win", "opt"], ["Gammon", "opt"], ["Backgammon", "opt"], ["Loss", "loss"]];
+  for (const [t, kind] of columns) { const th = document.createElement("th"); th.textContent = t; if (kind === "opt") th.className = "opt"; head.append(th); }
   const body = table.createTBody();
   moves.forEach((m, i) => {
     const tr = body.insertRow();
     tr.tabIndex = 0;
     tr.dataset.play = m.play;
     tr.setAttribute("aria-label", `play ${i + 1}: ${m.play}`);
-    const cells = numbers ? [String(i + 1), m.play, signed(m.equity), ...(cubeful ? [signed(m.cubeful)] : []),
-      percent(m.outcomes.win), percent(m.outcomes.win_gammon), percent(m.outcomes.win_backgammon), (-m.loss).toFixed(6)] : [String(i + 1), m.play];
-    cells.forEach((c, k) => { const td = tr.insertCell(); td.textContent = c; if (k === 2) { td.className = "play-equity"; td.dataset.value = String(m.equity); } });
+    const cells = !numbers ? [String(i + 1), m.play] : atScore
+      ? [String(i + 1), m.play, percent(m.mwc), (-100 * m.loss).toFixed(4) + "%"]
+      : [String(i + 1), m.play, signed(m.equity), ...(cubeful ? [signed(m.cubeful)] : []),
+        percent(m.outcomes.win), percent(m.outcomes.win_gammon), percent(m.outcomes.win_backgammon), (-m.loss).toFixed(6)];
+    cells.forEach((c, k) => {
+      const td = tr.insertCell(); td.textContent = c;
+      const kind = numbers && columns[k][1];
+      if (kind === "value") { td.className = "play-equity"; td.dataset.value = String(atScore ? m.mwc : m.equity); }
+      if (kind === "opt") td.className = "opt";
+      if (kind === "loss") td.className = "play-loss";
+    });
     tr.addEventListener("click", () => choose(m));
     tr.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); choose(m); } });
   });
@@ -403,7 +431,20 @@ function updateLink() {
   if (roll) params.set("roll", roll);
   const hash = "#" + params.toString();
   $("link").href = location.pathname + hash;
-  history.replaceState(null, "", hash);
+  app.hash = hash;
+  if (location.hash !== hash) history.replaceState(null, "", hash);
+}
+
+// The link's hash drives the page: a hash typed or pasted in the address bar (or a link
+// followed) sets the variant, the position and the dice; the page writes its own back.
+async function followHash() {
+  if (location.hash === app.hash || !app.variants.length) return;
+  const wanted = new URLSearchParams(location.hash.slice(1));
+  const name = wanted.get("variant");
+  if (name && !variantInfo(name)) return say(`No table for the variant ${name} in this server's folder.`);
+  if (name && name !== app.variant) chooseVariant(name);
+  showTab("board");
+  await setPosition(wanted.get("position") || variantInfo(app.variant).opening, wanted.get("roll") || "");
 }
 
 // A roll as the dice list it: the smaller die first (`6-5` is `5-6`).
@@ -453,6 +494,12 @@ function log(line) {
   $("game-log").append(li);
 }
 
+// The game's actions as the lines of a .mat file (0 the person, 1 tabula), for the
+// review after the game: `52: 24/22 22/17`, `Doubles => 2`, `Takes`, `Drops`, `Wins`.
+function note(player, entry) { game.record.push({ player, entry }); }
+const diceOf = (roll) => roll.split("-").reverse().join("");
+const stepsText = (m) => (m.steps || []).join(" ");
+
 function snapshot() {
   const copy = JSON.parse(JSON.stringify(Object.assign({}, game, { snapshots: [], rngState: game.rng.state() })));
   game.snapshots.push(copy);
@@ -468,8 +515,9 @@ async function newGame() {
   game = {
     variant: info.variant, rules: info.rules, position: info.opening, turn: $("game-second").checked ? "tabula" : "human",
     cube: useCube ? { value: 1, owner: "centre" } : null, phase: "", dice: null, plays: null, over: null, log: [], snapshots: [],
-    seed, rng: seeded(seed),
+    seed, rng: seeded(seed), record: [], hinted: false,
   };
+  $("game-advice").textContent = "";
   $("game-log").replaceChildren();
   log(`New game of ${info.title}${useCube ? " with the cube" : ""} (seed ${seed}).`);
   await advance();
@@ -478,7 +526,8 @@ async function newGame() {
 async function advance() {
   if (game.over) return renderGame();
   if (game.turn === "tabula") return tabulaTurn();
-  game.phase = "decide"; game.dice = null; game.plays = null;
+  game.phase = "decide"; game.dice = null; game.plays = null; game.hinted = false;
+  $("game-advice").textContent = "";
   snapshot();
   renderGame();
 }
@@ -494,9 +543,11 @@ async function humanRoll(rollText) {
   const h = await gammonOf(game.variant, "hint", params);
   if (!h.moves.length) {
     log(`You roll ${game.dice}: no legal move.`);
+    note(0, `${diceOf(game.dice)}:`);
     return passTurn("tabula", swapped(game.position));
   }
-  game.phase = "move"; game.plays = h.moves;
+  game.phase = "move"; game.plays = h.moves; game.hinted = false;
+  $("game-advice").textContent = "";
   snapshot();
   renderGame();
 }
@@ -505,6 +556,7 @@ async function humanPlay(m) {
   busy();
   gameEntry.reset();
   log(`You roll ${game.dice} and play ${m.play}.`);
+  note(0, `${diceOf(game.dice)}: ${stepsText(m)}`);
   if (m.position.split("/")[0] === "") { game.position = m.position; return finish("human", m.equity); }
   await passTurn("tabula", swapped(m.position));
 }
@@ -512,7 +564,9 @@ async function humanPlay(m) {
 async function humanDouble() {
   busy();
   const e = await gammonOf(game.variant, "equity", { position: game.position, cube: cubeStateFor("human") });
+  note(0, `Doubles => ${game.cube.value * 2}`);
   if (e.cube.double_take <= 1) {
+    note(1, "Takes");
     game.cube = { value: game.cube.value * 2, owner: "tabula" };
     log(`You double to ${game.cube.value}; tabula takes.`);
     game.phase = "decide";
@@ -520,6 +574,7 @@ async function humanDouble() {
     renderGame();
   } else {
     log(`You double; tabula passes.`);
+    note(1, "Drops");
     game.over = { winner: "human", points: game.cube.value, passed: true };
     renderGame();
   }
@@ -531,6 +586,7 @@ async function tabulaTurn() {
     const e = await gammonOf(game.variant, "equity", { position: game.position, cube: cubeStateFor("tabula") });
     if (e.cube && (e.cube.action === "double, take" || e.cube.action === "double, pass")) {
       log(`tabula doubles to ${game.cube.value * 2}.`);
+      note(1, `Doubles => ${game.cube.value * 2}`);
       game.phase = "offer";
       snapshot();
       return renderGame();
@@ -543,11 +599,13 @@ async function humanTake() {
   busy();
   game.cube = { value: game.cube.value * 2, owner: "human" };
   log(`You take: the cube is ${game.cube.value}, yours.`);
+  note(0, "Takes");
   await tabulaRollAndPlay();
 }
 
 function humanPass() {
   log("You pass.");
+  note(0, "Drops");
   game.over = { winner: "tabula", points: game.cube.value, passed: true };
   renderGame();
 }
@@ -560,10 +618,12 @@ async function tabulaRollAndPlay() {
   const h = await gammonOf(game.variant, "hint", params);
   if (!h.moves.length) {
     log(`tabula rolls ${roll}: no legal move.`);
+    note(1, `${diceOf(roll)}:`);
     return passTurn("human", swapped(game.position));
   }
   const best = h.moves[0];
   log(`tabula rolls ${roll} and plays ${best.play}.`);
+  note(1, `${diceOf(roll)}: ${stepsText(best)}`);
   game.lastTabula = { roll };
   if (best.position.split("/")[0] === "") { game.position = best.position; return finish("tabula", best.equity); }
   await passTurn("human", swapped(best.position));
@@ -632,15 +692,208 @@ function renderGame(entry) {
   $("game-pass").disabled = phase !== "offer";
   $("game-undo").disabled = game.snapshots.length < (game.over ? 1 : 2);
   $("game-to-board").disabled = !!game.over;
+  $("game-hint").disabled = !(phase === "decide" || phase === "move");
+  $("game-review").disabled = !(game.over && reviewable());
+  if (phase !== "move" && phase !== "decide") $("game-advice").textContent = game.over && !reviewable() ? "The review after the game reads Hypergammon games with the cube." : "";
   const holder = $("game-plays");
   holder.replaceChildren();
-  if (phase === "move" && game.plays) holder.append(playsTable(game.plays, $("game-analysis").checked, (m) => guard(humanPlay(m))));
+  if (phase === "move" && game.plays) {
+    const table = playsTable(game.plays, $("game-analysis").checked || game.hinted, (m) => guard(humanPlay(m)), "game-plays-table");
+    if (game.hinted && table.tBodies[0].rows[0]) table.tBodies[0].rows[0].classList.add("best");
+    holder.append(table);
+  }
+}
+
+// The hint: before the roll, the cube action for the person's cube state; after it, the
+// plays ranked (the table's best first, marked), as the Board tab shows them.
+async function gameHint() {
+  if (game.phase === "move") {
+    game.hinted = true;
+    const best = game.plays[0];
+    $("game-advice").textContent = `Hint: ${best.play} is best (${signed(best.cubeful !== undefined ? best.cubeful : best.equity)}).`;
+    return renderGame();
+  }
+  const params = { position: game.position };
+  if (game.cube) params.cube = cubeStateFor("human");
+  const e = await gammonOf(game.variant, "equity", params);
+  $("game-advice").textContent = e.cube
+    ? `Hint: ${e.cube.action || "no access to the cube"} (no double ${signed(e.cube.no_double)}, double/take ${signed(e.cube.double_take)}, double/pass ${signed(e.cube.double_pass)}).`
+    : `Hint: no cube; the equity is ${signed(e.equity)}.`;
+}
+
+const reviewable = () => game && game.cube && /^hyper[123]$/.test(game.variant);
+
+// The finished game as a .mat file, reviewed by the server as any match file is.
+function gameMat() {
+  const n = /^hyper([123])$/.exec(game.variant)[1];
+  const lines = [`; [Variation "HyperGammon (${n})"]`, "", " 0 point match", "", " Game 1", ` you : 0${" ".repeat(24)}tabula : 0`];
+  game.record.forEach((r, i) => {
+    const number = `${String(i + 1).padStart(3)}) `;
+    lines.push(r.player === 0 ? number + r.entry : number.padEnd(34) + r.entry);
+  });
+  const o = game.over;
+  const wins = `Wins ${o.points} point${o.points === 1 ? "" : "s"}`;
+  lines.push(o.winner === "human" ? "      " + wins : " ".repeat(39) + wins);
+  return lines.join("\n") + "\n";
+}
+
+async function reviewGame() {
+  const text = gameMat();
+  showTab("review");
+  $("review-file").value = "";
+  $("review-text").value = text;
+  await analyseFile(text);
 }
 
 const gameEntry = makeEntry(() => game && game.plays, () => game.position, () => game.rules, (entry) => renderGame(entry), (m) => guard(humanPlay(m)));
 
 async function guard(promise) {
   try { await promise; } catch (e) { fail(e); }
+}
+
+// ---------------------------------------------------------------- a match file reviewed
+// The file is sent to the server (POST /api/gammon/analyse), which answers with the
+// document of `tabula gammon analyse FILE --json`; the page lists its decisions and steps
+// through them on the board. Nothing is judged here.
+const review = { analysis: null, steps: [], at: 0 };
+
+async function analyseFile(textIn) {
+  $("review-status").textContent = "analysing…";
+  $("review-status").dataset.state = "";
+  $("review-view").hidden = true;
+  const response = await fetch("/api/gammon/analyse", { method: "POST", body: textIn, headers: { "content-type": "text/plain; charset=utf-8" } });
+  const body = await response.json();
+  if (!response.ok) {
+    $("review-status").textContent = body.error || response.statusText;
+    $("review-status").dataset.state = "error";
+    return null;
+  }
+  showReview(body);
+  return body;
+}
+
+// The rules of the variant reviewed: the served table's, else Hypergammon's own.
+function rulesOf(name) {
+  const info = variantInfo(name);
+  if (info) return info.rules;
+  const hyper = /^hyper([123])$/.exec(name);
+  return hyper ? { points: 24, checkers: Number(hyper[1]), faces: [1, 2, 3, 4, 5, 6] } : null;
+}
+
+// What an XGID says beside the position: the cube (its value and owner, seen from the
+// side on roll), the dice, and the score.
+function xgidFacts(x) {
+  const f = x.replace(/^XGID=/, "").split(":");
+  const owner = { "0": "centre", "1": "x", "-1": "o" }[f[2]] || "centre";
+  const dice = /^[1-6][1-6]$/.test(f[4]) ? [f[4][0], f[4][1]] : null;
+  return { cube: { value: 2 ** Number(f[1] || 0), owner }, dice, doubled: f[4] === "D", score: [Number(f[5]), Number(f[6])], length: Number(f[8]) };
+}
+
+const MARKS = { doubtful: "?!", bad: "?", very_bad: "??" };
+function lossText(a, loss) {
+  return a.measure === "chance" ? (100 * loss).toFixed(4) + "%" : loss.toFixed(6);
+}
+
+function showReview(a) {
+  review.analysis = a;
+  review.steps = [];
+  for (const g of a.games) for (const s of g.steps) {
+    review.steps.push({ game: g, step: s, d: g.reviews[s.player].decisions[s.decision] });
+  }
+  const status = $("review-status");
+  const kind = a.length ? `a match to ${a.length}` : "money play";
+  status.textContent = `${a.variant} (${kind}): ${a.games.length} game(s), ${review.steps.length} decision(s) reviewed` +
+    (a.faults.length ? `; ${a.faults.length} fault(s) in the file, the rest analysed` : "");
+  status.dataset.state = a.faults.length ? "faults" : "ok";
+  $("review-faults").replaceChildren(...a.faults.map((f) => {
+    const li = document.createElement("li");
+    li.textContent = `${f.line ? `line ${f.line}: ` : ""}${f.game ? `game ${f.game}: ` : ""}${f.reason}`;
+    return li;
+  }));
+  // Each player's totals.
+  const table = document.createElement("table");
+  table.id = "review-totals-table";
+  const head = table.createTHead().insertRow();
+  for (const [t, opt] of [["Player"], ["Decisions"], ["Plays", 1], ["Cube", 1], ["Lost"], ["Error rate"], ["??", 1], ["?", 1], ["?!", 1], ["Rating"]]) {
+    const th = document.createElement("th"); th.textContent = t; if (opt) th.className = "opt"; head.append(th);
+  }
+  const body = table.createTBody();
+  for (const t of a.totals) {
+    const tr = body.insertRow();
+    const cells = [[t.name], [String(t.decisions)], [String(t.plays), 1], [String(t.cube), 1], [t.normalised.toFixed(4)],
+      [t.rate === null ? "–" : (1000 * t.rate).toFixed(1)], [String(t.marks[2]), 1], [String(t.marks[1]), 1], [String(t.marks[0]), 1],
+      [t.rating ? t.rating.replace(/_/g, " ") : "–"]];
+    for (const [c, opt] of cells) { const td = tr.insertCell(); td.textContent = c; if (opt) td.className = "opt"; }
+  }
+  const note = document.createElement("p");
+  note.className = "hint";
+  note.textContent = "Lost: normalised equity per unit of the cube; error rate in thousandths a decision; gnubg’s marks ?! over 0.03, ? over 0.06, ?? over 0.12.";
+  $("review-totals").replaceChildren(table, note);
+  // The decisions, in the order of the file.
+  $("review-list").replaceChildren(...review.steps.map((r, i) => {
+    const li = document.createElement("li");
+    li.textContent = stepText(a, r);
+    li.tabIndex = 0;
+    li.dataset.step = String(i);
+    if (r.d.loss > 0) li.className = "lost";
+    li.addEventListener("click", () => showStep(i));
+    li.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); showStep(i); } });
+    return li;
+  }));
+  $("review-view").hidden = !review.steps.length;
+  if (review.steps.length) showStep(0);
+}
+
+function stepText(a, r) {
+  const who = a.totals[r.step.player].name;
+  const what = r.d.kind === "play" ? `plays ${r.d.roll}` : r.d.kind === "cube" ? "cube" : "answer";
+  const mark = r.d.mark ? ` ${MARKS[r.d.mark]}` : "";
+  const lost = r.d.loss > 0 ? `; best ${r.d.best}, loses ${lossText(a, r.d.loss)}${mark}` : "";
+  return `game ${r.game.number}, line ${r.step.line}: ${who} ${what}: ${r.d.chosen}${lost}`;
+}
+
+// Steps to decision `i`: the position decided on, from the decider's side (for an answer,
+// the doubler's), with its dice and cube; the choice, the best and the loss below.
+function showStep(i) {
+  const a = review.analysis;
+  if (!a || !review.steps.length) return;
+  review.at = Math.max(0, Math.min(review.steps.length - 1, i));
+  const r = review.steps[review.at];
+  const rules = rulesOf(a.variant);
+  const x = xgidFacts(r.step.xgid);
+  const p = r.step.player;
+  const onRoll = r.d.kind === "response" ? 1 - p : p;
+  const names = [a.totals[onRoll].name, a.totals[1 - onRoll].name];
+  const score = a.length ? ` · score ${names[0]} ${x.score[0]}, ${names[1]} ${x.score[1]} in a match to ${a.length}${r.game.crawford ? " (Crawford)" : ""}` : "";
+  drawBoard($("review-board"), rules, parsePosition(rules, r.d.position), {
+    dice: x.dice, cube: a.measure === "cubeless" ? null : x.cube, names, label: `review: ${r.d.position}`,
+  });
+  $("review-where").textContent = `${review.at + 1} / ${review.steps.length}`;
+  $("review-step").textContent = stepText(a, r) + (r.d.loss > 0 ? "" : " (best)");
+  $("review-step").dataset.loss = String(r.d.loss);
+  $("review-xgid").textContent = `${r.step.xgid}${score}`;
+  for (const li of $("review-list").children) li.setAttribute("aria-current", String(li.dataset.step === String(review.at)));
+  const current = $("review-list").children[review.at];
+  if (current && current.scrollIntoView) current.scrollIntoView({ block: "nearest" });
+  $("review-prev").disabled = nextStep(-1) === null;
+  $("review-next").disabled = nextStep(1) === null;
+}
+
+// The next decision shown going `dir` (all of them, or those that lost).
+function nextStep(dir) {
+  const only = $("review-errors").checked;
+  for (let i = review.at + dir; i >= 0 && i < review.steps.length; i += dir) {
+    if (!only || review.steps[i].d.loss > 0) return i;
+  }
+  return null;
+}
+
+async function submitReview() {
+  const file = $("review-file").files[0];
+  let textIn = $("review-text").value;
+  if (file) textIn = await file.text();
+  if (!textIn.trim()) { $("review-status").textContent = "Choose a .sgf or .mat file, or paste one."; return; }
+  await analyseFile(textIn);
 }
 
 // ---------------------------------------------------------------- bingo
@@ -706,6 +959,8 @@ async function start() {
   $("game-take").addEventListener("click", () => guard(humanTake()));
   $("game-pass").addEventListener("click", humanPass);
   $("game-undo").addEventListener("click", undo);
+  $("game-hint").addEventListener("click", () => guard(gameHint()));
+  $("game-review").addEventListener("click", () => guard(reviewGame()));
   $("game-analysis").addEventListener("change", () => renderGame());
   $("game-to-board").addEventListener("click", () => {
     // The game's position from the side on roll, its dice if rolled: in the Board tab.
@@ -713,6 +968,11 @@ async function start() {
     chooseVariant(game.variant);
     setPosition(game.position, game.turn === "human" ? game.dice : "");
   });
+  $("review-form").addEventListener("submit", (e) => { e.preventDefault(); guard(submitReview()); });
+  $("review-file").addEventListener("change", () => { if ($("review-file").files[0]) guard(submitReview()); });
+  $("review-prev").addEventListener("click", () => { const i = nextStep(-1); if (i !== null) showStep(i); });
+  $("review-next").addEventListener("click", () => { const i = nextStep(1); if (i !== null) showStep(i); });
+  $("review-errors").addEventListener("change", () => showStep(review.at));
   $("bingo-form").addEventListener("submit", (e) => { e.preventDefault(); drawBingo(); });
   try {
     const listing = await api("/api/variants");
@@ -728,7 +988,14 @@ async function start() {
     const wanted = new URLSearchParams(location.hash.slice(1));
     const preferred = ["hyper2", "hyper1", "nikoniko", "hyper3"].find((n) => variantInfo(n));
     chooseVariant(wanted.get("variant") && variantInfo(wanted.get("variant")) ? wanted.get("variant") : preferred || listing.variants[0].variant);
-    await setPosition(wanted.get("position") || variantInfo(app.variant).opening, wanted.get("roll") || "");
+    const opening = variantInfo(app.variant).opening;
+    if (!(await setPosition(wanted.get("position") || opening, wanted.get("roll") || ""))) {
+      // A bad position in the link: the message stays, the board shows the opening.
+      const why = $("message").textContent;
+      await setPosition(opening);
+      say(why);
+    }
+    window.addEventListener("hashchange", () => guard(followHash()));
   } catch (e) { fail(e); }
   document.body.dataset.ready = "true";
 }
