@@ -325,6 +325,12 @@ fn decode_base64(text: &str) -> Vec<u8> {
         .collect()
 }
 
+/// Two numbers read from JSON, one by the browser and one by serde_json (whose parser
+/// may differ from the correctly rounded one in the last bit).
+fn same(a: Option<f64>, b: Option<f64>) -> bool {
+    matches!((a, b), (Some(a), Some(b)) if (a - b).abs() <= 1e-15 * a.abs().max(1.0))
+}
+
 /// The page's way of writing an equity.
 fn signed(x: f64) -> String {
     if x >= 0.0 {
@@ -473,10 +479,42 @@ fn a_person_sets_a_position_makes_a_play_and_plays_a_game_with_the_cube_in_a_bro
     );
     browser.screenshot("serve-board-390.png");
 
+    at_a_score(&browser, &server);
     review_a_file(&browser, &server);
     browser.viewport(1400, 1000);
-    play_a_game(&browser);
+    play_a_game(&browser, &server, None);
+    // A game of a match to 3 at 0-1: the person doubles at once, at that score.
+    play_a_game(&browser, &server, Some((3, 0, 1)));
     bingo_chart(&browser, &server);
+}
+
+/// The Board tab at a match score (on a phone's width): the match-winning chance and the
+/// cube action the API gives at that score, the plays ranked by it, the score in the link.
+fn at_a_score(browser: &Browser, server: &Server) {
+    browser.click("#score-mode option[value='match']");
+    browser.type_into("#score-a", "3");
+    browser.type_into("#score-b", "2");
+    let api = server.ok("/api/gammon/hyper1/equity?position=20/6&score=3-2");
+    browser.until("the match-winning chance", || {
+        same(browser.number("#mwc-value"), api["mwc"].as_f64())
+    });
+    assert_eq!(
+        browser.attribute("#cube-action", "data-action"),
+        api["cube_action"]["action"].as_str().unwrap()
+    );
+    let hint = server.ok("/api/gammon/hyper1/hint?position=20/6&roll=5-6&score=3-2");
+    browser.until("the plays at the score", || {
+        same(
+            browser.number("#plays tbody tr .play-equity"),
+            hint["moves"][0]["mwc"].as_f64(),
+        )
+    });
+    browser.table_fits("#plays");
+    assert_eq!(browser.overflow(), Vec::<String>::new());
+    let hash = browser.run("return location.hash;", json!([]));
+    assert!(hash.as_str().unwrap().contains("score=3-2"), "{hash}");
+    browser.screenshot("serve-score-390.png");
+    browser.click("#score-mode option[value='']");
 }
 
 /// gnubg's 7-point match of Hypergammon-1 chosen as a file and reviewed (on a phone's
@@ -599,12 +637,30 @@ fn bingo_chart(browser: &Browser, server: &Server) {
     browser.screenshot("serve-bingo.png");
 }
 
-/// A game against tabula with the cube: the person doubles at once (tabula takes, as
-/// the Hypergammon-1 opening is a double and a take), undoes one roll, takes any double
-/// of tabula's, and always makes the first play listed.
-fn play_a_game(browser: &Browser) {
+/// A game against tabula with the cube, in money play or a game of a match (its length
+/// and each side's points, the person's first): the person doubles at once (tabula takes
+/// or passes as the API's cube action says: in money play the Hypergammon-1 opening is a
+/// double and a take), undoes one roll, asks a hint, takes any double of tabula's, and
+/// always makes the first play listed; then the game is reviewed.
+fn play_a_game(browser: &Browser, server: &Server, at: Option<(u32, u32, u32)>) {
     browser.click("button[data-tab='game']");
     browser.type_into("#game-seed", "7");
+    let (length, you, them) = at.unwrap_or((0, 0, 0));
+    browser.type_into("#game-length", &length.to_string());
+    browser.type_into("#game-you", &you.to_string());
+    browser.type_into("#game-them", &them.to_string());
+    let takes = match at {
+        None => true,
+        Some(_) => {
+            let path = format!(
+                "/api/gammon/hyper1/equity?position=24/24&score={}-{}",
+                length - you,
+                length - them
+            );
+            let c = &server.ok(&path)["cube_action"];
+            c["double_take"].as_f64() <= c["double_pass"].as_f64()
+        }
+    };
     browser.click("#game-new");
     let mut doubled = false;
     let mut undone = false;
@@ -621,7 +677,8 @@ fn play_a_game(browser: &Browser) {
                 browser.click("#game-double");
                 doubled = true;
                 browser.until("tabula's answer", || {
-                    browser.text("#game-log").contains("tabula takes")
+                    let log = browser.text("#game-log");
+                    log.contains("tabula takes") || log.contains("tabula passes")
                 });
             }
             "decide" => browser.click("#game-roll"),
@@ -660,10 +717,20 @@ fn play_a_game(browser: &Browser) {
     let status = browser.text("#game-status");
     assert!(status.starts_with("Game over: "), "{status}");
     let log = browser.text("#game-log");
-    assert!(log.contains("You double to 2; tabula takes."), "{log}");
+    match takes {
+        true => assert!(log.contains("You double to 2; tabula takes."), "{log}"),
+        false => assert!(log.contains("You double; tabula passes."), "{log}"),
+    }
     // The points are the cube's value times 1, 2 or 3.
     assert!(status.contains(" point"), "{status}");
-    let shot = browser.screenshot("serve-game.png");
+    if at.is_some() {
+        assert!(
+            status.contains("The score is now") || status.contains("the match to 3"),
+            "{status}"
+        );
+    }
+    let name = if at.is_some() { "serve-match-game.png" } else { "serve-game.png" };
+    let shot = browser.screenshot(name);
     // The review after the game: the game written as a match file, reviewed by the server
     // as any file is, with no fault.
     browser.click("#game-review");
@@ -679,6 +746,10 @@ fn play_a_game(browser: &Browser) {
     );
     let names = browser.text("#review-totals-table");
     assert!(names.contains("you") && names.contains("tabula"), "{names}");
-    browser.screenshot("serve-game-review.png");
+    let name = if at.is_some() { "serve-match-review.png" } else { "serve-game-review.png" };
+    browser.screenshot(name);
+    if at.is_some() {
+        assert!(browser.text("#review-status").contains("a match to 3"));
+    }
     eprintln!("screenshots in {}", shot.parent().unwrap().display());
 }

@@ -149,8 +149,10 @@ function drawBoard(holder, rules, pos, opts) {
     text(cube, edge + 22, y + 24, String(value), { "font-size": 16, "font-weight": 700, fill: "#111" });
   }
   if (opts.names) {
-    text(svg, barX + barW / 2, H - 8, opts.names[0], { fill: "#f7f3ea", "font-size": 16 });
-    text(svg, barX + barW / 2, edge - 9, opts.names[1], { fill: "#ccc", "font-size": 16 });
+    // Between the two middle point numbers: a name is cut to what fits there.
+    const short = (n) => (n.length > 9 ? n.slice(0, 8) + "…" : n);
+    text(svg, barX + barW / 2, H - 9, short(opts.names[0]), { fill: "#f7f3ea", "font-size": 13 });
+    text(svg, barX + barW / 2, edge - 10, short(opts.names[1]), { fill: "#ccc", "font-size": 13 });
   }
   holder.replaceChildren(svg);
 }
@@ -290,12 +292,44 @@ function drawAnalysis(entry) {
   const roll = $("dice").value;
   drawBoard($("board-holder"), app.rules, pos, {
     dice: roll ? roll.split("-") : null,
-    cube: app.cube ? { value: 1, owner: { centred: "centre", owned: "x", opponent: "o" }[$("equity-cube").value] } : null,
+    cube: boardCube(),
     label: `board: ${app.position}`,
     names: ["on roll", "opponent"],
     selected: entry ? entry.from : null,
     onClick: (target, e) => $("edit-mode").checked ? edit(target, e) : boardEntry.click(target),
   });
+}
+
+// The cube drawn on the Board tab: at a match score the one chosen there, in money play
+// the cube state the equities are asked for.
+function boardCube() {
+  const at = atScore();
+  if (at) {
+    const value = Number($("score-cube").value);
+    return { value, owner: value === 1 ? "centre" : $("score-owner").value === "on-roll" ? "x" : "o" };
+  }
+  return app.cube ? { value: 1, owner: { centred: "centre", owned: "x", opponent: "o" }[$("equity-cube").value] } : null;
+}
+
+// The match score chosen on the Board tab as the API's parameters (`score` as the points
+// each side needs, the side on roll first), or null for money play.
+function atScore() {
+  if ($("score-mode").value !== "match") return null;
+  const params = { score: `${$("score-a").value}-${$("score-b").value}` };
+  if ($("score-crawford").checked) params.crawford = "true";
+  const cube = $("score-cube").value;
+  if (cube !== "1") { params.cube = cube; params.owner = $("score-owner").value; }
+  return params;
+}
+
+function scoreChanged() {
+  document.body.classList.toggle("at-score", $("score-mode").value === "match");
+  $("score-tools").hidden = $("score-mode").value !== "match";
+  $("score-owner").disabled = $("score-cube").value === "1";
+  if (!app.position) return;
+  drawAnalysis();
+  showEquity();
+  showPlays();
 }
 
 function edit(target, e) {
@@ -321,14 +355,23 @@ function edit(target, e) {
   gammon("show", { position: t }).then(() => setPosition(t), (err) => say(err.message));
 }
 
+// Each question asked anew drops the answers of the earlier ones still on their way.
+const latest = { equity: 0, plays: 0 };
+
 async function showEquity() {
   const holder = $("equity-holder");
+  const at = atScore();
+  const asked = ++latest.equity;
+  const show = (node) => { if (asked === latest.equity) holder.replaceChildren(node); };
   try {
+    if (at) {
+      show(scoreEquityTable(await gammon("equity", Object.assign({ position: app.position }, at))));
+      return;
+    }
     const params = { position: app.position, cube: $("equity-cube").value };
     if ($("jacoby").checked) params.jacoby = "true";
-    const e = await gammon("equity", params);
-    holder.replaceChildren(equityTable(e));
-  } catch (err) { holder.textContent = err.message; }
+    show(equityTable(await gammon("equity", params)));
+  } catch (err) { show(document.createTextNode(err.message)); }
 }
 
 function equityTable(e) {
@@ -363,6 +406,35 @@ function equityTable(e) {
   return wrap;
 }
 
+// The equity at a match score: the match-winning chance, and the cube's decision where
+// the side on roll may double.
+function scoreEquityTable(e) {
+  const wrap = document.createElement("div");
+  const dl = document.createElement("dl"); dl.className = "facts";
+  const fact = (k, v, id, raw) => {
+    const dt = document.createElement("dt"); dt.textContent = k;
+    const dd = document.createElement("dd"); dd.textContent = v;
+    if (id) { dd.id = id; dd.dataset.value = String(raw); }
+    dl.append(dt, dd);
+  };
+  fact("Score", `on roll needs ${e.score.on_roll}, opponent ${e.score.opponent} (${e.score.game.replace(/_/g, " ")} game)`);
+  fact("Cube", e.cube.value === 1 ? "1, centred" : `${e.cube.value}, ${e.cube.owner === "on_roll" || e.cube.owner === "on-roll" ? "the side on roll’s" : "the opponent’s"}`);
+  fact("Match-winning chance", percent(e.mwc), "mwc-value", e.mwc);
+  wrap.append(dl);
+  const action = document.createElement("p");
+  action.className = "action"; action.id = "cube-action";
+  const c = e.cube_action;
+  if (c) {
+    action.textContent = `Cube: ${c.action} — no double ${percent(c.no_double)}, double/take ${percent(c.double_take)}, double/pass ${percent(c.double_pass)}`;
+    action.dataset.action = c.action;
+  } else {
+    action.textContent = "Cube: no access (the opponent owns it, the Crawford game, or it is dead)";
+    action.dataset.action = "";
+  }
+  wrap.append(action);
+  return wrap;
+}
+
 async function showPlays() {
   const holder = $("plays-holder");
   const roll = $("dice").value;
@@ -370,16 +442,21 @@ async function showPlays() {
   app.plays = null;
   updateLink();
   drawAnalysis();
+  const asked = ++latest.plays;
   if (!roll) return;
   try {
     const params = { position: app.position, roll };
     const cube = $("hint-cube").value;
-    if (cube) params.cube = cube;
-    const h = await gammon("hint", params);
-    app.hint = h; app.plays = h.moves;
+    const at = atScore();
+    if (cube && !at) params.cube = cube;
+    const h = await gammon("hint", Object.assign(params, at || {}));
+    // A play made on the board is matched by its steps, which the money answer lists.
+    const plays = at ? (await gammon("hint", { position: app.position, roll })).moves : h.moves;
+    if (asked !== latest.plays) return;
+    app.hint = h; app.plays = plays;
     holder.replaceChildren(playsTable(h.moves, true, (m) => makePlay(m)));
     if (!h.moves.length) holder.textContent = `${roll}: no legal move.`;
-  } catch (err) { holder.textContent = err.message; }
+  } catch (err) { if (asked === latest.plays) holder.textContent = err.message; }
 }
 
 // The plays ranked: with `numbers`, each one's equity (or match-winning chance at a
@@ -387,6 +464,7 @@ async function showPlays() {
 function playsTable(moves, numbers, choose, id) {
   const table = document.createElement("table");
   table.id = id || (numbers ? "plays" : "game-plays-table");
+  table.className = "plays";
   const head = table.createTHead().insertRow();
   const cubeful = moves.some((m) => m.cubeful !== undefined);
   const atScore = moves.some((m) => m.mwc !== undefined);
@@ -419,7 +497,7 @@ function playsTable(moves, numbers, choose, id) {
 
 function makePlay(m) {
   const mover = m.position.split("/")[0];
-  if (mover === "") { say(`${m.play} bears off the last checker: it wins ${m.equity} point(s).`); return; }
+  if (mover === "") { say(`${m.play} bears off the last checker${m.equity !== undefined ? `: it wins ${m.equity} point(s)` : " and wins the game"}.`); return; }
   setPosition(swapped(m.position));
 }
 
@@ -429,10 +507,25 @@ function updateLink() {
   const params = new URLSearchParams({ variant: app.variant, position: app.position || "" });
   const roll = $("dice").value;
   if (roll) params.set("roll", roll);
+  for (const [k, v] of Object.entries(atScore() || {})) params.set(k, v);
   const hash = "#" + params.toString();
   $("link").href = location.pathname + hash;
   app.hash = hash;
   if (location.hash !== hash) history.replaceState(null, "", hash);
+}
+
+// The score controls as a link's parameters set them (`score=A-B`, `crawford`, `cube`,
+// `owner`): money play without `score`.
+function scoreFrom(wanted) {
+  const score = /^(\d+)-(\d+)$/.exec(wanted.get("score") || "");
+  $("score-mode").value = score ? "match" : "";
+  if (score) { $("score-a").value = score[1]; $("score-b").value = score[2]; }
+  $("score-crawford").checked = wanted.get("crawford") === "true";
+  $("score-cube").value = wanted.get("cube") || "1";
+  if (wanted.get("owner")) $("score-owner").value = wanted.get("owner");
+  document.body.classList.toggle("at-score", !!score);
+  $("score-tools").hidden = !score;
+  $("score-owner").disabled = $("score-cube").value === "1";
 }
 
 // The link's hash drives the page: a hash typed or pasted in the address bar (or a link
@@ -444,6 +537,7 @@ async function followHash() {
   if (name && !variantInfo(name)) return say(`No table for the variant ${name} in this server's folder.`);
   if (name && name !== app.variant) chooseVariant(name);
   showTab("board");
+  scoreFrom(wanted);
   await setPosition(wanted.get("position") || variantInfo(app.variant).opening, wanted.get("roll") || "");
 }
 
@@ -486,7 +580,44 @@ function cubeStateFor(who) {
   if (game.cube.owner === "centre") return "centred";
   return game.cube.owner === who ? "owned" : "opponent";
 }
-const canDouble = (who) => game.cube && (game.cube.owner === "centre" || game.cube.owner === who);
+const canDouble = (who) => game.cube && !(game.match && game.match.crawford) && (game.cube.owner === "centre" || game.cube.owner === who);
+
+// A question about the game from `who`'s side: in money play its cube state, in a match
+// the score (the points each side needs, `who` first), the Crawford game, the cube.
+function stakes(who) {
+  if (!game.match) return game.cube ? { cube: cubeStateFor(who) } : {};
+  const m = game.match, need = (i) => m.length - m.score[i];
+  const [mine, theirs] = who === "human" ? [need(0), need(1)] : [need(1), need(0)];
+  const params = { score: `${mine}-${theirs}` };
+  if (m.crawford) params.crawford = "true";
+  if (game.cube && game.cube.value > 1) { params.cube = String(game.cube.value); params.owner = game.cube.owner === who ? "on-roll" : "opponent"; }
+  return params;
+}
+
+// The plays of a roll ranked for `who`'s stakes; at a score each one's steps are taken
+// from the money answer (the same plays), for the board and the record.
+async function rankedFor(who, roll) {
+  const h = await gammonOf(game.variant, "hint", Object.assign({ position: game.position, roll }, stakes(who)));
+  if (game.match && h.moves.length) {
+    const plain = await gammonOf(game.variant, "hint", { position: game.position, roll });
+    const same = new Map(plain.moves.map((m) => [m.position, m]));
+    for (const m of h.moves) {
+      const p = same.get(m.position);
+      // Its steps, and for a play that ends the game its cubeless equity: the points won.
+      m.steps = p ? p.steps : [];
+      if (p) m.equity = p.equity;
+    }
+  }
+  return h;
+}
+
+// The cube's decision for `who`: the equity's, in money play or at the score.
+async function cubeFor(who) {
+  const e = await gammonOf(game.variant, "equity", Object.assign({ position: game.position }, stakes(who)));
+  const c = game.match ? e.cube_action : e.cube;
+  return c ? { action: c.action, noDouble: c.no_double, take: c.double_take, pass: c.double_pass, money: !game.match } : null;
+}
+const shown = (c, x) => (c.money ? signed(x) : percent(x));
 
 function log(line) {
   game.log.push(line);
@@ -512,14 +643,26 @@ async function newGame() {
   if ($("game-cube").checked && !info.cube) say(`${info.variant} has no cube table: a cubeless game.`);
   const seedText = $("game-seed").value.trim();
   const seed = seedText ? Number(seedText) : Math.floor(cryptoRandom() * 2 ** 32);
+  // A game of a match: its length, each side's points before it, and whether it is the
+  // Crawford game (no double in it).
+  const length = Number($("game-length").value || "0");
+  let match = null;
+  if (length > 0) {
+    const you = Number($("game-you").value || "0"), them = Number($("game-them").value || "0");
+    if (!(you < length && them < length)) return say(`In a match to ${length} each side has fewer than ${length} points before a game.`);
+    const crawford = $("game-crawford").checked;
+    if (crawford && you !== length - 1 && them !== length - 1) return say("The Crawford game is the first game once a side needs one point.");
+    match = { length, score: [you, them], crawford };
+  }
   game = {
     variant: info.variant, rules: info.rules, position: info.opening, turn: $("game-second").checked ? "tabula" : "human",
     cube: useCube ? { value: 1, owner: "centre" } : null, phase: "", dice: null, plays: null, over: null, log: [], snapshots: [],
-    seed, rng: seeded(seed), record: [], hinted: false,
+    seed, rng: seeded(seed), record: [], hinted: false, match,
   };
   $("game-advice").textContent = "";
   $("game-log").replaceChildren();
-  log(`New game of ${info.title}${useCube ? " with the cube" : ""} (seed ${seed}).`);
+  const at = match ? `, a match to ${length} at ${match.score[0]}-${match.score[1]} (you first)${match.crawford ? ", the Crawford game" : ""}` : "";
+  log(`New game of ${info.title}${useCube ? " with the cube" : ""}${at} (seed ${seed}).`);
   await advance();
 }
 
@@ -538,9 +681,7 @@ function busy() { game.phase = "thinking"; renderGame(); }
 async function humanRoll(rollText) {
   busy();
   game.dice = rollText || randomRoll(game.rules, game.rng);
-  const params = { position: game.position, roll: game.dice };
-  if (game.cube) params.cube = cubeStateFor("human");
-  const h = await gammonOf(game.variant, "hint", params);
+  const h = await rankedFor("human", game.dice);
   if (!h.moves.length) {
     log(`You roll ${game.dice}: no legal move.`);
     note(0, `${diceOf(game.dice)}:`);
@@ -563,9 +704,10 @@ async function humanPlay(m) {
 
 async function humanDouble() {
   busy();
-  const e = await gammonOf(game.variant, "equity", { position: game.position, cube: cubeStateFor("human") });
+  const c = await cubeFor("human");
   note(0, `Doubles => ${game.cube.value * 2}`);
-  if (e.cube.double_take <= 1) {
+  // tabula takes when taking leaves the person no more than passing would.
+  if (c.take <= c.pass) {
     note(1, "Takes");
     game.cube = { value: game.cube.value * 2, owner: "tabula" };
     log(`You double to ${game.cube.value}; tabula takes.`);
@@ -583,8 +725,8 @@ async function humanDouble() {
 async function tabulaTurn() {
   game.phase = "thinking"; renderGame();
   if (canDouble("tabula")) {
-    const e = await gammonOf(game.variant, "equity", { position: game.position, cube: cubeStateFor("tabula") });
-    if (e.cube && (e.cube.action === "double, take" || e.cube.action === "double, pass")) {
+    const c = await cubeFor("tabula");
+    if (c && (c.action === "double, take" || c.action === "double, pass")) {
       log(`tabula doubles to ${game.cube.value * 2}.`);
       note(1, `Doubles => ${game.cube.value * 2}`);
       game.phase = "offer";
@@ -613,9 +755,7 @@ function humanPass() {
 async function tabulaRollAndPlay() {
   game.phase = "thinking";
   const roll = randomRoll(game.rules, game.rng);
-  const params = { position: game.position, roll };
-  if (game.cube) params.cube = cubeStateFor("tabula");
-  const h = await gammonOf(game.variant, "hint", params);
+  const h = await rankedFor("tabula", roll);
   if (!h.moves.length) {
     log(`tabula rolls ${roll}: no legal move.`);
     note(1, `${diceOf(roll)}:`);
@@ -675,9 +815,17 @@ function renderGame(entry) {
   const phase = game.over ? "over" : game.phase;
   if (game.over) {
     const o = game.over;
-    status.textContent = `Game over: ${o.winner === "human" ? "you win" : "tabula wins"} ${o.points} point${o.points === 1 ? "" : "s"}${o.passed ? " (a double passed)" : o.kind ? ` (${o.kind}${game.cube && game.cube.value > 1 ? `, cube ${game.cube.value}` : ""})` : ""}.`;
+    let after = "";
+    if (game.match) {
+      const m = game.match, won = o.winner === "human" ? 0 : 1;
+      const score = m.score.slice(); score[won] = Math.min(m.length, score[won] + o.points);
+      after = score[won] >= m.length ? ` ${won === 0 ? "You win" : "tabula wins"} the match to ${m.length}, ${score[0]}-${score[1]}.` : ` The score is now ${score[0]}-${score[1]} (you first) in a match to ${m.length}.`;
+    }
+    status.textContent = `Game over: ${o.winner === "human" ? "you win" : "tabula wins"} ${o.points} point${o.points === 1 ? "" : "s"}${o.passed ? " (a double passed)" : o.kind ? ` (${o.kind}${game.cube && game.cube.value > 1 ? `, cube ${game.cube.value}` : ""})` : ""}.${after}`;
   } else if (phase === "decide") {
-    status.textContent = canDouble("human") ? "Your turn: roll, or double." : "Your turn: roll.";
+    const m = game.match;
+    const at = m ? ` (${m.score[0]}-${m.score[1]} in a match to ${m.length}${m.crawford ? ", the Crawford game" : ""})` : "";
+    status.textContent = (canDouble("human") ? "Your turn: roll, or double." : "Your turn: roll.") + at;
   } else if (phase === "move") {
     status.textContent = `You rolled ${game.dice}: choose a play (click it below, or a checker then where it goes).`;
   } else if (phase === "offer") {
@@ -694,7 +842,7 @@ function renderGame(entry) {
   $("game-to-board").disabled = !!game.over;
   $("game-hint").disabled = !(phase === "decide" || phase === "move");
   $("game-review").disabled = !(game.over && reviewable());
-  if (phase !== "move" && phase !== "decide") $("game-advice").textContent = game.over && !reviewable() ? "The review after the game reads Hypergammon games with the cube." : "";
+  if (phase !== "move" && phase !== "decide") $("game-advice").textContent = game.over && !reviewable() ? "The review after the game reads Hypergammon games with the cube, and no game after the Crawford game at match point." : "";
   const holder = $("game-plays");
   holder.replaceChildren();
   if (phase === "move" && game.plays) {
@@ -710,23 +858,27 @@ async function gameHint() {
   if (game.phase === "move") {
     game.hinted = true;
     const best = game.plays[0];
-    $("game-advice").textContent = `Hint: ${best.play} is best (${signed(best.cubeful !== undefined ? best.cubeful : best.equity)}).`;
+    const value = best.mwc !== undefined ? `match-winning chance ${percent(best.mwc)}` : signed(best.cubeful !== undefined ? best.cubeful : best.equity);
+    $("game-advice").textContent = `Hint: ${best.play} is best (${value}).`;
     return renderGame();
   }
-  const params = { position: game.position };
-  if (game.cube) params.cube = cubeStateFor("human");
-  const e = await gammonOf(game.variant, "equity", params);
-  $("game-advice").textContent = e.cube
-    ? `Hint: ${e.cube.action || "no access to the cube"} (no double ${signed(e.cube.no_double)}, double/take ${signed(e.cube.double_take)}, double/pass ${signed(e.cube.double_pass)}).`
-    : `Hint: no cube; the equity is ${signed(e.equity)}.`;
+  const c = game.cube && !(game.match && game.match.crawford) ? await cubeFor("human") : null;
+  $("game-advice").textContent = c
+    ? `Hint: ${c.action || "no access to the cube"} (no double ${shown(c, c.noDouble)}, double/take ${shown(c, c.take)}, double/pass ${shown(c, c.pass)}).`
+    : "Hint: no cube decision in this game: roll.";
 }
 
-const reviewable = () => game && game.cube && /^hyper[123]$/.test(game.variant);
+// A game the review reads: Hypergammon with the cube; in a match, not a game after the
+// Crawford game at a side's match point (a .mat file's lone game there is the Crawford
+// game).
+const reviewable = () => game && game.cube && /^hyper[123]$/.test(game.variant) &&
+  !(game.match && !game.match.crawford && game.match.score.some((s) => s === game.match.length - 1));
 
 // The finished game as a .mat file, reviewed by the server as any match file is.
 function gameMat() {
   const n = /^hyper([123])$/.exec(game.variant)[1];
-  const lines = [`; [Variation "HyperGammon (${n})"]`, "", " 0 point match", "", " Game 1", ` you : 0${" ".repeat(24)}tabula : 0`];
+  const m = game.match || { length: 0, score: [0, 0] };
+  const lines = [`; [Variation "HyperGammon (${n})"]`, "", ` ${m.length} point match`, "", " Game 1", ` you : ${m.score[0]}${" ".repeat(24)}tabula : ${m.score[1]}`];
   game.record.forEach((r, i) => {
     const number = `${String(i + 1).padStart(3)}) `;
     lines.push(r.player === 0 ? number + r.entry : number.padEnd(34) + r.entry);
@@ -952,6 +1104,8 @@ async function start() {
   $("roll").addEventListener("click", () => { $("dice").value = randomRoll(app.rules, cryptoRandom); showPlays(); });
   $("equity-cube").addEventListener("change", () => { drawAnalysis(); showEquity(); });
   $("jacoby").addEventListener("change", showEquity);
+  for (const id of ["score-mode", "score-a", "score-b", "score-crawford", "score-cube", "score-owner"]) $(id).addEventListener("change", scoreChanged);
+  for (const id of ["score-a", "score-b"]) $(id).addEventListener("input", () => { if ($(id).value) scoreChanged(); });
   $("variant").addEventListener("change", () => { chooseVariant($("variant").value); setPosition(variantInfo(app.variant).opening); });
   $("game-new").addEventListener("click", () => guard(newGame()));
   $("game-roll").addEventListener("click", () => guard(humanRoll()));
@@ -988,6 +1142,7 @@ async function start() {
     const wanted = new URLSearchParams(location.hash.slice(1));
     const preferred = ["hyper2", "hyper1", "nikoniko", "hyper3"].find((n) => variantInfo(n));
     chooseVariant(wanted.get("variant") && variantInfo(wanted.get("variant")) ? wanted.get("variant") : preferred || listing.variants[0].variant);
+    scoreFrom(wanted);
     const opening = variantInfo(app.variant).opening;
     if (!(await setPosition(wanted.get("position") || opening, wanted.get("roll") || ""))) {
       // A bad position in the link: the message stays, the board shows the opening.
