@@ -696,7 +696,10 @@ fn a_match_file_posted_is_analysed_as_the_command_line_analyses_it() {
     let sgf = std::fs::read(gnubg_file("hyper1-money.sgf")).unwrap();
     for cut in (1..sgf.len()).step_by(1499) {
         let (status, doc) = post_analyse(s, &sgf[..cut]);
-        assert!(status == 200 || status == 400, "cut at {cut}: {status} {doc}");
+        assert!(
+            status == 200 || status == 400,
+            "cut at {cut}: {status} {doc}"
+        );
     }
     // Another game: named, nothing analysed.
     let bg = std::fs::read(gnubg_file("backgammon-match3.mat")).unwrap();

@@ -222,14 +222,14 @@ impl Browser {
         self.session(
             "POST",
             "/goog/cdp/execute",
-            Some(json!({"cmd": "Emulation.setDeviceMetricsOverride", "params": {
-                "width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600
-            }})),
+            Some(
+                json!({"cmd": "Emulation.setDeviceMetricsOverride", "params": {
+                    "width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600
+                }}),
+            ),
         );
         self.until("the new width", || {
-            self.run("return window.innerWidth;", json!([]))
-                .as_u64()
-                == Some(u64::from(width))
+            self.run("return window.innerWidth;", json!([])).as_u64() == Some(u64::from(width))
         });
     }
 
@@ -436,7 +436,10 @@ fn a_person_sets_a_position_makes_a_play_and_plays_a_game_with_the_cube_in_a_bro
     );
 
     // …and the board follows the hash, typed in the address bar.
-    browser.run("location.hash = '#variant=hyper1&position=bar%2F3&roll=1-2';", json!([]));
+    browser.run(
+        "location.hash = '#variant=hyper1&position=bar%2F3&roll=1-2';",
+        json!([]),
+    );
     browser.until("the board to follow the hash", || {
         browser.text("#fact-position") == "bar/3"
     });
@@ -448,7 +451,10 @@ fn a_person_sets_a_position_makes_a_play_and_plays_a_game_with_the_cube_in_a_bro
     browser.click("#set-position");
     browser.until("the fault", || !browser.text("#message").is_empty());
     let message = browser.text("#message");
-    assert!(message.starts_with("Not a position of hyper1: "), "{message}");
+    assert!(
+        message.starts_with("Not a position of hyper1: "),
+        "{message}"
+    );
     assert!(message.contains("still shows bar/3"), "{message}");
     assert_eq!(browser.attribute("#position-input", "aria-invalid"), "true");
     assert_eq!(browser.text("#fact-position"), "bar/3");
@@ -483,8 +489,9 @@ fn a_person_sets_a_position_makes_a_play_and_plays_a_game_with_the_cube_in_a_bro
     review_a_file(&browser, &server);
     browser.viewport(1400, 1000);
     play_a_game(&browser, &server, None);
-    // A game of a match to 3 at 0-1: the person doubles at once, at that score.
-    play_a_game(&browser, &server, Some((3, 0, 1)));
+    // A game of a match to 7 at 2-2: the person doubles at once, at that score (tabula
+    // takes: at 5-away 5-away the Hypergammon-1 opening is a double and a take).
+    play_a_game(&browser, &server, Some((7, 2, 2)));
     bingo_chart(&browser, &server);
 }
 
@@ -562,7 +569,10 @@ fn review_a_file(browser: &Browser, server: &Server) {
             .text("#review-xgid")
             .starts_with(step["xgid"].as_str().unwrap()));
         assert_eq!(
-            browser.attribute("#review-step", "data-loss").parse::<f64>().ok(),
+            browser
+                .attribute("#review-step", "data-loss")
+                .parse::<f64>()
+                .ok(),
             d["loss"].as_f64()
         );
         assert!(browser
@@ -608,7 +618,10 @@ fn review_a_file(browser: &Browser, server: &Server) {
         browser.attribute("#review-status", "data-state") == "faults"
     });
     let faults = browser.text("#review-faults");
-    assert!(faults.contains(&format!("line {line}: game 2: ")), "{faults}");
+    assert!(
+        faults.contains(&format!("line {line}: game 2: ")),
+        "{faults}"
+    );
     assert!(browser.text("#review-status").contains("1 fault"));
 }
 
@@ -725,11 +738,16 @@ fn play_a_game(browser: &Browser, server: &Server, at: Option<(u32, u32, u32)>) 
     assert!(status.contains(" point"), "{status}");
     if at.is_some() {
         assert!(
-            status.contains("The score is now") || status.contains("the match to 3"),
+            status.contains("The score is now")
+                || status.contains(&format!("the match to {length}")),
             "{status}"
         );
     }
-    let name = if at.is_some() { "serve-match-game.png" } else { "serve-game.png" };
+    let name = if at.is_some() {
+        "serve-match-game.png"
+    } else {
+        "serve-game.png"
+    };
     let shot = browser.screenshot(name);
     // The review after the game: the game written as a match file, reviewed by the server
     // as any file is, with no fault.
@@ -746,10 +764,15 @@ fn play_a_game(browser: &Browser, server: &Server, at: Option<(u32, u32, u32)>) 
     );
     let names = browser.text("#review-totals-table");
     assert!(names.contains("you") && names.contains("tabula"), "{names}");
-    let name = if at.is_some() { "serve-match-review.png" } else { "serve-game-review.png" };
+    let name = if at.is_some() {
+        "serve-match-review.png"
+    } else {
+        "serve-game-review.png"
+    };
     browser.screenshot(name);
     if at.is_some() {
-        assert!(browser.text("#review-status").contains("a match to 3"));
+        let review = browser.text("#review-status");
+        assert!(review.contains(&format!("a match to {length}")), "{review}");
     }
     eprintln!("screenshots in {}", shot.parent().unwrap().display());
 }

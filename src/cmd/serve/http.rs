@@ -248,7 +248,11 @@ async fn respond(state: Arc<State>, req: Request<Incoming>) -> Result<Reply, Inf
 }
 
 /// Reads the body, refusing one larger than `limit` with a 413.
-async fn read_body(headers: &hyper::HeaderMap, body: Incoming, limit: usize) -> Result<Bytes, Fault> {
+async fn read_body(
+    headers: &hyper::HeaderMap,
+    body: Incoming,
+    limit: usize,
+) -> Result<Bytes, Fault> {
     let too_large = || {
         let takes = match limit {
             MAX_BODY => "; the API takes none (but a match file's, at /api/gammon/analyse)",
