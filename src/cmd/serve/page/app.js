@@ -374,7 +374,7 @@ async function showEquity() {
   } catch (err) { show(document.createTextNode(err.message)); }
 }
 
-function equityTable(e) {
+function equityTable(e, name) {
   const wrap = document.createElement("div");
   const rows = [
     ["Cubeless equity", signed(e.equity), "equity-value", e.equity],
@@ -400,7 +400,7 @@ function equityTable(e) {
     action.textContent = `Cube (${e.cube.state.replace("_", " ")}): ${e.cube.action || "no access"} — no double ${signed(e.cube.no_double)}, double/take ${signed(e.cube.double_take)}, double/pass ${signed(e.cube.double_pass)}`;
     action.dataset.action = e.cube.action || "";
   } else {
-    action.textContent = `No cube table for ${app.variant}: run \`tabula gammon build --variant ${app.variant}\` for cubeful equities.`;
+    action.textContent = name ? `${name} has no cube.` : `No cube table for ${app.variant}: run \`tabula gammon build --variant ${app.variant}\` for cubeful equities.`;
   }
   wrap.append(action);
   return wrap;
@@ -1048,6 +1048,104 @@ async function submitReview() {
   await analyseFile(textIn);
 }
 
+// ---------------------------------------------------------------- the bear-off
+// A position of a two-sided bear-off table (`6,5,3/4,2`, the side on roll first) drawn on
+// the board, home boards only; its equity and cube action, and the plays of a roll ranked,
+// from /api/bearoff/{table}/equity and hint.
+const bear = { tables: [], table: null, position: null };
+
+async function bearoffTables(listing) {
+  bear.tables = (listing.bearoff || []).filter((t) => t.kind.two_sided);
+  const select = $("bearoff-table");
+  select.replaceChildren(...bear.tables.map((t) => new Option(`${t.database}${t.kind.cube ? "" : " (no cube)"}`, t.table)));
+  if (!bear.tables.length) {
+    $("bearoff-status").textContent = "No two-sided bear-off table in this folder: build one with `tabula bearoff build --points 6 --checkers 6 --two-sided`, then reload.";
+    return;
+  }
+  const dice = $("bearoff-dice");
+  dice.replaceChildren(new Option("— pick —", ""), ...rollsOf({ faces: [1, 2, 3, 4, 5, 6] }).map((r) => new Option(r, r)));
+  return chooseBearoff(bear.tables[0].table);
+}
+
+function chooseBearoff(name) {
+  bear.table = bear.tables.find((t) => t.table === name) || bear.tables[0];
+  $("bearoff-table").value = bear.table.table;
+  $("bearoff-cube").disabled = !bear.table.kind.cube;
+  const k = bear.table.kind;
+  const side = Array.from({ length: Math.min(k.points, k.checkers) }, (_, i) => k.points - i).join(",");
+  bear.position = null;
+  return setBearoff(`${side}/${side}`);
+}
+
+const bearRules = () => ({ points: 24, checkers: bear.table.kind.checkers, faces: [1, 2, 3, 4, 5, 6] });
+const bearApi = (question, params) => api(`/api/bearoff/${encodeURIComponent(bear.table.table)}/${question}`, params);
+const bearSide = (text) => (text === "-" ? "" : text);
+
+async function setBearoff(textIn, roll) {
+  let e;
+  const params = { position: textIn };
+  if (bear.table.kind.cube) params.cube = $("bearoff-cube").value;
+  try {
+    e = await bearApi("equity", params);
+  } catch (err) {
+    $("bearoff-input").value = textIn;
+    $("bearoff-input").setAttribute("aria-invalid", "true");
+    $("bearoff-status").textContent = `Not a position of ${bear.table.database}: ${err.message}${bear.position ? ` (the board still shows ${bear.position})` : ""}`;
+    return false;
+  }
+  $("bearoff-input").removeAttribute("aria-invalid");
+  $("bearoff-status").textContent = "";
+  bear.position = e.position;
+  $("bearoff-input").value = e.position;
+  const facts = $("bearoff-facts");
+  facts.replaceChildren();
+  for (const [k, v, id] of [["Position", e.position, "bearoff-position"], ["Position ID", e.position_id], ["XGID", e.xgid], ["Pips", `${e.pips[0]} (on roll) – ${e.pips[1]}`]]) {
+    if (!v) continue;
+    const dt = document.createElement("dt"); dt.textContent = k;
+    const dd = document.createElement("dd"); dd.textContent = v; if (id) dd.id = id;
+    facts.append(dt, dd);
+  }
+  const table = equityTable(e, bear.table.database);
+  for (const n of table.querySelectorAll("[id]")) n.id = `bearoff-${n.id}`;
+  $("bearoff-equity").replaceChildren(table);
+  $("bearoff-dice").value = sortedRoll(roll);
+  drawBearoff();
+  await bearoffPlays();
+  return true;
+}
+
+function drawBearoff() {
+  const [us, them] = bear.position.split("/").map(bearSide);
+  const rules = bearRules();
+  const roll = $("bearoff-dice").value;
+  drawBoard($("bearoff-board"), rules, parsePosition(rules, `${us}/${them}`), {
+    dice: roll ? roll.split("-") : null,
+    cube: bear.table.kind.cube ? { value: 1, owner: { centred: "centre", owned: "x", opponent: "o" }[$("bearoff-cube").value] } : null,
+    names: ["on roll", "opponent"], label: `bear-off board: ${bear.position}`,
+  });
+}
+
+async function bearoffPlays() {
+  const holder = $("bearoff-plays");
+  const roll = $("bearoff-dice").value;
+  holder.replaceChildren();
+  drawBearoff();
+  if (!roll) return;
+  const params = { position: bear.position, roll };
+  if (bear.table.kind.cube) params.cube = $("bearoff-cube").value;
+  try {
+    const h = await bearApi("hint", params);
+    holder.replaceChildren(playsTable(h.plays, true, (m) => bearoffPlay(m), "bearoff-plays-table"));
+    if (!h.plays.length) holder.textContent = `${roll}: no legal move.`;
+  } catch (err) { holder.textContent = err.message; }
+}
+
+function bearoffPlay(m) {
+  const [mover, other] = m.position.split("/");
+  if (bearSide(mover) === "") { $("bearoff-status").textContent = `${m.play} bears off the last checker: the side on roll wins.`; return; }
+  setBearoff(`${other}/${mover}`);
+}
+
 // ---------------------------------------------------------------- bingo
 async function drawBingo() {
   const params = { size: $("bingo-size").value, pattern: $("bingo-pattern").value };
@@ -1127,10 +1225,16 @@ async function start() {
   $("review-prev").addEventListener("click", () => { const i = nextStep(-1); if (i !== null) showStep(i); });
   $("review-next").addEventListener("click", () => { const i = nextStep(1); if (i !== null) showStep(i); });
   $("review-errors").addEventListener("change", () => showStep(review.at));
+  $("bearoff-form").addEventListener("submit", (e) => { e.preventDefault(); guard(setBearoff($("bearoff-input").value.trim())); });
+  $("bearoff-table").addEventListener("change", () => guard(chooseBearoff($("bearoff-table").value)));
+  $("bearoff-dice").addEventListener("change", () => guard(bearoffPlays()));
+  $("bearoff-roll").addEventListener("click", () => { $("bearoff-dice").value = randomRoll({ faces: [1, 2, 3, 4, 5, 6] }, cryptoRandom); guard(bearoffPlays()); });
+  $("bearoff-cube").addEventListener("change", () => guard(setBearoff(bear.position, $("bearoff-dice").value)));
   $("bingo-form").addEventListener("submit", (e) => { e.preventDefault(); drawBingo(); });
   try {
     const listing = await api("/api/variants");
     app.variants = listing.variants;
+    guard(bearoffTables(listing));
     const select = $("variant");
     select.replaceChildren(...listing.variants.map((v) => new Option(`${v.title}${v.cube ? "" : " (no cube)"}`, v.variant)));
     for (const b of listing.broken) say(`${b.file}: ${b.error}`);
