@@ -51,8 +51,14 @@ fn tables() -> &'static Path {
 
 /// `analyse FILE --all --json` with the suite's tables: the document and the exit code.
 fn analyse(file: &Path) -> (Value, i32, String) {
+    analyse_in(tables(), file)
+}
+
+/// `analyse FILE --all --json` with the tables of `dir`: the document (null when none was
+/// printed), the exit code and what was said on stderr.
+pub fn analyse_in(dir: &Path, file: &Path) -> (Value, i32, String) {
     let out = tabula()
-        .env("TABULA_TABLES", tables())
+        .env("TABULA_TABLES", dir)
         .args(["gammon", "analyse", "--all", "--json"])
         .arg(file)
         .output()
