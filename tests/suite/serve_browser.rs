@@ -494,6 +494,14 @@ fn a_person_sets_a_position_makes_a_play_and_plays_a_game_with_the_cube_in_a_bro
     // takes: at 5-away 5-away the Hypergammon-1 opening is a double and a take).
     play_a_game(&browser, &server, Some((7, 2, 2)));
     bingo_chart(&browser, &server);
+    // Every tab on a phone's width: nothing wider than the window.
+    browser.viewport(390, 844);
+    for tab in ["board", "game", "review", "bearoff", "bingo"] {
+        browser.click(&format!("button[data-tab='{tab}']"));
+        assert_eq!(browser.overflow(), Vec::<String>::new(), "the {tab} tab");
+    }
+    browser.click("button[data-tab='game']");
+    browser.screenshot("serve-game-390.png");
 }
 
 /// The Board tab at a match score (on a phone's width): the match-winning chance and the
