@@ -4,9 +4,11 @@
 
 The routes and their parameters are read from the server's route table, the API tables of
 docs/serve.md (every row `| /api/...?name=V[&name=V] | tabula ... |`), so a route added
-there is fuzzed the day it is documented. The server is started on a folder with
-Hypergammon-1 (with the cube and its match tables to 3 points) and the bear-off databases
-of 6 points one-sided and 6x6 with the cube. Then, for a fixed time (default 60 s,
+there is fuzzed the day it is documented; so is the one POST route, the review of a match
+file (`/api/gammon/analyse`), with gnubg's files of tests/data/gnubg damaged (cut,
+bytes changed, lines dropped, repeated or swapped, garbage added) as bodies. The server is
+started on a folder with Hypergammon-1 (with the cube and its match tables to 7 points) and
+the bear-off databases of 6 points one-sided and 6x6 with the cube. Then, for a fixed time (default 60 s,
 `--seconds`) from a fixed seed (`--seed`), requests are sent on raw sockets: every route,
 every parameter given good, bad and borderline values (the command-line fuzzer's
 garbage), parameters repeated, unknown and missing, other methods, long queries, heads
@@ -245,6 +247,40 @@ def command_line(path, given, folder):
     return words + ["--json"]
 
 
+MATCH_FILES = [os.path.join(ROOT, "tests", "data", "gnubg", n) for n in
+               ["hyper1-money.sgf", "hyper1-money.mat", "hyper1-match7.sgf", "hyper1-match7.mat",
+                "hyper2-money.mat", "backgammon-match3.mat"]]
+
+
+def damaged_file(rng):
+    """A match file of gnubg's, damaged a few ways (or not at all)."""
+    data = open(rng.choice(MATCH_FILES), "rb").read()
+    for _ in range(rng.choice([0, 1, 1, 2, 3])):
+        how = rng.random()
+        lines = data.split(b"\n")
+        if how < 0.2:
+            data = data[: rng.randrange(len(data) + 1)]
+        elif how < 0.4 and data:
+            i = rng.randrange(len(data))
+            data = data[:i] + bytes([rng.randrange(256)]) + data[i + 1:]
+        elif how < 0.55 and len(lines) > 1:
+            del lines[rng.randrange(len(lines))]
+            data = b"\n".join(lines)
+        elif how < 0.7 and lines:
+            i = rng.randrange(len(lines))
+            lines.insert(i, lines[i])
+            data = b"\n".join(lines)
+        elif how < 0.85 and len(lines) > 1:
+            i, j = rng.randrange(len(lines)), rng.randrange(len(lines))
+            lines[i], lines[j] = lines[j], lines[i]
+            data = b"\n".join(lines)
+        else:
+            i = rng.randrange(len(lines) + 1)
+            lines.insert(i, rng.choice(GARBAGE).encode("utf-8", "replace"))
+            data = b"\n".join(lines)
+    return data
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--seconds", type=float, default=60)
@@ -259,7 +295,7 @@ def main():
     quiet = {"stdout": subprocess.DEVNULL}
     subprocess.run([BIN, "gammon", "build", "--variant", "hyper1", "--quiet", "--table",
                     os.path.join(work, "hyper1.tbl")], check=True, **quiet)
-    subprocess.run([BIN, "gammon", "met", "--variant", "hyper1", "--length", "3", "--quiet",
+    subprocess.run([BIN, "gammon", "met", "--variant", "hyper1", "--length", "7", "--quiet",
                     "--match-tables", work], check=True, **quiet)
     for extra, name in [(["--points", "6"], "bearoff-os-6.tbl"),
                         (["--points", "6", "--checkers", "6", "--two-sided"],
@@ -293,7 +329,12 @@ def main():
         body = b""
         headers = "Host: fuzz\r\n"
         r = rng.random()
-        if r < 0.03:
+        posted = rng.random() < 0.1
+        if posted:
+            target, given, method = "/api/gammon/analyse", None, rng.choice(["POST"] * 9 + ["GET"])
+            body = damaged_file(rng)
+            headers += "Content-Length: %d\r\n" % len(body)
+        elif r < 0.03:
             body = b"x" * rng.choice([10, 20000])
             headers += "Content-Length: %d\r\n" % len(body)
         elif r < 0.05:
@@ -336,6 +377,21 @@ def main():
                 if run[: EXCERPT + 1] in message:
                     fail(target[:200], "the message repeats %d characters" % len(run))
                     break
+            continue
+        if posted and method == "POST":
+            # The same bytes as a file (named for neither format: read as the route reads
+            # them) analysed by the command line: the same document, exit 0 or 2.
+            path = os.path.join(work, "posted.txt")
+            with open(path, "wb") as f:
+                f.write(body)
+            out = subprocess.run([BIN, "gammon", "analyse", "--all", "--json", path], env=env,
+                                 capture_output=True, timeout=60)
+            compared += 1
+            if out.returncode not in (0, 2):
+                fail(target, "200 but the command line exits %d: %s"
+                     % (out.returncode, out.stderr[:300]))
+            elif json.loads(out.stdout) != doc:
+                fail(target, "200 differs from `tabula gammon analyse --all --json FILE`")
             continue
         if method == "GET" and given is not None:
             words = command_line(target, given, work)

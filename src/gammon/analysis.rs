@@ -521,9 +521,9 @@ impl<J: Judge> Replay<'_, J> {
 
     fn double(&mut self, line: usize, p: usize) -> Result<(), String> {
         self.check_turn(p)?;
-        if self.on_roll.is_none() {
-            return Err("a double before the game's first roll".into());
-        }
+        // A double before the game's first roll (a game of tabula's page, where the side
+        // that starts may double at once): that side is on roll.
+        self.on_roll.get_or_insert(p);
         if self.decided {
             return Err("a second double in one turn".into());
         }

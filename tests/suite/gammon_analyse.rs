@@ -51,8 +51,14 @@ fn tables() -> &'static Path {
 
 /// `analyse FILE --all --json` with the suite's tables: the document and the exit code.
 fn analyse(file: &Path) -> (Value, i32, String) {
+    analyse_in(tables(), file)
+}
+
+/// `analyse FILE --all --json` with the tables of `dir`: the document (null when none was
+/// printed), the exit code and what was said on stderr.
+pub fn analyse_in(dir: &Path, file: &Path) -> (Value, i32, String) {
     let out = tabula()
-        .env("TABULA_TABLES", tables())
+        .env("TABULA_TABLES", dir)
         .args(["gammon", "analyse", "--all", "--json"])
         .arg(file)
         .output()
@@ -364,4 +370,29 @@ fn a_hypergammon_2_match_differs_from_gnubg_only_where_its_met_does() {
         differ[0].contains("play 16: tabula 12/6 11/10, gnubg 11/4"),
         "{differ:?}"
     );
+}
+
+#[test]
+fn a_double_before_the_first_roll_is_the_starting_sides_cube_decision() {
+    // The page's games let the side that starts double at once; their review is a .mat
+    // whose first entry is that double (the Hypergammon-1 opening: double, take).
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("page.mat");
+    let text = "; [Variation \"HyperGammon (1)\"]\n\n 0 point match\n\n Game 1\n \
+                you : 0                        tabula : 0\n  \
+                1)  Doubles => 2                  Takes\n  \
+                2) 52: 24/22 22/17\n";
+    std::fs::write(&file, text).unwrap();
+    let (doc, code, err) = analyse(&file);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(doc["faults"], serde_json::json!([]));
+    let game = &doc["games"][0];
+    let first = &game["reviews"][0]["decisions"][0];
+    assert_eq!(first["kind"], "cube");
+    assert_eq!(first["chosen"], "double");
+    assert_eq!(first["best"], "double");
+    let answer = &game["reviews"][1]["decisions"][0];
+    assert_eq!(answer["kind"], "response");
+    assert_eq!(answer["chosen"], "take");
+    assert_eq!(answer["best"], "take");
 }

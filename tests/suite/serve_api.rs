@@ -147,8 +147,8 @@ pub fn agent() -> ureq::Agent {
         .into()
 }
 
-/// The folder the suite serves: Hypergammon-1 with the cube and its match tables to 3
-/// points, the NikoNiko article's tables (the suite's one build), and the bear-off
+/// The folder the suite serves: Hypergammon-1 with the cube and its match tables to 7
+/// points (gnubg's 7-point match in `tests/data/gnubg` is reviewed with them), the NikoNiko article's tables (the suite's one build), and the bear-off
 /// databases of 6 points one-sided and 6x6 with the cube (a quarter of a second each).
 pub fn folder() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
@@ -169,7 +169,7 @@ pub fn folder() -> &'static Path {
                     .args(args),
             );
         }
-        // Hypergammon-1's match tables to 3 points, for the questions at a score.
+        // Hypergammon-1's match tables to 7 points, for the questions at a score.
         succeed(
             tabula()
                 .args([
@@ -178,7 +178,7 @@ pub fn folder() -> &'static Path {
                     "--variant",
                     "hyper1",
                     "--length",
-                    "3",
+                    "7",
                     "--quiet",
                 ])
                 .arg("--match-tables")
@@ -328,7 +328,7 @@ fn answers_at_a_match_score_are_the_command_lines_with_score_crawford_cube_and_o
         }
     }
     // A score the match tables do not reach is a 404 naming the build; a bad one a 400.
-    let missing = s.fault("/api/gammon/hyper1/equity?position=24/24&score=5-5", 404);
+    let missing = s.fault("/api/gammon/hyper1/equity?position=24/24&score=9-9", 404);
     assert!(missing.contains("gammon met"), "{missing}");
     let bad = s.fault("/api/gammon/hyper1/equity?position=24/24&score=0-3", 400);
     assert!(bad.contains("0-3"), "{bad}");
@@ -619,6 +619,124 @@ fn a_missing_table_is_a_404_naming_the_file_in_the_tables_folder_and_its_build()
     assert!(m.contains("unknown variant ../../etc/passwd"), "{m}");
     let (status, _) = s.get("/../../etc/passwd");
     assert_eq!(status, 404);
+}
+
+/// A match file of `tests/data/gnubg` (made by gnubg).
+pub fn gnubg_file(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/gnubg")
+        .join(name)
+}
+
+/// gnubg's Hypergammon-1 money session as a `.mat` with an illegal move in its second
+/// game, and that line's number.
+pub fn damaged_mat() -> (String, usize) {
+    let mat = std::fs::read_to_string(gnubg_file("hyper1-money.mat")).unwrap();
+    let mut lines: Vec<String> = mat.lines().map(String::from).collect();
+    let at = lines.iter().position(|l| l.contains(" Game 2")).unwrap() + 2;
+    lines[at] = lines[at].replacen(": ", ": 24/1 ", 1);
+    (lines.join("\n"), at + 1)
+}
+
+/// `POST /api/gammon/analyse` with `body`: the status and the document.
+pub fn post_analyse(s: &Server, body: &[u8]) -> (u16, Value) {
+    let url = format!("{}/api/gammon/analyse", s.base);
+    let mut r = agent().post(&url).send(body).unwrap();
+    let status = r.status().as_u16();
+    let text = r.body_mut().read_to_string().unwrap();
+    let value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{status}: {e}: {text}"));
+    (status, value)
+}
+
+/// `tabula gammon analyse FILE --all --json` over the served folder: its document,
+/// whatever its exit status (2 when the file has faults).
+fn cli_analyse(file: &Path) -> Value {
+    let (doc, code, said) = crate::gammon_analyse::analyse_in(folder(), file);
+    assert!(code == 0 || code == 2, "{code}: {said}");
+    doc
+}
+
+#[test]
+fn a_match_file_posted_is_analysed_as_the_command_line_analyses_it() {
+    let s = server();
+    for name in [
+        "hyper1-money.sgf",
+        "hyper1-money.mat",
+        "hyper1-match7.sgf",
+        "hyper1-match7.mat",
+    ] {
+        let file = gnubg_file(name);
+        let (status, doc) = post_analyse(s, &std::fs::read(&file).unwrap());
+        assert_eq!(status, 200, "{name}: {doc}");
+        assert_eq!(doc, cli_analyse(&file), "{name}");
+        assert_eq!(doc["faults"], serde_json::json!([]), "{name}");
+        assert!(!doc["games"][0]["steps"].as_array().unwrap().is_empty());
+    }
+    // A damaged line: the faults listed (its line named), the other games analysed.
+    let (damaged, line) = damaged_mat();
+    let (status, doc) = post_analyse(s, damaged.as_bytes());
+    assert_eq!(status, 200, "{doc}");
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("damaged.mat");
+    std::fs::write(&file, &damaged).unwrap();
+    assert_eq!(doc, cli_analyse(&file));
+    let faults = doc["faults"].as_array().unwrap();
+    assert_eq!(faults.len(), 1, "{faults:?}");
+    assert_eq!(faults[0]["line"], line, "{faults:?}");
+    assert_eq!(faults[0]["game"], 2, "{faults:?}");
+    assert_eq!(doc["games"][1]["complete"], false);
+    assert!(doc["games"].as_array().unwrap().len() > 2);
+    assert_eq!(doc["games"][2]["complete"], true);
+    // Truncated anywhere: an answer, never a crash.
+    let sgf = std::fs::read(gnubg_file("hyper1-money.sgf")).unwrap();
+    for cut in (1..sgf.len()).step_by(1499) {
+        let (status, doc) = post_analyse(s, &sgf[..cut]);
+        assert!(
+            status == 200 || status == 400,
+            "cut at {cut}: {status} {doc}"
+        );
+    }
+    // Another game: named, nothing analysed.
+    let bg = std::fs::read(gnubg_file("backgammon-match3.mat")).unwrap();
+    let (status, doc) = post_analyse(s, &bg);
+    assert_eq!(status, 200);
+    assert!(doc["faults"][0]["reason"]
+        .as_str()
+        .unwrap()
+        .contains("backgammon"));
+    // A variant without its table in the folder: a 404 naming the build, as elsewhere.
+    let hyper2 = std::fs::read(gnubg_file("hyper2-money.sgf")).unwrap();
+    let (status, doc) = post_analyse(s, &hyper2);
+    assert_eq!(status, 404, "{doc}");
+    assert!(doc["error"]
+        .as_str()
+        .unwrap()
+        .contains("tabula gammon build --variant hyper2"));
+    // No file, a parameter, another method, a file too large.
+    let (status, doc) = post_analyse(s, b"  \n");
+    assert_eq!(status, 400, "{doc}");
+    assert!(doc["error"].as_str().unwrap().contains(".sgf or .mat"));
+    let url = format!("{}/api/gammon/analyse?all=true", s.base);
+    let mut r = agent().post(&url).send(&sgf[..]).unwrap();
+    assert_eq!(r.status().as_u16(), 400);
+    assert!(r.body_mut().read_to_string().unwrap().contains("`all`"));
+    let (status, doc) = s.get("/api/gammon/analyse");
+    assert_eq!(status, 405, "{doc}");
+    let url = format!("{}/api/gammon/analyse", s.base);
+    let r = agent().get(&url).call().unwrap();
+    assert_eq!(r.headers()["allow"], "POST");
+    // A file too large: refused on its declared length, before it is sent.
+    let mut stream = std::net::TcpStream::connect(s.base.trim_start_matches("http://")).unwrap();
+    let head = format!(
+        "POST /api/gammon/analyse HTTP/1.1\r\nHost: x\r\nContent-Length: {}\r\n\r\n",
+        5 << 20
+    );
+    stream.write_all(head.as_bytes()).unwrap();
+    let mut answer = vec![0; 4096];
+    let n = stream.read(&mut answer).unwrap();
+    let answer = String::from_utf8_lossy(&answer[..n]);
+    assert!(answer.starts_with("HTTP/1.1 413"), "{answer}");
+    assert!(answer.contains("larger than 4194304 bytes"), "{answer}");
 }
 
 #[test]

@@ -6,7 +6,7 @@
 //! Without chromium and chromedriver the test says so and passes, unless `TABULA_BROWSER`
 //! is set (as `.ci/run` sets it): then their absence is a failure.
 
-use crate::serve_api::{agent, folder, Server};
+use crate::serve_api::{agent, damaged_mat, folder, gnubg_file, post_analyse, Server};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -216,6 +216,68 @@ impl Browser {
         }
     }
 
+    /// Sets the page's viewport to `width` × `height` CSS pixels (Chrome's device
+    /// metrics, as a phone's), and waits for the page to lay itself out again.
+    fn viewport(&self, width: u32, height: u32) {
+        self.session(
+            "POST",
+            "/goog/cdp/execute",
+            Some(
+                json!({"cmd": "Emulation.setDeviceMetricsOverride", "params": {
+                    "width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600
+                }}),
+            ),
+        );
+        self.until("the new width", || {
+            self.run("return window.innerWidth;", json!([])).as_u64() == Some(u64::from(width))
+        });
+    }
+
+    /// The elements shown that reach past the window's right or left edge (their tag,
+    /// id and class, and how far), and whether the page scrolls sideways.
+    fn overflow(&self) -> Vec<String> {
+        let script = "const w = document.documentElement.clientWidth; const out = [];
+            if (document.documentElement.scrollWidth > w) out.push(`the page is ${document.documentElement.scrollWidth} px wide in ${w}`);
+            for (const e of document.querySelectorAll('body *')) {
+              const r = e.getBoundingClientRect();
+              if (r.width === 0 || r.height === 0) continue;
+              if (r.right > w + 0.5 || r.left < -0.5)
+                out.push(`${e.tagName.toLowerCase()}#${e.id}.${e.getAttribute('class') || ''} spans ${r.left.toFixed(1)} to ${r.right.toFixed(1)} in ${w}`);
+            }
+            return out;";
+        self.run(script, json!([]))
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap().to_string())
+            .collect()
+    }
+
+    /// The table `css` fits its holder, and its last column (the loss) is shown inside
+    /// the window.
+    fn table_fits(&self, css: &str) {
+        let script = "const t = document.querySelector(arguments[0]);
+            const w = document.documentElement.clientWidth;
+            const holder = t.parentElement.getBoundingClientRect();
+            const r = t.getBoundingClientRect();
+            const last = t.tBodies[0].rows[0].cells[t.tBodies[0].rows[0].cells.length - 1].getBoundingClientRect();
+            return [r.right <= holder.right + 0.5 && t.scrollWidth <= t.clientWidth + 1, last.width > 0 && last.right <= w + 0.5,
+                    `table ${r.left}-${r.right}, holder ${holder.left}-${holder.right}, last cell ${last.left}-${last.right}, window ${w}`];";
+        let v = self.run(script, json!([css]));
+        assert_eq!(v[0], true, "{css} overflows its holder: {}", v[2]);
+        assert_eq!(v[1], true, "{css}'s last column is not shown: {}", v[2]);
+    }
+
+    /// Sends `path` to the file input `css`, as a person choosing the file.
+    fn choose_file(&self, css: &str, path: &Path) {
+        let e = self.find(css);
+        self.session(
+            "POST",
+            &format!("/element/{e}/value"),
+            Some(json!({ "text": path.display().to_string() })),
+        );
+    }
+
     fn screenshot(&self, name: &str) -> PathBuf {
         let png = self.session("GET", "/screenshot", None);
         let bytes = decode_base64(png.as_str().unwrap());
@@ -263,6 +325,12 @@ fn decode_base64(text: &str) -> Vec<u8> {
         .collect()
 }
 
+/// Two numbers read from JSON, one by the browser and one by serde_json (whose parser
+/// may differ from the correctly rounded one in the last bit).
+fn same(a: Option<f64>, b: Option<f64>) -> bool {
+    matches!((a, b), (Some(a), Some(b)) if (a - b).abs() <= 1e-15 * a.abs().max(1.0))
+}
+
 /// The page's way of writing an equity.
 fn signed(x: f64) -> String {
     if x >= 0.0 {
@@ -290,6 +358,7 @@ fn a_person_sets_a_position_makes_a_play_and_plays_a_game_with_the_cube_in_a_bro
     };
     let server = Server::start(folder());
     let browser = Browser::start(&chromium, &chromedriver);
+    browser.viewport(1400, 1000);
     browser.open(&format!("{}/#variant=hyper1", server.base));
     browser.until("the page to load", || {
         browser.attribute("body", "data-ready") == "true"
@@ -325,7 +394,17 @@ fn a_person_sets_a_position_makes_a_play_and_plays_a_game_with_the_cube_in_a_bro
         browser.number("#plays tbody tr .play-equity"),
         best["equity"].as_f64()
     );
+    // At 1400 px the plays table fits its column, the loss shown; nothing overflows.
+    browser.table_fits("#plays");
+    assert_eq!(browser.overflow(), Vec::<String>::new());
     browser.screenshot("serve-board.png");
+    // The link's hash follows the board (the dice just picked)…
+    browser.until("the hash to follow the dice", || {
+        browser
+            .run("return location.hash;", json!([]))
+            .as_str()
+            .is_some_and(|h| h.contains("position=20%2F6") && h.contains("roll=5-6"))
+    });
     // The play made on the board: the checker, then where it lands.
     let steps: Vec<&str> = best["steps"]
         .as_array()
@@ -356,8 +435,264 @@ fn a_person_sets_a_position_makes_a_play_and_plays_a_game_with_the_cube_in_a_bro
         signed(api["equity"].as_f64().unwrap())
     );
 
-    play_a_game(&browser);
+    // …and the board follows the hash, typed in the address bar.
+    browser.run(
+        "location.hash = '#variant=hyper1&position=bar%2F3&roll=1-2';",
+        json!([]),
+    );
+    browser.until("the board to follow the hash", || {
+        browser.text("#fact-position") == "bar/3"
+    });
+    browser.until("the dice of the hash", || {
+        browser.run("return document.getElementById('dice').value;", json!([])) == "1-2"
+    });
+    // A bad position: the message names the fault, the last good board stays.
+    browser.type_into("#position-input", "25/3");
+    browser.click("#set-position");
+    browser.until("the fault", || !browser.text("#message").is_empty());
+    let message = browser.text("#message");
+    assert!(
+        message.starts_with("Not a position of hyper1: "),
+        "{message}"
+    );
+    assert!(message.contains("still shows bar/3"), "{message}");
+    assert_eq!(browser.attribute("#position-input", "aria-invalid"), "true");
+    assert_eq!(browser.text("#fact-position"), "bar/3");
+    assert_eq!(
+        browser.attribute("#board-holder svg", "aria-label"),
+        "board: bar/3"
+    );
+    browser.screenshot("serve-bad-position.png");
+
+    // On a phone's width: nothing wider than the window, the point numbers readable, the
+    // loss still shown.
+    browser.viewport(390, 844);
+    browser.type_into("#position-input", "20/6");
+    browser.click("#set-position");
+    browser.click("#dice option[value='5-6']");
+    browser.until("the plays", || {
+        browser.attribute("#plays tbody tr", "data-play") == best["play"].as_str().unwrap()
+    });
+    assert_eq!(browser.overflow(), Vec::<String>::new());
+    browser.table_fits("#plays");
+    let number = browser.run(
+        "return document.querySelector('#board-holder .point-number').getBoundingClientRect().height;",
+        json!([]),
+    );
+    assert!(
+        number.as_f64().unwrap() >= 10.0,
+        "the point numbers are {number} px high"
+    );
+    browser.screenshot("serve-board-390.png");
+
+    at_a_score(&browser, &server);
+    bear_off(&browser, &server);
+    review_a_file(&browser, &server);
+    browser.viewport(1400, 1000);
+    play_a_game(&browser, &server, None);
+    // A game of a match to 7 at 2-2: the person doubles at once, at that score (tabula
+    // takes: at 5-away 5-away the Hypergammon-1 opening is a double and a take).
+    play_a_game(&browser, &server, Some((7, 2, 2)));
     bingo_chart(&browser, &server);
+    // Every tab on a phone's width: nothing wider than the window.
+    browser.viewport(390, 844);
+    for tab in ["board", "game", "review", "bearoff", "bingo"] {
+        browser.click(&format!("button[data-tab='{tab}']"));
+        assert_eq!(browser.overflow(), Vec::<String>::new(), "the {tab} tab");
+    }
+    browser.click("button[data-tab='game']");
+    browser.screenshot("serve-game-390.png");
+}
+
+/// The Board tab at a match score (on a phone's width): the match-winning chance and the
+/// cube action the API gives at that score, the plays ranked by it, the score in the link.
+fn at_a_score(browser: &Browser, server: &Server) {
+    browser.click("#score-mode option[value='match']");
+    browser.type_into("#score-a", "3");
+    browser.type_into("#score-b", "2");
+    let api = server.ok("/api/gammon/hyper1/equity?position=20/6&score=3-2");
+    browser.until("the match-winning chance", || {
+        same(browser.number("#mwc-value"), api["mwc"].as_f64())
+    });
+    assert_eq!(
+        browser.attribute("#cube-action", "data-action"),
+        api["cube_action"]["action"].as_str().unwrap()
+    );
+    let hint = server.ok("/api/gammon/hyper1/hint?position=20/6&roll=5-6&score=3-2");
+    browser.until("the plays at the score", || {
+        same(
+            browser.number("#plays tbody tr .play-equity"),
+            hint["moves"][0]["mwc"].as_f64(),
+        )
+    });
+    browser.table_fits("#plays");
+    assert_eq!(browser.overflow(), Vec::<String>::new());
+    let hash = browser.run("return location.hash;", json!([]));
+    assert!(hash.as_str().unwrap().contains("score=3-2"), "{hash}");
+    browser.screenshot("serve-score-390.png");
+    browser.click("#score-mode option[value='']");
+}
+
+/// A bear-off position of the 6x6 two-sided table (on a phone's width): its cube action
+/// and the plays of a roll as the API gives them; the best play made.
+fn bear_off(browser: &Browser, server: &Server) {
+    browser.click("button[data-tab='bearoff']");
+    browser.until("the bear-off board", || {
+        browser.text("#bearoff-position") == "6,5,4,3,2,1/6,5,4,3,2,1"
+    });
+    browser.type_into("#bearoff-input", "6,5,3/4,2");
+    browser.click("#bearoff-set");
+    browser.until("the position", || {
+        browser.text("#bearoff-position") == "6,5,3/4,2"
+    });
+    let table = "/api/bearoff/bearoff-ts-6x6";
+    let equity = server.ok(&format!("{table}/equity?position=6,5,3/4,2&cube=centred"));
+    browser.until("its equity", || {
+        same(
+            browser.number("#bearoff-equity-value"),
+            equity["equity"].as_f64(),
+        )
+    });
+    assert_eq!(
+        browser.attribute("#bearoff-cube-action", "data-action"),
+        equity["cube"]["action"].as_str().unwrap()
+    );
+    browser.click("#bearoff-dice option[value='2-6']");
+    let hint = server.ok(&format!(
+        "{table}/hint?position=6,5,3/4,2&roll=6-2&cube=centred"
+    ));
+    let best = &hint["plays"][0];
+    browser.until("the plays", || {
+        browser.attribute("#bearoff-plays-table tbody tr", "data-play")
+            == best["play"].as_str().unwrap()
+    });
+    assert!(same(
+        browser.number("#bearoff-plays-table tbody tr .play-equity"),
+        best["equity"].as_f64()
+    ));
+    let rows = browser.run(
+        "return document.querySelectorAll('#bearoff-plays-table tbody tr').length;",
+        json!([]),
+    );
+    assert_eq!(
+        rows.as_u64(),
+        Some(hint["plays"].as_array().unwrap().len() as u64)
+    );
+    browser.table_fits("#bearoff-plays-table");
+    assert_eq!(browser.overflow(), Vec::<String>::new());
+    browser.screenshot("serve-bearoff-390.png");
+    browser.click("#bearoff-plays-table tbody tr");
+    let after: Vec<&str> = best["position"]
+        .as_str()
+        .unwrap()
+        .split('/')
+        .rev()
+        .collect();
+    let after = after.join("/");
+    browser.until("the position after the play", || {
+        browser.text("#bearoff-position") == after
+    });
+}
+
+/// gnubg's 7-point match of Hypergammon-1 chosen as a file and reviewed (on a phone's
+/// width, then a wide one): the decisions listed are the API's, stepped through on the
+/// board; then a damaged file pasted, its fault listed.
+fn review_a_file(browser: &Browser, server: &Server) {
+    browser.click("button[data-tab='review']");
+    let file = gnubg_file("hyper1-match7.sgf");
+    let (status, doc) = post_analyse(server, &std::fs::read(&file).unwrap());
+    assert_eq!(status, 200, "{doc}");
+    let mut steps = Vec::new();
+    for g in doc["games"].as_array().unwrap() {
+        for s in g["steps"].as_array().unwrap() {
+            let p = s["player"].as_u64().unwrap() as usize;
+            let d = &g["reviews"][p]["decisions"][s["decision"].as_u64().unwrap() as usize];
+            steps.push((s.clone(), d.clone()));
+        }
+    }
+    browser.choose_file("#review-file", &file);
+    browser.until("the review", || {
+        browser.attribute("#review-status", "data-state") == "ok"
+    });
+    let listed = browser.run(
+        "return document.querySelectorAll('#review-list li').length;",
+        json!([]),
+    );
+    assert_eq!(listed.as_u64(), Some(steps.len() as u64));
+    let totals = browser.text("#review-totals-table");
+    for t in doc["totals"].as_array().unwrap() {
+        assert!(totals.contains(t["name"].as_str().unwrap()), "{totals}");
+        let lost = format!("{:.4}", t["normalised"].as_f64().unwrap());
+        assert!(totals.contains(&lost), "{lost} in {totals}");
+    }
+    // Stepped through: each decision's position on the board, its XGID and loss below.
+    for (i, (step, d)) in steps.iter().enumerate().take(6) {
+        if i > 0 {
+            browser.click("#review-next");
+        }
+        let label = format!("review: {}", d["position"].as_str().unwrap());
+        browser.until("the step's board", || {
+            browser.text("#review-where") == format!("{} / {}", i + 1, steps.len())
+        });
+        assert_eq!(browser.attribute("#review-board svg", "aria-label"), label);
+        assert!(browser
+            .text("#review-xgid")
+            .starts_with(step["xgid"].as_str().unwrap()));
+        assert_eq!(
+            browser
+                .attribute("#review-step", "data-loss")
+                .parse::<f64>()
+                .ok(),
+            d["loss"].as_f64()
+        );
+        assert!(browser
+            .text("#review-step")
+            .contains(d["chosen"].as_str().unwrap()));
+    }
+    // Only the decisions that lost: Next goes to the first of them.
+    let lost = steps
+        .iter()
+        .position(|(_, d)| d["loss"].as_f64().unwrap() > 0.0)
+        .expect("gnubg's match has a decision that lost");
+    browser.click("#review-list li:first-child");
+    browser.click("#review-errors");
+    if lost > 0 {
+        browser.click("#review-next");
+    }
+    browser.until("the first loss", || {
+        browser.text("#review-where") == format!("{} / {}", lost + 1, steps.len())
+    });
+    let d = &steps[lost].1;
+    let shown = browser.text("#review-step");
+    assert!(shown.contains(d["best"].as_str().unwrap()), "{shown}");
+    assert!(
+        shown.contains(&format!("{:.4}%", 100.0 * d["loss"].as_f64().unwrap())),
+        "{shown}"
+    );
+    assert_eq!(browser.overflow(), Vec::<String>::new());
+    browser.screenshot("serve-review-390.png");
+    browser.viewport(1400, 1000);
+    assert_eq!(browser.overflow(), Vec::<String>::new());
+    browser.screenshot("serve-review.png");
+    browser.click("#review-errors");
+
+    // A damaged file pasted: its fault listed with its line, the rest reviewed.
+    let (damaged, line) = damaged_mat();
+    browser.run(
+        "document.getElementById('review-file').value = ''; \
+         document.getElementById('review-text').value = arguments[0];",
+        json!([damaged]),
+    );
+    browser.click("#review-go");
+    browser.until("the faults", || {
+        browser.attribute("#review-status", "data-state") == "faults"
+    });
+    let faults = browser.text("#review-faults");
+    assert!(
+        faults.contains(&format!("line {line}: game 2: ")),
+        "{faults}"
+    );
+    assert!(browser.text("#review-status").contains("1 fault"));
 }
 
 /// Bingo's law of T for the 3×3 card, drawn: one bar per call with a chance, and the mean
@@ -385,15 +720,34 @@ fn bingo_chart(browser: &Browser, server: &Server) {
     browser.screenshot("serve-bingo.png");
 }
 
-/// A game against tabula with the cube: the person doubles at once (tabula takes, as
-/// the Hypergammon-1 opening is a double and a take), undoes one roll, takes any double
-/// of tabula's, and always makes the first play listed.
-fn play_a_game(browser: &Browser) {
+/// A game against tabula with the cube, in money play or a game of a match (its length
+/// and each side's points, the person's first): the person doubles at once (tabula takes
+/// or passes as the API's cube action says: in money play the Hypergammon-1 opening is a
+/// double and a take), undoes one roll, asks a hint, takes any double of tabula's, and
+/// always makes the first play listed; then the game is reviewed.
+fn play_a_game(browser: &Browser, server: &Server, at: Option<(u32, u32, u32)>) {
     browser.click("button[data-tab='game']");
     browser.type_into("#game-seed", "7");
+    let (length, you, them) = at.unwrap_or((0, 0, 0));
+    browser.type_into("#game-length", &length.to_string());
+    browser.type_into("#game-you", &you.to_string());
+    browser.type_into("#game-them", &them.to_string());
+    let takes = match at {
+        None => true,
+        Some(_) => {
+            let path = format!(
+                "/api/gammon/hyper1/equity?position=24/24&score={}-{}",
+                length - you,
+                length - them
+            );
+            let c = &server.ok(&path)["cube_action"];
+            c["double_take"].as_f64() <= c["double_pass"].as_f64()
+        }
+    };
     browser.click("#game-new");
     let mut doubled = false;
     let mut undone = false;
+    let mut hinted = false;
     let started = Instant::now();
     loop {
         assert!(
@@ -406,7 +760,8 @@ fn play_a_game(browser: &Browser) {
                 browser.click("#game-double");
                 doubled = true;
                 browser.until("tabula's answer", || {
-                    browser.text("#game-log").contains("tabula takes")
+                    let log = browser.text("#game-log");
+                    log.contains("tabula takes") || log.contains("tabula passes")
                 });
             }
             "decide" => browser.click("#game-roll"),
@@ -421,6 +776,21 @@ fn play_a_game(browser: &Browser) {
                 assert!(browser.text("#game-log").ends_with("(undone)"));
                 undone = true;
             }
+            "move" if !hinted => {
+                // The hint: the plays ranked with their equities, the best marked.
+                browser.click("#game-hint");
+                browser.until("the hint", || {
+                    browser.text("#game-advice").starts_with("Hint: ")
+                });
+                let best = browser.attribute("#game-plays tr.best", "data-play");
+                assert!(
+                    browser.text("#game-advice").contains(&best),
+                    "{}",
+                    browser.text("#game-advice")
+                );
+                browser.find("#game-plays .play-equity");
+                hinted = true;
+            }
             "move" => browser.click("#game-plays table tbody tr"),
             "offer" => browser.click("#game-take"),
             "over" => break,
@@ -430,9 +800,49 @@ fn play_a_game(browser: &Browser) {
     let status = browser.text("#game-status");
     assert!(status.starts_with("Game over: "), "{status}");
     let log = browser.text("#game-log");
-    assert!(log.contains("You double to 2; tabula takes."), "{log}");
+    match takes {
+        true => assert!(log.contains("You double to 2; tabula takes."), "{log}"),
+        false => assert!(log.contains("You double; tabula passes."), "{log}"),
+    }
     // The points are the cube's value times 1, 2 or 3.
     assert!(status.contains(" point"), "{status}");
-    let shot = browser.screenshot("serve-game.png");
+    if at.is_some() {
+        assert!(
+            status.contains("The score is now")
+                || status.contains(&format!("the match to {length}")),
+            "{status}"
+        );
+    }
+    let name = if at.is_some() {
+        "serve-match-game.png"
+    } else {
+        "serve-game.png"
+    };
+    let shot = browser.screenshot(name);
+    // The review after the game: the game written as a match file, reviewed by the server
+    // as any file is, with no fault.
+    browser.click("#game-review");
+    browser.until("the game's review", || {
+        !browser.attribute("#review-status", "data-state").is_empty()
+    });
+    assert_eq!(
+        browser.attribute("#review-status", "data-state"),
+        "ok",
+        "{}\n{}",
+        browser.text("#review-status"),
+        browser.text("#review-faults")
+    );
+    let names = browser.text("#review-totals-table");
+    assert!(names.contains("you") && names.contains("tabula"), "{names}");
+    let name = if at.is_some() {
+        "serve-match-review.png"
+    } else {
+        "serve-game-review.png"
+    };
+    browser.screenshot(name);
+    if at.is_some() {
+        let review = browser.text("#review-status");
+        assert!(review.contains(&format!("a match to {length}")), "{review}");
+    }
     eprintln!("screenshots in {}", shot.parent().unwrap().display());
 }

@@ -10,10 +10,13 @@ use crate::cmd::diag;
 use clap::Args;
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use tabula::gammon::analysis::{self, Analysis, Stakes};
 use tabula::gammon::gnubg::record::{Fault, MatchRecord};
 use tabula::gammon::gnubg::{mat, sgf};
 use tabula::gammon::judge::Measure;
+use tabula::gammon::matchplay::judge::ScoreTables;
+use tabula::gammon::matchplay::Score;
 use tabula::gammon::review::{Kind, Mark};
 use tabula::gammon::Variant;
 use tabula::table::Reader;
@@ -54,14 +57,20 @@ pub fn read(path: &Path) -> Result<MatchRecord> {
         ));
     }
     let bytes = std::fs::read(path).map_err(io)?;
-    let text = String::from_utf8_lossy(&bytes);
     let sgf_named = path
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("sgf"));
-    Ok(match sgf_named || text.trim_start().starts_with("(;") {
+    Ok(read_text(&bytes, sgf_named))
+}
+
+/// Reads a match file's bytes: `.sgf` when `sgf_named` or by its first characters, else
+/// `.mat` (bytes that are not UTF-8 are read as replacement characters).
+pub fn read_text(bytes: &[u8], sgf_named: bool) -> MatchRecord {
+    let text = String::from_utf8_lossy(bytes);
+    match sgf_named || text.trim_start().starts_with("(;") {
         true => sgf::read(&text),
         false => mat::read(&text),
-    })
+    }
 }
 
 fn input(path: &Path, reason: String) -> tabula::Error {
@@ -80,25 +89,40 @@ pub fn analysis(
     table: Option<&Path>,
     folder: Option<&Path>,
 ) -> Result<Analysis> {
+    let money = |name: Option<String>| {
+        let source = super::args::Source {
+            variant: match table {
+                Some(_) => None,
+                None => name,
+            },
+            table: table.map(Path::to_path_buf),
+        };
+        Ok(Arc::new(handle::open(&source, Reader::Map)?))
+    };
+    let score = |v: &Variant, score| score_tables(v, score, folder, Reader::Map);
+    analysis_with(record, money, score)
+}
+
+/// The analysis of a file read, its tables opened by `money` (the variant's table, by the
+/// file's variant's name) and `score` (a match score's tables): the command line's files,
+/// or the tables the server keeps open.
+pub fn analysis_with(
+    record: &MatchRecord,
+    money: impl FnOnce(Option<String>) -> Result<Arc<handle::Handle>>,
+    score: impl Fn(&Variant, Score) -> Result<ScoreTables>,
+) -> Result<Analysis> {
     // A file tabula cannot judge needs no table: its fault says so.
     if let Some(a) = analysis::unjudgeable(record) {
         return Ok(a);
     }
     let name = record.played.variant_name();
     if record.length == 0 {
-        let source = super::args::Source {
-            variant: match table {
-                Some(_) => None,
-                None => name.clone(),
-            },
-            table: table.map(Path::to_path_buf),
-        };
-        let h = handle::open(&source, Reader::Map)?;
+        let h = money(name)?;
         return h.advise(analysis::analyse(record, Stakes::Money(h.table.as_ref())));
     }
     let v = Variant::parse(name.as_deref().expect("checked"))?;
-    let mut open = |score| -> std::result::Result<_, tabula::gammon::Error> {
-        score_tables(&v, score, folder, Reader::Map).map_err(|e| match e {
+    let mut open = |s| -> std::result::Result<_, tabula::gammon::Error> {
+        score(&v, s).map_err(|e| match e {
             tabula::Error::Gammon(g) => g,
             other => tabula::gammon::Error::Inconsistent(other.to_string()),
         })

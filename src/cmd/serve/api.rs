@@ -88,6 +88,40 @@ fn json<T: Serialize>(value: &T) -> Answer {
         .map_err(|e| Fault::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))
 }
 
+/// The route that analyses a match file, sent as the body of a `POST`.
+pub const ANALYSE: &str = "/api/gammon/analyse";
+
+/// `POST /api/gammon/analyse`: the match file in `body` (gnubg's `.sgf` or a `.mat`, told
+/// apart by their first characters), analysed as `tabula gammon analyse FILE --json`
+/// analyses it, with the tables of the server's folder. The file's own faults (a damaged
+/// line, another variant) are listed in the document, as the command line lists them,
+/// and the rest of the file is analysed; a table missing is a 404, as elsewhere.
+pub fn analyse(state: &State, query: Option<&str>, body: &[u8]) -> Answer {
+    Params::parse(query)?.finish()?;
+    if body.iter().all(u8::is_ascii_whitespace) {
+        return Err(Fault::bad(
+            "the request has no match file: POST the text of a .sgf or .mat file as its body",
+        ));
+    }
+    let record = crate::cmd::gammon::analyse::read_text(body, false);
+    let analysis = crate::cmd::gammon::analyse::analysis_with(
+        &record,
+        |name| {
+            let name = name.expect("a judged file names its variant");
+            state.handle(&Variant::parse(&name).map_err(tabula::Error::from)?)
+        },
+        |v, score| {
+            matchplay::score_tables(
+                v,
+                score,
+                Some(state.folder()),
+                tabula::table::Reader::long_lived(),
+            )
+        },
+    )?;
+    json(&analysis)
+}
+
 /// Whether a route may compute for long (bingo's laws, numeron's searches): those run on
 /// the blocking pool, a few at a time.
 pub fn is_heavy(path: &str) -> bool {

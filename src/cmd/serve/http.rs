@@ -21,8 +21,11 @@ use std::time::Duration;
 use tabula::Result;
 use tokio::net::TcpListener;
 
-/// The largest request body read, in bytes (the API takes none; a larger one is a 413).
+/// The largest request body read, in bytes, where the route takes none (a larger one is a
+/// 413).
 pub const MAX_BODY: usize = 16 * 1024;
+/// The largest match file a `POST` to [`api::ANALYSE`] may send, in bytes.
+pub const MAX_FILE: usize = 4 << 20;
 /// hyper's buffer for a request head: a longer head is refused with a 431.
 const MAX_HEAD: usize = 16 * 1024;
 /// How long a client may take to send its request head.
@@ -172,32 +175,55 @@ async fn respond(state: Arc<State>, req: Request<Incoming>) -> Result<Reply, Inf
     IN_FLIGHT.fetch_add(1, Ordering::SeqCst);
     let _flight = Flight;
     let (parts, body) = req.into_parts();
-    let read = tokio::time::timeout(BODY_TIMEOUT, read_body(&parts.headers, body)).await;
+    // Only the analysis of a match file takes a body (the file), and only by POST.
+    let posts = parts.uri.path() == api::ANALYSE;
+    let limit = if posts { MAX_FILE } else { MAX_BODY };
+    let read = tokio::time::timeout(BODY_TIMEOUT, read_body(&parts.headers, body, limit)).await;
     let read = read.unwrap_or_else(|_| {
         Err(Fault::new(
             StatusCode::REQUEST_TIMEOUT,
             format!("the request body did not arrive within {BODY_TIMEOUT:?}"),
         ))
     });
-    if let Err(fault) = read {
-        let mut reply = fault_reply(&fault);
-        if fault.status == StatusCode::REQUEST_TIMEOUT {
-            reply
-                .headers_mut()
-                .insert(hyper::header::CONNECTION, HeaderValue::from_static("close"));
+    let body = match read {
+        Ok(body) => body,
+        Err(fault) => {
+            let mut reply = fault_reply(&fault);
+            if fault.status == StatusCode::REQUEST_TIMEOUT {
+                reply
+                    .headers_mut()
+                    .insert(hyper::header::CONNECTION, HeaderValue::from_static("close"));
+            }
+            return Ok(reply);
         }
-        return Ok(reply);
-    }
-    if parts.method != Method::GET && parts.method != Method::HEAD {
+    };
+    let allowed = match posts {
+        true => parts.method == Method::POST,
+        false => parts.method == Method::GET || parts.method == Method::HEAD,
+    };
+    if !allowed {
+        let (served, allow) = match posts {
+            true => ("POST (the match file as the body)", "POST"),
+            false => ("GET", "GET, HEAD"),
+        };
         let fault = Fault::new(
             StatusCode::METHOD_NOT_ALLOWED,
-            format!("method {} is not served: the API answers GET", parts.method),
+            format!(
+                "method {} is not served: {} answers {served}",
+                parts.method,
+                if posts { api::ANALYSE } else { "the API" }
+            ),
         );
         let mut reply = fault_reply(&fault);
         reply
             .headers_mut()
-            .insert(ALLOW, HeaderValue::from_static("GET, HEAD"));
+            .insert(ALLOW, HeaderValue::from_static(allow));
         return Ok(reply);
+    }
+    if posts {
+        let query = parts.uri.query().map(str::to_string);
+        let job = move || api::analyse(&state, query.as_deref(), &body);
+        return Ok(reply(heavy(job).await));
     }
     let path = parts.uri.path();
     let query = parts.uri.query();
@@ -207,9 +233,12 @@ async fn respond(state: Arc<State>, req: Request<Incoming>) -> Result<Reply, Inf
         "/app.js" => page(SCRIPT, "text/javascript; charset=utf-8"),
         "/style.css" => page(STYLE, "text/css; charset=utf-8"),
         "/icon.svg" | "/favicon.ico" => page(ICON, "image/svg+xml"),
-        p if p.starts_with("/api/") && api::is_heavy(p) => Ok(reply(
-            heavy(state, p.to_string(), query.map(str::to_string)).await,
-        )),
+        p if p.starts_with("/api/") && api::is_heavy(p) => {
+            let (p, query) = (p.to_string(), query.map(str::to_string));
+            Ok(reply(
+                heavy(move || api::answer(&state, &p, query.as_deref())).await,
+            ))
+        }
         p if p.starts_with("/api/") => Ok(reply(guarded(|| api::answer(&state, p, query)))),
         _ => Ok(fault_reply(&Fault::not_found(format!(
             "nothing at {}: the board is at /, the API under /api/",
@@ -218,33 +247,41 @@ async fn respond(state: Arc<State>, req: Request<Incoming>) -> Result<Reply, Inf
     }
 }
 
-/// Reads and drops the body, refusing one larger than [`MAX_BODY`] with a 413.
-async fn read_body(headers: &hyper::HeaderMap, body: Incoming) -> Result<(), Fault> {
+/// Reads the body, refusing one larger than `limit` with a 413.
+async fn read_body(
+    headers: &hyper::HeaderMap,
+    body: Incoming,
+    limit: usize,
+) -> Result<Bytes, Fault> {
     let too_large = || {
+        let takes = match limit {
+            MAX_BODY => "; the API takes none (but a match file's, at /api/gammon/analyse)",
+            _ => ", the largest match file read",
+        };
         Fault::new(
             StatusCode::PAYLOAD_TOO_LARGE,
-            format!("the request body is larger than {MAX_BODY} bytes; the API takes none"),
+            format!("the request body is larger than {limit} bytes{takes}"),
         )
     };
     let declared = headers
         .get(CONTENT_LENGTH)
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.parse::<u64>().ok());
-    if declared.is_some_and(|n| n > MAX_BODY as u64) {
+    if declared.is_some_and(|n| n > limit as u64) {
         return Err(too_large());
     }
     if hyper::body::Body::is_end_stream(&body) {
-        return Ok(());
+        return Ok(Bytes::new());
     }
-    Limited::new(body, MAX_BODY)
+    Limited::new(body, limit)
         .collect()
         .await
-        .map(drop)
+        .map(|b| b.to_bytes())
         .map_err(|_| too_large())
 }
 
-/// Answers a long route on the blocking pool, at most [`MAX_HEAVY`] at once.
-async fn heavy(state: Arc<State>, path: String, query: Option<String>) -> api::Answer {
+/// Answers a long route (`job`) on the blocking pool, at most [`MAX_HEAVY`] at once.
+async fn heavy(job: impl FnOnce() -> api::Answer + Send + 'static) -> api::Answer {
     struct Slot;
     impl Drop for Slot {
         fn drop(&mut self) {
@@ -260,7 +297,7 @@ async fn heavy(state: Arc<State>, path: String, query: Option<String>) -> api::A
     }
     let job = tokio::task::spawn_blocking(move || {
         let _slot = slot;
-        guarded(|| api::answer(&state, &path, query.as_deref()))
+        guarded(job)
     });
     job.await.unwrap_or_else(|_| {
         Err(Fault::new(

@@ -65,7 +65,9 @@ function text(parent, x, y, content, attrs) {
 // Draws `pos` (x: the side seen from below, on roll unless told) with `opts`: dice,
 // cube {value, owner: "centre"|"x"|"o"}, pips, names, onClick(target), selected.
 function drawBoard(holder, rules, pos, opts) {
-  const P = rules.points, W = 760, H = 440, edge = 12, tray = 58, barW = 44;
+  // The point numbers sit in bands above and below the points, large enough to read
+  // when the board is drawn 370 pixels wide (a phone): 22 units there are 11 pixels.
+  const P = rules.points, W = 760, H = 480, edge = 28, tray = 66, barW = 44;
   const cols = Math.ceil(P / 2), top = P - cols, left = Math.floor(cols / 2);
   const pw = (W - 2 * edge - tray - barW) / cols;
   const r = Math.max(6, Math.min(pw / 2 - 2, 17));
@@ -106,7 +108,7 @@ function drawBoard(holder, rules, pos, opts) {
     const dir = bottom ? -1 : 1;
     if (xs) stack(g, x0 + pw / 2, base, dir, xs, X, xInk);
     if (os) stack(g, x0 + pw / 2, base, dir, os, O, oInk);
-    text(svg, x0 + pw / 2, bottom ? H - 1 : edge - 1, String(k), { "font-size": 10, fill: "#f4e7c8" });
+    text(svg, x0 + pw / 2, bottom ? H - 6 : edge - 7, String(k), { "font-size": 22, "font-weight": 700, fill: "#f4e7c8", class: "point-number" });
     const who = xs ? `${xs} of yours` : os ? `${os} of theirs` : "empty";
     clickable(g, k, `point ${k}: ${who}`);
   }
@@ -121,14 +123,14 @@ function drawBoard(holder, rules, pos, opts) {
   const off = el("g", { class: "zone" + (opts.selected === "off" ? " selected" : ""), "data-point": "off" }, svg);
   el("rect", { x: trayX, y: edge, width: tray - 6, height: H - 2 * edge, fill: "#3d2a17" }, off);
   const xOff = rules.checkers - inPlay(pos.x), oOff = rules.checkers - inPlay(pos.o);
-  text(off, trayX + (tray - 6) / 2, H - edge - 40, `off ${xOff}`, { fill: "#f7f3ea", "font-size": 12 });
-  text(off, trayX + (tray - 6) / 2, edge + 52, `off ${oOff}`, { fill: "#ccc", "font-size": 12 });
+  text(off, trayX + (tray - 6) / 2, H - edge - 58, `off ${xOff}`, { fill: "#f7f3ea", "font-size": 18 });
+  text(off, trayX + (tray - 6) / 2, edge + 74, `off ${oOff}`, { fill: "#ccc", "font-size": 18 });
   clickable(off, "off", `borne off: ${xOff} of yours, ${oOff} of theirs`);
   const pips = (counts) => counts.reduce((s, n, i) => s + n * (i + 1), 0);
-  text(svg, trayX + (tray - 6) / 2, H - edge - 14, `${pips(pos.x)}`, { fill: "#f7f3ea", "font-size": 13, "font-weight": 700 });
-  text(svg, trayX + (tray - 6) / 2, edge + 26, `${pips(pos.o)}`, { fill: "#ccc", "font-size": 13, "font-weight": 700 });
-  text(svg, trayX + (tray - 6) / 2, H - edge - 28, "pips", { fill: "#bbb", "font-size": 10 });
-  text(svg, trayX + (tray - 6) / 2, edge + 38, "pips", { fill: "#bbb", "font-size": 10 });
+  text(svg, trayX + (tray - 6) / 2, H - edge - 10, `${pips(pos.x)}`, { fill: "#f7f3ea", "font-size": 20, "font-weight": 700 });
+  text(svg, trayX + (tray - 6) / 2, edge + 26, `${pips(pos.o)}`, { fill: "#ccc", "font-size": 20, "font-weight": 700 });
+  text(svg, trayX + (tray - 6) / 2, H - edge - 32, "pips", { fill: "#bbb", "font-size": 15 });
+  text(svg, trayX + (tray - 6) / 2, edge + 46, "pips", { fill: "#bbb", "font-size": 15 });
   // Dice, in the right half.
   if (opts.dice) {
     const cx = colX(left) + (cols - left) * pw / 2, cy = H / 2;
@@ -147,8 +149,10 @@ function drawBoard(holder, rules, pos, opts) {
     text(cube, edge + 22, y + 24, String(value), { "font-size": 16, "font-weight": 700, fill: "#111" });
   }
   if (opts.names) {
-    text(svg, barX + barW / 2, H - edge - 4, opts.names[0], { fill: "#f7f3ea", "font-size": 10 });
-    text(svg, barX + barW / 2, edge + 12, opts.names[1], { fill: "#ccc", "font-size": 10 });
+    // Between the two middle point numbers: a name is cut to what fits there.
+    const short = (n) => (n.length > 9 ? n.slice(0, 8) + "…" : n);
+    text(svg, barX + barW / 2, H - 9, short(opts.names[0]), { fill: "#f7f3ea", "font-size": 13 });
+    text(svg, barX + barW / 2, edge - 10, short(opts.names[1]), { fill: "#ccc", "font-size": 13 });
   }
   holder.replaceChildren(svg);
 }
@@ -244,9 +248,21 @@ function chooseVariant(name) {
   return true;
 }
 
+// Shows `textIn` (notation, Position ID, XGID or index) with `roll`: true when it is a
+// position of the variant. A bad one is named in the message, the input marked, and the
+// last good board stays as it was.
 async function setPosition(textIn, roll) {
+  let looked;
   try {
-    const looked = await gammon("show", { position: textIn });
+    looked = await gammon("show", { position: textIn });
+  } catch (e) {
+    $("position-input").value = textIn;
+    $("position-input").setAttribute("aria-invalid", "true");
+    say(`Not a position of ${app.variant}: ${e.message}${app.position ? ` (the board still shows ${app.position})` : ""}`);
+    return false;
+  }
+  $("position-input").removeAttribute("aria-invalid");
+  try {
     app.position = looked.position;
     app.plays = null; app.hint = null; boardEntry.reset();
     $("position-input").value = looked.position;
@@ -268,6 +284,7 @@ async function setPosition(textIn, roll) {
     drawAnalysis();
     await Promise.all([showEquity(), showPlays()]);
   } catch (e) { fail(e); }
+  return true;
 }
 
 function drawAnalysis(entry) {
@@ -275,12 +292,44 @@ function drawAnalysis(entry) {
   const roll = $("dice").value;
   drawBoard($("board-holder"), app.rules, pos, {
     dice: roll ? roll.split("-") : null,
-    cube: app.cube ? { value: 1, owner: { centred: "centre", owned: "x", opponent: "o" }[$("equity-cube").value] } : null,
+    cube: boardCube(),
     label: `board: ${app.position}`,
     names: ["on roll", "opponent"],
     selected: entry ? entry.from : null,
     onClick: (target, e) => $("edit-mode").checked ? edit(target, e) : boardEntry.click(target),
   });
+}
+
+// The cube drawn on the Board tab: at a match score the one chosen there, in money play
+// the cube state the equities are asked for.
+function boardCube() {
+  const at = atScore();
+  if (at) {
+    const value = Number($("score-cube").value);
+    return { value, owner: value === 1 ? "centre" : $("score-owner").value === "on-roll" ? "x" : "o" };
+  }
+  return app.cube ? { value: 1, owner: { centred: "centre", owned: "x", opponent: "o" }[$("equity-cube").value] } : null;
+}
+
+// The match score chosen on the Board tab as the API's parameters (`score` as the points
+// each side needs, the side on roll first), or null for money play.
+function atScore() {
+  if ($("score-mode").value !== "match") return null;
+  const params = { score: `${$("score-a").value}-${$("score-b").value}` };
+  if ($("score-crawford").checked) params.crawford = "true";
+  const cube = $("score-cube").value;
+  if (cube !== "1") { params.cube = cube; params.owner = $("score-owner").value; }
+  return params;
+}
+
+function scoreChanged() {
+  document.body.classList.toggle("at-score", $("score-mode").value === "match");
+  $("score-tools").hidden = $("score-mode").value !== "match";
+  $("score-owner").disabled = $("score-cube").value === "1";
+  if (!app.position) return;
+  drawAnalysis();
+  showEquity();
+  showPlays();
 }
 
 function edit(target, e) {
@@ -306,17 +355,26 @@ function edit(target, e) {
   gammon("show", { position: t }).then(() => setPosition(t), (err) => say(err.message));
 }
 
+// Each question asked anew drops the answers of the earlier ones still on their way.
+const latest = { equity: 0, plays: 0 };
+
 async function showEquity() {
   const holder = $("equity-holder");
+  const at = atScore();
+  const asked = ++latest.equity;
+  const show = (node) => { if (asked === latest.equity) holder.replaceChildren(node); };
   try {
+    if (at) {
+      show(scoreEquityTable(await gammon("equity", Object.assign({ position: app.position }, at))));
+      return;
+    }
     const params = { position: app.position, cube: $("equity-cube").value };
     if ($("jacoby").checked) params.jacoby = "true";
-    const e = await gammon("equity", params);
-    holder.replaceChildren(equityTable(e));
-  } catch (err) { holder.textContent = err.message; }
+    show(equityTable(await gammon("equity", params)));
+  } catch (err) { show(document.createTextNode(err.message)); }
 }
 
-function equityTable(e) {
+function equityTable(e, name) {
   const wrap = document.createElement("div");
   const rows = [
     ["Cubeless equity", signed(e.equity), "equity-value", e.equity],
@@ -342,7 +400,36 @@ function equityTable(e) {
     action.textContent = `Cube (${e.cube.state.replace("_", " ")}): ${e.cube.action || "no access"} — no double ${signed(e.cube.no_double)}, double/take ${signed(e.cube.double_take)}, double/pass ${signed(e.cube.double_pass)}`;
     action.dataset.action = e.cube.action || "";
   } else {
-    action.textContent = `No cube table for ${app.variant}: run \`tabula gammon build --variant ${app.variant}\` for cubeful equities.`;
+    action.textContent = name ? `${name} has no cube.` : `No cube table for ${app.variant}: run \`tabula gammon build --variant ${app.variant}\` for cubeful equities.`;
+  }
+  wrap.append(action);
+  return wrap;
+}
+
+// The equity at a match score: the match-winning chance, and the cube's decision where
+// the side on roll may double.
+function scoreEquityTable(e) {
+  const wrap = document.createElement("div");
+  const dl = document.createElement("dl"); dl.className = "facts";
+  const fact = (k, v, id, raw) => {
+    const dt = document.createElement("dt"); dt.textContent = k;
+    const dd = document.createElement("dd"); dd.textContent = v;
+    if (id) { dd.id = id; dd.dataset.value = String(raw); }
+    dl.append(dt, dd);
+  };
+  fact("Score", `on roll needs ${e.score.on_roll}, opponent ${e.score.opponent} (${e.score.game.replace(/_/g, " ")} game)`);
+  fact("Cube", e.cube.value === 1 ? "1, centred" : `${e.cube.value}, ${e.cube.owner === "on_roll" || e.cube.owner === "on-roll" ? "the side on roll’s" : "the opponent’s"}`);
+  fact("Match-winning chance", percent(e.mwc), "mwc-value", e.mwc);
+  wrap.append(dl);
+  const action = document.createElement("p");
+  action.className = "action"; action.id = "cube-action";
+  const c = e.cube_action;
+  if (c) {
+    action.textContent = `Cube: ${c.action} — no double ${percent(c.no_double)}, double/take ${percent(c.double_take)}, double/pass ${percent(c.double_pass)}`;
+    action.dataset.action = c.action;
+  } else {
+    action.textContent = "Cube: no access (the opponent owns it, the Crawford game, or it is dead)";
+    action.dataset.action = "";
   }
   wrap.append(action);
   return wrap;
@@ -355,34 +442,53 @@ async function showPlays() {
   app.plays = null;
   updateLink();
   drawAnalysis();
+  const asked = ++latest.plays;
   if (!roll) return;
   try {
     const params = { position: app.position, roll };
     const cube = $("hint-cube").value;
-    if (cube) params.cube = cube;
-    const h = await gammon("hint", params);
-    app.hint = h; app.plays = h.moves;
+    const at = atScore();
+    if (cube && !at) params.cube = cube;
+    const h = await gammon("hint", Object.assign(params, at || {}));
+    // A play made on the board is matched by its steps, which the money answer lists.
+    const plays = at ? (await gammon("hint", { position: app.position, roll })).moves : h.moves;
+    if (asked !== latest.plays) return;
+    app.hint = h; app.plays = plays;
     holder.replaceChildren(playsTable(h.moves, true, (m) => makePlay(m)));
     if (!h.moves.length) holder.textContent = `${roll}: no legal move.`;
-  } catch (err) { holder.textContent = err.message; }
+  } catch (err) { if (asked === latest.plays) holder.textContent = err.message; }
 }
 
-function playsTable(moves, numbers, choose) {
+// The plays ranked: with `numbers`, each one's equity (or match-winning chance at a
+// score), its chances and what it loses; the columns marked `opt` give way on a phone.
+function playsTable(moves, numbers, choose, id) {
   const table = document.createElement("table");
-  table.id = numbers ? "plays" : "game-plays-table";
+  table.id = id || (numbers ? "plays" : "game-plays-table");
+  table.className = "plays";
   const head = table.createTHead().insertRow();
   const cubeful = moves.some((m) => m.cubeful !== undefined);
-  const titles = numbers ? ["#", "Play", "Equity", ...(cubeful ? ["Cubeful"] : []), "Win", "Gammon", "Backgammon", "Loss"] : ["#", "Play"];
-  for (const t of titles) { const th = document.createElement("th"); th.textContent = t; head.append(th); }
+  const atScore = moves.some((m) => m.mwc !== undefined);
+  const columns = !numbers ? [["#"], ["Play"]] : atScore
+    ? [["#"], ["Play"], ["Match-winning chance", "value"], ["Loss", "loss"]]
+    : [["#"], ["Play"], ["Equity", "value"], ...(cubeful ? [["Cubeful"]] : []), ["Win", "opt"], ["Gammon", "opt"], ["Backgammon", "opt"], ["Loss", "loss"]];
+  for (const [t, kind] of columns) { const th = document.createElement("th"); th.textContent = t; if (kind === "opt") th.className = "opt"; head.append(th); }
   const body = table.createTBody();
   moves.forEach((m, i) => {
     const tr = body.insertRow();
     tr.tabIndex = 0;
     tr.dataset.play = m.play;
     tr.setAttribute("aria-label", `play ${i + 1}: ${m.play}`);
-    const cells = numbers ? [String(i + 1), m.play, signed(m.equity), ...(cubeful ? [signed(m.cubeful)] : []),
-      percent(m.outcomes.win), percent(m.outcomes.win_gammon), percent(m.outcomes.win_backgammon), (-m.loss).toFixed(6)] : [String(i + 1), m.play];
-    cells.forEach((c, k) => { const td = tr.insertCell(); td.textContent = c; if (k === 2) { td.className = "play-equity"; td.dataset.value = String(m.equity); } });
+    const cells = !numbers ? [String(i + 1), m.play] : atScore
+      ? [String(i + 1), m.play, percent(m.mwc), (-100 * m.loss).toFixed(4) + "%"]
+      : [String(i + 1), m.play, signed(m.equity), ...(cubeful ? [signed(m.cubeful)] : []),
+        percent(m.outcomes.win), percent(m.outcomes.win_gammon), percent(m.outcomes.win_backgammon), (-m.loss).toFixed(6)];
+    cells.forEach((c, k) => {
+      const td = tr.insertCell(); td.textContent = c;
+      const kind = numbers && columns[k][1];
+      if (kind === "value") { td.className = "play-equity"; td.dataset.value = String(atScore ? m.mwc : m.equity); }
+      if (kind === "opt") td.className = "opt";
+      if (kind === "loss") td.className = "play-loss";
+    });
     tr.addEventListener("click", () => choose(m));
     tr.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); choose(m); } });
   });
@@ -391,7 +497,7 @@ function playsTable(moves, numbers, choose) {
 
 function makePlay(m) {
   const mover = m.position.split("/")[0];
-  if (mover === "") { say(`${m.play} bears off the last checker: it wins ${m.equity} point(s).`); return; }
+  if (mover === "") { say(`${m.play} bears off the last checker${m.equity !== undefined ? `: it wins ${m.equity} point(s)` : " and wins the game"}.`); return; }
   setPosition(swapped(m.position));
 }
 
@@ -401,9 +507,38 @@ function updateLink() {
   const params = new URLSearchParams({ variant: app.variant, position: app.position || "" });
   const roll = $("dice").value;
   if (roll) params.set("roll", roll);
+  for (const [k, v] of Object.entries(atScore() || {})) params.set(k, v);
   const hash = "#" + params.toString();
   $("link").href = location.pathname + hash;
-  history.replaceState(null, "", hash);
+  app.hash = hash;
+  if (location.hash !== hash) history.replaceState(null, "", hash);
+}
+
+// The score controls as a link's parameters set them (`score=A-B`, `crawford`, `cube`,
+// `owner`): money play without `score`.
+function scoreFrom(wanted) {
+  const score = /^(\d+)-(\d+)$/.exec(wanted.get("score") || "");
+  $("score-mode").value = score ? "match" : "";
+  if (score) { $("score-a").value = score[1]; $("score-b").value = score[2]; }
+  $("score-crawford").checked = wanted.get("crawford") === "true";
+  $("score-cube").value = wanted.get("cube") || "1";
+  if (wanted.get("owner")) $("score-owner").value = wanted.get("owner");
+  document.body.classList.toggle("at-score", !!score);
+  $("score-tools").hidden = !score;
+  $("score-owner").disabled = $("score-cube").value === "1";
+}
+
+// The link's hash drives the page: a hash typed or pasted in the address bar (or a link
+// followed) sets the variant, the position and the dice; the page writes its own back.
+async function followHash() {
+  if (location.hash === app.hash || !app.variants.length) return;
+  const wanted = new URLSearchParams(location.hash.slice(1));
+  const name = wanted.get("variant");
+  if (name && !variantInfo(name)) return say(`No table for the variant ${name} in this server's folder.`);
+  if (name && name !== app.variant) chooseVariant(name);
+  showTab("board");
+  scoreFrom(wanted);
+  await setPosition(wanted.get("position") || variantInfo(app.variant).opening, wanted.get("roll") || "");
 }
 
 // A roll as the dice list it: the smaller die first (`6-5` is `5-6`).
@@ -445,13 +580,56 @@ function cubeStateFor(who) {
   if (game.cube.owner === "centre") return "centred";
   return game.cube.owner === who ? "owned" : "opponent";
 }
-const canDouble = (who) => game.cube && (game.cube.owner === "centre" || game.cube.owner === who);
+const canDouble = (who) => game.cube && !(game.match && game.match.crawford) && (game.cube.owner === "centre" || game.cube.owner === who);
+
+// A question about the game from `who`'s side: in money play its cube state, in a match
+// the score (the points each side needs, `who` first), the Crawford game, the cube.
+function stakes(who) {
+  if (!game.match) return game.cube ? { cube: cubeStateFor(who) } : {};
+  const m = game.match, need = (i) => m.length - m.score[i];
+  const [mine, theirs] = who === "human" ? [need(0), need(1)] : [need(1), need(0)];
+  const params = { score: `${mine}-${theirs}` };
+  if (m.crawford) params.crawford = "true";
+  if (game.cube && game.cube.value > 1) { params.cube = String(game.cube.value); params.owner = game.cube.owner === who ? "on-roll" : "opponent"; }
+  return params;
+}
+
+// The plays of a roll ranked for `who`'s stakes; at a score each one's steps are taken
+// from the money answer (the same plays), for the board and the record.
+async function rankedFor(who, roll) {
+  const h = await gammonOf(game.variant, "hint", Object.assign({ position: game.position, roll }, stakes(who)));
+  if (game.match && h.moves.length) {
+    const plain = await gammonOf(game.variant, "hint", { position: game.position, roll });
+    const same = new Map(plain.moves.map((m) => [m.position, m]));
+    for (const m of h.moves) {
+      const p = same.get(m.position);
+      // Its steps, and for a play that ends the game its cubeless equity: the points won.
+      m.steps = p ? p.steps : [];
+      if (p) m.equity = p.equity;
+    }
+  }
+  return h;
+}
+
+// The cube's decision for `who`: the equity's, in money play or at the score.
+async function cubeFor(who) {
+  const e = await gammonOf(game.variant, "equity", Object.assign({ position: game.position }, stakes(who)));
+  const c = game.match ? e.cube_action : e.cube;
+  return c ? { action: c.action, noDouble: c.no_double, take: c.double_take, pass: c.double_pass, money: !game.match } : null;
+}
+const shown = (c, x) => (c.money ? signed(x) : percent(x));
 
 function log(line) {
   game.log.push(line);
   const li = document.createElement("li"); li.textContent = line;
   $("game-log").append(li);
 }
+
+// The game's actions as the lines of a .mat file (0 the person, 1 tabula), for the
+// review after the game: `52: 24/22 22/17`, `Doubles => 2`, `Takes`, `Drops`, `Wins`.
+function note(player, entry) { game.record.push({ player, entry }); }
+const diceOf = (roll) => roll.split("-").reverse().join("");
+const stepsText = (m) => (m.steps || []).join(" ");
 
 function snapshot() {
   const copy = JSON.parse(JSON.stringify(Object.assign({}, game, { snapshots: [], rngState: game.rng.state() })));
@@ -465,20 +643,34 @@ async function newGame() {
   if ($("game-cube").checked && !info.cube) say(`${info.variant} has no cube table: a cubeless game.`);
   const seedText = $("game-seed").value.trim();
   const seed = seedText ? Number(seedText) : Math.floor(cryptoRandom() * 2 ** 32);
+  // A game of a match: its length, each side's points before it, and whether it is the
+  // Crawford game (no double in it).
+  const length = Number($("game-length").value || "0");
+  let match = null;
+  if (length > 0) {
+    const you = Number($("game-you").value || "0"), them = Number($("game-them").value || "0");
+    if (!(you < length && them < length)) return say(`In a match to ${length} each side has fewer than ${length} points before a game.`);
+    const crawford = $("game-crawford").checked;
+    if (crawford && you !== length - 1 && them !== length - 1) return say("The Crawford game is the first game once a side needs one point.");
+    match = { length, score: [you, them], crawford };
+  }
   game = {
     variant: info.variant, rules: info.rules, position: info.opening, turn: $("game-second").checked ? "tabula" : "human",
     cube: useCube ? { value: 1, owner: "centre" } : null, phase: "", dice: null, plays: null, over: null, log: [], snapshots: [],
-    seed, rng: seeded(seed),
+    seed, rng: seeded(seed), record: [], hinted: false, match,
   };
+  $("game-advice").textContent = "";
   $("game-log").replaceChildren();
-  log(`New game of ${info.title}${useCube ? " with the cube" : ""} (seed ${seed}).`);
+  const at = match ? `, a match to ${length} at ${match.score[0]}-${match.score[1]} (you first)${match.crawford ? ", the Crawford game" : ""}` : "";
+  log(`New game of ${info.title}${useCube ? " with the cube" : ""}${at} (seed ${seed}).`);
   await advance();
 }
 
 async function advance() {
   if (game.over) return renderGame();
   if (game.turn === "tabula") return tabulaTurn();
-  game.phase = "decide"; game.dice = null; game.plays = null;
+  game.phase = "decide"; game.dice = null; game.plays = null; game.hinted = false;
+  $("game-advice").textContent = "";
   snapshot();
   renderGame();
 }
@@ -489,14 +681,14 @@ function busy() { game.phase = "thinking"; renderGame(); }
 async function humanRoll(rollText) {
   busy();
   game.dice = rollText || randomRoll(game.rules, game.rng);
-  const params = { position: game.position, roll: game.dice };
-  if (game.cube) params.cube = cubeStateFor("human");
-  const h = await gammonOf(game.variant, "hint", params);
+  const h = await rankedFor("human", game.dice);
   if (!h.moves.length) {
     log(`You roll ${game.dice}: no legal move.`);
+    note(0, `${diceOf(game.dice)}:`);
     return passTurn("tabula", swapped(game.position));
   }
-  game.phase = "move"; game.plays = h.moves;
+  game.phase = "move"; game.plays = h.moves; game.hinted = false;
+  $("game-advice").textContent = "";
   snapshot();
   renderGame();
 }
@@ -505,14 +697,18 @@ async function humanPlay(m) {
   busy();
   gameEntry.reset();
   log(`You roll ${game.dice} and play ${m.play}.`);
+  note(0, `${diceOf(game.dice)}: ${stepsText(m)}`);
   if (m.position.split("/")[0] === "") { game.position = m.position; return finish("human", m.equity); }
   await passTurn("tabula", swapped(m.position));
 }
 
 async function humanDouble() {
   busy();
-  const e = await gammonOf(game.variant, "equity", { position: game.position, cube: cubeStateFor("human") });
-  if (e.cube.double_take <= 1) {
+  const c = await cubeFor("human");
+  note(0, `Doubles => ${game.cube.value * 2}`);
+  // tabula takes when taking leaves the person no more than passing would.
+  if (c.take <= c.pass) {
+    note(1, "Takes");
     game.cube = { value: game.cube.value * 2, owner: "tabula" };
     log(`You double to ${game.cube.value}; tabula takes.`);
     game.phase = "decide";
@@ -520,6 +716,7 @@ async function humanDouble() {
     renderGame();
   } else {
     log(`You double; tabula passes.`);
+    note(1, "Drops");
     game.over = { winner: "human", points: game.cube.value, passed: true };
     renderGame();
   }
@@ -528,9 +725,10 @@ async function humanDouble() {
 async function tabulaTurn() {
   game.phase = "thinking"; renderGame();
   if (canDouble("tabula")) {
-    const e = await gammonOf(game.variant, "equity", { position: game.position, cube: cubeStateFor("tabula") });
-    if (e.cube && (e.cube.action === "double, take" || e.cube.action === "double, pass")) {
+    const c = await cubeFor("tabula");
+    if (c && (c.action === "double, take" || c.action === "double, pass")) {
       log(`tabula doubles to ${game.cube.value * 2}.`);
+      note(1, `Doubles => ${game.cube.value * 2}`);
       game.phase = "offer";
       snapshot();
       return renderGame();
@@ -543,11 +741,13 @@ async function humanTake() {
   busy();
   game.cube = { value: game.cube.value * 2, owner: "human" };
   log(`You take: the cube is ${game.cube.value}, yours.`);
+  note(0, "Takes");
   await tabulaRollAndPlay();
 }
 
 function humanPass() {
   log("You pass.");
+  note(0, "Drops");
   game.over = { winner: "tabula", points: game.cube.value, passed: true };
   renderGame();
 }
@@ -555,15 +755,15 @@ function humanPass() {
 async function tabulaRollAndPlay() {
   game.phase = "thinking";
   const roll = randomRoll(game.rules, game.rng);
-  const params = { position: game.position, roll };
-  if (game.cube) params.cube = cubeStateFor("tabula");
-  const h = await gammonOf(game.variant, "hint", params);
+  const h = await rankedFor("tabula", roll);
   if (!h.moves.length) {
     log(`tabula rolls ${roll}: no legal move.`);
+    note(1, `${diceOf(roll)}:`);
     return passTurn("human", swapped(game.position));
   }
   const best = h.moves[0];
   log(`tabula rolls ${roll} and plays ${best.play}.`);
+  note(1, `${diceOf(roll)}: ${stepsText(best)}`);
   game.lastTabula = { roll };
   if (best.position.split("/")[0] === "") { game.position = best.position; return finish("tabula", best.equity); }
   await passTurn("human", swapped(best.position));
@@ -615,9 +815,17 @@ function renderGame(entry) {
   const phase = game.over ? "over" : game.phase;
   if (game.over) {
     const o = game.over;
-    status.textContent = `Game over: ${o.winner === "human" ? "you win" : "tabula wins"} ${o.points} point${o.points === 1 ? "" : "s"}${o.passed ? " (a double passed)" : o.kind ? ` (${o.kind}${game.cube && game.cube.value > 1 ? `, cube ${game.cube.value}` : ""})` : ""}.`;
+    let after = "";
+    if (game.match) {
+      const m = game.match, won = o.winner === "human" ? 0 : 1;
+      const score = m.score.slice(); score[won] = Math.min(m.length, score[won] + o.points);
+      after = score[won] >= m.length ? ` ${won === 0 ? "You win" : "tabula wins"} the match to ${m.length}, ${score[0]}-${score[1]}.` : ` The score is now ${score[0]}-${score[1]} (you first) in a match to ${m.length}.`;
+    }
+    status.textContent = `Game over: ${o.winner === "human" ? "you win" : "tabula wins"} ${o.points} point${o.points === 1 ? "" : "s"}${o.passed ? " (a double passed)" : o.kind ? ` (${o.kind}${game.cube && game.cube.value > 1 ? `, cube ${game.cube.value}` : ""})` : ""}.${after}`;
   } else if (phase === "decide") {
-    status.textContent = canDouble("human") ? "Your turn: roll, or double." : "Your turn: roll.";
+    const m = game.match;
+    const at = m ? ` (${m.score[0]}-${m.score[1]} in a match to ${m.length}${m.crawford ? ", the Crawford game" : ""})` : "";
+    status.textContent = (canDouble("human") ? "Your turn: roll, or double." : "Your turn: roll.") + at;
   } else if (phase === "move") {
     status.textContent = `You rolled ${game.dice}: choose a play (click it below, or a checker then where it goes).`;
   } else if (phase === "offer") {
@@ -632,15 +840,310 @@ function renderGame(entry) {
   $("game-pass").disabled = phase !== "offer";
   $("game-undo").disabled = game.snapshots.length < (game.over ? 1 : 2);
   $("game-to-board").disabled = !!game.over;
+  $("game-hint").disabled = !(phase === "decide" || phase === "move");
+  $("game-review").disabled = !(game.over && reviewable());
+  if (phase !== "move" && phase !== "decide") $("game-advice").textContent = game.over && !reviewable() ? "The review after the game reads Hypergammon games with the cube, and no game after the Crawford game at match point." : "";
   const holder = $("game-plays");
   holder.replaceChildren();
-  if (phase === "move" && game.plays) holder.append(playsTable(game.plays, $("game-analysis").checked, (m) => guard(humanPlay(m))));
+  if (phase === "move" && game.plays) {
+    const table = playsTable(game.plays, $("game-analysis").checked || game.hinted, (m) => guard(humanPlay(m)), "game-plays-table");
+    if (game.hinted && table.tBodies[0].rows[0]) table.tBodies[0].rows[0].classList.add("best");
+    holder.append(table);
+  }
+}
+
+// The hint: before the roll, the cube action for the person's cube state; after it, the
+// plays ranked (the table's best first, marked), as the Board tab shows them.
+async function gameHint() {
+  if (game.phase === "move") {
+    game.hinted = true;
+    const best = game.plays[0];
+    const value = best.mwc !== undefined ? `match-winning chance ${percent(best.mwc)}` : signed(best.cubeful !== undefined ? best.cubeful : best.equity);
+    $("game-advice").textContent = `Hint: ${best.play} is best (${value}).`;
+    return renderGame();
+  }
+  const c = game.cube && !(game.match && game.match.crawford) ? await cubeFor("human") : null;
+  $("game-advice").textContent = c
+    ? `Hint: ${c.action || "no access to the cube"} (no double ${shown(c, c.noDouble)}, double/take ${shown(c, c.take)}, double/pass ${shown(c, c.pass)}).`
+    : "Hint: no cube decision in this game: roll.";
+}
+
+// A game the review reads: Hypergammon with the cube; in a match, not a game after the
+// Crawford game at a side's match point (a .mat file's lone game there is the Crawford
+// game).
+const reviewable = () => game && game.cube && /^hyper[123]$/.test(game.variant) &&
+  !(game.match && !game.match.crawford && game.match.score.some((s) => s === game.match.length - 1));
+
+// The finished game as a .mat file, reviewed by the server as any match file is.
+function gameMat() {
+  const n = /^hyper([123])$/.exec(game.variant)[1];
+  const m = game.match || { length: 0, score: [0, 0] };
+  const lines = [`; [Variation "HyperGammon (${n})"]`, "", ` ${m.length} point match`, "", " Game 1", ` you : ${m.score[0]}${" ".repeat(24)}tabula : ${m.score[1]}`];
+  game.record.forEach((r, i) => {
+    const number = `${String(i + 1).padStart(3)}) `;
+    lines.push(r.player === 0 ? number + r.entry : number.padEnd(34) + r.entry);
+  });
+  const o = game.over;
+  const wins = `Wins ${o.points} point${o.points === 1 ? "" : "s"}`;
+  lines.push(o.winner === "human" ? "      " + wins : " ".repeat(39) + wins);
+  return lines.join("\n") + "\n";
+}
+
+async function reviewGame() {
+  const text = gameMat();
+  showTab("review");
+  $("review-file").value = "";
+  $("review-text").value = text;
+  await analyseFile(text);
 }
 
 const gameEntry = makeEntry(() => game && game.plays, () => game.position, () => game.rules, (entry) => renderGame(entry), (m) => guard(humanPlay(m)));
 
 async function guard(promise) {
   try { await promise; } catch (e) { fail(e); }
+}
+
+// ---------------------------------------------------------------- a match file reviewed
+// The file is sent to the server (POST /api/gammon/analyse), which answers with the
+// document of `tabula gammon analyse FILE --json`; the page lists its decisions and steps
+// through them on the board. Nothing is judged here.
+const review = { analysis: null, steps: [], at: 0 };
+
+async function analyseFile(textIn) {
+  $("review-status").textContent = "analysing…";
+  $("review-status").dataset.state = "";
+  $("review-view").hidden = true;
+  const response = await fetch("/api/gammon/analyse", { method: "POST", body: textIn, headers: { "content-type": "text/plain; charset=utf-8" } });
+  const body = await response.json();
+  if (!response.ok) {
+    $("review-status").textContent = body.error || response.statusText;
+    $("review-status").dataset.state = "error";
+    return null;
+  }
+  showReview(body);
+  return body;
+}
+
+// The rules of the variant reviewed: the served table's, else Hypergammon's own.
+function rulesOf(name) {
+  const info = variantInfo(name);
+  if (info) return info.rules;
+  const hyper = /^hyper([123])$/.exec(name);
+  return hyper ? { points: 24, checkers: Number(hyper[1]), faces: [1, 2, 3, 4, 5, 6] } : null;
+}
+
+// What an XGID says beside the position: the cube (its value and owner, seen from the
+// side on roll), the dice, and the score.
+function xgidFacts(x) {
+  const f = x.replace(/^XGID=/, "").split(":");
+  const owner = { "0": "centre", "1": "x", "-1": "o" }[f[2]] || "centre";
+  const dice = /^[1-6][1-6]$/.test(f[4]) ? [f[4][0], f[4][1]] : null;
+  return { cube: { value: 2 ** Number(f[1] || 0), owner }, dice, doubled: f[4] === "D", score: [Number(f[5]), Number(f[6])], length: Number(f[8]) };
+}
+
+const MARKS = { doubtful: "?!", bad: "?", very_bad: "??" };
+function lossText(a, loss) {
+  return a.measure === "chance" ? (100 * loss).toFixed(4) + "%" : loss.toFixed(6);
+}
+
+function showReview(a) {
+  review.analysis = a;
+  review.steps = [];
+  for (const g of a.games) for (const s of g.steps) {
+    review.steps.push({ game: g, step: s, d: g.reviews[s.player].decisions[s.decision] });
+  }
+  const status = $("review-status");
+  const kind = a.length ? `a match to ${a.length}` : "money play";
+  status.textContent = `${a.variant} (${kind}): ${a.games.length} game(s), ${review.steps.length} decision(s) reviewed` +
+    (a.faults.length ? `; ${a.faults.length} fault(s) in the file, the rest analysed` : "");
+  status.dataset.state = a.faults.length ? "faults" : "ok";
+  $("review-faults").replaceChildren(...a.faults.map((f) => {
+    const li = document.createElement("li");
+    li.textContent = `${f.line ? `line ${f.line}: ` : ""}${f.game ? `game ${f.game}: ` : ""}${f.reason}`;
+    return li;
+  }));
+  // Each player's totals.
+  const table = document.createElement("table");
+  table.id = "review-totals-table";
+  const head = table.createTHead().insertRow();
+  for (const [t, opt] of [["Player"], ["Decisions"], ["Plays", 1], ["Cube", 1], ["Lost"], ["Error rate"], ["??", 1], ["?", 1], ["?!", 1], ["Rating"]]) {
+    const th = document.createElement("th"); th.textContent = t; if (opt) th.className = "opt"; head.append(th);
+  }
+  const body = table.createTBody();
+  for (const t of a.totals) {
+    const tr = body.insertRow();
+    const cells = [[t.name], [String(t.decisions)], [String(t.plays), 1], [String(t.cube), 1], [t.normalised.toFixed(4)],
+      [t.rate === null ? "–" : (1000 * t.rate).toFixed(1)], [String(t.marks[2]), 1], [String(t.marks[1]), 1], [String(t.marks[0]), 1],
+      [t.rating ? t.rating.replace(/_/g, " ") : "–"]];
+    for (const [c, opt] of cells) { const td = tr.insertCell(); td.textContent = c; if (opt) td.className = "opt"; }
+  }
+  const note = document.createElement("p");
+  note.className = "hint";
+  note.textContent = "Lost: normalised equity per unit of the cube; error rate in thousandths a decision; gnubg’s marks ?! over 0.03, ? over 0.06, ?? over 0.12.";
+  $("review-totals").replaceChildren(table, note);
+  // The decisions, in the order of the file.
+  $("review-list").replaceChildren(...review.steps.map((r, i) => {
+    const li = document.createElement("li");
+    li.textContent = stepText(a, r);
+    li.tabIndex = 0;
+    li.dataset.step = String(i);
+    if (r.d.loss > 0) li.className = "lost";
+    li.addEventListener("click", () => showStep(i));
+    li.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); showStep(i); } });
+    return li;
+  }));
+  $("review-view").hidden = !review.steps.length;
+  if (review.steps.length) showStep(0);
+}
+
+function stepText(a, r) {
+  const who = a.totals[r.step.player].name;
+  const what = r.d.kind === "play" ? `plays ${r.d.roll}` : r.d.kind === "cube" ? "cube" : "answer";
+  const mark = r.d.mark ? ` ${MARKS[r.d.mark]}` : "";
+  const lost = r.d.loss > 0 ? `; best ${r.d.best}, loses ${lossText(a, r.d.loss)}${mark}` : "";
+  return `game ${r.game.number}, line ${r.step.line}: ${who} ${what}: ${r.d.chosen}${lost}`;
+}
+
+// Steps to decision `i`: the position decided on, from the decider's side (for an answer,
+// the doubler's), with its dice and cube; the choice, the best and the loss below.
+function showStep(i) {
+  const a = review.analysis;
+  if (!a || !review.steps.length) return;
+  review.at = Math.max(0, Math.min(review.steps.length - 1, i));
+  const r = review.steps[review.at];
+  const rules = rulesOf(a.variant);
+  const x = xgidFacts(r.step.xgid);
+  const p = r.step.player;
+  const onRoll = r.d.kind === "response" ? 1 - p : p;
+  const names = [a.totals[onRoll].name, a.totals[1 - onRoll].name];
+  const score = a.length ? ` · score ${names[0]} ${x.score[0]}, ${names[1]} ${x.score[1]} in a match to ${a.length}${r.game.crawford ? " (Crawford)" : ""}` : "";
+  drawBoard($("review-board"), rules, parsePosition(rules, r.d.position), {
+    dice: x.dice, cube: a.measure === "cubeless" ? null : x.cube, names, label: `review: ${r.d.position}`,
+  });
+  $("review-where").textContent = `${review.at + 1} / ${review.steps.length}`;
+  $("review-step").textContent = stepText(a, r) + (r.d.loss > 0 ? "" : " (best)");
+  $("review-step").dataset.loss = String(r.d.loss);
+  $("review-xgid").textContent = `${r.step.xgid}${score}`;
+  for (const li of $("review-list").children) li.setAttribute("aria-current", String(li.dataset.step === String(review.at)));
+  const current = $("review-list").children[review.at];
+  if (current && current.scrollIntoView) current.scrollIntoView({ block: "nearest" });
+  $("review-prev").disabled = nextStep(-1) === null;
+  $("review-next").disabled = nextStep(1) === null;
+}
+
+// The next decision shown going `dir` (all of them, or those that lost).
+function nextStep(dir) {
+  const only = $("review-errors").checked;
+  for (let i = review.at + dir; i >= 0 && i < review.steps.length; i += dir) {
+    if (!only || review.steps[i].d.loss > 0) return i;
+  }
+  return null;
+}
+
+async function submitReview() {
+  const file = $("review-file").files[0];
+  let textIn = $("review-text").value;
+  if (file) textIn = await file.text();
+  if (!textIn.trim()) { $("review-status").textContent = "Choose a .sgf or .mat file, or paste one."; return; }
+  await analyseFile(textIn);
+}
+
+// ---------------------------------------------------------------- the bear-off
+// A position of a two-sided bear-off table (`6,5,3/4,2`, the side on roll first) drawn on
+// the board, home boards only; its equity and cube action, and the plays of a roll ranked,
+// from /api/bearoff/{table}/equity and hint.
+const bear = { tables: [], table: null, position: null };
+
+async function bearoffTables(listing) {
+  bear.tables = (listing.bearoff || []).filter((t) => t.kind.two_sided);
+  const select = $("bearoff-table");
+  select.replaceChildren(...bear.tables.map((t) => new Option(`${t.database}${t.kind.cube ? "" : " (no cube)"}`, t.table)));
+  if (!bear.tables.length) {
+    $("bearoff-status").textContent = "No two-sided bear-off table in this folder: build one with `tabula bearoff build --points 6 --checkers 6 --two-sided`, then reload.";
+    return;
+  }
+  const dice = $("bearoff-dice");
+  dice.replaceChildren(new Option("— pick —", ""), ...rollsOf({ faces: [1, 2, 3, 4, 5, 6] }).map((r) => new Option(r, r)));
+  return chooseBearoff(bear.tables[0].table);
+}
+
+function chooseBearoff(name) {
+  bear.table = bear.tables.find((t) => t.table === name) || bear.tables[0];
+  $("bearoff-table").value = bear.table.table;
+  $("bearoff-cube").disabled = !bear.table.kind.cube;
+  const k = bear.table.kind;
+  const side = Array.from({ length: Math.min(k.points, k.checkers) }, (_, i) => k.points - i).join(",");
+  bear.position = null;
+  return setBearoff(`${side}/${side}`);
+}
+
+const bearRules = () => ({ points: 24, checkers: bear.table.kind.checkers, faces: [1, 2, 3, 4, 5, 6] });
+const bearApi = (question, params) => api(`/api/bearoff/${encodeURIComponent(bear.table.table)}/${question}`, params);
+const bearSide = (text) => (text === "-" ? "" : text);
+
+async function setBearoff(textIn, roll) {
+  let e;
+  const params = { position: textIn };
+  if (bear.table.kind.cube) params.cube = $("bearoff-cube").value;
+  try {
+    e = await bearApi("equity", params);
+  } catch (err) {
+    $("bearoff-input").value = textIn;
+    $("bearoff-input").setAttribute("aria-invalid", "true");
+    $("bearoff-status").textContent = `Not a position of ${bear.table.database}: ${err.message}${bear.position ? ` (the board still shows ${bear.position})` : ""}`;
+    return false;
+  }
+  $("bearoff-input").removeAttribute("aria-invalid");
+  $("bearoff-status").textContent = "";
+  bear.position = e.position;
+  $("bearoff-input").value = e.position;
+  const facts = $("bearoff-facts");
+  facts.replaceChildren();
+  for (const [k, v, id] of [["Position", e.position, "bearoff-position"], ["Position ID", e.position_id], ["XGID", e.xgid], ["Pips", `${e.pips[0]} (on roll) – ${e.pips[1]}`]]) {
+    if (!v) continue;
+    const dt = document.createElement("dt"); dt.textContent = k;
+    const dd = document.createElement("dd"); dd.textContent = v; if (id) dd.id = id;
+    facts.append(dt, dd);
+  }
+  const table = equityTable(e, bear.table.database);
+  for (const n of table.querySelectorAll("[id]")) n.id = `bearoff-${n.id}`;
+  $("bearoff-equity").replaceChildren(table);
+  $("bearoff-dice").value = sortedRoll(roll);
+  drawBearoff();
+  await bearoffPlays();
+  return true;
+}
+
+function drawBearoff() {
+  const [us, them] = bear.position.split("/").map(bearSide);
+  const rules = bearRules();
+  const roll = $("bearoff-dice").value;
+  drawBoard($("bearoff-board"), rules, parsePosition(rules, `${us}/${them}`), {
+    dice: roll ? roll.split("-") : null,
+    cube: bear.table.kind.cube ? { value: 1, owner: { centred: "centre", owned: "x", opponent: "o" }[$("bearoff-cube").value] } : null,
+    names: ["on roll", "opponent"], label: `bear-off board: ${bear.position}`,
+  });
+}
+
+async function bearoffPlays() {
+  const holder = $("bearoff-plays");
+  const roll = $("bearoff-dice").value;
+  holder.replaceChildren();
+  drawBearoff();
+  if (!roll) return;
+  const params = { position: bear.position, roll };
+  if (bear.table.kind.cube) params.cube = $("bearoff-cube").value;
+  try {
+    const h = await bearApi("hint", params);
+    holder.replaceChildren(playsTable(h.plays, true, (m) => bearoffPlay(m), "bearoff-plays-table"));
+    if (!h.plays.length) holder.textContent = `${roll}: no legal move.`;
+  } catch (err) { holder.textContent = err.message; }
+}
+
+function bearoffPlay(m) {
+  const [mover, other] = m.position.split("/");
+  if (bearSide(mover) === "") { $("bearoff-status").textContent = `${m.play} bears off the last checker: the side on roll wins.`; return; }
+  setBearoff(`${other}/${mover}`);
 }
 
 // ---------------------------------------------------------------- bingo
@@ -699,6 +1202,8 @@ async function start() {
   $("roll").addEventListener("click", () => { $("dice").value = randomRoll(app.rules, cryptoRandom); showPlays(); });
   $("equity-cube").addEventListener("change", () => { drawAnalysis(); showEquity(); });
   $("jacoby").addEventListener("change", showEquity);
+  for (const id of ["score-mode", "score-a", "score-b", "score-crawford", "score-cube", "score-owner"]) $(id).addEventListener("change", scoreChanged);
+  for (const id of ["score-a", "score-b"]) $(id).addEventListener("input", () => { if ($(id).value) scoreChanged(); });
   $("variant").addEventListener("change", () => { chooseVariant($("variant").value); setPosition(variantInfo(app.variant).opening); });
   $("game-new").addEventListener("click", () => guard(newGame()));
   $("game-roll").addEventListener("click", () => guard(humanRoll()));
@@ -706,6 +1211,8 @@ async function start() {
   $("game-take").addEventListener("click", () => guard(humanTake()));
   $("game-pass").addEventListener("click", humanPass);
   $("game-undo").addEventListener("click", undo);
+  $("game-hint").addEventListener("click", () => guard(gameHint()));
+  $("game-review").addEventListener("click", () => guard(reviewGame()));
   $("game-analysis").addEventListener("change", () => renderGame());
   $("game-to-board").addEventListener("click", () => {
     // The game's position from the side on roll, its dice if rolled: in the Board tab.
@@ -713,10 +1220,21 @@ async function start() {
     chooseVariant(game.variant);
     setPosition(game.position, game.turn === "human" ? game.dice : "");
   });
+  $("review-form").addEventListener("submit", (e) => { e.preventDefault(); guard(submitReview()); });
+  $("review-file").addEventListener("change", () => { if ($("review-file").files[0]) guard(submitReview()); });
+  $("review-prev").addEventListener("click", () => { const i = nextStep(-1); if (i !== null) showStep(i); });
+  $("review-next").addEventListener("click", () => { const i = nextStep(1); if (i !== null) showStep(i); });
+  $("review-errors").addEventListener("change", () => showStep(review.at));
+  $("bearoff-form").addEventListener("submit", (e) => { e.preventDefault(); guard(setBearoff($("bearoff-input").value.trim())); });
+  $("bearoff-table").addEventListener("change", () => guard(chooseBearoff($("bearoff-table").value)));
+  $("bearoff-dice").addEventListener("change", () => guard(bearoffPlays()));
+  $("bearoff-roll").addEventListener("click", () => { $("bearoff-dice").value = randomRoll({ faces: [1, 2, 3, 4, 5, 6] }, cryptoRandom); guard(bearoffPlays()); });
+  $("bearoff-cube").addEventListener("change", () => guard(setBearoff(bear.position, $("bearoff-dice").value)));
   $("bingo-form").addEventListener("submit", (e) => { e.preventDefault(); drawBingo(); });
   try {
     const listing = await api("/api/variants");
     app.variants = listing.variants;
+    guard(bearoffTables(listing));
     const select = $("variant");
     select.replaceChildren(...listing.variants.map((v) => new Option(`${v.title}${v.cube ? "" : " (no cube)"}`, v.variant)));
     for (const b of listing.broken) say(`${b.file}: ${b.error}`);
@@ -728,7 +1246,15 @@ async function start() {
     const wanted = new URLSearchParams(location.hash.slice(1));
     const preferred = ["hyper2", "hyper1", "nikoniko", "hyper3"].find((n) => variantInfo(n));
     chooseVariant(wanted.get("variant") && variantInfo(wanted.get("variant")) ? wanted.get("variant") : preferred || listing.variants[0].variant);
-    await setPosition(wanted.get("position") || variantInfo(app.variant).opening, wanted.get("roll") || "");
+    scoreFrom(wanted);
+    const opening = variantInfo(app.variant).opening;
+    if (!(await setPosition(wanted.get("position") || opening, wanted.get("roll") || ""))) {
+      // A bad position in the link: the message stays, the board shows the opening.
+      const why = $("message").textContent;
+      await setPosition(opening);
+      say(why);
+    }
+    window.addEventListener("hashchange", () => guard(followHash()));
   } catch (e) { fail(e); }
   document.body.dataset.ready = "true";
 }
