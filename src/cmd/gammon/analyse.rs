@@ -150,7 +150,8 @@ pub fn render(a: &Analysis, all: bool) -> String {
     };
     let unit = match a.measure {
         Measure::Chance => "match-winning chance",
-        _ => "equity per unit of the cube",
+        Measure::Cubeless => "cubeless equity",
+        Measure::Cubeful => "equity per unit of the cube",
     };
     let mut out = format!(
         "{} ({kind}), {} game(s); losses in {unit}; gnubg's marks: ?! over 0.03, ? over 0.06, \
@@ -178,6 +179,13 @@ pub fn render(a: &Analysis, all: bool) -> String {
                 ", replayed up to a fault"
             }
         );
+        if g.skipped.iter().any(|&n| n > 0) {
+            let _ = write!(
+                out,
+                "; {} and {} decision(s) not judged",
+                g.skipped[0], g.skipped[1]
+            );
+        }
         for s in &g.steps {
             let d = &g.reviews[s.player].decisions[s.decision];
             if !all && d.loss <= 0.0 {
@@ -221,6 +229,9 @@ pub fn render(a: &Analysis, all: bool) -> String {
             t.marks[0],
             t.rating.map_or("-", |r| r.text())
         );
+        if t.skipped > 0 {
+            let _ = write!(out, "; {} decision(s) not judged", t.skipped);
+        }
     }
     if !a.faults.is_empty() {
         let _ = write!(
