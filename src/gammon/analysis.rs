@@ -631,7 +631,13 @@ impl<J: Judge> Replay<'_, J> {
     }
 
     /// The cube after the answer: taken, or the game passed.
-    fn settle(&mut self, doubler: usize, taker: usize, takes: bool, cube: Cube) -> Result<(), String> {
+    fn settle(
+        &mut self,
+        doubler: usize,
+        taker: usize,
+        takes: bool,
+        cube: Cube,
+    ) -> Result<(), String> {
         if takes {
             self.cube = Some(cube.taken_by(owner_of(taker)));
         } else {

@@ -11,7 +11,7 @@ use clap::Args;
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 use tabula::gammon::analysis::{self, Analysis, Stakes};
-use tabula::gammon::gnubg::record::{Fault, MatchRecord};
+use tabula::gammon::gnubg::record::{Fault, MatchRecord, Played};
 use tabula::gammon::gnubg::{mat, sgf};
 use tabula::gammon::judge::Measure;
 use tabula::gammon::trainer::{Kind, Mark};
@@ -109,7 +109,16 @@ pub fn analysis(
 /// `analyse FILE`.
 pub fn run(args: AnalyseArgs) -> Result<()> {
     let record = read(&args.file)?;
-    let a = analysis(&record, args.table.as_deref(), args.match_tables.as_deref())?;
+    let mut a = analysis(&record, args.table.as_deref(), args.match_tables.as_deref())?;
+    if record.played == Played::Backgammon {
+        // The command that judges what the family's tables cannot.
+        if let Some(f) = a.faults.iter_mut().find(|f| f.line == 0) {
+            f.reason.push_str(&format!(
+                ": `tabula bearoff analyse {}`",
+                args.file.display()
+            ));
+        }
+    }
     text_or_json(&a, args.json, || render(&a, args.all))?;
     if !args.json.json {
         for f in &a.faults {

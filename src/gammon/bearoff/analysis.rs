@@ -74,7 +74,10 @@ pub fn analyse(
         _ => Measure::Chance,
     };
     if money_cube {
-        if let Some(t) = tables.first().filter(|_| tables.iter().all(|t| !t.has_cube())) {
+        if let Some(t) = tables
+            .first()
+            .filter(|_| tables.iter().all(|t| !t.has_cube()))
+        {
             return Err(Error::NoCube {
                 path: t.table().path().to_path_buf(),
                 hint: None,
