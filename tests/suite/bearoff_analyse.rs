@@ -8,6 +8,7 @@
 
 use crate::bearoff_cli::table;
 use crate::common::{json_of, tabula};
+use crate::gammon_analyse::{cut_anywhere, the_bad_move_is_reported, with_a_bad_move};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -350,49 +351,29 @@ fn the_one_sided_estimate_is_apart_labelled_and_hints_estimate() {
 #[test]
 fn damaged_files_get_messages_naming_file_and_line_and_the_rest_is_analysed() {
     let dir = tempfile::tempdir().unwrap();
-    let mat = std::fs::read_to_string(data("backgammon-money.mat")).unwrap();
     // A move that is not legal in the second game: that game stops there, the others are
     // analysed.
-    let line = mat.lines().position(|l| l.contains(" Game 2")).unwrap() + 3;
-    let mut lines: Vec<String> = mat.lines().map(String::from).collect();
-    lines[line - 1] = lines[line - 1].replacen(": ", ": 24/1 ", 1);
-    let bad = dir.path().join("bad.mat");
-    std::fs::write(&bad, lines.join("\n")).unwrap();
-    let (doc, code, err) = analyse(&bad, &[]);
-    assert_eq!(code, 2, "{err}");
-    let faults = doc["faults"].as_array().unwrap();
-    assert_eq!(faults.len(), 1, "{faults:?}");
-    assert_eq!(faults[0]["line"], line, "{faults:?}");
-    assert_eq!(doc["games"][1]["complete"], false);
+    let (bad, line) = with_a_bad_move(&data("backgammon-money.mat"), dir.path());
+    let doc = the_bad_move_is_reported(
+        analyse(&bad, &[]),
+        tabula()
+            .args([
+                "bearoff",
+                "analyse",
+                "--table",
+                &table("bearoff-ts-6x6.tbl"),
+            ])
+            .arg(&bad),
+        line,
+    );
     assert_eq!(doc["games"][4]["complete"], true);
     assert!(!doc["games"][4]["steps"].as_array().unwrap().is_empty());
-    let out = tabula()
-        .args([
-            "bearoff",
-            "analyse",
-            "--table",
-            &table("bearoff-ts-6x6.tbl"),
-        ])
-        .arg(&bad)
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        stderr.contains(&format!("bad.mat:{line}: game 2: ")),
-        "{stderr}"
-    );
-    assert!(String::from_utf8_lossy(&out.stdout).contains("Totals"));
 
     // Truncated anywhere: never a panic, exit 0 or 2.
-    let sgf = std::fs::read(data("backgammon-match1.sgf")).unwrap();
-    for cut in (0..sgf.len()).step_by(97).chain([sgf.len() - 3]) {
-        let f = dir.path().join("cut.sgf");
-        std::fs::write(&f, &sgf[..cut]).unwrap();
-        let (_, code, err) = analyse(&f, &[]);
-        assert!(code == 0 || code == 2, "cut at {cut}: {code} {err}");
-        assert!(!err.contains("panicked"), "cut at {cut}: {err}");
-    }
+    cut_anywhere(&data("backgammon-match1.sgf"), 97, dir.path(), |f| {
+        let (_, code, err) = analyse(f, &[]);
+        (code, err)
+    });
     // A Hypergammon file: named, nothing analysed, exit 2.
     let (doc, code, _) = analyse(&data("hyper2-money.mat"), &[]);
     assert_eq!(code, 2);
