@@ -12,7 +12,7 @@
 //! checkpoint. At the end the table is written from the layer files in record order.
 //!
 //! The order of the arithmetic of each pair is the in-memory solver's, which depends only
-//! on the pair ([`pair_block`]), so the records are the same bytes whatever the order in
+//! on the pair (`pair_block`), so the records are the same bytes whatever the order in
 //! which pairs are solved, the memory given or the thread count.
 
 use super::sides::{weight, Sides, Successors};
