@@ -2,6 +2,11 @@
 # Issue 15's first-run figures: a fresh clone of this repository (into a temporary folder,
 # with its own target folder), then the README's two first commands, each timed.
 # Usage: scripts/bench_first_run.sh [COMMIT]   (default HEAD: commit before measuring)
+#        PARTS="gammon_analyse bearoff_analyse" scripts/bench_first_run.sh   after both
+#        commands, runs the suite's tests of each named part alone (a filter of the
+#        integration suite, already built) and prints its wall time: what each part adds to
+#        the test command. Default: the parts of issue 38 (match files, XGID, the bear-off's
+#        analysis, the page).
 #        BREAKDOWN=1 scripts/bench_first_run.sh [COMMIT]   also the test command's parts: the
 #        processor time of each compilation (through a RUSTC_WRAPPER, which changes nothing
 #        that is built) and each test binary's own time (libtest's "finished in").
@@ -70,7 +75,15 @@ run = timed([
     ["cargo", "run", "--release", "--quiet", "--", "nikoniko", "equity", "8,8,5,2,2/8,8,5,2,2"],
 ], log="run.log")
 test = timed([["cargo", "test", "--release", "--quiet"]], quiet_stderr=True, log="test.log")
+test_output = outputs[-1]
 load_after = " ".join(f"{x:.2f}" for x in os.getloadavg())
+parts = os.environ.get("PARTS", "gammon_analyse gammon_xgid bearoff_analyse serve_browser").split()
+part_times = []
+for part in parts:
+    wall, cpu = timed([["cargo", "test", "--release", "--quiet", "--test", "suite", "--", part]],
+                      quiet_stderr=True, log="parts.log")
+    m = re.findall(r"test result: \w+\. (\d+) passed", outputs[-1])
+    part_times.append((part, wall, cpu, sum(int(x) for x in m)))
 
 ok = lambda v, t: "OK" if v < t else "MISSED"
 print(f"{'':<44} {'wall':>8} {'processor':>10}")
@@ -79,6 +92,8 @@ print(f"{'test command, after the run command':<44} {test[0]:7.1f}s {test[1]:9.1
       f"  target < 60 s: {ok(test[0], 60)}")
 print(f"{'both, from a fresh clone':<44} {run[0] + test[0]:7.1f}s {run[1] + test[1]:9.1f}s"
       f"  target < 240 s: {ok(run[0] + test[0], 240)}")
+for part, wall, cpu, n in part_times:
+    print(f"{'  of which tests ' + part:<44} {wall:7.1f}s {cpu:9.1f}s  ({n} tests, run alone)")
 print(f"load average (1, 5, 15 min): {load_before} before, {load_after} after;"
       f" {os.cpu_count()} cores")
 if wrapper:
@@ -94,6 +109,6 @@ if wrapper:
     for unit, t in sorted(units.items(), key=lambda u: -u[1])[:12]:
         print(f"  {t:7.1f}s  {unit}")
     print("test binaries in order (lib, bin, suite, doctests), libtest's own wall time:")
-    for m in re.finditer(r"test result: .*", outputs[-1]):
+    for m in re.finditer(r"test result: .*", test_output):
         print("  " + m.group(0))
 PY

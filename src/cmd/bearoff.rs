@@ -1,6 +1,7 @@
 //! `tabula bearoff …`: the bear-off databases of real backgammon (`docs/bearoff.md`),
 //! one-sided and two-sided with the cube, their questions, and gnubg's files.
 
+pub mod analyse;
 pub mod answer;
 mod render;
 
@@ -276,6 +277,12 @@ pub enum BearoffCmd {
         #[command(flatten)]
         json: Json,
     },
+    /// Judge a backgammon match file's bear-offs exactly (gnubg's .sgf or a .mat text):
+    /// every play and cube decision a two-sided table holds, the others counted
+    #[command(
+        after_help = "Examples:\n  tabula bearoff analyse match.sgf\n  tabula bearoff analyse match.mat --table tables/bearoff-ts-6x6.tbl --one-sided bearoff-os-6 --json"
+    )]
+    Analyse(analyse::AnalyseArgs),
     /// Write a table in gnubg's format (gnubg_os0.bd, gnubg_ts0.bd)
     #[command(
         after_help = "Example:\n  tabula bearoff export --table tables/bearoff-os-6.tbl --gnubg gnubg_os0.bd\n  tabula bearoff export --table tables/bearoff-ts-6x6.tbl --gnubg gnubg_ts0.bd"
@@ -364,6 +371,7 @@ pub fn run(cmd: BearoffCmd) -> Result<()> {
                 }
             }
         }
+        BearoffCmd::Analyse(args) => analyse::run(args),
         BearoffCmd::Export {
             table,
             gnubg: out,

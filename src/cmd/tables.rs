@@ -52,6 +52,15 @@ pub fn find(file: &str) -> PathBuf {
         .unwrap_or_else(|| build_folder().join(file))
 }
 
+/// The folders a table is looked for in, in order, those that exist.
+pub fn folders() -> Vec<PathBuf> {
+    [from_env(), Some(local()), per_user()]
+        .into_iter()
+        .flatten()
+        .filter(|d| d.is_dir())
+        .collect()
+}
+
 /// The path of a table named `file` for a build: in [`build_folder`].
 pub fn for_build(file: &str) -> PathBuf {
     build_folder().join(file)

@@ -53,6 +53,9 @@ pub struct GameAnalysis {
     pub steps: Vec<Step>,
     /// Whether every action of the game was replayed.
     pub complete: bool,
+    /// Each player's decisions that were not judged: positions the stakes do not value
+    /// (a bear-off analysis: positions outside its tables). Always 0 for Hypergammon.
+    pub skipped: [usize; 2],
 }
 
 /// A player's totals over the file.
@@ -74,6 +77,8 @@ pub struct Totals {
     pub rating: Option<Rating>,
     /// Decisions marked doubtful (`?!`), bad (`?`) and very bad (`??`).
     pub marks: [usize; 3],
+    /// Decisions not judged (outside the tables of a bear-off analysis).
+    pub skipped: usize,
 }
 
 /// A file, analysed.
@@ -157,7 +162,7 @@ pub fn analyse(record: &MatchRecord, stakes: Stakes<'_>) -> Result<Analysis, Err
                 beavers: false,
             };
             for g in &record.games {
-                games.push(replay(&judge, record, g, false, &mut faults));
+                games.push(replay(&judge, record, g, false, Judging::All, &mut faults));
             }
         }
         Stakes::Match(tables) => {
@@ -190,7 +195,8 @@ pub fn analyse(record: &MatchRecord, stakes: Stakes<'_>) -> Result<Analysis, Err
                 };
                 let st = tables(score)?;
                 let judge = AtScore { tables: &st, score };
-                games.push(replay(&judge, record, g, crawford, &mut faults));
+                let all = Judging::All;
+                games.push(replay(&judge, record, g, crawford, all, &mut faults));
             }
         }
     }
@@ -233,7 +239,7 @@ fn record_variant(record: &MatchRecord) -> Result<String, Error> {
         .unwrap_or_else(|| "hyper1".to_string()))
 }
 
-fn finish(
+pub(crate) fn finish(
     record: &MatchRecord,
     variant: &str,
     measure: Measure,
@@ -262,6 +268,7 @@ fn finish(
                 marked(Mark::Bad),
                 marked(Mark::VeryBad),
             ],
+            skipped: games.iter().map(|g| g.skipped[player]).sum(),
         }
     });
     Analysis {
@@ -282,6 +289,18 @@ fn owner_of(player: usize) -> Owner {
     }
 }
 
+/// Which of a game's decisions are judged (where the judge holds the position).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Judging {
+    /// Plays, cube decisions and answers.
+    All,
+    /// Plays only: the judge has no cube (the one-sided estimate); doubles and answers
+    /// are counted as skipped.
+    Plays,
+    /// None: every decision is counted as skipped (a score the tables cannot judge).
+    Nothing,
+}
+
 /// The game under way.
 struct Replay<'j, J: Judge> {
     judges: [&'j J; 2],
@@ -289,8 +308,11 @@ struct Replay<'j, J: Judge> {
     pos: Position,
     on_roll: Option<usize>,
     cube: Option<Cube>,
-    /// The doubler and its verdict, when a double awaits its answer.
-    pending: Option<(usize, super::cube::CubeAction)>,
+    /// The doubler and its verdict (none: not judged), when a double awaits its answer.
+    pending: Option<(usize, Option<CubeAction>)>,
+    judging: Judging,
+    /// Each player's decisions not judged.
+    skipped: [usize; 2],
     /// The side on roll has made its cube decision this turn.
     decided: bool,
     decisions: [Vec<Reviewed>; 2],
@@ -302,11 +324,12 @@ struct Replay<'j, J: Judge> {
     crawford: bool,
 }
 
-fn replay<J: Judge + Clone>(
+pub(crate) fn replay<J: Judge + Clone>(
     judge: &J,
     record: &MatchRecord,
     game: &GameRecord,
     crawford: bool,
+    judging: Judging,
     faults: &mut Vec<Fault>,
 ) -> GameAnalysis {
     let turned = judge.turned();
@@ -318,6 +341,8 @@ fn replay<J: Judge + Clone>(
         on_roll: None,
         cube: record.cube.then_some(Cube::START),
         pending: None,
+        judging,
+        skipped: [0, 0],
         decided: false,
         decisions: [Vec::new(), Vec::new()],
         steps: Vec::new(),
@@ -364,10 +389,25 @@ fn replay<J: Judge + Clone>(
         ],
         steps: r.steps,
         complete,
+        skipped: r.skipped,
     }
 }
 
 impl<J: Judge> Replay<'_, J> {
+    /// Whether `p`'s decision in the present position is judged; counted as skipped when
+    /// not. `cube`: a cube decision or an answer.
+    fn judged(&mut self, p: usize, cube: bool) -> bool {
+        let judged = match self.judging {
+            Judging::All => true,
+            Judging::Plays => !cube,
+            Judging::Nothing => false,
+        } && self.judges[p].holds(&self.pos);
+        if !judged {
+            self.skipped[p] += 1;
+        }
+        judged
+    }
+
     fn seen(&self, player: usize) -> J::Cube {
         self.judges[player].seen(self.cube, owner_of(player))
     }
@@ -436,6 +476,10 @@ impl<J: Judge> Replay<'_, J> {
         if self.decided || self.cube.is_none() || self.on_roll.is_none() {
             return Ok(());
         }
+        // Unjudged positions: a turn without a double is not counted as a decision.
+        if self.judging != Judging::All || !self.judges[p].holds(&self.pos) {
+            return Ok(());
+        }
         let judge = self.judges[p];
         let seen = self.seen(p);
         let action = judge.cube(&self.pos, seen).map_err(|e| e.to_string())?;
@@ -484,7 +528,7 @@ impl<J: Judge> Replay<'_, J> {
                     .unwrap_or("")
             ));
         };
-        if plays.len() > 1 {
+        if plays.len() > 1 && self.judged(p, false) {
             let judge = self.judges[p];
             let seen = self.seen(p);
             let ranked = rank(judge, &self.pos, roll, seen).map_err(|e| e.to_string())?;
@@ -527,6 +571,18 @@ impl<J: Judge> Replay<'_, J> {
         if self.decided {
             return Err("a second double in one turn".into());
         }
+        if !self.judged(p, true) {
+            let cube = self.cube.ok_or("a double in a game without the cube")?;
+            if cube.owner == owner_of(1 - p) {
+                return Err(format!(
+                    "{} doubles, but the cube is the other side's",
+                    self.record.players[p]
+                ));
+            }
+            self.decided = true;
+            self.pending = Some((p, None));
+            return Ok(());
+        }
         let judge = self.judges[p];
         let seen = self.seen(p);
         let action = judge.cube(&self.pos, seen).map_err(|e| e.to_string())?;
@@ -539,13 +595,18 @@ impl<J: Judge> Replay<'_, J> {
         };
         self.cube_decision(line, p, &action, true);
         self.decided = true;
-        self.pending = Some((p, action));
+        self.pending = Some((p, Some(action)));
         Ok(())
     }
 
     fn answer(&mut self, line: usize, taker: usize, takes: bool) -> Result<(), String> {
         let Some((doubler, action)) = self.pending.take() else {
             return Err("a take or pass with no double to answer".into());
+        };
+        let cube = self.cube.unwrap_or(Cube::START);
+        let Some(action) = action else {
+            self.skipped[taker] += 1;
+            return self.settle(doubler, taker, takes, cube);
         };
         let (answers, best) = review::take_answers(&action);
         let k = usize::from(!takes);
@@ -566,7 +627,17 @@ impl<J: Judge> Replay<'_, J> {
         );
         let x = self.xgid(doubler, &pos, XgDice::Doubled);
         self.record(taker, line, r, x);
-        let cube = self.cube.unwrap_or(Cube::START);
+        self.settle(doubler, taker, takes, cube)
+    }
+
+    /// The cube after the answer: taken, or the game passed.
+    fn settle(
+        &mut self,
+        doubler: usize,
+        taker: usize,
+        takes: bool,
+        cube: Cube,
+    ) -> Result<(), String> {
         if takes {
             self.cube = Some(cube.taken_by(owner_of(taker)));
         } else {

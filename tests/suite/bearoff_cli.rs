@@ -61,7 +61,7 @@ fn built(file: &'static str) -> &'static Value {
     })
 }
 
-fn table(file: &'static str) -> String {
+pub(crate) fn table(file: &'static str) -> String {
     built(file);
     folder().join(file).display().to_string()
 }

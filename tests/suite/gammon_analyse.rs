@@ -215,47 +215,22 @@ fn at_a_match_score_the_plays_are_gnubgs_and_the_cube_differs_where_its_met_does
 #[test]
 fn damaged_files_get_messages_naming_file_and_line_and_the_rest_is_analysed() {
     let dir = tempfile::tempdir().unwrap();
-    let mat = std::fs::read_to_string(data("hyper2-money.mat")).unwrap();
-    // A move that is not legal in the second game: that game stops there, the others are
-    // analysed.
-    let line = mat.lines().position(|l| l.contains(" Game 2")).unwrap() + 3;
-    let mut lines: Vec<String> = mat.lines().map(String::from).collect();
-    let damaged = lines[line - 1].replacen(": ", ": 24/1 ", 1);
-    lines[line - 1] = damaged;
-    let bad = dir.path().join("bad.mat");
-    std::fs::write(&bad, lines.join("\n")).unwrap();
-    let (doc, code, err) = analyse(&bad);
-    assert_eq!(code, 2, "{err}");
-    let faults = doc["faults"].as_array().unwrap();
-    assert_eq!(faults.len(), 1, "{faults:?}");
-    assert_eq!(faults[0]["line"], line, "{faults:?}");
-    assert_eq!(doc["games"].as_array().unwrap().len(), 5);
-    assert_eq!(doc["games"][1]["complete"], false);
-    assert_eq!(doc["games"][2]["complete"], true);
-    // In text, the message names the file and the line.
-    let out = tabula()
-        .env("TABULA_TABLES", tables())
-        .args(["gammon", "analyse"])
-        .arg(&bad)
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        stderr.contains(&format!("bad.mat:{line}: game 2: ")),
-        "{stderr}"
+    let (bad, line) = with_a_bad_move(&data("hyper2-money.mat"), dir.path());
+    let doc = the_bad_move_is_reported(
+        analyse(&bad),
+        tabula()
+            .env("TABULA_TABLES", tables())
+            .args(["gammon", "analyse"])
+            .arg(&bad),
+        line,
     );
-    assert!(String::from_utf8_lossy(&out.stdout).contains("Totals"));
+    assert_eq!(doc["games"].as_array().unwrap().len(), 5);
+    assert_eq!(doc["games"][2]["complete"], true);
 
-    // Truncated anywhere: never a panic, exit 0 or 2.
-    let sgf = std::fs::read(data("hyper1-money.sgf")).unwrap();
-    for cut in (0..sgf.len()).step_by(997).chain([sgf.len() - 3]) {
-        let f = dir.path().join("cut.sgf");
-        std::fs::write(&f, &sgf[..cut]).unwrap();
-        let (_, code, err) = analyse(&f);
-        assert!(code == 0 || code == 2, "cut at {cut}: {code} {err}");
-        assert!(!err.contains("panicked"), "cut at {cut}: {err}");
-    }
+    cut_anywhere(&data("hyper1-money.sgf"), 997, dir.path(), |f| {
+        let (_, code, err) = analyse(f);
+        (code, err)
+    });
 
     // Another variant: named, nothing analysed, exit 2.
     let (doc, code, _) = analyse(&data("backgammon-match3.mat"));
@@ -269,6 +244,61 @@ fn damaged_files_get_messages_naming_file_and_line_and_the_rest_is_analysed() {
     assert_eq!(code, 2, "{err}");
     let missing = json_of_failure(&dir.path().join("none.sgf"));
     assert_eq!(missing, 1);
+}
+
+/// A copy of the `.mat` at `file` in `dir` (`bad.mat`) whose second game's first move is
+/// not legal (`24/1` added): the copy and that line.
+pub(crate) fn with_a_bad_move(file: &Path, dir: &Path) -> (PathBuf, usize) {
+    let mat = std::fs::read_to_string(file).unwrap();
+    let line = mat.lines().position(|l| l.contains(" Game 2")).unwrap() + 3;
+    let mut lines: Vec<String> = mat.lines().map(String::from).collect();
+    lines[line - 1] = lines[line - 1].replacen(": ", ": 24/1 ", 1);
+    let bad = dir.join("bad.mat");
+    std::fs::write(&bad, lines.join("\n")).unwrap();
+    (bad, line)
+}
+
+/// Checks the analysis of [`with_a_bad_move`]'s file, as JSON (document, exit code,
+/// stderr) and in text (`text`, the command): exit 2, one fault at `line`, the second game
+/// replayed up to it, the message naming the file and the line, the totals printed. The
+/// document.
+pub(crate) fn the_bad_move_is_reported(
+    (doc, code, err): (Value, i32, String),
+    text: &mut assert_cmd::Command,
+    line: usize,
+) -> Value {
+    assert_eq!(code, 2, "{err}");
+    let faults = doc["faults"].as_array().unwrap();
+    assert_eq!(faults.len(), 1, "{faults:?}");
+    assert_eq!(faults[0]["line"], line, "{faults:?}");
+    assert_eq!(doc["games"][1]["complete"], false);
+    let out = text.output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(&format!("bad.mat:{line}: game 2: ")),
+        "{stderr}"
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("Totals"));
+    doc
+}
+
+/// `file` cut every `step` bytes (and 3 before its end), each cut analysed by `analyse`
+/// (its exit code and stderr): never a panic, exit 0 or 2.
+pub(crate) fn cut_anywhere(
+    file: &Path,
+    step: usize,
+    dir: &Path,
+    mut analyse: impl FnMut(&Path) -> (i32, String),
+) {
+    let bytes = std::fs::read(file).unwrap();
+    for cut in (0..bytes.len()).step_by(step).chain([bytes.len() - 3]) {
+        let f = dir.join("cut.sgf");
+        std::fs::write(&f, &bytes[..cut]).unwrap();
+        let (code, err) = analyse(&f);
+        assert!(code == 0 || code == 2, "cut at {cut}: {code} {err}");
+        assert!(!err.contains("panicked"), "cut at {cut}: {err}");
+    }
 }
 
 fn json_of_failure(file: &Path) -> i32 {

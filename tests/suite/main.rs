@@ -5,6 +5,7 @@ mod common;
 
 mod architecture;
 
+mod bearoff_analyse;
 mod bearoff_cli;
 mod bearoff_exact;
 mod bearoff_out_of_core;

@@ -12,7 +12,7 @@ use std::fmt::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use tabula::gammon::analysis::{self, Analysis, Stakes};
-use tabula::gammon::gnubg::record::{Fault, MatchRecord};
+use tabula::gammon::gnubg::record::{Fault, MatchRecord, Played};
 use tabula::gammon::gnubg::{mat, sgf};
 use tabula::gammon::judge::Measure;
 use tabula::gammon::matchplay::judge::ScoreTables;
@@ -133,7 +133,16 @@ pub fn analysis_with(
 /// `analyse FILE`.
 pub fn run(args: AnalyseArgs) -> Result<()> {
     let record = read(&args.file)?;
-    let a = analysis(&record, args.table.as_deref(), args.match_tables.as_deref())?;
+    let mut a = analysis(&record, args.table.as_deref(), args.match_tables.as_deref())?;
+    if record.played == Played::Backgammon {
+        // The command that judges what the family's tables cannot.
+        if let Some(f) = a.faults.iter_mut().find(|f| f.line == 0) {
+            f.reason.push_str(&format!(
+                ": `tabula bearoff analyse {}`",
+                args.file.display()
+            ));
+        }
+    }
     text_or_json(&a, args.json, || render(&a, args.all))?;
     if !args.json.json {
         for f in &a.faults {
@@ -174,7 +183,8 @@ pub fn render(a: &Analysis, all: bool) -> String {
     };
     let unit = match a.measure {
         Measure::Chance => "match-winning chance",
-        _ => "equity per unit of the cube",
+        Measure::Cubeless => "cubeless equity",
+        Measure::Cubeful => "equity per unit of the cube",
     };
     let mut out = format!(
         "{} ({kind}), {} game(s); losses in {unit}; gnubg's marks: ?! over 0.03, ? over 0.06, \
@@ -202,6 +212,13 @@ pub fn render(a: &Analysis, all: bool) -> String {
                 ", replayed up to a fault"
             }
         );
+        if g.skipped.iter().any(|&n| n > 0) {
+            let _ = write!(
+                out,
+                "; {} and {} decision(s) not judged",
+                g.skipped[0], g.skipped[1]
+            );
+        }
         for s in &g.steps {
             let d = &g.reviews[s.player].decisions[s.decision];
             if !all && d.loss <= 0.0 {
@@ -245,6 +262,9 @@ pub fn render(a: &Analysis, all: bool) -> String {
             t.marks[0],
             t.rating.map_or("-", |r| r.text())
         );
+        if t.skipped > 0 {
+            let _ = write!(out, "; {} decision(s) not judged", t.skipped);
+        }
     }
     if !a.faults.is_empty() {
         let _ = write!(

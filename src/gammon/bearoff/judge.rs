@@ -1,7 +1,11 @@
-//! The bear-off's judge (`crate::gammon::judge`): money play through a two-sided table,
-//! its values shared with the family's ([`MoneyWorth`]).
+//! The bear-off's judges (`crate::gammon::judge`): money play through a two-sided table,
+//! its values shared with the family's ([`MoneyWorth`]); double match point through the
+//! same table's chance to win ([`DoubleMatchPoint`]); the one-sided estimate of a race
+//! ([`Estimate`], labelled as not exact); and several tables tried largest first
+//! ([`Largest`]), as a match file's analysis asks them (`docs/bearoff.md`, "Match files").
 
-use super::store::TwoSidedTable;
+use super::query::race_estimate;
+use super::store::{OneSidedTable, TwoSidedTable};
 use crate::gammon::cube::{decide_money, Cube, CubeAction, CubeState, Owner};
 use crate::gammon::judge::{money_unit, Judge, Measure, MoneyWorth};
 use crate::gammon::{Error, Outcomes, Position, Variant};
@@ -42,6 +46,10 @@ impl Judge for Bearoff<'_> {
 
     fn unit(&self, cube: Option<CubeState>) -> Measure {
         money_unit(cube)
+    }
+
+    fn holds(&self, p: &Position) -> bool {
+        self.table.index().ranks_of(p).is_ok()
     }
 
     fn turned(&self) -> Self {
@@ -91,5 +99,219 @@ impl Judge for Bearoff<'_> {
             .cubeful
             .ok_or_else(|| self.no_cube())?;
         Ok(Some(decide_money(&c, state, self.beavers)))
+    }
+}
+
+/// Double match point (both sides one point from the match, or a match to one): the cube
+/// is dead and a game won, single or gammon, is the match, so the match-winning chance of
+/// the side on roll is its chance to win the game, read from a two-sided table.
+#[derive(Clone)]
+pub struct DoubleMatchPoint<'a> {
+    table: &'a TwoSidedTable,
+    variant: Variant,
+}
+
+impl<'a> DoubleMatchPoint<'a> {
+    /// The judge of `table` at double match point.
+    pub fn new(table: &'a TwoSidedTable) -> DoubleMatchPoint<'a> {
+        DoubleMatchPoint {
+            table,
+            variant: Variant::backgammon(),
+        }
+    }
+
+    fn win(&self, p: &Position) -> Result<f64, Error> {
+        let (us, them) = self.table.index().ranks_of(p)?;
+        Ok(self.table.values(us, them)?.win)
+    }
+}
+
+impl Judge for DoubleMatchPoint<'_> {
+    type Cube = ();
+    type Worth = f64;
+
+    fn variant(&self) -> &Variant {
+        &self.variant
+    }
+
+    fn unit(&self, _: ()) -> Measure {
+        Measure::Chance
+    }
+
+    fn holds(&self, p: &Position) -> bool {
+        self.table.index().ranks_of(p).is_ok()
+    }
+
+    fn turned(&self) -> Self {
+        self.clone()
+    }
+
+    fn seen(&self, _: Option<Cube>, _: Owner) {}
+
+    fn position(&self, p: &Position, _: ()) -> Result<f64, Error> {
+        self.win(p)
+    }
+
+    fn cubeless(&self, p: &Position) -> Result<Option<(f64, Outcomes)>, Error> {
+        let (us, them) = self.table.index().ranks_of(p)?;
+        let v = self.table.values(us, them)?;
+        Ok(Some((v.equity(), v.outcomes())))
+    }
+
+    fn won(&self, _: u32, _: ()) -> f64 {
+        1.0
+    }
+
+    fn after(&self, next: &Position, _: ()) -> Result<f64, Error> {
+        Ok(1.0 - self.win(next)?)
+    }
+
+    fn cube(&self, _: &Position, _: ()) -> Result<Option<CubeAction>, Error> {
+        Ok(None)
+    }
+
+    /// gnubg's normalisation at a score, `2 · loss / (won − lost)`: here `2 · loss`.
+    fn normalised(&self, loss: f64, _: ()) -> f64 {
+        2.0 * loss
+    }
+}
+
+/// The one-sided estimate of a race of money play without the cube (`query::race_estimate`:
+/// each side's rolls to bear off taken as independent): not exact, and every answer built
+/// on it says so. It holds the races whose sides are all on the table's points.
+#[derive(Clone)]
+pub struct Estimate<'a> {
+    table: &'a OneSidedTable,
+    variant: Variant,
+    exact: Vec<&'a TwoSidedTable>,
+}
+
+impl<'a> Estimate<'a> {
+    /// The estimate of `table`, holding the races none of `exact` holds.
+    pub fn new(table: &'a OneSidedTable, exact: &[&'a TwoSidedTable]) -> Estimate<'a> {
+        Estimate {
+            table,
+            variant: Variant::backgammon(),
+            exact: exact.to_vec(),
+        }
+    }
+
+    fn sides(&self, p: &Position) -> Result<(Vec<u8>, Vec<u8>), Error> {
+        let index = self.table.index();
+        Ok((index.side_of(p.us())?, index.side_of(p.them())?))
+    }
+}
+
+impl Judge for Estimate<'_> {
+    type Cube = ();
+    type Worth = f64;
+
+    fn variant(&self) -> &Variant {
+        &self.variant
+    }
+
+    fn unit(&self, _: ()) -> Measure {
+        Measure::Cubeless
+    }
+
+    fn holds(&self, p: &Position) -> bool {
+        self.sides(p).is_ok() && !self.exact.iter().any(|t| t.index().ranks_of(p).is_ok())
+    }
+
+    fn turned(&self) -> Self {
+        self.clone()
+    }
+
+    fn seen(&self, _: Option<Cube>, _: Owner) {}
+
+    fn position(&self, p: &Position, _: ()) -> Result<f64, Error> {
+        let (us, them) = self.sides(p)?;
+        Ok(race_estimate(self.table, &us, &them)?.equity)
+    }
+
+    fn won(&self, points: u32, _: ()) -> f64 {
+        f64::from(points)
+    }
+
+    fn after(&self, next: &Position, _: ()) -> Result<f64, Error> {
+        Ok(-self.position(next, ())?)
+    }
+
+    fn cube(&self, _: &Position, _: ()) -> Result<Option<CubeAction>, Error> {
+        Ok(None)
+    }
+}
+
+/// Several judges of the same stakes over different tables, tried in the order given
+/// (largest table first): a position is judged by the first that holds it.
+#[derive(Clone)]
+pub struct Largest<J> {
+    judges: Vec<J>,
+}
+
+impl<J: Judge> Largest<J> {
+    /// The judges in the order they are tried; none when `judges` is empty.
+    pub fn new(judges: Vec<J>) -> Option<Largest<J>> {
+        (!judges.is_empty()).then_some(Largest { judges })
+    }
+
+    fn of(&self, p: &Position) -> Result<&J, Error> {
+        self.judges
+            .iter()
+            .find(|j| j.holds(p))
+            .ok_or_else(|| Error::Position {
+                reason: "a position outside every bear-off table given".into(),
+            })
+    }
+}
+
+impl<J: Judge> Judge for Largest<J> {
+    type Cube = J::Cube;
+    type Worth = J::Worth;
+
+    fn variant(&self) -> &Variant {
+        self.judges[0].variant()
+    }
+
+    fn unit(&self, cube: J::Cube) -> Measure {
+        self.judges[0].unit(cube)
+    }
+
+    fn holds(&self, p: &Position) -> bool {
+        self.judges.iter().any(|j| j.holds(p))
+    }
+
+    fn turned(&self) -> Self {
+        Largest {
+            judges: self.judges.iter().map(J::turned).collect(),
+        }
+    }
+
+    fn seen(&self, cube: Option<Cube>, side: Owner) -> J::Cube {
+        self.judges[0].seen(cube, side)
+    }
+
+    fn position(&self, p: &Position, cube: J::Cube) -> Result<f64, Error> {
+        self.of(p)?.position(p, cube)
+    }
+
+    fn cubeless(&self, p: &Position) -> Result<Option<(f64, Outcomes)>, Error> {
+        self.of(p)?.cubeless(p)
+    }
+
+    fn won(&self, points: u32, cube: J::Cube) -> J::Worth {
+        self.judges[0].won(points, cube)
+    }
+
+    fn after(&self, next: &Position, cube: J::Cube) -> Result<J::Worth, Error> {
+        self.of(next)?.after(next, cube)
+    }
+
+    fn cube(&self, p: &Position, cube: J::Cube) -> Result<Option<CubeAction>, Error> {
+        self.of(p)?.cube(p, cube)
+    }
+
+    fn normalised(&self, loss: f64, cube: J::Cube) -> f64 {
+        self.judges[0].normalised(loss, cube)
     }
 }

@@ -1,5 +1,6 @@
 //! The bear-off databases of real backgammon (`docs/bearoff.md`).
 
+pub mod analysis;
 pub mod gnubg;
 pub mod index;
 pub mod judge;

@@ -64,6 +64,13 @@ pub trait Judge {
     /// What its values are with `cube`.
     fn unit(&self, cube: Self::Cube) -> Measure;
 
+    /// Whether these stakes value `p` and the positions its plays lead to: every position
+    /// for a table of the whole variant; for a bear-off database, the pairs it holds.
+    fn holds(&self, p: &Position) -> bool {
+        let _ = p;
+        true
+    }
+
     /// The same stakes seen by the other side (at a match score, the score mirrored).
     fn turned(&self) -> Self
     where

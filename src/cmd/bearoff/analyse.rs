@@ -1,0 +1,158 @@
+//! `tabula bearoff analyse FILE`: a backgammon match file's bear-offs judged by the
+//! two-sided tables found (`gammon::bearoff::analysis`), rendered as `gammon analyse`
+//! renders its analysis, with the tables named and the decisions not judged counted.
+
+use super::answer::{build_command, open_one_sided, open_two_sided};
+use super::by_name;
+use crate::cmd::gammon::analyse::{fault_line, read, render as render_analysis};
+use crate::cmd::gammon::args::Json;
+use crate::cmd::{diag, emit, emit_json, tables};
+use clap::Args;
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use tabula::gammon::bearoff::analysis::{self, BearoffAnalysis};
+use tabula::gammon::bearoff::store::{Kind, OneSidedTable, TwoSidedTable};
+use tabula::Result;
+
+/// `bearoff analyse`'s arguments.
+#[derive(Args, Clone)]
+pub struct AnalyseArgs {
+    /// The match file of backgammon: gnubg's .sgf or a .mat (Jellyfish) text
+    pub file: PathBuf,
+    /// A two-sided table to judge with (repeat for several; default: every two-sided
+    /// table in the tables folder)
+    #[arg(long, value_name = "FILE")]
+    pub table: Vec<PathBuf>,
+    /// Also estimate the races no two-sided table holds from this one-sided table (a file,
+    /// or a table's name in the tables folder: bearoff-os-6); not exact, labelled so
+    #[arg(long, value_name = "FILE|NAME")]
+    pub one_sided: Option<PathBuf>,
+    /// List every decision judged, not only those that lost equity
+    #[arg(long)]
+    pub all: bool,
+    #[command(flatten)]
+    pub json: Json,
+}
+
+/// The two-sided tables of the tables folders (the first folder holding a name wins), by
+/// name.
+fn found() -> Vec<(PathBuf, Kind)> {
+    let mut seen = BTreeSet::new();
+    let mut out = Vec::new();
+    for dir in tables::folders() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        let mut names: Vec<String> = entries
+            .filter_map(|e| e.ok()?.file_name().into_string().ok())
+            .collect();
+        names.sort();
+        for name in names {
+            let Some(kind) = Kind::of_file_name(&name).filter(|k| k.two_sided) else {
+                continue;
+            };
+            if name.ends_with(".tbl") && seen.insert(name.clone()) {
+                out.push((dir.join(&name), kind));
+            }
+        }
+    }
+    out
+}
+
+/// The tables given, or found; none is a failure naming the build of the 6×6 table.
+fn open_tables(given: &[PathBuf]) -> Result<Vec<TwoSidedTable>> {
+    if !given.is_empty() {
+        return given
+            .iter()
+            .map(|p| -> Result<TwoSidedTable> {
+                let p = by_name(p);
+                Ok(TwoSidedTable::open(&p)?)
+            })
+            .collect();
+    }
+    let found = found();
+    if found.is_empty() {
+        let kind = Kind::two_sided(6, 6, true);
+        let path = tables::find(&kind.file_name());
+        // The missing 6×6 table's own message, with its build.
+        open_two_sided(&path, &kind, None)?;
+    }
+    found
+        .iter()
+        .map(|(path, kind)| open_two_sided(path, kind, None))
+        .collect()
+}
+
+/// `bearoff analyse FILE`.
+pub fn run(args: AnalyseArgs) -> Result<()> {
+    let record = read(&args.file)?;
+    let owned = open_tables(&args.table)?;
+    let one_sided: Option<OneSidedTable> = match &args.one_sided {
+        Some(given) => {
+            let points = owned.iter().map(|t| t.kind().points).max().unwrap_or(6);
+            Some(open_one_sided(
+                &by_name(given),
+                &Kind::one_sided(points),
+                Some(given),
+            )?)
+        }
+        None => None,
+    };
+    let tables: Vec<&TwoSidedTable> = owned.iter().collect();
+    let a = analysis::analyse(&record, &tables, one_sided.as_ref()).map_err(|e| match e {
+        tabula::gammon::Error::NoCube { .. } => {
+            let kind = Kind::two_sided(6, 6, true);
+            e.with_hint(&format!(
+                "the file played with the cube: {}",
+                build_command(&kind, None)
+            ))
+        }
+        e => e,
+    })?;
+    match args.json.json {
+        true => emit_json(&a)?,
+        false => {
+            emit(&render(&a, args.all))?;
+            for f in &a.analysis.faults {
+                diag(&fault_line(&args.file, f));
+            }
+        }
+    }
+    faults(&args.file, &a)
+}
+
+/// Exit status 2 when the file had faults (the rest analysed).
+fn faults(file: &Path, a: &BearoffAnalysis) -> Result<()> {
+    match a.analysis.faults.len() {
+        0 => Ok(()),
+        n => Err(tabula::gammon::Error::Input {
+            what: "match file",
+            input: file.display().to_string(),
+            reason: format!("{n} fault(s) above; the rest of the file was analysed"),
+        }
+        .into()),
+    }
+}
+
+/// The analysis as text: the tables, the exact analysis as `gammon analyse` prints it,
+/// then the estimate's when asked.
+pub fn render(a: &BearoffAnalysis, all: bool) -> String {
+    let mut out = format!(
+        "Bear-offs judged exactly by {}; the other decisions are counted as not judged{}.\n",
+        a.tables.join(", "),
+        match a.analysis.length {
+            0 => "",
+            _ => " (in a match, only the games at double match point are judged)",
+        }
+    );
+    out.push_str(&render_analysis(&a.analysis, all));
+    if let Some(e) = &a.estimate {
+        out.push_str(&format!(
+            "\n\nThe races no two-sided table holds, by the {} of {} (not exact; cubeless, \
+             whatever the cube and the score):\n",
+            e.method, e.table
+        ));
+        out.push_str(&render_analysis(&e.analysis, all));
+    }
+    out
+}

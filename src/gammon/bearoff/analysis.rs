@@ -1,0 +1,157 @@
+//! A backgammon match file's bear-offs judged exactly (`docs/bearoff.md`, "Match
+//! files"): each game replayed from backgammon's opening by the family's replay
+//! (`crate::gammon::analysis`), and every decision whose position a two-sided table
+//! holds judged by the bear-off's judges — money play through [`Bearoff`] (cubeful when
+//! the file played with the cube), double match point through [`DoubleMatchPoint`] — the
+//! tables tried largest first ([`Largest`]). The other decisions are counted, not judged:
+//! positions outside every table, and in a match every game not at double match point
+//! (a table holds money values; at other scores the cube and the gammons are worth what
+//! the match makes them, which no table here holds). On request the races the tables do
+//! not hold are judged apart by the one-sided estimate ([`Estimate`]), labelled so.
+
+use super::judge::{Bearoff, DoubleMatchPoint, Estimate, Largest};
+use super::query::{name, ONE_SIDED_ESTIMATE};
+use super::store::{OneSidedTable, TwoSidedTable};
+use crate::gammon::analysis::{finish, replay, Analysis, Judging};
+use crate::gammon::gnubg::record::{Fault, MatchRecord, Played};
+use crate::gammon::judge::{Judge, Measure};
+use crate::gammon::Error;
+use serde::Serialize;
+
+/// How the exact analysis is labelled.
+pub const EXACT: &str = "exact";
+
+/// A file's bear-offs, analysed: the family's analysis document (`gammon::analysis`),
+/// with the tables that judged it and, when asked, the one-sided estimate's.
+#[derive(Debug, Clone, Serialize)]
+pub struct BearoffAnalysis {
+    /// Always [`EXACT`].
+    pub method: &'static str,
+    /// The two-sided tables used, largest first (`bearoff 6x6`).
+    pub tables: Vec<String>,
+    /// The analysis of the decisions the tables hold.
+    #[serde(flatten)]
+    pub analysis: Analysis,
+    /// The one-sided estimate of the races no table holds, when asked.
+    pub estimate: Option<EstimatedAnalysis>,
+}
+
+/// The races no two-sided table holds, judged by the one-sided estimate: cubeless money
+/// equities whatever the cube and the score, plays only. Not exact.
+#[derive(Debug, Clone, Serialize)]
+pub struct EstimatedAnalysis {
+    /// Always [`ONE_SIDED_ESTIMATE`].
+    pub method: &'static str,
+    /// The one-sided table (`bearoff one-sided 6`).
+    pub table: String,
+    /// Its analysis (the cube decisions and every other decision counted as skipped).
+    #[serde(flatten)]
+    pub analysis: Analysis,
+}
+
+/// Whether both sides need one point: the score of double match point (a match to one
+/// included).
+pub fn double_match_point(length: u32, score: [u32; 2]) -> bool {
+    length > 0 && score.iter().all(|&s| s + 1 == length)
+}
+
+/// Analyses the bear-offs of `record` (already read) with the two-sided `tables` (tried
+/// largest first; with the cube when the file played money with it), and, with
+/// `one_sided`, estimates the races they do not hold. Faults of the file are kept in the
+/// result; an error only for what stops the whole analysis (no table fit to judge it).
+pub fn analyse(
+    record: &MatchRecord,
+    tables: &[&TwoSidedTable],
+    one_sided: Option<&OneSidedTable>,
+) -> Result<BearoffAnalysis, Error> {
+    let mut faults = record.faults.clone();
+    let mut tables = tables.to_vec();
+    tables.sort_by_key(|t| std::cmp::Reverse(t.index().pairs()));
+    let money_cube = record.length == 0 && record.cube;
+    let measure = match (record.length, record.cube) {
+        (0, true) => Measure::Cubeful,
+        (0, false) => Measure::Cubeless,
+        _ => Measure::Chance,
+    };
+    if money_cube {
+        if let Some(t) = tables
+            .first()
+            .filter(|_| tables.iter().all(|t| !t.has_cube()))
+        {
+            return Err(Error::NoCube {
+                path: t.table().path().to_path_buf(),
+                hint: None,
+            });
+        }
+        tables.retain(|t| t.has_cube());
+    }
+    let names = tables.iter().map(|t| name(&t.kind())).collect();
+    if record.played != Played::Backgammon {
+        faults.push(Fault {
+            line: 0,
+            game: None,
+            reason: format!(
+                "the file's games are {}: the bear-off databases judge backgammon's; \
+                 Hypergammon 1-3 games are judged by the family's tables",
+                record.played.title()
+            ),
+        });
+        return Ok(BearoffAnalysis {
+            method: EXACT,
+            tables: names,
+            analysis: finish(record, "backgammon", measure, Vec::new(), faults),
+            estimate: None,
+        });
+    }
+    if record.jacoby && money_cube && tables.iter().any(|t| t.kind().gammons()) {
+        faults.push(Fault {
+            line: 0,
+            game: None,
+            reason: "the Jacoby rule was in force; tabula's money games are judged without it"
+                .into(),
+        });
+    }
+    let mut games = Vec::new();
+    if record.length == 0 {
+        let judge = Largest::new(tables.iter().map(|t| Bearoff::new(t, false)).collect())
+            .ok_or_else(no_table)?;
+        for g in &record.games {
+            games.push(replay(&judge, record, g, false, Judging::All, &mut faults));
+        }
+    } else {
+        let judge = Largest::new(tables.iter().map(|t| DoubleMatchPoint::new(t)).collect())
+            .ok_or_else(no_table)?;
+        for g in &record.games {
+            let judging = match double_match_point(record.length, g.score) {
+                true => Judging::All,
+                false => Judging::Nothing,
+            };
+            games.push(replay(&judge, record, g, false, judging, &mut faults));
+        }
+    }
+    let estimate = one_sided.map(|os| {
+        let judge = Estimate::new(os, &tables);
+        // The estimate's replay is the exact one's: its faults are the ones above.
+        let mut again = Vec::new();
+        let games = record
+            .games
+            .iter()
+            .map(|g| replay(&judge, record, g, false, Judging::Plays, &mut again))
+            .collect();
+        EstimatedAnalysis {
+            method: ONE_SIDED_ESTIMATE,
+            table: name(&os.kind()),
+            analysis: finish(record, "backgammon", judge.unit(()), games, Vec::new()),
+        }
+    });
+    Ok(BearoffAnalysis {
+        method: EXACT,
+        tables: names,
+        analysis: finish(record, "backgammon", measure, games, faults),
+        estimate,
+    })
+}
+
+fn no_table() -> Error {
+    Error::Inconsistent("no two-sided bear-off table to judge the file with".into())
+}
