@@ -19,7 +19,7 @@ use tabula::gammon::matchplay::judge::ScoreTables;
 use tabula::gammon::matchplay::Score;
 use tabula::gammon::review::{Kind, Mark};
 use tabula::gammon::Variant;
-use tabula::table::Reader;
+use tabula::table::{Reader, TableError};
 use tabula::Result;
 
 /// The largest match file read.
@@ -46,17 +46,30 @@ pub struct AnalyseArgs {
 }
 
 /// Reads `path` as a match file: `.sgf` by its extension or its first characters, else
-/// `.mat`.
+/// `.mat`. Opened as every input is (`table::open_input`): what is not a regular file (a
+/// named pipe, a folder) is refused at once, never waited on.
 pub fn read(path: &Path) -> Result<MatchRecord> {
     let io = |e| tabula::Error::io(path.display().to_string(), e);
-    let size = std::fs::metadata(path).map_err(io)?.len();
+    let (mut file, size) = match tabula::table::open_input(path) {
+        Ok(opened) => opened,
+        Err(TableError::NotAFile { what, .. }) => {
+            return Err(input(path, format!("{what}, not a regular file")))
+        }
+        // Missing, unreadable: as the file system says it, as before.
+        Err(_) => {
+            return Err(io(std::fs::metadata(path)
+                .err()
+                .unwrap_or_else(|| std::io::Error::other("cannot be opened"))))
+        }
+    };
     if size > MAX_BYTES {
         return Err(input(
             path,
             format!("{size} bytes; a match file is read up to {MAX_BYTES}"),
         ));
     }
-    let bytes = std::fs::read(path).map_err(io)?;
+    let mut bytes = Vec::new();
+    std::io::Read::read_to_end(&mut file, &mut bytes).map_err(io)?;
     let sgf_named = path
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("sgf"));
@@ -133,20 +146,19 @@ pub fn analysis_with(
 /// `analyse FILE`.
 pub fn run(args: AnalyseArgs) -> Result<()> {
     let record = read(&args.file)?;
-    let mut a = analysis(&record, args.table.as_deref(), args.match_tables.as_deref())?;
-    if record.played == Played::Backgammon {
-        // The command that judges what the family's tables cannot.
-        if let Some(f) = a.faults.iter_mut().find(|f| f.line == 0) {
-            f.reason.push_str(&format!(
-                ": `tabula bearoff analyse {}`",
-                args.file.display()
-            ));
-        }
-    }
+    let a = analysis(&record, args.table.as_deref(), args.match_tables.as_deref())?;
     text_or_json(&a, args.json, || render(&a, args.all))?;
     if !args.json.json {
         for f in &a.faults {
             diag(&fault_line(&args.file, f));
+        }
+        if record.played == Played::Backgammon {
+            // The command that judges what the family's tables cannot (the JSON document
+            // stays the library's, as the server sends it).
+            diag(&format!(
+                "{0}: its bear-offs: `tabula bearoff analyse {0}`",
+                args.file.display()
+            ));
         }
     }
     match a.faults.len() {
