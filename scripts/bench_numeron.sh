@@ -124,7 +124,8 @@ optimum() {
     local first_wall="" first_value="" last_wall=""
     for t in "${threads[@]}"; do
         local w c v eff
-        read -r w c < <(timed "$scratch/out" "$bin" "$t" "$@")
+        # "$@" is the command, its program first.
+        read -r w c < <(timed "$scratch/out" "$1" "$t" "${@:2}")
         v=$(value "$scratch/out")
         [[ -z "$first_wall" ]] && first_wall=$w && first_value=$v
         last_wall=$w
@@ -141,7 +142,7 @@ optimum() {
     done
     if [[ -n "$previous" ]]; then
         local w c v
-        read -r w c < <(timed "$scratch/prev" "$previous" "" "$@")
+        read -r w c < <(timed "$scratch/prev" "$previous" "" "${@:2}")
         v=$(value "$scratch/prev")
         local same="same values"
         [[ "$v" != "$first_value" ]] && same="DIFFERENT values: ${v}"
