@@ -357,12 +357,7 @@ mod tests {
     use super::*;
 
     fn backgammon_start() -> Position {
-        let mut side = vec![0u8; 25];
-        side[5] = 5;
-        side[7] = 3;
-        side[12] = 5;
-        side[23] = 2;
-        Position::new(&side, &side).unwrap()
+        crate::gammon::Variant::backgammon().opening()
     }
 
     #[test]
