@@ -15,15 +15,7 @@ const SECOND_COLUMN: usize = 28;
 /// Reads a `.mat` file's text: what could be read, and a fault for each line that could
 /// not be.
 pub fn read(text: &str) -> MatchRecord {
-    let mut r = MatchRecord {
-        players: ["player 0".into(), "player 1".into()],
-        played: Played::Backgammon,
-        length: 0,
-        jacoby: false,
-        cube: true,
-        games: Vec::new(),
-        faults: Vec::new(),
-    };
+    let mut r = MatchRecord::unread();
     let mut length_seen = false;
     // The game being read, and whether a fault ended it.
     let mut game: Option<(GameRecord, bool)> = None;

@@ -117,6 +117,22 @@ pub struct MatchRecord {
     pub faults: Vec<Fault>,
 }
 
+impl MatchRecord {
+    /// What a reader starts from before it has read the file's header: unnamed players,
+    /// backgammon, money play, no Jacoby rule, the cube in use, no game, no fault.
+    pub fn unread() -> MatchRecord {
+        MatchRecord {
+            players: ["player 0".into(), "player 1".into()],
+            played: Played::Backgammon,
+            length: 0,
+            jacoby: false,
+            cube: true,
+            games: Vec::new(),
+            faults: Vec::new(),
+        }
+    }
+}
+
 /// Reads a move written as `from/to` steps (`13/7 24/18*`, `bar/22`, `6/off`, `13/7(2)`,
 /// `8/5/2`), in the mover's numbering: the steps, 25 for the bar and 0 for off.
 pub fn steps(text: &str) -> Result<Vec<(u8, u8)>, String> {

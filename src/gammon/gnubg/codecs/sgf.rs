@@ -29,15 +29,7 @@ impl Node {
 /// Reads a `.sgf` file's text: what could be read, and a fault for each line that could
 /// not be.
 pub fn read(text: &str) -> MatchRecord {
-    let mut record = MatchRecord {
-        players: ["player 0".into(), "player 1".into()],
-        played: Played::Backgammon,
-        length: 0,
-        jacoby: false,
-        cube: true,
-        games: Vec::new(),
-        faults: Vec::new(),
-    };
+    let mut record = MatchRecord::unread();
     let trees = match trees(text) {
         Ok(t) => t,
         Err(fault) => {
