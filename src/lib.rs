@@ -19,6 +19,7 @@ pub mod lines;
 pub mod memory;
 pub mod nikoniko;
 pub mod numeron;
+pub(crate) mod par;
 pub mod poker;
 pub mod progress;
 pub mod random;

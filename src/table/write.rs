@@ -7,7 +7,6 @@
 
 use super::header::{descriptor_fits, Header, BLOCK_SIZE, HEADER_LEN, SUM_LEN, VERSION};
 use super::{io_error, Descriptor, TableError};
-use rayon::prelude::*;
 use sha2::{Digest, Sha256};
 use std::fs::File;
 use std::io::Write;
@@ -57,6 +56,16 @@ pub fn write<T: bytemuck::Pod>(
     Ok(publish(vec![staged])?.remove(0))
 }
 
+/// The first [`SUM_LEN`] bytes of the SHA-256 of each block of `payload`, block by block,
+/// computed in parallel.
+fn block_sums(payload: &[u8]) -> Vec<u8> {
+    let block = BLOCK_SIZE as usize;
+    crate::par::map_chunks(payload.len(), block, |r| {
+        <[u8; SUM_LEN]>::try_from(&Sha256::digest(&payload[r])[..SUM_LEN]).expect("SUM_LEN bytes")
+    })
+    .concat()
+}
+
 /// Writes `records` as a table to a temporary file beside `path` and syncs it; nothing
 /// is at `path` until [`publish`].
 pub fn stage<T: bytemuck::Pod>(
@@ -68,18 +77,32 @@ pub fn stage<T: bytemuck::Pod>(
         descriptor_fits(descriptor.kind, descriptor.layout, descriptor.variant),
         "descriptor {descriptor:?} does not fit a table header"
     );
-    let payload: &[u8] = bytemuck::cast_slice(records);
-    let sums: Vec<u8> = payload
-        .par_chunks(BLOCK_SIZE as usize)
-        .flat_map_iter(|block| Sha256::digest(block)[..SUM_LEN].to_vec())
-        .collect();
+    let record_size = std::mem::size_of::<T>() as u32;
+    stage_bytes(
+        path,
+        descriptor,
+        bytemuck::cast_slice(records),
+        record_size,
+        records.len() as u64,
+    )
+}
+
+/// [`stage`] of the records' bytes: not generic, so compiled once for every record type.
+fn stage_bytes(
+    path: &Path,
+    descriptor: Descriptor<'_>,
+    payload: &[u8],
+    record_size: u32,
+    record_count: u64,
+) -> Result<Staged, TableError> {
+    let sums = block_sums(payload);
     let header = Header {
         version: VERSION,
         kind: descriptor.kind.to_string(),
         layout: descriptor.layout.to_string(),
         variant: descriptor.variant.to_string(),
-        record_size: std::mem::size_of::<T>() as u32,
-        record_count: records.len() as u64,
+        record_size,
+        record_count,
         checksum: Sha256::digest(payload).into(),
         block_size: BLOCK_SIZE,
         sums_digest: Sha256::digest(&sums)[..SUM_LEN]
@@ -174,11 +197,7 @@ impl<T: bytemuck::Pod> Stream<T> {
             }
         }
         let full = bytes.len() / block * block;
-        let made: Vec<u8> = bytes[..full]
-            .par_chunks(block)
-            .flat_map_iter(|b| Sha256::digest(b)[..SUM_LEN].to_vec())
-            .collect();
-        self.sums.extend_from_slice(&made);
+        self.sums.extend_from_slice(&block_sums(&bytes[..full]));
         self.pending.extend_from_slice(&bytes[full..]);
         Ok(())
     }

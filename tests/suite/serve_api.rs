@@ -22,6 +22,11 @@ pub struct Server {
 impl Server {
     /// Starts the server on the tables in `folder`, on a free port.
     pub fn start(folder: &Path) -> Server {
+        Server::start_with(folder, &[])
+    }
+
+    /// [`Server::start`] with more of `serve`'s options.
+    pub fn start_with(folder: &Path, options: &[&str]) -> Server {
         let mut command = Command::new(assert_cmd::cargo::cargo_bin("tabula"));
         command
             .args([
@@ -33,6 +38,7 @@ impl Server {
                 "--tables",
             ])
             .arg(folder)
+            .args(options)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::piped());
@@ -1012,7 +1018,8 @@ fn address(server: &Server) -> String {
 #[test]
 fn slow_and_half_closed_clients_get_their_answer_or_a_deadline_and_do_not_hold_a_stop() {
     use std::net::{Shutdown, TcpStream};
-    let server = Server::start(folder());
+    // A deadline of 2 s instead of 10: the test waits for it once.
+    let server = Server::start_with(folder(), &["--deadline", "2"]);
     let addr = address(&server);
     // A complete request, then the client closes its side: the answer still comes.
     let mut half = TcpStream::connect(&addr).unwrap();
@@ -1035,7 +1042,9 @@ fn slow_and_half_closed_clients_get_their_answer_or_a_deadline_and_do_not_hold_a
     let mut answer = String::new();
     let _ = slow.read_to_string(&mut answer);
     assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
-    assert!(started.elapsed() < Duration::from_secs(15));
+    assert!(answer.contains("within 2s"), "{answer}");
+    assert!(started.elapsed() >= Duration::from_millis(1900));
+    assert!(started.elapsed() < Duration::from_secs(7));
     // A head half sent does not hold the stop for the head's whole deadline.
     let mut partial = TcpStream::connect(&addr).unwrap();
     partial

@@ -28,10 +28,9 @@ pub const MAX_BODY: usize = 16 * 1024;
 pub const MAX_FILE: usize = 4 << 20;
 /// hyper's buffer for a request head: a longer head is refused with a 431.
 const MAX_HEAD: usize = 16 * 1024;
-/// How long a client may take to send its request head.
-const HEAD_TIMEOUT: Duration = Duration::from_secs(10);
-/// How long a client may take to send the body it declared, once its head has come.
-const BODY_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long a client may take to send its request head, and then the body it declared,
+/// unless `serve --deadline` says otherwise.
+pub const DEADLINE: Duration = Duration::from_secs(10);
 /// How long a stop lets the last answer be written once no request is in flight.
 const SETTLE: Duration = Duration::from_millis(200);
 /// How long a stop waits for the requests in flight.
@@ -49,8 +48,14 @@ static HEAVY: AtomicUsize = AtomicUsize::new(0);
 /// Requests whose head has come and whose answer is not sent yet: what a stop waits for.
 static IN_FLIGHT: AtomicUsize = AtomicUsize::new(0);
 
-/// Serves `state` on `addr` with `threads` workers until a signal stops it.
-pub fn serve(addr: SocketAddr, threads: Option<usize>, state: State) -> Result<()> {
+/// Serves `state` on `addr` with `threads` workers until a signal stops it; a client has
+/// `deadline` to send its request's head, and as long again for the body it declares.
+pub fn serve(
+    addr: SocketAddr,
+    threads: Option<usize>,
+    deadline: Duration,
+    state: State,
+) -> Result<()> {
     let mut runtime = tokio::runtime::Builder::new_multi_thread();
     if let Some(t) = threads {
         runtime.worker_threads(t);
@@ -61,10 +66,10 @@ pub fn serve(addr: SocketAddr, threads: Option<usize>, state: State) -> Result<(
         .thread_name("tabula-serve")
         .build()
         .map_err(|e| tabula::Error::io("the server's runtime", e))?;
-    runtime.block_on(listen(addr, Arc::new(state)))
+    runtime.block_on(listen(addr, deadline, Arc::new(state)))
 }
 
-async fn listen(addr: SocketAddr, state: Arc<State>) -> Result<()> {
+async fn listen(addr: SocketAddr, deadline: Duration, state: Arc<State>) -> Result<()> {
     let listener = TcpListener::bind(addr)
         .await
         .map_err(|e| tabula::Error::io(format!("listening on {addr}"), e))?;
@@ -95,7 +100,7 @@ async fn listen(addr: SocketAddr, state: Arc<State>) -> Result<()> {
         let _ = stream.set_nodelay(true);
         let connection = hyper::server::conn::http1::Builder::new()
             .timer(TokioTimer::new())
-            .header_read_timeout(HEAD_TIMEOUT)
+            .header_read_timeout(deadline)
             // A client that half-closes after its request still gets the answer.
             .half_close(true)
             .max_buf_size(MAX_HEAD)
@@ -103,7 +108,7 @@ async fn listen(addr: SocketAddr, state: Arc<State>) -> Result<()> {
                 TokioIo::new(stream),
                 hyper::service::service_fn({
                     let state = state.clone();
-                    move |req| respond(state.clone(), req)
+                    move |req| respond(state.clone(), deadline, req)
                 }),
             );
         let connection = graceful.watch(connection);
@@ -165,7 +170,11 @@ async fn stop_signal() {
 type Reply = Response<Full<Bytes>>;
 
 /// One request: its size checked, its method, then its route.
-async fn respond(state: Arc<State>, req: Request<Incoming>) -> Result<Reply, Infallible> {
+async fn respond(
+    state: Arc<State>,
+    deadline: Duration,
+    req: Request<Incoming>,
+) -> Result<Reply, Infallible> {
     struct Flight;
     impl Drop for Flight {
         fn drop(&mut self) {
@@ -178,11 +187,11 @@ async fn respond(state: Arc<State>, req: Request<Incoming>) -> Result<Reply, Inf
     // Only the analysis of a match file takes a body (the file), and only by POST.
     let posts = parts.uri.path() == api::ANALYSE;
     let limit = if posts { MAX_FILE } else { MAX_BODY };
-    let read = tokio::time::timeout(BODY_TIMEOUT, read_body(&parts.headers, body, limit)).await;
+    let read = tokio::time::timeout(deadline, read_body(&parts.headers, body, limit)).await;
     let read = read.unwrap_or_else(|_| {
         Err(Fault::new(
             StatusCode::REQUEST_TIMEOUT,
-            format!("the request body did not arrive within {BODY_TIMEOUT:?}"),
+            format!("the request body did not arrive within {deadline:?}"),
         ))
     });
     let body = match read {

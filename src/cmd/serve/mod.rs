@@ -32,6 +32,11 @@ pub struct ServeArgs {
     /// Worker threads answering requests (default: one per core)
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
     pub threads: Option<u16>,
+    /// Seconds a client may take to send a request's head, and as long again for its body
+    /// (408 after that)
+    #[arg(long, default_value_t = http::DEADLINE.as_secs(), value_name = "SECONDS",
+          value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub deadline: u64,
 }
 
 /// Serves until SIGINT or SIGTERM, then finishes the requests in flight and returns.
@@ -41,5 +46,10 @@ pub fn run(args: ServeArgs) -> Result<()> {
         .clone()
         .unwrap_or_else(super::tables::build_folder);
     let state = state::State::new(folder);
-    http::serve(args.addr, args.threads.map(usize::from), state)
+    http::serve(
+        args.addr,
+        args.threads.map(usize::from),
+        std::time::Duration::from_secs(args.deadline),
+        state,
+    )
 }

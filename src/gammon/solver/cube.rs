@@ -32,7 +32,6 @@ pub(crate) use super::stakes::{Money, Stakes};
 use super::sweep::{by_rolls, iterate, level_sweep, rolls, Keep, Slot};
 use crate::gammon::Error;
 use crate::progress::Progress;
-use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
 /// Once plain sweeps stall, each sweep moves a value this part of the way to its new
@@ -96,11 +95,8 @@ fn solve_with<S: Stakes<N>, const N: usize>(
     eliminate: bool,
 ) -> Result<CubeSolution<N>, Error> {
     let (x, sweeps, residual) = solve_at(graph, stakes, tolerance, progress, eliminate)?;
-    let values = graph
-        .solver_pos
-        .par_iter()
-        .map(|&s| x[s as usize].get())
-        .collect();
+    let pos = &graph.solver_pos;
+    let values = crate::par::collect(pos.len(), |i| x[pos[i] as usize].get());
     Ok(CubeSolution {
         values,
         sweeps,
@@ -119,16 +115,13 @@ pub(super) fn solve_at<S: Stakes<N>, const N: usize>(
     let n = graph.len();
     // Entries n.. are the wins (valued from the side that lost), then the pass entry.
     let lost = stakes.lost();
-    let x: Vec<S::Slot> = (0..n + 4)
-        .into_par_iter()
-        .map(|s| {
-            S::Slot::new(if s < n || s == n + 3 {
-                [0.0; N]
-            } else {
-                lost[s - n]
-            })
+    let x: Vec<S::Slot> = crate::par::collect(n + 4, |s| {
+        S::Slot::new(if s < n || s == n + 3 {
+            [0.0; N]
+        } else {
+            lost[s - n]
         })
-        .collect();
+    });
     let mut run = Run::new(graph, stakes, &x, tolerance, eliminate);
     // Class by class (see `graph`): a class leads only to itself and to the classes
     // solved before it. Then a sweep over every state, whose change is the residual.
@@ -162,10 +155,9 @@ pub(crate) fn after_all<S: Stakes<N>, const N: usize>(
     stakes: &S,
     x: &[S::Slot],
 ) -> Vec<S::Slot> {
-    x.par_iter()
-        .enumerate()
-        .map(|(code, v)| S::Slot::new(after_one(g, stakes, code, v.get())))
-        .collect()
+    crate::par::collect(x.len(), |code| {
+        S::Slot::new(after_one(g, stakes, code, x[code].get()))
+    })
 }
 
 /// [`after_all`] of one successor code whose values are `v`.
@@ -190,11 +182,12 @@ fn refresh<S: Stakes<N>, const N: usize>(
     after: &[S::Slot],
     span: std::ops::Range<usize>,
 ) {
-    after[span.clone()]
-        .par_iter()
-        .zip(x[span.clone()].par_iter())
-        .enumerate()
-        .for_each(|(i, (a, v))| a.set(after_one(g, stakes, span.start + i, v.get())));
+    crate::par::for_ranges(span.len(), crate::par::GRAIN, &|r| {
+        for i in r {
+            let code = span.start + i;
+            after[code].set(after_one(g, stakes, code, x[code].get()));
+        }
+    });
 }
 
 /// The value to the side that moved of the successor `code`, per component of the mover,

@@ -22,7 +22,6 @@ use super::sweep::{Lanes, Slot};
 use super::{check_memory, states, Sides, TOLERANCE};
 use crate::gammon::{Error, Numbers, Variant};
 use crate::progress::Progress;
-use rayon::prelude::*;
 
 /// What a take brings the opponent who doubled (see [`Component::double`]).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -108,17 +107,19 @@ impl Board {
         external: Option<&[f64]>,
         progress: Progress<'_>,
     ) -> Result<Solved, Error> {
-        // The widths of matches up to 16 points exactly; longer ones padded with
-        // components that are worth nothing.
+        // One width for each count of components a unit has (1 at 1-1, 2 for the Crawford
+        // game or a cube without live levels, 2 + 4L a unit of two perspectives with L
+        // live levels, 1 + 2L one of a single perspective); a system between two widths
+        // is padded with components that are worth nothing. Every width is a copy of the
+        // whole solver in the binary (about 3% of the library's code each): the counts of
+        // a single perspective with two or three live levels (5, 7) ride in the next width
+        // up instead of their own.
         match components.len() {
             1 => self.solve_n::<1>(components, external, progress),
             2 => self.solve_n::<2>(components, external, progress),
             3 => self.solve_n::<3>(components, external, progress),
-            4 => self.solve_n::<4>(components, external, progress),
-            5 => self.solve_n::<5>(components, external, progress),
-            6 => self.solve_n::<6>(components, external, progress),
-            7 => self.solve_n::<7>(components, external, progress),
-            8..=10 => self.solve_n::<10>(components, external, progress),
+            4..=6 => self.solve_n::<6>(components, external, progress),
+            7..=10 => self.solve_n::<10>(components, external, progress),
             11..=14 => self.solve_n::<14>(components, external, progress),
             15..=24 => self.solve_n::<24>(components, external, progress),
             n => unreachable!("a system of {n} components"),
@@ -140,10 +141,8 @@ impl Board {
         drop(stakes);
         let values = (0..used)
             .map(|c| {
-                g.solver_pos
-                    .par_iter()
-                    .map(|&s| x[s as usize].get()[c])
-                    .collect()
+                let pos = &g.solver_pos;
+                crate::par::collect(pos.len(), |i| x[pos[i] as usize].get()[c])
             })
             .collect();
         Ok(Solved {
@@ -245,7 +244,7 @@ impl<const N: usize> Levels<N> {
         order.sort_by_key(|&c| std::cmp::Reverse(get(c).map_or(0, |x| x.cube)));
         let external = match (outside.contains(&true), external) {
             (false, _) => vec![0.0; g.len()],
-            (true, Some(e)) => g.order.par_iter().map(|&i| e[i as usize]).collect(),
+            (true, Some(e)) => crate::par::collect(g.order.len(), |k| e[g.order[k] as usize]),
             (true, None) => {
                 return Err(Error::Inconsistent(
                     "a score's system reads external values that are not given".into(),

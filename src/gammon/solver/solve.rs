@@ -69,16 +69,13 @@ fn solve_with(
     let nr = graph.roll_count();
     // Entries n.. are the wins, valued from the side that lost (-1, -2, -3), then
     // [`PASS`], worth 0.
-    let e: Vec<Scalar> = (0..n + 4)
-        .into_par_iter()
-        .map(|s| {
-            Scalar::new(if s < n || s == pass as usize {
-                0.0
-            } else {
-                -((s - n + 1) as f64)
-            })
+    let e: Vec<Scalar> = crate::par::collect(n + 4, |s| {
+        Scalar::new(if s < n || s == pass as usize {
+            0.0
+        } else {
+            -((s - n + 1) as f64)
         })
-        .collect();
+    });
     let mut run = PolicyIteration {
         g: graph,
         scratch: filled(n, 0.0),
@@ -206,23 +203,16 @@ fn solve_with(
 
     let outcome_seconds = gammons.1 + outcomes_started.elapsed().as_secs_f64();
     // By dense index.
-    let equity: Vec<f64> = graph
-        .solver_pos
-        .par_iter()
-        .map(|&s| e[s as usize].get())
-        .collect();
-    let outcomes: Vec<Exclusive> = graph
-        .solver_pos
-        .par_iter()
-        .map(|&s| {
-            let s = s as usize;
-            if deadlocked(graph, s) {
-                [0.0; 6]
-            } else {
-                outcomes_from(e[s].get(), &tail(graph, s, &duo, &g2, &b2))
-            }
-        })
-        .collect();
+    let pos = &graph.solver_pos;
+    let equity: Vec<f64> = crate::par::collect(pos.len(), |i| e[pos[i] as usize].get());
+    let outcomes: Vec<Exclusive> = crate::par::collect(pos.len(), |i| {
+        let s = pos[i] as usize;
+        if deadlocked(graph, s) {
+            [0.0; 6]
+        } else {
+            outcomes_from(e[s].get(), &tail(graph, s, &duo, &g2, &b2))
+        }
+    });
     let (outcome_sweeps, outcome_residual) =
         (one_sweeps + none_sweeps, one_residual.max(none_residual));
     Ok(Cubeless {
@@ -468,10 +458,7 @@ impl Elimination {
     /// For `n` states, none compared yet.
     pub(super) fn new(n: usize) -> Self {
         Elimination {
-            limit: (0..n)
-                .into_par_iter()
-                .map(|_| AtomicU64::new(f64::NEG_INFINITY.to_bits()))
-                .collect(),
+            limit: crate::par::collect(n, |_| AtomicU64::new(f64::NEG_INFINITY.to_bits())),
             clock: 0.0,
         }
     }
@@ -788,15 +775,12 @@ fn duo_sweep<const SWAP: bool, const R: usize>(
 
 /// `len` atomics holding `v`, filled in parallel (the recorded plays).
 pub(super) fn atomics(len: usize, v: u32) -> Vec<AtomicU32> {
-    (0..len)
-        .into_par_iter()
-        .map(|_| AtomicU32::new(v))
-        .collect()
+    crate::par::collect(len, |_| AtomicU32::new(v))
 }
 
 /// `len` slots holding `v`, filled in parallel.
 pub(super) fn filled<S: Slot>(len: usize, v: S::Value) -> Vec<S> {
-    (0..len).into_par_iter().map(|_| S::new(v)).collect()
+    crate::par::collect(len, |_| S::new(v))
 }
 
 #[cfg(test)]

@@ -13,7 +13,6 @@
 use super::graph::Graph;
 use crate::gammon::Error;
 use crate::progress::Progress;
-use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
@@ -459,7 +458,7 @@ pub fn iterate<S: Slot>(
 ) -> Result<(u32, f64), Error> {
     let moving = &x[span.clone()];
     let previous = Keep {
-        slots: moving.par_iter().map(|v| S::new(v.get())).collect(),
+        slots: crate::par::collect(moving.len(), |i| S::new(moving[i].get())),
         first: span.start,
     };
     let mut deltas: Vec<f64> = Vec::new();
@@ -486,10 +485,12 @@ pub fn iterate<S: Slot>(
                 let factor = r1 / (1.0 - r1);
                 // |x - x_prev| is at most the last sweep's change.
                 jumped = deltas[n - 1] * factor;
-                moving
-                    .par_iter()
-                    .zip(previous.slots.par_iter())
-                    .for_each(|(v, p)| v.extrapolate(p.get(), factor));
+                let before = &previous.slots;
+                crate::par::for_ranges(moving.len(), crate::par::GRAIN, &|r| {
+                    for i in r {
+                        moving[i].extrapolate(before[i].get(), factor);
+                    }
+                });
                 last_jump = n;
             }
         }
