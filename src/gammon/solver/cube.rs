@@ -134,13 +134,18 @@ pub(super) fn solve_at<S: Stakes<N>, const N: usize>(
             tolerance,
             &x,
             graph.class_span(class),
-            |x, keep, jumped| run.sweep(bounds, x, keep, jumped),
+            &mut |x, keep, jumped| run.sweep(bounds, x, keep, jumped),
         )?;
     }
     run.start();
-    let (_, residual) = iterate(progress, "cube", tolerance, &x, 0..n, |x, keep, jumped| {
-        run.sweep(&graph.segments, x, keep, jumped)
-    })?;
+    let (_, residual) = iterate(
+        progress,
+        "cube",
+        tolerance,
+        &x,
+        0..n,
+        &mut |x, keep, jumped| run.sweep(&graph.segments, x, keep, jumped),
+    )?;
     Ok((x, run.sweeps, residual))
 }
 

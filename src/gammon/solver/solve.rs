@@ -126,7 +126,7 @@ fn solve_with(
                 tolerance,
                 &e,
                 0..n,
-                |e, keep, jumped| run.sweep(&graph.segments, e, keep, jumped),
+                &mut |e, keep, jumped| run.sweep(&graph.segments, e, keep, jumped),
             )?;
             Ok(residual)
         },
@@ -139,7 +139,7 @@ fn solve_with(
                 tolerance,
                 &duo,
                 graph.class_span(ONE_OFF),
-                |x, keep, _| one_off_sweep(graph, &one, x, &duo_scratch, keep),
+                &mut |x, keep, _| one_off_sweep(graph, &one, x, &duo_scratch, keep),
             );
             (result, started.elapsed().as_secs_f64())
         },
@@ -187,7 +187,7 @@ fn solve_with(
             tolerance,
             &x,
             graph.class_span(NONE_OFF),
-            |x, keep, _| {
+            &mut |x, keep, _| {
                 let policy = (none.first, none.codes.as_slice(), constant.as_slice());
                 none_off_sweep(graph, policy, x, &scratch, keep)
             },
@@ -243,7 +243,7 @@ fn solve_class(
         tolerance,
         e,
         g.class_span(class),
-        |e, keep, jumped| run.sweep(bounds, e, keep, jumped),
+        &mut |e, keep, jumped| run.sweep(bounds, e, keep, jumped),
     )?;
     Ok(())
 }
