@@ -437,6 +437,10 @@ pub const MAX_SWEEPS: u32 = 10_000;
 /// Ordinary sweeps between two extrapolations.
 const EXTRAPOLATE_AFTER: usize = 3;
 
+/// One sweep as [`iterate`] calls it: the values, what to keep for an extrapolation, the
+/// bound on the last extrapolation's change; returns the sweep's largest change.
+pub type Sweep<'a, S> = dyn FnMut(&[S], Option<&Keep<S>>, f64) -> f64 + 'a;
+
 /// Runs `sweep` over `x` until the largest change in a sweep is below `tolerance`;
 /// returns the sweeps made and the last change. The sweeps change only `x[span]`; a
 /// sweep is handed a [`Keep`] for the values it replaces when an extrapolation may
@@ -456,7 +460,7 @@ pub fn iterate<S: Slot>(
     x: &[S],
     span: std::ops::Range<usize>,
     // `dyn`: one copy of this loop for each kind of value, not one for each caller.
-    sweep: &mut dyn FnMut(&[S], Option<&Keep<S>>, f64) -> f64,
+    sweep: &mut Sweep<'_, S>,
 ) -> Result<(u32, f64), Error> {
     let moving = &x[span.clone()];
     let previous = Keep {
