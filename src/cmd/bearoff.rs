@@ -344,7 +344,9 @@ pub fn run(cmd: BearoffCmd) -> Result<()> {
             let e = match table.table {
                 Some(_) => {
                     let t = open_two_sided(&table, &position)?;
-                    RaceEquity::Exact(answer::exact_equity(&folders, &t, &position, cube)?)
+                    RaceEquity::Exact(Box::new(answer::exact_equity(
+                        &folders, &t, &position, cube,
+                    )?))
                 }
                 None => {
                     answer::race_equity(&folders, table.points, table.checkers, &position, cube)?

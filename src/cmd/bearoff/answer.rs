@@ -178,7 +178,7 @@ pub trait RaceTables {
 #[serde(untagged)]
 pub enum RaceEquity {
     /// From a two-sided table.
-    Exact(BearoffEvaluation),
+    Exact(Box<BearoffEvaluation>),
     /// From the one-sided table.
     Estimate(RaceEstimate),
 }
@@ -220,7 +220,7 @@ pub fn race_equity<S: RaceTables>(
         match race(points, checkers, position, |k| tables.present(k))? {
             Race::Exact(kind) => {
                 let t = tables.two_sided(&kind)?;
-                RaceEquity::Exact(exact_equity(tables, t.borrow(), position, cube)?)
+                RaceEquity::Exact(Box::new(exact_equity(tables, t.borrow(), position, cube)?))
             }
             Race::Estimate(kind, us, them) => {
                 let os = tables.one_sided(&kind)?;
