@@ -401,7 +401,9 @@ impl std::borrow::Borrow<TwoSidedTable> for Sided<TwoSidedTable> {
 /// (`/api/bearoff/race/…`, [`crate::cmd::bearoff::answer::race`]): the kept tables, and
 /// the one-sided table the question names (`one_sided`), if it names one.
 pub struct RaceFolder<'a> {
+    /// The server's folder and kept tables.
     pub state: &'a State,
+    /// The one-sided table `one_sided` names, if it names one.
     pub one_sided: Option<Kind>,
 }
 
