@@ -8,7 +8,9 @@ there is fuzzed the day it is documented; so is the one POST route, the review o
 file (`/api/gammon/analyse`), with gnubg's files of tests/data/gnubg damaged (cut,
 bytes changed, lines dropped, repeated or swapped, garbage added) as bodies. The server is
 started on a folder with Hypergammon-1 (with the cube and its match tables to 7 points) and
-the bear-off databases of 6 points one-sided and 6x6 with the cube. Then, for a fixed time (default 60 s,
+the bear-off databases of 6 points one-sided and 6x6 with the cube, 3 points one-sided and
+3x15 with the cube (a race of fifteen checkers is estimated on 6 points, exact on 3 at
+`/api/bearoff/race/…`). Then, for a fixed time (default 60 s,
 `--seconds`) from a fixed seed (`--seed`), requests are sent on raw sockets: every route,
 every parameter given good, bad and borderline values (the command-line fuzzer's
 garbage), parameters repeated, unknown and missing, other methods, long queries, heads
@@ -50,14 +52,19 @@ GARBAGE = [
 # first, then others the folder answers).
 GOOD = {
     "position": ["24/24", "20/6", "bar/3", "24,23/24,23", "6,6,5/4,2,1", "6/1", "319",
-                 "6,6,5,3,1", "-", "AAAgCAAAAAAAAA"],
+                 "6,6,5,3,1", "-", "AAAgCAAAAAAAAA",
+                 "6,6,6,5,5,5,4,4,4,3,3,2,2,1,1/6,6,6,5,5,5,4,4,4,3,3,2,2,1,1",
+                 "6,6,6,6,6,6,6/5,4", "3,3,3,3,3,2,2,2,2,2,1,1,1,1,1/3,3,3,3,3,3,2,2,2,2,2,1,1,1,1",
+                 "3,3,2/1,1,1,1,1,1,1,1"],
     "roll": ["6-5", "1-1", "2-2", "6-1"],
     "cube": ["owned", "centred", "jacoby", "opponent", "1", "2", "4"],
     "jacoby": ["true", "false"],
     "score": ["1-1", "2-3", "3-2", "1-3", "3-3"],
     "crawford": ["true", "false"],
     "owner": ["on-roll", "opponent"],
-    "one_sided": ["bearoff-os-6"],
+    "one_sided": ["bearoff-os-6", "bearoff-os-3"],
+    "points": ["6", "3"],
+    "checkers": ["6", "15", "8"],
     "size": ["3", "4"],
     "max": ["9", "12"],
     "pattern": ["line", "corners"],
@@ -222,11 +229,17 @@ def command_line(path, given, folder):
             words += ["--cube", cube]
     elif parts[1] == "bearoff":
         _, _, table, q = parts
-        table = table if table.endswith(".tbl") else table + ".tbl"
         words = ["bearoff", q, p.pop("position")]
         if q == "hint":
             words.append(p.pop("roll"))
-        words += ["--table", os.path.join(folder, table)]
+        if table == "race":
+            # The table the command line chooses in its tables folder (TABULA_TABLES).
+            for name in ("points", "checkers"):
+                if name in p:
+                    words += ["--" + name, p.pop(name)]
+        else:
+            table = table if table.endswith(".tbl") else table + ".tbl"
+            words += ["--table", os.path.join(folder, table)]
         cube = p.pop("cube", None)
         if p.pop("jacoby", "false") == "true":
             if cube not in (None, "centred", "jacoby", "centred-jacoby"):
@@ -299,7 +312,10 @@ def main():
                     "--match-tables", work], check=True, **quiet)
     for extra, name in [(["--points", "6"], "bearoff-os-6.tbl"),
                         (["--points", "6", "--checkers", "6", "--two-sided"],
-                         "bearoff-ts-6x6.tbl")]:
+                         "bearoff-ts-6x6.tbl"),
+                        (["--points", "3"], "bearoff-os-3.tbl"),
+                        (["--points", "3", "--checkers", "15", "--two-sided"],
+                         "bearoff-ts-3x15.tbl")]:
         subprocess.run([BIN, "bearoff", "build", "--quiet", "--table",
                         os.path.join(work, name)] + extra, check=True, **quiet)
     log = open(os.path.join(work, "serve.log"), "w+")
@@ -314,7 +330,7 @@ def main():
             break
         time.sleep(0.05)
     assert addr, "the server did not start"
-    env = dict(os.environ, TABULA_TABLES=work)
+    env = dict(os.environ, TABULA_TABLES=work, XDG_DATA_HOME=work)
     failures, count, compared = [], 0, 0
     deadline = time.time() + args.seconds
 
@@ -397,7 +413,10 @@ def main():
             words = command_line(target, given, work)
             if words is None:
                 continue
-            out = subprocess.run([BIN] + words, env=env, capture_output=True, timeout=30)
+            # Run in the folder: no ./tables there, only TABULA_TABLES's (and no per-user
+            # folder) holds the tables a race is answered from, as for the server.
+            out = subprocess.run([BIN] + words, env=env, cwd=work, capture_output=True,
+                                 timeout=30)
             compared += 1
             if out.returncode != 0:
                 fail(target[:200], "200 but the command line exits %d: %s"

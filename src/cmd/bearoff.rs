@@ -8,6 +8,7 @@ mod render;
 use super::gammon::args::{parse_cube, CubeArg, Json, Quiet, Timings};
 use super::progress::Bars;
 use super::{emit, emit_json, tables};
+use answer::{RaceEquity, RaceHint};
 use clap::{Args, Subcommand};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -338,20 +339,24 @@ pub fn run(cmd: BearoffCmd) -> Result<()> {
             one_sided,
             cube,
             json,
-        } => match race_source(&table, &position, one_sided.as_deref())? {
-            Race::Exact(t) => {
-                let os = one_sided
-                    .as_deref()
-                    .map(|p| open_one_sided(Some(p), &Kind::one_sided(t.kind().points)))
-                    .transpose()?;
-                let e = answer::equity(&t, &position, cube, os.as_ref())?;
-                text_or_json(&e, json, || render::evaluation(&e))
-            }
-            Race::Estimate(os, us, them) => {
-                let e = query::race_estimate(&os, &us, &them)?;
-                text_or_json(&e, json, || render::race_estimate(&e))
-            }
-        },
+        } => {
+            let folders = Folders(one_sided.as_deref());
+            let e = match table.table {
+                Some(_) => {
+                    let t = open_two_sided(&table, &position)?;
+                    RaceEquity::Exact(Box::new(answer::exact_equity(
+                        &folders, &t, &position, cube,
+                    )?))
+                }
+                None => {
+                    answer::race_equity(&folders, table.points, table.checkers, &position, cube)?
+                }
+            };
+            text_or_json(&e, json, || match &e {
+                RaceEquity::Exact(e) => render::evaluation(e),
+                RaceEquity::Estimate(e) => render::race_estimate(e),
+            })
+        }
         BearoffCmd::Hint {
             position,
             roll,
@@ -359,17 +364,25 @@ pub fn run(cmd: BearoffCmd) -> Result<()> {
             cube,
             json,
         } => {
-            let r = answer::roll(&roll)?;
-            match race_source(&table, &position, None)? {
-                Race::Exact(t) => {
-                    let h = answer::hint(&t, &position, &roll, cube)?;
-                    text_or_json(&h, json, || render::hint(&h))
+            let h = match table.table {
+                Some(_) => {
+                    answer::roll(&roll)?;
+                    let t = open_two_sided(&table, &position)?;
+                    RaceHint::Exact(answer::hint(&t, &position, &roll, cube)?)
                 }
-                Race::Estimate(os, us, them) => {
-                    let h = query::hint_estimate(&os, &us, &them, r)?;
-                    text_or_json(&h, json, || render::hint_estimate(&h))
-                }
-            }
+                None => answer::race_hint(
+                    &Folders(None),
+                    table.points,
+                    table.checkers,
+                    &position,
+                    &roll,
+                    cube,
+                )?,
+            };
+            text_or_json(&h, json, || match &h {
+                RaceHint::Exact(h) => render::hint(h),
+                RaceHint::Estimate(h) => render::hint_estimate(h),
+            })
         }
         BearoffCmd::Analyse(args) => analyse::run(args),
         BearoffCmd::Export {
@@ -516,39 +529,30 @@ fn open_one_sided(given: Option<&Path>, kind: &Kind) -> Result<OneSidedTable> {
     answer::open_one_sided(&path, kind, given.as_deref())
 }
 
-/// Where a race is answered from.
-enum Race {
-    /// A two-sided table: exact.
-    Exact(TwoSidedTable),
-    /// The one-sided table, and the two sides (on its points): an estimate.
-    Estimate(OneSidedTable, Vec<u8>, Vec<u8>),
-}
+/// The tables folders (`tables::find`), and the one-sided table `--one-sided` names (a
+/// path, or a name as `serve` lists it): where a race asked without `--table` is
+/// answered from ([`answer::race`]).
+struct Folders<'a>(Option<&'a Path>);
 
-/// The table that answers `position`: `--table` when given; else the two-sided table of
-/// `--points` and `--checkers` when the position fits it (below fifteen checkers); else,
-/// for a race of more checkers, the fifteen-checker two-sided table (with the cube, or
-/// cubeless) when it is in the tables folder, and without it the one-sided table (given,
-/// or the default one of `--points`), whose answer is an estimate.
-fn race_source(table: &Table, position: &str, one_sided: Option<&Path>) -> Result<Race> {
-    let kind = Kind::two_sided(table.points, table.checkers, true);
-    let fits = answer::pair(&kind.index()?, position);
-    if table.table.is_some() || (fits.is_ok() && table.checkers < 15) {
-        return Ok(Race::Exact(open_two_sided(table, position)?));
+impl answer::RaceTables for Folders<'_> {
+    type TwoSided = TwoSidedTable;
+    type OneSided = OneSidedTable;
+
+    fn present(&self, kind: &Kind) -> bool {
+        tables::find(&kind.file_name()).is_file()
     }
-    let fifteen = Kind::two_sided(table.points, 15, true);
-    let index = fifteen.index()?;
-    let (us, them) = match (answer::pair(&index, position), fits) {
-        (Ok(p), _) => p,
-        (Err(_), Err(e)) | (Err(e), Ok(_)) => return Err(e),
-    };
-    for k in [fifteen, Kind::two_sided(table.points, 15, false)] {
-        let path = tables::given_or(None, &k.file_name(), tables::find);
-        if path.exists() {
-            return Ok(Race::Exact(answer::open_two_sided(&path, &k, None)?));
-        }
+
+    fn two_sided(&self, kind: &Kind) -> Result<TwoSidedTable> {
+        answer::open_two_sided(&tables::find(&kind.file_name()), kind, None)
     }
-    let os = open_one_sided(one_sided, &Kind::one_sided(table.points))?;
-    Ok(Race::Estimate(os, index.side(us)?, index.side(them)?))
+
+    fn one_sided(&self, kind: &Kind) -> Result<OneSidedTable> {
+        open_one_sided(self.0, kind)
+    }
+
+    fn names_one_sided(&self) -> bool {
+        self.0.is_some()
+    }
 }
 
 /// The two-sided table of `table`; without `--table`, `position` is read first, so that

@@ -428,6 +428,251 @@ fn each_bear_off_answer_is_the_command_lines_json_document_for_the_same_question
     assert_eq!(listing["broken"].as_array().unwrap().len(), 0, "{listing}");
 }
 
+/// `tabula ARGS --json` run in `folder` with `folder` as the tables folder and no other
+/// (no `./tables`, no per-user folder): where the server of `folder` looks for a race's
+/// table.
+fn cli_in(folder: &Path, args: &[&str]) -> Value {
+    json_of(
+        tabula()
+            .current_dir(folder)
+            .env("TABULA_TABLES", folder)
+            .env("XDG_DATA_HOME", folder)
+            .args(args)
+            .arg("--json"),
+    )
+}
+
+/// A folder of races of fifteen checkers on few points, exact: 3 points one-sided and 3x15
+/// with the cube, 2 points one-sided and 2x15 cubeless (under a second in all).
+fn few_points() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap().keep();
+        for args in [
+            &["--points", "3"][..],
+            &["--points", "3", "--checkers", "15", "--two-sided"],
+            &["--points", "2"],
+            &[
+                "--points",
+                "2",
+                "--checkers",
+                "15",
+                "--two-sided",
+                "--cubeless",
+            ],
+        ] {
+            succeed(
+                tabula()
+                    .env("TABULA_TABLES", &dir)
+                    .args(["bearoff", "build", "--quiet"])
+                    .args(args),
+            );
+        }
+        dir
+    })
+}
+
+#[test]
+fn a_race_asked_without_a_table_is_the_command_lines_exact_or_estimated_answer() {
+    let s = server();
+    let dir = folder();
+    let fifteen = "6,6,6,5,5,5,4,4,4,3,3,2,2,1,1/6,6,6,5,5,5,4,4,4,3,3,2,2,1,1";
+    // (a) Races the 6x6 table holds: its exact answers, as from its own route.
+    for pair in ["6,6,5/4,2,1", "6/1", "JQAAAA0AAAAAAA"] {
+        let q = enc(pair);
+        for (http, flag) in [("", "centred"), ("&cube=owned", "owned")] {
+            let api = s.ok(&format!("/api/bearoff/race/equity?position={q}{http}"));
+            assert_eq!(
+                api,
+                cli_in(dir, &["bearoff", "equity", pair, "--cube", flag])
+            );
+            let table = s.ok(&format!(
+                "/api/bearoff/bearoff-ts-6x6/equity?position={q}{http}"
+            ));
+            assert_eq!(api, table, "{pair} {flag}");
+        }
+        let api = s.ok(&format!(
+            "/api/bearoff/race/equity?position={q}&one_sided=bearoff-os-6&jacoby=true"
+        ));
+        let line = cli_in(
+            dir,
+            &[
+                "bearoff",
+                "equity",
+                pair,
+                "--one-sided",
+                "bearoff-os-6",
+                "--cube",
+                "jacoby",
+            ],
+        );
+        assert_eq!(api, line, "{pair}");
+        assert!(api["one_sided_estimate"]["win"].is_f64(), "{api}");
+        let api = s.ok(&format!(
+            "/api/bearoff/race/hint?position={q}&roll=6-1&cube=owned"
+        ));
+        assert_eq!(
+            api,
+            cli_in(dir, &["bearoff", "hint", pair, "6-1", "--cube", "owned"]),
+            "{pair}"
+        );
+    }
+    // (b) Fifteen checkers a side and no 6x15 table: the one-sided table's estimate,
+    // labelled as one, the command line's to the byte's value.
+    for pair in [fifteen, "6,6,6,6,6,6,6/5,4"] {
+        let q = enc(pair);
+        let api = s.ok(&format!("/api/bearoff/race/equity?position={q}"));
+        assert_eq!(api, cli_in(dir, &["bearoff", "equity", pair]));
+        assert_eq!(api["method"], "one-sided estimate", "{api}");
+        for roll in ["6-5", "1-1"] {
+            let api = s.ok(&format!("/api/bearoff/race/hint?position={q}&roll={roll}"));
+            assert_eq!(api, cli_in(dir, &["bearoff", "hint", pair, roll]));
+            assert_eq!(api["method"], "one-sided estimate", "{api}");
+            assert!(api["plays"].as_array().is_some_and(|p| !p.is_empty()));
+        }
+    }
+    // Asked of the 6x8 table (`checkers`), missing: a 404 naming its build.
+    let m = s.fault(
+        "/api/bearoff/race/equity?position=6,6,6,6,6,6,6/5,4&checkers=8",
+        404,
+    );
+    assert!(
+        m.contains("tabula bearoff build --points 6 --checkers 8 --two-sided"),
+        "{m}"
+    );
+    let listing = s.ok("/api/variants");
+    assert_eq!(listing["race"]["table"], "race");
+    assert_eq!(
+        listing["race"]["points"],
+        serde_json::json!([6]),
+        "{listing}"
+    );
+}
+
+#[test]
+fn a_race_of_fifteen_checkers_is_exact_from_the_fifteen_checker_table_of_its_points() {
+    let dir = few_points();
+    let s = Server::start(dir);
+    // (c) 3 points: the 3x15 table with the cube, exact, as from its own route.
+    let three = "3,3,3,3,3,2,2,2,2,2,1,1,1,1,1/3,3,3,3,3,3,2,2,2,2,2,1,1,1,1";
+    for pair in [three, "3,3,2/1,1,1,1,1,1,1,1"] {
+        let q = enc(pair);
+        let api = s.ok(&format!(
+            "/api/bearoff/race/equity?position={q}&points=3&cube=owned"
+        ));
+        let line = cli_in(
+            dir,
+            &[
+                "bearoff", "equity", pair, "--points", "3", "--cube", "owned",
+            ],
+        );
+        assert_eq!(api, line, "{pair}");
+        assert_eq!(api["variant"], "bearoff 3x15", "{api}");
+        assert!(api["cube"]["action"].is_string(), "{api}");
+        let table = s.ok(&format!(
+            "/api/bearoff/bearoff-ts-3x15/equity?position={q}&cube=owned"
+        ));
+        assert_eq!(api, table);
+        let hint = format!("/api/bearoff/race/hint?position={q}&roll=4-2&points=3&cube=centred");
+        let line = cli_in(
+            dir,
+            &[
+                "bearoff", "hint", pair, "4-2", "--points", "3", "--cube", "centred",
+            ],
+        );
+        assert_eq!(s.ok(&hint), line, "{pair}");
+    }
+    // 2 points: only the cubeless 2x15 table, exact; a cube question of it is a 404.
+    let two = "2,2,2,2,2,2,2,1,1,1,1,1,1,1,1/2,2,2,2,2,2,2,2,1,1,1,1,1,1,1";
+    let q = enc(two);
+    let exact = s.ok(&format!("/api/bearoff/race/equity?position={q}&points=2"));
+    assert_eq!(
+        exact,
+        cli_in(dir, &["bearoff", "equity", two, "--points", "2"])
+    );
+    assert_eq!(exact["variant"], "bearoff 2x15", "{exact}");
+    let api = s.ok(&format!(
+        "/api/bearoff/race/hint?position={q}&roll=2-1&points=2"
+    ));
+    assert_eq!(
+        api,
+        cli_in(dir, &["bearoff", "hint", two, "2-1", "--points", "2"])
+    );
+    let m = s.fault(
+        &format!("/api/bearoff/race/hint?position={q}&roll=2-1&points=2&cube=owned"),
+        404,
+    );
+    assert!(m.contains("without the cube"), "{m}");
+    // The 3-point race drawn on 6 points in the suite's folder (no 6x15 there): the
+    // estimate, near the exact chance of 3x15 but not it (each side's race is taken as
+    // independent of the other's: 0.682254 against 0.682208).
+    let estimate = server().ok(&format!("/api/bearoff/race/equity?position={}", enc(three)));
+    assert_eq!(estimate["method"], "one-sided estimate");
+    let exact = s.ok(&format!(
+        "/api/bearoff/race/equity?position={}&points=3",
+        enc(three)
+    ));
+    let (e, x) = (
+        estimate["win"].as_f64().unwrap(),
+        exact["outcomes"]["win"].as_f64().unwrap(),
+    );
+    assert!(
+        (e - x).abs() < 1e-3 && (e - x).abs() > 1e-6,
+        "estimate {e}, exact {x}"
+    );
+    // Missing tables: a 404 naming the build; a race that fits the 6x6 table asks it.
+    let m = s.fault(
+        &format!("/api/bearoff/race/equity?position={}", enc(three)),
+        404,
+    );
+    assert!(
+        m.contains("tabula bearoff build --points 6 --checkers 15 --table")
+            && m.contains("bearoff-os-6.tbl not found"),
+        "{m}"
+    );
+    let m = s.fault("/api/bearoff/race/hint?position=6/1&roll=6-1", 404);
+    assert!(
+        m.contains("tabula bearoff build --points 6 --checkers 6 --two-sided"),
+        "{m}"
+    );
+    // Bad input: a 400 with the command line's reason.
+    for (path, says) in [
+        (
+            "equity?position=4/1&points=3&checkers=15",
+            "outside the database's points 1 to 3",
+        ),
+        ("equity?position=6/1&points=13", "1 to 12 points"),
+        ("equity?position=6/1&points=six", "parameter `points`"),
+        ("equity?position=6/1&checkers=16", "1 to 15 checkers"),
+        (
+            "hint?position=3/1&roll=7-1&points=3&checkers=15",
+            "roll 7-1",
+        ),
+        ("hint?position=3/1&points=3", "parameter `roll` is missing"),
+        ("equity?position=3/1&cube=sideways", "sideways"),
+        ("equity?position=3/1&cube=owned&jacoby=true", "Jacoby"),
+        (
+            "equity?position=3/1&one_sided=bearoff-ts-3x15",
+            "names no one-sided table",
+        ),
+        (
+            "hint?position=3/1&roll=2-1&points=3&checkers=15&one_sided=bearoff-os-3",
+            "unknown parameter `one_sided`",
+        ),
+    ] {
+        let m = s.fault(&format!("/api/bearoff/race/{path}"), 400);
+        assert!(m.contains(says), "{path}: {m}");
+    }
+    let m = s.fault("/api/bearoff/race/distribution?position=3", 404);
+    assert!(m.contains("of a race: equity or hint"), "{m}");
+    let listing = s.ok("/api/variants");
+    assert_eq!(
+        listing["race"]["points"],
+        serde_json::json!([2, 3]),
+        "{listing}"
+    );
+}
+
 #[test]
 fn bear_off_faults_name_the_table_the_question_or_the_input() {
     let s = server();
@@ -949,6 +1194,8 @@ fn mutated_requests_get_an_answer_or_a_fault_never_a_crash_or_a_hang() {
         "/api/bearoff/bearoff-os-6/distribution?position=6,6,5,3,1",
         "/api/bearoff/bearoff-ts-6x6/equity?position=6,6,5/4,2,1&one_sided=bearoff-os-6",
         "/api/bearoff/bearoff-ts-6x6/hint?position=6,6,5/4,2,1&roll=6-1&cube=owned",
+        "/api/bearoff/race/equity?position=6,6,6,6,6,6,6/5,4&one_sided=bearoff-os-6",
+        "/api/bearoff/race/hint?position=6,6,5/4,2,1&roll=6-1&cube=owned&checkers=6",
     ];
     let junk = [
         "",

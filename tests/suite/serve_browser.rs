@@ -592,6 +592,73 @@ fn bear_off(browser: &Browser, server: &Server) {
     browser.until("the position after the play", || {
         browser.text("#bearoff-position") == after
     });
+    race(browser, server);
+}
+
+/// A race of fifteen checkers a side, typed in while the 6x6 table is chosen: asked as any
+/// race (`/api/bearoff/race/…`), and with no 6x15 table in the folder answered by the
+/// one-sided estimate, marked as one; its plays ranked by it, the best one made. Looked at
+/// on a phone's width and a wide one.
+fn race(browser: &Browser, server: &Server) {
+    let fifteen = "6,6,6,5,5,5,4,4,4,3,3,2,2,1,1/6,6,6,5,5,5,4,4,4,3,3,2,2,1,1";
+    browser.type_into("#bearoff-input", fifteen);
+    browser.click("#bearoff-set");
+    browser.until("the race", || browser.text("#bearoff-position") == fifteen);
+    let equity = server.ok(&format!(
+        "/api/bearoff/race/equity?position={fifteen}&cube=centred"
+    ));
+    assert_eq!(equity["method"], "one-sided estimate");
+    browser.until("its estimate", || {
+        same(
+            browser.number("#bearoff-equity-value"),
+            equity["equity"].as_f64(),
+        )
+    });
+    assert_eq!(
+        browser.run(
+            "return document.getElementById('bearoff-table').value;",
+            json!([])
+        ),
+        "race"
+    );
+    assert!(browser
+        .text("#bearoff-status")
+        .contains("asked as any race"));
+    assert!(browser.text("#bearoff-method").contains("not exact"));
+    assert!(browser
+        .text("#bearoff-estimate-label")
+        .starts_with("Estimate, not exact"));
+    browser.click("#bearoff-dice option[value='5-6']");
+    let hint = server.ok(&format!(
+        "/api/bearoff/race/hint?position={fifteen}&roll=6-5"
+    ));
+    assert_eq!(hint["method"], "one-sided estimate");
+    let best = &hint["plays"][0];
+    browser.until("the plays by the estimate", || {
+        browser.attribute("#bearoff-plays-table tbody tr", "data-play")
+            == best["after"].as_str().unwrap()
+    });
+    assert!(same(
+        browser.number("#bearoff-plays-table tbody tr .play-equity"),
+        best["equity"].as_f64()
+    ));
+    assert!(browser
+        .text("#bearoff-plays-table caption")
+        .contains("estimate"));
+    browser.table_fits("#bearoff-plays-table");
+    assert_eq!(browser.overflow(), Vec::<String>::new());
+    browser.screenshot("serve-bearoff-race-390.png");
+    browser.viewport(1400, 1000);
+    browser.table_fits("#bearoff-plays-table");
+    assert_eq!(browser.overflow(), Vec::<String>::new());
+    browser.screenshot("serve-bearoff-race.png");
+    browser.viewport(390, 844);
+    browser.click("#bearoff-plays-table tbody tr");
+    let after: Vec<&str> = best["after"].as_str().unwrap().split('/').rev().collect();
+    let after = after.join("/");
+    browser.until("the race after the play", || {
+        browser.text("#bearoff-position") == after
+    });
 }
 
 /// gnubg's 7-point match of Hypergammon-1 chosen as a file and reviewed (on a phone's

@@ -3,9 +3,17 @@
 //! text or `--json`) and the HTTP server (`crate::cmd::serve` sends the same answer as
 //! JSON, `/api/bearoff/{table}/…`). The position is read against the database's index
 //! before any table is opened, so that bad input is refused before a table is looked for.
+//!
+//! A race asked without a table named (`bearoff equity P`, `/api/bearoff/race/…`) is
+//! answered from the table [`race`] chooses, each door opening it its own way
+//! ([`RaceTables`]: the tables folders, or the server's kept tables).
 
+use serde::Serialize;
+use std::borrow::Borrow;
 use std::path::Path;
-use tabula::gammon::bearoff::query::{self, BearoffEvaluation, BearoffHint, Distribution};
+use tabula::gammon::bearoff::query::{
+    self, BearoffEvaluation, BearoffHint, Distribution, EstimatedHint, RaceEstimate,
+};
 use tabula::gammon::bearoff::store::{Kind, OneSidedTable, TwoSidedTable};
 use tabula::gammon::bearoff::{notation, BearoffIndex};
 use tabula::gammon::{CubeState, Roll, Variant};
@@ -100,4 +108,149 @@ pub fn open_two_sided(path: &Path, kind: &Kind, given: Option<&Path>) -> Result<
         kind.expect(&t.kind(), path).map_err(advice)?;
     }
     Ok(t)
+}
+
+/// Where a race asked without a table named is answered from, as [`race`] chooses.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Race {
+    /// The two-sided table of this kind: exact.
+    Exact(Kind),
+    /// The one-sided table of this kind, and the two sides (their checkers on its
+    /// points): an estimate.
+    Estimate(Kind, Vec<u8>, Vec<u8>),
+}
+
+/// The table that answers the race `position` asked of the databases of `points` and
+/// `checkers`: the two-sided table of both when the position fits it (below fifteen
+/// checkers); else the fifteen-checker two-sided table of `points`, with the cube or
+/// else cubeless, when `present` says it is there; else the one-sided table of `points`,
+/// whose answer is an estimate. The position is read first: bad input is refused before
+/// any table is looked for.
+pub fn race(
+    points: usize,
+    checkers: usize,
+    position: &str,
+    present: impl Fn(&Kind) -> bool,
+) -> Result<Race> {
+    let kind = Kind::two_sided(points, checkers, true);
+    let fits = pair(&kind.index()?, position);
+    if fits.is_ok() && checkers < 15 {
+        return Ok(Race::Exact(kind));
+    }
+    let fifteen = Kind::two_sided(points, 15, true);
+    let index = fifteen.index()?;
+    let (us, them) = match (pair(&index, position), fits) {
+        (Ok(p), _) => p,
+        (Err(_), Err(e)) | (Err(e), Ok(_)) => return Err(e),
+    };
+    for k in [fifteen, Kind::two_sided(points, 15, false)] {
+        if present(&k) {
+            return Ok(Race::Exact(k));
+        }
+    }
+    Ok(Race::Estimate(
+        Kind::one_sided(points),
+        index.side(us)?,
+        index.side(them)?,
+    ))
+}
+
+/// The tables a race is answered from: the command line's tables folders, or the tables
+/// the server keeps open.
+pub trait RaceTables {
+    /// A two-sided table as opened.
+    type TwoSided: Borrow<TwoSidedTable>;
+    /// A one-sided table as opened.
+    type OneSided: Borrow<OneSidedTable>;
+    /// Whether `kind`'s table is there.
+    fn present(&self, kind: &Kind) -> bool;
+    /// `kind`'s two-sided table; a missing one names the command that builds it.
+    fn two_sided(&self, kind: &Kind) -> Result<Self::TwoSided>;
+    /// The one-sided table the question names, else `kind`'s.
+    fn one_sided(&self, kind: &Kind) -> Result<Self::OneSided>;
+    /// Whether the question names a one-sided table: its estimate of the win is then
+    /// given beside an exact answer.
+    fn names_one_sided(&self) -> bool;
+}
+
+/// `equity` of a race: exact, or the one-sided estimate (labelled by its `method`).
+#[derive(Debug, Clone, Serialize)]
+#[serde(untagged)]
+pub enum RaceEquity {
+    /// From a two-sided table.
+    Exact(Box<BearoffEvaluation>),
+    /// From the one-sided table.
+    Estimate(RaceEstimate),
+}
+
+/// `hint` of a race: exact, or ranked by the one-sided estimate.
+#[derive(Debug, Clone, Serialize)]
+#[serde(untagged)]
+pub enum RaceHint {
+    /// From a two-sided table.
+    Exact(BearoffHint),
+    /// From the one-sided table.
+    Estimate(EstimatedHint),
+}
+
+/// `equity` of `position` from the two-sided table `t`, with the estimate of the win of
+/// the one-sided table the question names, if it names one.
+pub fn exact_equity<S: RaceTables>(
+    tables: &S,
+    t: &TwoSidedTable,
+    position: &str,
+    cube: CubeState,
+) -> Result<BearoffEvaluation> {
+    let os = match tables.names_one_sided() {
+        true => Some(tables.one_sided(&Kind::one_sided(t.kind().points))?),
+        false => None,
+    };
+    equity(t, position, cube, os.as_ref().map(Borrow::borrow))
+}
+
+/// `equity` of the race `position` from the table [`race`] chooses among `tables`.
+pub fn race_equity<S: RaceTables>(
+    tables: &S,
+    points: usize,
+    checkers: usize,
+    position: &str,
+    cube: CubeState,
+) -> Result<RaceEquity> {
+    Ok(
+        match race(points, checkers, position, |k| tables.present(k))? {
+            Race::Exact(kind) => {
+                let t = tables.two_sided(&kind)?;
+                RaceEquity::Exact(Box::new(exact_equity(tables, t.borrow(), position, cube)?))
+            }
+            Race::Estimate(kind, us, them) => {
+                let os = tables.one_sided(&kind)?;
+                RaceEquity::Estimate(query::race_estimate(os.borrow(), &us, &them)?)
+            }
+        },
+    )
+}
+
+/// `hint` of the race `position` from the table [`race`] chooses among `tables`; `cube`
+/// as [`hint`]'s (an estimate is cubeless).
+pub fn race_hint<S: RaceTables>(
+    tables: &S,
+    points: usize,
+    checkers: usize,
+    position: &str,
+    roll_text: &str,
+    cube: Option<CubeState>,
+) -> Result<RaceHint> {
+    let r = roll(roll_text)?;
+    Ok(
+        match race(points, checkers, position, |k| tables.present(k))? {
+            Race::Exact(kind) => {
+                let t = tables.two_sided(&kind)?;
+                RaceHint::Exact(hint(t.borrow(), position, roll_text, cube)?)
+            }
+            Race::Estimate(kind, us, them) => {
+                let os = tables.one_sided(&kind)?;
+                RaceHint::Estimate(query::hint_estimate(os.borrow(), &us, &them, r)?)
+            }
+        },
+    )
 }

@@ -261,6 +261,9 @@ fn bearoff(state: &State, table: &str, question: &str, params: &mut Params) -> A
     use crate::cmd::bearoff::answer;
     use tabula::gammon::bearoff::store::Kind;
     let name = super::params::decode(table)?;
+    if name == RACE {
+        return race(state, question, params);
+    }
     let kind = Kind::of_file_name(&name).ok_or_else(|| {
         Fault::not_found(format!(
             "no bear-off table {}: their names are bearoff-os-P, bearoff-ts-PxC and \
@@ -295,24 +298,9 @@ fn bearoff(state: &State, table: &str, question: &str, params: &mut Params) -> A
                 None
             };
             let cube = cube_state(params)?;
-            let asked = if question == "equity" {
-                params.get("one_sided")
-            } else {
-                None
-            };
-            let one_sided = match asked {
-                Some(name) => Some(
-                    Kind::of_file_name(&name)
-                        .filter(|k| !k.two_sided)
-                        .ok_or_else(|| {
-                            Fault::bad(format!(
-                                "parameter `one_sided`: {} names no one-sided table \
-                                 (bearoff-os-P)",
-                                tabula::error::shorten(&name)
-                            ))
-                        })?,
-                ),
-                None => None,
+            let one_sided = match question {
+                "equity" => one_sided_named(params)?,
+                _ => None,
             };
             if !kind.two_sided {
                 return Err(sided("two-sided"));
@@ -332,6 +320,70 @@ fn bearoff(state: &State, table: &str, question: &str, params: &mut Params) -> A
             "no question {} of a bear-off table: distribution, equity or hint",
             tabula::error::shorten(other)
         ))),
+    }
+}
+
+/// The name in the bear-off routes of a race asked without a table named
+/// (`/api/bearoff/race/…`); no table is named so.
+pub const RACE: &str = "race";
+
+/// `/api/bearoff/race/{question}`: a race asked without a table named, as `tabula bearoff
+/// {question} P [R] --json` answers it with the server's folder as the tables folder:
+/// exact from the two-sided table `answer::race` chooses, else the one-sided estimate,
+/// labelled as one. `points` and `checkers` are the command line's `--points` and
+/// `--checkers` (6 and 6); `one_sided` (equity) names a one-sided table as on a table's
+/// route.
+fn race(state: &State, question: &str, params: &mut Params) -> Answer {
+    use crate::cmd::bearoff::answer;
+    if question != "equity" && question != "hint" {
+        return Err(Fault::not_found(format!(
+            "no question {} of a race: equity or hint",
+            tabula::error::shorten(question)
+        )));
+    }
+    let position = params.required("position")?;
+    let roll = match question {
+        "hint" => Some(params.required("roll")?),
+        _ => None,
+    };
+    let cube = cube_state(params)?;
+    let one_sided = match roll {
+        None => one_sided_named(params)?,
+        Some(_) => None,
+    };
+    let points = params.parsed("points")?.unwrap_or(6);
+    let checkers = params.parsed("checkers")?.unwrap_or(6);
+    let tables = super::state::RaceFolder { state, one_sided };
+    match roll {
+        Some(roll) => json(&answer::race_hint(
+            &tables, points, checkers, &position, &roll, cube,
+        )?),
+        None => json(&answer::race_equity(
+            &tables,
+            points,
+            checkers,
+            &position,
+            cube.unwrap_or(CubeState::Centred),
+        )?),
+    }
+}
+
+/// `one_sided`: the one-sided table a question names for its estimate (`bearoff-os-P`).
+fn one_sided_named(
+    params: &mut Params,
+) -> Result<Option<tabula::gammon::bearoff::store::Kind>, Fault> {
+    use tabula::gammon::bearoff::store::Kind;
+    match params.get("one_sided") {
+        None => Ok(None),
+        Some(name) => Kind::of_file_name(&name)
+            .filter(|k| !k.two_sided)
+            .map(Some)
+            .ok_or_else(|| {
+                Fault::bad(format!(
+                    "parameter `one_sided`: {} names no one-sided table (bearoff-os-P)",
+                    tabula::error::shorten(&name)
+                ))
+            }),
     }
 }
 

@@ -6,7 +6,7 @@
 //! line would open for a variant in that folder are ever opened (`handle::open_in`), and
 //! the files the folder lists; no path a client sends is read.
 
-use crate::cmd::bearoff::answer::build_command;
+use crate::cmd::bearoff::answer::{build_command, RaceTables};
 use crate::cmd::gammon::handle::{self, Handle};
 use crate::cmd::gammon::matchplay;
 use serde::Serialize;
@@ -150,6 +150,20 @@ pub struct BearoffServed {
     pub questions: &'static [&'static str],
 }
 
+/// The route that answers any race without a table named (`/api/bearoff/race/…`), as
+/// `/api/variants` lists it.
+#[derive(Serialize)]
+pub struct RaceServed {
+    /// Its name in the routes, `/api/bearoff/race/…` (no table is named so).
+    pub table: &'static str,
+    /// The questions it answers: `equity` and `hint`.
+    pub questions: &'static [&'static str],
+    /// The points (`points`, 6 by default) of the one-sided and fifteen-checker
+    /// two-sided tables in the folder: on those, a race of more checkers than the
+    /// two-sided table of `checkers` holds is answered, exactly or by the estimate.
+    pub points: Vec<usize>,
+}
+
 /// A table file in the folder that could not be opened.
 #[derive(Serialize)]
 pub struct Broken {
@@ -168,6 +182,8 @@ pub struct Listing {
     pub variants: Vec<Served>,
     /// The bear-off tables (`docs/bearoff.md`).
     pub bearoff: Vec<BearoffServed>,
+    /// The route that answers any race from the tables of the folder.
+    pub race: RaceServed,
     /// Table files that could not be opened, and why.
     pub broken: Vec<Broken>,
     /// The other games, which need no table.
@@ -265,20 +281,26 @@ impl State {
         let mut variants: Vec<Served> = Vec::new();
         let mut broken = Vec::new();
         let mut bearoff = Vec::new();
+        let mut race = Vec::new();
         for path in self.table_files() {
             let file = file_name(&path);
             if let Some(kind) = Kind::of_file_name(&file) {
                 match self.bearoff(&kind) {
-                    Ok(_) => bearoff.push(BearoffServed {
-                        table: file.trim_end_matches(".tbl").to_string(),
-                        database: query::name(&kind),
-                        kind,
-                        questions: if kind.two_sided {
-                            &["equity", "hint"]
-                        } else {
-                            &["distribution"]
-                        },
-                    }),
+                    Ok(_) => {
+                        if !kind.two_sided || kind.checkers == 15 {
+                            race.push(kind.points);
+                        }
+                        bearoff.push(BearoffServed {
+                            table: file.trim_end_matches(".tbl").to_string(),
+                            database: query::name(&kind),
+                            kind,
+                            questions: if kind.two_sided {
+                                &["equity", "hint"]
+                            } else {
+                                &["distribution"]
+                            },
+                        })
+                    }
                     Err(e) => broken.push(Broken {
                         file,
                         error: e.to_string(),
@@ -307,10 +329,17 @@ impl State {
             }
         }
         variants.sort_by_key(|s| (s.rules.points, s.rules.checkers, s.variant.clone()));
+        race.sort_unstable();
+        race.dedup();
         Listing {
             folder: self.folder.display().to_string(),
             variants,
             bearoff,
+            race: RaceServed {
+                table: super::api::RACE,
+                questions: &["equity", "hint"],
+                points: race,
+            },
             broken,
             games: ["bingo", "numeron", "poker"],
         }
@@ -353,6 +382,50 @@ impl std::ops::Deref for Sided<TwoSidedTable> {
             Database::TwoSided(t) => t,
             Database::OneSided(_) => unreachable!("checked when made"),
         }
+    }
+}
+
+impl std::borrow::Borrow<OneSidedTable> for Sided<OneSidedTable> {
+    fn borrow(&self) -> &OneSidedTable {
+        self
+    }
+}
+
+impl std::borrow::Borrow<TwoSidedTable> for Sided<TwoSidedTable> {
+    fn borrow(&self) -> &TwoSidedTable {
+        self
+    }
+}
+
+/// The folder's bear-off tables as a race asked without a table named reads them
+/// (`/api/bearoff/race/…`, [`crate::cmd::bearoff::answer::race`]): the kept tables, and
+/// the one-sided table the question names (`one_sided`), if it names one.
+pub struct RaceFolder<'a> {
+    /// The server's folder and kept tables.
+    pub state: &'a State,
+    /// The one-sided table `one_sided` names, if it names one.
+    pub one_sided: Option<Kind>,
+}
+
+impl RaceTables for RaceFolder<'_> {
+    type TwoSided = Sided<TwoSidedTable>;
+    type OneSided = Sided<OneSidedTable>;
+
+    fn present(&self, kind: &Kind) -> bool {
+        self.state.folder.join(kind.file_name()).is_file()
+    }
+
+    fn two_sided(&self, kind: &Kind) -> Result<Sided<TwoSidedTable>> {
+        self.state.two_sided(kind)
+    }
+
+    fn one_sided(&self, kind: &Kind) -> Result<Sided<OneSidedTable>> {
+        self.state
+            .one_sided(self.one_sided.as_ref().unwrap_or(kind))
+    }
+
+    fn names_one_sided(&self) -> bool {
+        self.one_sided.is_some()
     }
 }
 

@@ -11,7 +11,7 @@ async function api(path, params) {
   const query = params ? "?" + new URLSearchParams(params).toString() : "";
   const response = await fetch(path + query);
   const body = await response.json();
-  if (!response.ok) throw new Error(body.error || response.statusText);
+  if (!response.ok) throw Object.assign(new Error(body.error || response.statusText), { status: response.status });
   return body;
 }
 const gammon = (question, params) =>
@@ -1051,13 +1051,21 @@ async function submitReview() {
 // ---------------------------------------------------------------- the bear-off
 // A position of a two-sided bear-off table (`6,5,3/4,2`, the side on roll first) drawn on
 // the board, home boards only; its equity and cube action, and the plays of a roll ranked,
-// from /api/bearoff/{table}/equity and hint.
-const bear = { tables: [], table: null, position: null };
+// from /api/bearoff/{table}/equity and hint. "Any race" asks /api/bearoff/race/…, which
+// answers as `tabula bearoff equity` without --table: exact from a table of the folder
+// (the 6x6, the 6x15), else the one-sided table's estimate, shown as one. A position the
+// chosen table does not hold is asked as any race.
+const bear = { tables: [], table: null, position: null, answer: null };
+const RACE = { table: "race", database: "any race", kind: { points: 6, checkers: 15, two_sided: true, cube: true } };
+const RACE_START = "6,6,6,5,5,5,4,4,4,3,3,2,2,1,1/6,6,6,5,5,5,4,4,4,3,3,2,2,1,1";
+const ESTIMATE = "one-sided estimate";
 
 async function bearoffTables(listing) {
   bear.tables = (listing.bearoff || []).filter((t) => t.kind.two_sided);
+  // Any race of 6 points, when the folder holds a one-sided or a 6x15 table.
+  if (listing.race && listing.race.points.includes(6)) bear.tables.push(RACE);
   const select = $("bearoff-table");
-  select.replaceChildren(...bear.tables.map((t) => new Option(`${t.database}${t.kind.cube ? "" : " (no cube)"}`, t.table)));
+  select.replaceChildren(...bear.tables.map((t) => new Option(t === RACE ? "any race (6 points)" : `${t.database}${t.kind.cube ? "" : " (no cube)"}`, t.table)));
   if (!bear.tables.length) {
     $("bearoff-status").textContent = "No two-sided bear-off table in this folder: build one with `tabula bearoff build --points 6 --checkers 6 --two-sided`, then reload.";
     return;
@@ -1074,38 +1082,54 @@ function chooseBearoff(name) {
   const k = bear.table.kind;
   const side = Array.from({ length: Math.min(k.points, k.checkers) }, (_, i) => k.points - i).join(",");
   bear.position = null;
-  return setBearoff(`${side}/${side}`);
+  return setBearoff(bear.table === RACE ? RACE_START : `${side}/${side}`);
 }
 
 const bearRules = () => ({ points: 24, checkers: bear.table.kind.checkers, faces: [1, 2, 3, 4, 5, 6] });
-const bearApi = (question, params) => api(`/api/bearoff/${encodeURIComponent(bear.table.table)}/${question}`, params);
+const bearApi = (question, params, table) => api(`/api/bearoff/${encodeURIComponent((table || bear.table).table)}/${question}`, params);
 const bearSide = (text) => (text === "-" ? "" : text);
+// Whether the last answer came with the cube (a table with the cube answered it).
+const bearCube = () => !!(bear.answer && bear.answer.cubeful);
 
 async function setBearoff(textIn, roll) {
   let e;
   const params = { position: textIn };
   if (bear.table.kind.cube) params.cube = $("bearoff-cube").value;
+  let note = "";
   try {
     e = await bearApi("equity", params);
   } catch (err) {
-    $("bearoff-input").value = textIn;
-    $("bearoff-input").setAttribute("aria-invalid", "true");
-    $("bearoff-status").textContent = `Not a position of ${bear.table.database}: ${err.message}${bear.position ? ` (the board still shows ${bear.position})` : ""}`;
-    return false;
+    // Not a position of the chosen table: asked as any race, if the folder answers races.
+    const race = bear.tables.includes(RACE) && bear.table !== RACE && err.status === 400;
+    e = race ? await bearApi("equity", { position: textIn, cube: $("bearoff-cube").value }, RACE).catch(() => null) : null;
+    if (!e) {
+      $("bearoff-input").value = textIn;
+      $("bearoff-input").setAttribute("aria-invalid", "true");
+      $("bearoff-status").textContent = `Not a position of ${bear.table.database}: ${err.message}${bear.position ? ` (the board still shows ${bear.position})` : ""}`;
+      return false;
+    }
+    note = `Not a position of ${bear.table.database}: asked as any race.`;
+    bear.table = RACE;
+    $("bearoff-table").value = RACE.table;
+    $("bearoff-cube").disabled = false;
   }
   $("bearoff-input").removeAttribute("aria-invalid");
-  $("bearoff-status").textContent = "";
+  $("bearoff-status").textContent = note;
   bear.position = e.position;
+  bear.answer = e;
   $("bearoff-input").value = e.position;
+  const estimate = e.method === ESTIMATE;
   const facts = $("bearoff-facts");
   facts.replaceChildren();
-  for (const [k, v, id] of [["Position", e.position, "bearoff-position"], ["Position ID", e.position_id], ["XGID", e.xgid], ["Pips", `${e.pips[0]} (on roll) – ${e.pips[1]}`]]) {
+  const from = estimate ? "one-sided estimate: not exact" : `exact, from ${e.variant}`;
+  for (const [k, v, id] of [["Position", e.position, "bearoff-position"], ["Position ID", e.position_id], ["XGID", e.xgid], ["Pips", `${e.pips[0]} (on roll) – ${e.pips[1]}`], ["Answer", from, "bearoff-method"]]) {
     if (!v) continue;
     const dt = document.createElement("dt"); dt.textContent = k;
     const dd = document.createElement("dd"); dd.textContent = v; if (id) dd.id = id;
+    if (id === "bearoff-method" && estimate) dd.className = "estimate";
     facts.append(dt, dd);
   }
-  const table = equityTable(e, bear.table.database);
+  const table = estimate ? estimateTable(e) : equityTable(e, e.variant);
   for (const n of table.querySelectorAll("[id]")) n.id = `bearoff-${n.id}`;
   $("bearoff-equity").replaceChildren(table);
   $("bearoff-dice").value = sortedRoll(roll);
@@ -1114,13 +1138,32 @@ async function setBearoff(textIn, roll) {
   return true;
 }
 
+// The one-sided estimate of a race (`/api/bearoff/race/equity` beyond the tables): its
+// chances and cubeless equity, marked as an estimate.
+function estimateTable(e) {
+  const wrap = document.createElement("div");
+  const label = document.createElement("p");
+  label.className = "estimate"; label.id = "estimate-label";
+  label.textContent = "Estimate, not exact: no two-sided table here holds this race, so each side’s rolls to bear off come from the one-sided table, taken as independent. No cube action.";
+  const dl = document.createElement("dl"); dl.className = "facts";
+  for (const [k, v, id, raw] of [["Cubeless equity (estimate)", signed(e.equity), "equity-value", e.equity], ["Win (estimate)", percent(e.win)],
+    ["Win a gammon (estimate)", percent(e.win_gammon)], ["Lose a gammon (estimate)", percent(e.lose_gammon)]]) {
+    const dt = document.createElement("dt"); dt.textContent = k;
+    const dd = document.createElement("dd"); dd.textContent = v;
+    if (id) { dd.id = id; dd.dataset.value = String(raw); }
+    dl.append(dt, dd);
+  }
+  wrap.append(label, dl);
+  return wrap;
+}
+
 function drawBearoff() {
   const [us, them] = bear.position.split("/").map(bearSide);
   const rules = bearRules();
   const roll = $("bearoff-dice").value;
   drawBoard($("bearoff-board"), rules, parsePosition(rules, `${us}/${them}`), {
     dice: roll ? roll.split("-") : null,
-    cube: bear.table.kind.cube ? { value: 1, owner: { centred: "centre", owned: "x", opponent: "o" }[$("bearoff-cube").value] } : null,
+    cube: bearCube() ? { value: 1, owner: { centred: "centre", owned: "x", opponent: "o" }[$("bearoff-cube").value] } : null,
     names: ["on roll", "opponent"], label: `bear-off board: ${bear.position}`,
   });
 }
@@ -1132,12 +1175,38 @@ async function bearoffPlays() {
   drawBearoff();
   if (!roll) return;
   const params = { position: bear.position, roll };
-  if (bear.table.kind.cube) params.cube = $("bearoff-cube").value;
+  if (bearCube()) params.cube = $("bearoff-cube").value;
   try {
     const h = await bearApi("hint", params);
-    holder.replaceChildren(playsTable(h.plays, true, (m) => bearoffPlay(m), "bearoff-plays-table"));
+    holder.replaceChildren(h.method === ESTIMATE ? estimatedPlays(h.plays) : playsTable(h.plays, true, (m) => bearoffPlay(m), "bearoff-plays-table"));
     if (!h.plays.length) holder.textContent = `${roll}: no legal move.`;
   } catch (err) { holder.textContent = err.message; }
+}
+
+// The plays of a roll ranked by the estimate: what each leaves of the mover's side.
+function estimatedPlays(plays) {
+  const table = document.createElement("table");
+  table.id = "bearoff-plays-table"; table.className = "plays estimated";
+  table.createCaption().textContent = "Ranked by the one-sided estimate (not exact)";
+  const head = table.createTHead().insertRow();
+  for (const t of ["#", "Leaves", "Equity (estimate)", "Loss"]) { const th = document.createElement("th"); th.textContent = t; head.append(th); }
+  const body = table.createTBody();
+  plays.forEach((p, i) => {
+    const mine = p.after.split("/")[0];
+    const m = { position: p.after, play: `leaves ${mine === "-" ? "none" : mine}` };
+    const tr = body.insertRow();
+    tr.tabIndex = 0;
+    tr.dataset.play = p.after;
+    tr.setAttribute("aria-label", `play ${i + 1}: ${m.play}`);
+    for (const [c, cls] of [[String(i + 1)], [mine === "-" ? "all off" : mine], [signed(p.equity), "play-equity"], [(-p.loss).toFixed(6), "play-loss"]]) {
+      const td = tr.insertCell(); td.textContent = c;
+      if (cls) td.className = cls;
+      if (cls === "play-equity") td.dataset.value = String(p.equity);
+    }
+    tr.addEventListener("click", () => bearoffPlay(m));
+    tr.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); bearoffPlay(m); } });
+  });
+  return table;
 }
 
 function bearoffPlay(m) {
