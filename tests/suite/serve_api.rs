@@ -555,7 +555,8 @@ fn a_race_of_fifteen_checkers_is_exact_from_the_fifteen_checker_table_of_its_poi
     let s = Server::start(dir);
     // (c) 3 points: the 3x15 table with the cube, exact, as from its own route.
     let three = "3,3,3,3,3,2,2,2,2,2,1,1,1,1,1/3,3,3,3,3,3,2,2,2,2,2,1,1,1,1";
-    for pair in [three, "3,3,2/1,1,1,1,1,1,1,1"] {
+    // The last pair fits 3x6, which the folder lacks: 3x15 holds it too and answers.
+    for pair in [three, "3,3,2/1,1,1,1,1,1,1,1", "3,2/2,1,1"] {
         let q = enc(pair);
         let api = s.ok(&format!(
             "/api/bearoff/race/equity?position={q}&points=3&cube=owned"

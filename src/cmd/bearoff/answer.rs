@@ -122,10 +122,11 @@ pub enum Race {
 
 /// The table that answers the race `position` asked of the databases of `points` and
 /// `checkers`: the two-sided table of both when the position fits it (below fifteen
-/// checkers); else the fifteen-checker two-sided table of `points`, with the cube or
-/// else cubeless, when `present` says it is there; else the one-sided table of `points`,
-/// whose answer is an estimate. The position is read first: bad input is refused before
-/// any table is looked for.
+/// checkers) and that table is there, or neither fifteen-checker table is (its absence is
+/// then what the answer names); else the fifteen-checker two-sided table of `points`,
+/// with the cube or else cubeless, when `present` says it is there (it holds every race
+/// of its points); else the one-sided table of `points`, whose answer is an estimate. The
+/// position is read first: bad input is refused before any table is looked for.
 pub fn race(
     points: usize,
     checkers: usize,
@@ -134,19 +135,21 @@ pub fn race(
 ) -> Result<Race> {
     let kind = Kind::two_sided(points, checkers, true);
     let fits = pair(&kind.index()?, position);
-    if fits.is_ok() && checkers < 15 {
+    let fifteen = [
+        Kind::two_sided(points, 15, true),
+        Kind::two_sided(points, 15, false),
+    ];
+    let fifteen_here = fifteen.iter().find(|k| present(k));
+    if fits.is_ok() && checkers < 15 && (present(&kind) || fifteen_here.is_none()) {
         return Ok(Race::Exact(kind));
     }
-    let fifteen = Kind::two_sided(points, 15, true);
-    let index = fifteen.index()?;
+    let index = fifteen[0].index()?;
     let (us, them) = match (pair(&index, position), fits) {
         (Ok(p), _) => p,
         (Err(_), Err(e)) | (Err(e), Ok(_)) => return Err(e),
     };
-    for k in [fifteen, Kind::two_sided(points, 15, false)] {
-        if present(&k) {
-            return Ok(Race::Exact(k));
-        }
+    if let Some(k) = fifteen_here {
+        return Ok(Race::Exact(*k));
     }
     Ok(Race::Estimate(
         Kind::one_sided(points),
