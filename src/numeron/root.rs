@@ -10,8 +10,10 @@
 //! repeated digits, one per pattern (`0000`, `0001`, `0011`, `0012`, `0123`).
 //!
 //! One search (one memo) serves every class, and the classes of a first guess are solved
-//! side by side on every thread: equivalent sets recur under different classes, and
-//! sharing their values halves the work of the largest class of four digits. First guesses
+//! one after the other, smallest first, each on every thread (the search hands the classes
+//! of its large nodes to other threads): equivalent sets recur under different classes,
+//! and the facts proved for the smaller ones more than halve the work of the largest class
+//! of four digits (0.44 M nodes after the others, 1.0 M before them). First guesses
 //! are taken one after the other, the most promising first (least bound after one look at
 //! each class's guesses, then smallest largest class); each later one is only asked whether
 //! it can match the best so far, each class within its own bound plus the slack the others
@@ -458,8 +460,8 @@ fn solve_first_guesses(
     })
 }
 
-/// The classes of one first guess, side by side (the largest handed out first), each within
-/// its limit (none: solved exactly).
+/// The classes of one first guess (smallest first, as [`first_splits`] orders them), each
+/// within its limit (none: solved exactly).
 #[allow(clippy::too_many_arguments)]
 fn solve_classes(
     engine: &Engine,
@@ -493,25 +495,20 @@ fn solve_classes(
             .map(|(&p, u)| (p, u.unwrap_or(u64::MAX)))
             .collect(),
     );
-    let mut largest_first: Vec<usize> = (0..classes.len()).collect();
-    largest_first.reverse();
-    let found: Vec<(usize, Found)> = largest_first
-        .into_par_iter()
-        .map(|i| {
-            let class = &classes[i];
-            let f = solve_class(
-                engine, search, hard, objective, first, class, limits[i], uppers[i],
-            )?;
-            narrowing.set(i, f.lower, f.upper);
-            progress.advance(1);
-            Ok((i, f))
-        })
-        .collect::<Result<_>>()?;
-    let mut out = vec![None; classes.len()];
-    for (i, f) in found {
-        out[i] = Some(f);
+    // One class after the other, smallest first, each on every thread (its large nodes
+    // hand their classes out): the facts the smaller classes prove make the larger ones
+    // cheaper (the 4-digit class of 1440 searches 0.44 M nodes after the others, 1.0 M
+    // before them), and side by side the largest would start without them.
+    let mut found = Vec::with_capacity(classes.len());
+    for (i, class) in classes.iter().enumerate() {
+        let f = solve_class(
+            engine, search, hard, objective, first, class, limits[i], uppers[i],
+        )?;
+        narrowing.set(i, f.lower, f.upper);
+        progress.advance(1);
+        found.push(f);
     }
-    Ok(out.into_iter().map(|f| f.expect("every class")).collect())
+    Ok(found)
 }
 
 /// The least worst case, then the fewest secrets that need it: the worst case is solved

@@ -15,7 +15,8 @@ use crate::numeron::rules::Space;
 use crate::numeron::symmetry::{Canon, Stabilizer};
 use rayon::prelude::*;
 
-/// Guesses judged together by [`judge_lanes`]: the lanes of one 128-bit word.
+/// Guesses counted and judged together without AVX2: the lanes of one 128-bit word (32
+/// with AVX2).
 const LANES: usize = 16;
 
 /// Rows of answers are padded to whole cache lines (and so to whole lane groups).
@@ -308,7 +309,13 @@ impl Tables {
             }
         } else if n <= CHUNK && self.answers < 127 {
             let judge = self.judge(n, cap);
-            self.each_word(set, |words, g0| judge.lanes(words, g0, &mut kept));
+            self.each_word(
+                set,
+                &mut TotalLanes {
+                    judge: &judge,
+                    kept: &mut kept,
+                },
+            );
         } else {
             let floor = &self.floor;
             self.each_guess(set, |g, counts| {
@@ -377,10 +384,16 @@ impl Tables {
             }
         } else if n <= CHUNK && self.answers < 127 {
             let judge = self.judge(n, cap);
-            let last = last.min(255) as u8;
-            self.each_word(set, |words, g0| {
-                judge.last_lanes(words, g0, last, beta, &mut keys, &mut skipped)
-            });
+            self.each_word(
+                set,
+                &mut LastLanes {
+                    judge: &judge,
+                    last: last.min(255) as u8,
+                    beta,
+                    keys: &mut keys,
+                    skipped: &mut skipped,
+                },
+            );
         } else {
             self.each_guess(set, judge_last);
         }
@@ -405,10 +418,11 @@ impl Tables {
         }
     }
 
-    /// Calls `f(words, g0)` for the guesses `g0..g0 + 16`, ascending, with `words[a][l]` the
-    /// members of `set` (at most [`CHUNK`]) answering `a` to the guess `g0 + l` (`words` has
-    /// [`Tables::width`] entries; lanes past the last guess hold nothing useful).
-    fn each_word(&self, set: &[u32], f: impl FnMut(&[[u8; LANES]], usize)) {
+    /// Hands `f` the words of the guesses `g0..g0 + L` (`L` 16, or 32 with AVX2),
+    /// ascending, with `words[a][l]` the members of `set` (at most [`CHUNK`]) answering
+    /// `a` to the guess `g0 + l` (`words` has [`Tables::width`] entries; lanes past the
+    /// last guess count nothing).
+    fn each_word(&self, set: &[u32], f: &mut impl Words) {
         let scan = Scan { tables: self, set };
         match self.width {
             8 => scan.small::<8>(f),
@@ -439,9 +453,9 @@ struct Scan<'t> {
 
 impl Scan<'_> {
     /// [`Tables::each_word`] on the widest lanes the processor has.
-    fn small<const W: usize>(&self, f: impl FnMut(&[[u8; LANES]], usize)) {
+    fn small<const W: usize>(&self, f: &mut impl Words) {
         match self.tables.isa {
-            Isa::Plain => self.small_lanes::<16, W>(f),
+            Isa::Plain => self.small_lanes::<LANES, W>(f),
             #[cfg(target_arch = "x86_64")]
             // SAFETY: the processor has AVX2 (`Isa::detect`).
             Isa::Avx2 => unsafe { self.small_avx2::<W>(f) },
@@ -450,37 +464,23 @@ impl Scan<'_> {
 
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    fn small_avx2<const W: usize>(&self, f: impl FnMut(&[[u8; LANES]], usize)) {
-        self.small_lanes::<32, W>(f);
+    fn small_avx2<const W: usize>(&self, f: &mut impl Words) {
+        self.small_lanes::<{ 2 * LANES }, W>(f);
     }
 
     #[inline(always)]
-    fn small_lanes<const L: usize, const W: usize>(
-        &self,
-        mut f: impl FnMut(&[[u8; LANES]], usize),
-    ) {
+    fn small_lanes<const L: usize, const W: usize>(&self, f: &mut impl Words) {
         let t = self.tables;
         for g0 in (0..t.len).step_by(L) {
             let acc = tally::<L, W>(t.bytes(), t.stride, g0, t.answers, self.set);
-            for part in 0..L / LANES {
-                let first = g0 + part * LANES;
-                if first >= t.len {
-                    break;
-                }
-                let words: [[u8; LANES]; W] = std::array::from_fn(|a| {
-                    acc[a][part * LANES..][..LANES]
-                        .try_into()
-                        .expect("sixteen lanes")
-                });
-                f(&words, first);
-            }
+            f.word(&acc, g0);
         }
     }
 
     /// [`Tables::each_guess`] on the widest lanes the processor has.
     fn wide<const W: usize>(&self, f: impl FnMut(u32, &[u16])) {
         match self.tables.isa {
-            Isa::Plain => self.wide_lanes::<16, W>(f),
+            Isa::Plain => self.wide_lanes::<LANES, W>(f),
             #[cfg(target_arch = "x86_64")]
             // SAFETY: the processor has AVX2 (`Isa::detect`).
             Isa::Avx2 => unsafe { self.wide_avx2::<W>(f) },
@@ -490,7 +490,7 @@ impl Scan<'_> {
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
     fn wide_avx2<const W: usize>(&self, f: impl FnMut(u32, &[u16])) {
-        self.wide_lanes::<32, W>(f);
+        self.wide_lanes::<{ 2 * LANES }, W>(f);
     }
 
     /// The classes of every guess, `L` guesses at a time, counted in bytes over chunks of
@@ -574,6 +574,44 @@ impl Kept {
     }
 }
 
+/// What takes the words of guesses a scan counts ([`Tables::each_word`]): its
+/// method is inlined into the tally's loop, so that it is compiled with the tally's
+/// instructions (AVX2 where the processor has it) and sees the word's fixed size.
+trait Words {
+    /// The guesses `g0..g0 + L`, `words[a][l]` members answering `a` to `g0 + l`.
+    fn word<const L: usize, const W: usize>(&mut self, words: &[[u8; L]; W], g0: usize);
+}
+
+/// The guesses worth trying for the least total ([`Judge::lanes`]).
+struct TotalLanes<'j, 'k> {
+    judge: &'j Judge<'j>,
+    kept: &'k mut Kept,
+}
+
+impl Words for TotalLanes<'_, '_> {
+    #[inline(always)]
+    fn word<const L: usize, const W: usize>(&mut self, words: &[[u8; L]; W], g0: usize) {
+        self.judge.lanes(words, g0, self.kept);
+    }
+}
+
+/// The guesses worth trying for the fewest at the last guess ([`Judge::last_lanes`]).
+struct LastLanes<'j, 'k> {
+    judge: &'j Judge<'j>,
+    last: u8,
+    beta: u32,
+    keys: &'k mut Vec<u64>,
+    skipped: &'k mut u32,
+}
+
+impl Words for LastLanes<'_, '_> {
+    #[inline(always)]
+    fn word<const L: usize, const W: usize>(&mut self, words: &[[u8; L]; W], g0: usize) {
+        self.judge
+            .last_lanes(words, g0, self.last, self.beta, self.keys, self.skipped);
+    }
+}
+
 /// What judging a node's guesses needs: the space's size, the node's size `n`, the
 /// winning answer, the largest class allowed, `R + 1`, and the capacities below 255.
 ///
@@ -583,7 +621,7 @@ impl Kept {
 /// the classes, the first two terms give `n` and `n - classes`, so the bound is `3n - t +
 /// Σ_{j≥2} Σ_a max(0, k_a - c_j)`, with `t` the guess's non-empty classes plus its winning
 /// secret (0 or 1) (the winning class costs nothing more than its secret): byte operations
-/// across sixteen lanes, one guess a lane.
+/// across the lanes of a word (16 or 32), one guess a lane.
 struct Judge<'l> {
     len: usize,
     n: usize,
@@ -593,28 +631,28 @@ struct Judge<'l> {
     levels: &'l [u8],
 }
 
-/// The counts of one word of sixteen guesses that every judgement needs: `t` (non-empty
+/// The counts of one word of `L` guesses that every judgement needs: `t` (non-empty
 /// classes plus the winning secret), the largest class, and the winning secret.
-struct Word {
-    t: [u8; LANES],
-    biggest: [u8; LANES],
-    hit: [u8; LANES],
+struct Word<const L: usize> {
+    t: [u8; L],
+    biggest: [u8; L],
+    hit: [u8; L],
 }
 
 impl Judge<'_> {
     /// `t`, the largest class and the winning secret of each lane of `acc`.
     #[inline(always)]
-    fn word(&self, acc: &[[u8; LANES]]) -> Word {
-        let mut t = [0u8; LANES];
-        let mut biggest = [0u8; LANES];
+    fn word<const L: usize, const W: usize>(&self, acc: &[[u8; L]; W]) -> Word<L> {
+        let mut t = [0u8; L];
+        let mut biggest = [0u8; L];
         for counts in acc {
-            for l in 0..LANES {
+            for l in 0..L {
                 t[l] += u8::from(counts[l] != 0);
                 biggest[l] = biggest[l].max(counts[l]);
             }
         }
         let hit = acc[self.win];
-        for l in 0..LANES {
+        for l in 0..L {
             t[l] += hit[l];
         }
         Word { t, biggest, hit }
@@ -623,11 +661,11 @@ impl Judge<'_> {
     /// `Σ_{j≥2} Σ_a max(0, k_a - c_j)` of each lane: what the classes above `R + 1` add
     /// to `3n - t`.
     #[inline(always)]
-    fn extra(&self, acc: &[[u8; LANES]]) -> [u16; LANES] {
-        let mut extra = [0u16; LANES];
+    fn extra<const L: usize, const W: usize>(&self, acc: &[[u8; L]; W]) -> [u16; L] {
+        let mut extra = [0u16; L];
         for counts in acc {
             for &c in self.levels {
-                for l in 0..LANES {
+                for l in 0..L {
                     extra[l] += u16::from(counts[l].saturating_sub(c));
                 }
             }
@@ -638,33 +676,40 @@ impl Judge<'_> {
     /// Whether the guess of lane `l` is out: it tells nothing (one class, not a win), or
     /// leaves a class larger than the cap.
     #[inline(always)]
-    fn out(&self, w: &Word, l: usize) -> bool {
+    fn out<const L: usize>(&self, w: &Word<L>, l: usize) -> bool {
         (w.hit[l] == 0 && usize::from(w.biggest[l]) == self.n) || u64::from(w.biggest[l]) > self.cap
     }
 
-    /// Judges the guesses `g0..g0 + LANES` (those below `len`) from their classes `acc`, as
-    /// [`judge`] does, sixteen at a time. While no class holds more than `R + 1` secrets a
+    /// Judges the guesses `g0..g0 + L` (those below `len`) from their classes `acc`, as
+    /// [`judge`] does, a word at a time. While no class holds more than `R + 1` secrets a
     /// guess's bound is `3n - t`: when no lane is kept (`t >= 3n - beta`), only the best
     /// `t` is looked for, which gives the least bound above `beta` (a guess that tells
-    /// nothing has `t = 1`, below every other, so it never sets that bound).
+    /// nothing has `t = 1`, below every other, so it never sets that bound). Lanes past
+    /// the last guess count nothing (`t` and the largest class 0), so the test is taken
+    /// on the whole word at once.
     #[inline(always)]
-    fn lanes(&self, acc: &[[u8; LANES]], g0: usize, kept: &mut Kept) {
+    fn lanes<const L: usize, const W: usize>(
+        &self,
+        acc: &[[u8; L]; W],
+        g0: usize,
+        kept: &mut Kept,
+    ) {
         let w = self.word(acc);
-        let valid = LANES.min(self.len.saturating_sub(g0));
         let three_n = 3 * self.n as u32;
-        let cap = self.cap;
         let small = self.small;
-        let simple = w.biggest[..valid].iter().all(|&b| b <= small) && cap >= u64::from(small);
+        let most = |x: &[u8; L]| x.iter().fold(0u8, |m, &v| m.max(v));
+        let simple = most(&w.biggest) <= small && self.cap >= u64::from(small);
         // Lanes are kept when t >= 3n - beta; t never exceeds answers + 1.
         let need = three_n.saturating_sub(kept.beta);
-        if simple && w.t[..valid].iter().all(|&x| u32::from(x) < need) {
-            let best = w.t[..valid].iter().copied().max().unwrap_or(0);
+        let best = most(&w.t);
+        if simple && u32::from(best) < need {
             if best > 1 {
                 kept.skipped = kept.skipped.min(three_n - u32::from(best));
             }
             return;
         }
-        let extra = if simple { [0; LANES] } else { self.extra(acc) };
+        let valid = L.min(self.len.saturating_sub(g0));
+        let extra = if simple { [0; L] } else { self.extra(acc) };
         for (l, &e) in extra.iter().enumerate().take(valid) {
             if !self.out(&w, l) {
                 let bound = three_n - u32::from(w.t[l]) + u32::from(e);
@@ -673,14 +718,14 @@ impl Judge<'_> {
         }
     }
 
-    /// Judges the guesses `g0..g0 + LANES` for the fewest secrets at the last guess, as
+    /// Judges the guesses `g0..g0 + L` for the fewest secrets at the last guess, as
     /// [`Tables::scan_last`] does one at a time: the bound `Σ_{a ≠ win} max(0, k_a - last)`
     /// (kept when at most `beta`, else the least such is `skipped`), then the total bound
     /// to order equal ones.
     #[inline(always)]
-    fn last_lanes(
+    fn last_lanes<const L: usize, const W: usize>(
         &self,
-        acc: &[[u8; LANES]],
+        acc: &[[u8; L]; W],
         g0: usize,
         last: u8,
         beta: u32,
@@ -689,16 +734,16 @@ impl Judge<'_> {
     ) {
         let w = self.word(acc);
         let extra = self.extra(acc);
-        let mut bound = [0u16; LANES];
+        let mut bound = [0u16; L];
         for (a, counts) in acc.iter().enumerate() {
             if a != self.win {
-                for l in 0..LANES {
+                for l in 0..L {
                     bound[l] += u16::from(counts[l].saturating_sub(last));
                 }
             }
         }
         let three_n = 3 * self.n as u64;
-        for l in 0..LANES.min(self.len.saturating_sub(g0)) {
+        for l in 0..L.min(self.len.saturating_sub(g0)) {
             if self.out(&w, l) {
                 continue;
             }
@@ -854,6 +899,26 @@ mod tests {
         (kept.into_iter().map(|(b, _, g)| (b, g)).collect(), skipped)
     }
 
+    /// Every guess's counts as the words hold them; the lanes past the last guess checked
+    /// empty (the judge's test of a whole word relies on it).
+    struct Collect {
+        len: usize,
+        words: Vec<(u32, Vec<u16>)>,
+    }
+
+    impl Words for Collect {
+        fn word<const L: usize, const W: usize>(&mut self, w: &[[u8; L]; W], g0: usize) {
+            for l in 0..L {
+                let c: Vec<u16> = w.iter().map(|a| u16::from(a[l])).collect();
+                if g0 + l < self.len {
+                    self.words.push(((g0 + l) as u32, c));
+                } else {
+                    assert!(c.iter().all(|&x| x == 0), "lane {} past the end", g0 + l);
+                }
+            }
+        }
+    }
+
     /// The instruction sets this processor can run: the portable one always, AVX2 where
     /// the processor has it.
     #[cfg_attr(not(target_arch = "x86_64"), allow(unused_mut))]
@@ -891,15 +956,13 @@ mod tests {
                     t.each_guess(set, |g, c| got.push((g, c.to_vec())));
                     assert_eq!(got, want, "{rules:?} {isa:?}");
                     if set.len() <= CHUNK {
-                        // The byte words of sixteen guesses hold the same counts.
-                        let mut words = Vec::new();
-                        t.each_word(set, |w, g0| {
-                            for l in 0..LANES.min(t.len - g0) {
-                                let c = w.iter().map(|a| u16::from(a[l])).collect();
-                                words.push(((g0 + l) as u32, c));
-                            }
-                        });
-                        assert_eq!(words, want, "{rules:?} {isa:?}");
+                        // The byte words of 16 or 32 guesses hold the same counts.
+                        let mut words = Collect {
+                            len: t.len,
+                            words: Vec::new(),
+                        };
+                        t.each_word(set, &mut words);
+                        assert_eq!(words.words, want, "{rules:?} {isa:?}");
                     }
                 }
             }

@@ -30,9 +30,9 @@
 //!
 //! Every guess is scored at every node from the candidates' rows of a dense answer table
 //! (answers are symmetric: the guess `g` against the secret `s` answers as `s` against
-//! `g`, so a candidate's row holds every guess's answer to it). Sixteen to sixty-four
+//! `g`, so a candidate's row holds every guess's answer to it). Sixteen or thirty-two
 //! guesses are counted side by side, one byte each, by comparisons the compiler turns into
-//! vector instructions, and judged sixteen at a time with word operations: only the
+//! vector instructions, and judged in the same registers, the whole word at once: only the
 //! guesses a node keeps are looked at one by one.
 //!
 //! **Threads.** On large sets the classes of a guess are searched side by side (rayon),
