@@ -56,20 +56,7 @@ pub fn for_chunks_mut<T: Send>(s: &mut [T], grain: usize, f: impl Fn(usize, &mut
 
 /// `(0..len).map(f).collect()`, computed in parallel.
 pub fn collect<T: Send>(len: usize, f: impl Fn(usize) -> T + Sync) -> Vec<T> {
-    let mut out: Vec<T> = Vec::with_capacity(len);
-    for_chunks_mut(
-        &mut out.spare_capacity_mut()[..len],
-        GRAIN,
-        |start, chunk| {
-            for (i, slot) in chunk.iter_mut().enumerate() {
-                slot.write(f(start + i));
-            }
-        },
-    );
-    // SAFETY: every one of the first `len` elements was written above (a panic in `f`
-    // propagates before this line, and the written ones are leaked, not dropped twice).
-    unsafe { out.set_len(len) };
-    out
+    collect_in(len, GRAIN, f)
 }
 
 /// `f` of each of the consecutive ranges of `grain` indices covering `0..len`, computed in
@@ -80,13 +67,26 @@ pub fn map_chunks<R: Send>(
     f: impl Fn(Range<usize>) -> R + Sync,
 ) -> Vec<R> {
     let grain = grain.max(1);
-    let chunks = len.div_ceil(grain);
-    let mut out: Vec<R> = Vec::with_capacity(chunks);
-    for_chunks_mut(&mut out.spare_capacity_mut()[..chunks], 1, |c, slot| {
-        slot[0].write(f(c * grain..((c + 1) * grain).min(len)));
-    });
-    // SAFETY: as in `collect`, every chunk's result was written.
-    unsafe { out.set_len(chunks) };
+    collect_in(len.div_ceil(grain), 1, |c| {
+        f(c * grain..((c + 1) * grain).min(len))
+    })
+}
+
+/// [`collect`] in chunks of `grain` indices.
+fn collect_in<T: Send>(len: usize, grain: usize, f: impl Fn(usize) -> T + Sync) -> Vec<T> {
+    let mut out: Vec<T> = Vec::with_capacity(len);
+    for_chunks_mut(
+        &mut out.spare_capacity_mut()[..len],
+        grain,
+        |start, chunk| {
+            for (i, slot) in chunk.iter_mut().enumerate() {
+                slot.write(f(start + i));
+            }
+        },
+    );
+    // SAFETY: every one of the first `len` elements was written above (a panic in `f`
+    // propagates before this line, and the written ones are leaked, not dropped twice).
+    unsafe { out.set_len(len) };
     out
 }
 
