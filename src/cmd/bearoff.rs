@@ -35,6 +35,7 @@ fn build(args: BuildArgs) -> Result<()> {
         size,
         two_sided,
         cubeless,
+        compact,
         table,
         memory,
         mpi,
@@ -43,7 +44,12 @@ fn build(args: BuildArgs) -> Result<()> {
         timings,
     } = args;
     let kind = if two_sided {
-        Kind::two_sided(size.points, size.checkers, !cubeless)
+        let kind = Kind::two_sided(size.points, size.checkers, !cubeless);
+        if compact {
+            kind.stored_compact(true)
+        } else {
+            kind
+        }
     } else {
         Kind::one_sided(size.points)
     };
@@ -174,6 +180,10 @@ pub struct BuildArgs {
     /// Two-sided without the cube: only the cubeless chances
     #[arg(long, requires = "two_sided")]
     cubeless: bool,
+    /// Two-sided, stored compact: each value as f32, the pairs in the build's order, the
+    /// table growing as it is solved, out of core (the default above 2^31 pairs: 6x15)
+    #[arg(long, requires = "two_sided")]
+    compact: bool,
     /// The table to write (default: the database's, in the tables folder)
     #[arg(long, value_name = "FILE")]
     table: Option<PathBuf>,

@@ -33,7 +33,7 @@ pub use pack::{pack, unpack};
 pub use read::{map, open_input, Reader, Table};
 pub use write::{
     clean_stale_temporaries, file_len, prepare, publish, refuse_same, stage, write, write_file,
-    Staged, Stream,
+    Growing, Staged, Stream,
 };
 
 use std::path::{Path, PathBuf};

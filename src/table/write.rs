@@ -133,10 +133,71 @@ pub struct Stream<T: bytemuck::Pod> {
     descriptor: (String, String, String),
     record_count: u64,
     count: u64,
+    sums: Sums,
+    records: std::marker::PhantomData<T>,
+}
+
+/// The checksum and block sums of a payload taken as it comes, in pieces of any size.
+struct Sums {
     whole: Sha256,
     sums: Vec<u8>,
     pending: Vec<u8>,
-    records: std::marker::PhantomData<T>,
+}
+
+impl Sums {
+    fn new() -> Sums {
+        Sums {
+            whole: Sha256::new(),
+            sums: Vec::new(),
+            pending: Vec::with_capacity(BLOCK_SIZE as usize),
+        }
+    }
+
+    fn take(&mut self, mut bytes: &[u8]) {
+        let block = BLOCK_SIZE as usize;
+        self.whole.update(bytes);
+        if !self.pending.is_empty() {
+            let take = (block - self.pending.len()).min(bytes.len());
+            self.pending.extend_from_slice(&bytes[..take]);
+            bytes = &bytes[take..];
+            if self.pending.len() == block {
+                self.sums
+                    .extend_from_slice(&Sha256::digest(&self.pending)[..SUM_LEN]);
+                self.pending.clear();
+            }
+        }
+        let full = bytes.len() / block * block;
+        self.sums.extend_from_slice(&block_sums(&bytes[..full]));
+        self.pending.extend_from_slice(&bytes[full..]);
+    }
+
+    /// The header of a payload of `record_count` records of `record_size` bytes, and the
+    /// block sums that follow the payload.
+    fn finish(
+        mut self,
+        (kind, layout, variant): (String, String, String),
+        record_size: u32,
+        record_count: u64,
+    ) -> (Header, Vec<u8>) {
+        if !self.pending.is_empty() {
+            self.sums
+                .extend_from_slice(&Sha256::digest(&self.pending)[..SUM_LEN]);
+        }
+        let header = Header {
+            version: VERSION,
+            kind,
+            layout,
+            variant,
+            record_size,
+            record_count,
+            checksum: self.whole.finalize().into(),
+            block_size: BLOCK_SIZE,
+            sums_digest: Sha256::digest(&self.sums)[..SUM_LEN]
+                .try_into()
+                .expect("SUM_LEN bytes"),
+        };
+        (header, self.sums)
+    }
 }
 
 impl<T: bytemuck::Pod> Stream<T> {
@@ -165,9 +226,7 @@ impl<T: bytemuck::Pod> Stream<T> {
             ),
             record_count,
             count: 0,
-            whole: Sha256::new(),
-            sums: Vec::new(),
-            pending: Vec::with_capacity(BLOCK_SIZE as usize),
+            sums: Sums::new(),
             records: std::marker::PhantomData,
         })
     }
@@ -182,23 +241,9 @@ impl<T: bytemuck::Pod> Stream<T> {
             self.record_count
         );
         self.count += records.len() as u64;
-        let block = BLOCK_SIZE as usize;
-        let mut bytes: &[u8] = bytemuck::cast_slice(records);
+        let bytes: &[u8] = bytemuck::cast_slice(records);
         self.out.write_all(bytes).map_err(io_error(&self.target))?;
-        self.whole.update(bytes);
-        if !self.pending.is_empty() {
-            let take = (block - self.pending.len()).min(bytes.len());
-            self.pending.extend_from_slice(&bytes[..take]);
-            bytes = &bytes[take..];
-            if self.pending.len() == block {
-                self.sums
-                    .extend_from_slice(&Sha256::digest(&self.pending)[..SUM_LEN]);
-                self.pending.clear();
-            }
-        }
-        let full = bytes.len() / block * block;
-        self.sums.extend_from_slice(&block_sums(&bytes[..full]));
-        self.pending.extend_from_slice(&bytes[full..]);
+        self.sums.take(bytes);
         Ok(())
     }
 
@@ -207,26 +252,13 @@ impl<T: bytemuck::Pod> Stream<T> {
         use std::io::{Seek, SeekFrom};
         assert_eq!(self.count, self.record_count, "records missing");
         let fail = io_error(&self.target);
-        if !self.pending.is_empty() {
-            self.sums
-                .extend_from_slice(&Sha256::digest(&self.pending)[..SUM_LEN]);
-        }
-        let (kind, layout, variant) = self.descriptor;
-        let header = Header {
-            version: VERSION,
-            kind,
-            layout,
-            variant,
-            record_size: std::mem::size_of::<T>() as u32,
-            record_count: self.record_count,
-            checksum: self.whole.finalize().into(),
-            block_size: BLOCK_SIZE,
-            sums_digest: Sha256::digest(&self.sums)[..SUM_LEN]
-                .try_into()
-                .expect("SUM_LEN bytes"),
-        };
+        let (header, sums) = self.sums.finish(
+            self.descriptor,
+            std::mem::size_of::<T>() as u32,
+            self.record_count,
+        );
         let result = (|| {
-            self.out.write_all(&self.sums)?;
+            self.out.write_all(&sums)?;
             self.out.flush()?;
             let file = self.out.get_mut();
             file.seek(SeekFrom::Start(0))?;
@@ -575,6 +607,152 @@ fn process_runs(pid: u32) -> bool {
     {
         let _ = pid;
         true
+    }
+}
+
+/// A table written in pieces over a long build that may be killed and run again: its
+/// payload grows in a file the build owns (not a temporary of this process), each piece
+/// synced before the build records it as done ([`Growing::sync`]); a new run keeps the
+/// pieces it trusts ([`Growing::open`]'s `keep`) and goes on. [`Growing::finish`] adds
+/// the block sums and the header and gives the [`Staged`] table for [`publish`]; until
+/// then the file's header is zero, so nothing reads it as a table.
+pub struct Growing {
+    target: PathBuf,
+    path: PathBuf,
+    file: File,
+    descriptor: (String, String, String),
+    record_size: u32,
+    record_count: u64,
+    written: u64,
+    sums: Sums,
+}
+
+impl Growing {
+    /// The growing table at `partial` for `target`, of `record_count` records of
+    /// `record_size` bytes: made if missing, else its first `keep` bytes of payload kept
+    /// (read once to take their sums) and the rest cut off.
+    pub fn open(
+        target: &Path,
+        partial: &Path,
+        descriptor: Descriptor<'_>,
+        record_size: u32,
+        record_count: u64,
+        keep: u64,
+    ) -> Result<Growing, TableError> {
+        assert!(
+            descriptor_fits(descriptor.kind, descriptor.layout, descriptor.variant),
+            "descriptor {descriptor:?} does not fit a table header"
+        );
+        check_output(target)?;
+        let io = io_error(partial);
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(partial)
+            .map_err(io)?;
+        let have = file.metadata().map_err(io_error(partial))?.len();
+        let keep = keep.min(have.saturating_sub(HEADER_LEN as u64));
+        file.set_len(HEADER_LEN as u64 + keep)
+            .map_err(io_error(partial))?;
+        // The header stays zero until the table is whole.
+        use std::os::unix::fs::FileExt;
+        file.write_all_at(&[0u8; HEADER_LEN], 0)
+            .map_err(io_error(partial))?;
+        let mut g = Growing {
+            target: target.to_path_buf(),
+            path: partial.to_path_buf(),
+            file,
+            descriptor: (
+                descriptor.kind.to_string(),
+                descriptor.layout.to_string(),
+                descriptor.variant.to_string(),
+            ),
+            record_size,
+            record_count,
+            written: 0,
+            sums: Sums::new(),
+        };
+        let mut buf = vec![0u8; 1 << 24];
+        let mut at = 0u64;
+        while at < keep {
+            let len = buf.len().min((keep - at) as usize);
+            g.file
+                .read_exact_at(&mut buf[..len], HEADER_LEN as u64 + at)
+                .map_err(io_error(partial))?;
+            g.sums.take(&buf[..len]);
+            at += len as u64;
+        }
+        g.written = keep;
+        Ok(g)
+    }
+
+    /// Bytes of payload written.
+    pub fn len(&self) -> u64 {
+        self.written
+    }
+
+    /// Whether no payload is written yet.
+    pub fn is_empty(&self) -> bool {
+        self.written == 0
+    }
+
+    /// Appends payload bytes.
+    pub fn push(&mut self, bytes: &[u8]) -> Result<(), TableError> {
+        use std::os::unix::fs::FileExt;
+        let end = self.written + bytes.len() as u64;
+        assert!(
+            end <= u64::from(self.record_size) * self.record_count,
+            "payload past its records"
+        );
+        self.file
+            .write_all_at(bytes, HEADER_LEN as u64 + self.written)
+            .map_err(io_error(&self.path))?;
+        self.sums.take(bytes);
+        self.written = end;
+        Ok(())
+    }
+
+    /// Reads payload bytes from `at` (written ones only).
+    pub fn read_at(&self, at: u64, out: &mut [u8]) -> Result<(), TableError> {
+        use std::os::unix::fs::FileExt;
+        assert!(
+            at + out.len() as u64 <= self.written,
+            "read past the payload"
+        );
+        self.file
+            .read_exact_at(out, HEADER_LEN as u64 + at)
+            .map_err(io_error(&self.path))
+    }
+
+    /// Makes what is written durable: a checkpoint may then name it.
+    pub fn sync(&self) -> Result<(), TableError> {
+        self.file.sync_data().map_err(io_error(&self.path))
+    }
+
+    /// Writes the block sums and the header once every record is there, and syncs: the
+    /// table is staged (publishing renames the growing file over the target).
+    pub fn finish(self) -> Result<Staged, TableError> {
+        use std::os::unix::fs::FileExt;
+        let payload = u64::from(self.record_size) * self.record_count;
+        assert_eq!(self.written, payload, "records missing");
+        let (header, sums) = self
+            .sums
+            .finish(self.descriptor, self.record_size, self.record_count);
+        let fail = io_error(&self.path);
+        let result = (|| {
+            self.file.write_all_at(&sums, HEADER_LEN as u64 + payload)?;
+            self.file.sync_data()?;
+            self.file.write_all_at(&header.encode(), 0)?;
+            self.file.sync_all()
+        })();
+        result.map_err(fail)?;
+        Ok(Staged {
+            target: self.target,
+            temp: TempPath::try_from_path(&self.path).map_err(io_error(&self.path))?,
+            header,
+        })
     }
 }
 

@@ -16,12 +16,13 @@
 //! which pairs are solved, the memory given or the thread count.
 
 use super::sides::{weight, Sides, Successors};
-use super::two_sided::{Values, BLOCK};
+use super::two_sided::{Compact, Values, BLOCK};
 use crate::gammon::Error;
 use crate::progress::Progress;
-use crate::table::TableError;
+use crate::table::{self, Growing, TableError};
 use rayon::prelude::*;
 use serde::Serialize;
+use sha2::{Digest, Sha256};
 use std::fs::File;
 use std::io::Write;
 use std::os::unix::fs::FileExt;
@@ -278,9 +279,16 @@ impl Work {
         }
         Ok((sum == word(5)).then_some(file))
     }
+}
 
+/// Where a build reads the finished layers' values.
+trait Layers<V>: Sync {
     /// Reads `out.len()` values of layer `y` from value `at`.
-    fn read<V: bytemuck::Pod>(&self, y: usize, at: usize, out: &mut [V]) -> Result<(), Error> {
+    fn read(&self, y: usize, at: usize, out: &mut [V]) -> Result<(), Error>;
+}
+
+impl<V: bytemuck::Pod> Layers<V> for Work {
+    fn read(&self, y: usize, at: usize, out: &mut [V]) -> Result<(), Error> {
         let file = self.files[y].as_ref().expect("a finished layer");
         let bytes: &mut [u8] = bytemuck::cast_slice_mut(out);
         self.read.fetch_add(bytes.len() as u64, Ordering::Relaxed);
@@ -289,19 +297,25 @@ impl Work {
     }
 }
 
+/// Where a build writes a layer's values as they come.
+trait Sink<V> {
+    fn put(&mut self, values: &[V]) -> Result<(), Error>;
+}
+
 /// Writes a layer file's values as they come, summing them.
 struct LayerWriter<'a> {
+    path: PathBuf,
     out: &'a mut dyn Write,
     words: u64,
     sum: u64,
 }
 
-impl LayerWriter<'_> {
-    fn put<V: bytemuck::Pod>(&mut self, values: &[V]) -> std::io::Result<()> {
+impl<V: bytemuck::Pod> Sink<V> for LayerWriter<'_> {
+    fn put(&mut self, values: &[V]) -> Result<(), Error> {
         let bytes: &[u8] = bytemuck::cast_slice(values);
         self.sum = self.sum.wrapping_add(word_sum(bytes, self.words));
         self.words += (bytes.len() / 8) as u64;
-        self.out.write_all(bytes)
+        self.out.write_all(bytes).map_err(Work::io(&self.path))
     }
 }
 
@@ -504,6 +518,7 @@ pub fn solve<V: Values + bytemuck::Pod>(
             // The same layer, solved together with the lead, which writes it.
             let mut sink = std::io::sink();
             let mut writer = LayerWriter {
+                path: path.clone(),
                 out: &mut sink,
                 words: 0,
                 sum: 0,
@@ -517,6 +532,7 @@ pub fn solve<V: Values + bytemuck::Pod>(
         let mut failure = None;
         let written = crate::table::write_file(&path, |out| {
             let mut writer = LayerWriter {
+                path: path.clone(),
                 out,
                 words: 0,
                 sum: 0,
@@ -612,13 +628,245 @@ pub fn solve<V: Values + bytemuck::Pod>(
     })
 }
 
+/// The trailer-free checkpoint of a compact build: which layers of the growing table are
+/// done, each with the SHA-256 of its bytes.
+const JOURNAL: &[u8; 8] = b"TBBOJRNL";
+
+/// A compact build's finished layers: regions of the growing table, read back as values.
+struct Grown<V: Compact> {
+    file: File,
+    path: PathBuf,
+    /// Where each layer starts in the payload, in records.
+    start: Vec<u64>,
+    read: AtomicU64,
+    values: std::marker::PhantomData<V>,
+}
+
+impl<V: Compact> Layers<V> for Grown<V> {
+    fn read(&self, y: usize, at: usize, out: &mut [V]) -> Result<(), Error> {
+        let record = std::mem::size_of::<V::Small>();
+        let mut small = vec![bytemuck::Zeroable::zeroed(); out.len()];
+        let bytes: &mut [u8] = bytemuck::cast_slice_mut(&mut small);
+        self.read.fetch_add(bytes.len() as u64, Ordering::Relaxed);
+        let offset = (self.start[y] + at as u64) * record as u64;
+        self.file
+            .read_exact_at(bytes, table::HEADER_LEN as u64 + offset)
+            .map_err(Work::io(&self.path))?;
+        for (o, s) in out.iter_mut().zip(&small) {
+            *o = V::of_small(s);
+        }
+        Ok(())
+    }
+}
+
+/// Appends a layer's values, as records, to the growing table, hashing them.
+struct GrowingSink<'a, V: Compact> {
+    table: &'a mut Growing,
+    hash: Sha256,
+    values: std::marker::PhantomData<V>,
+}
+
+impl<V: Compact> Sink<V> for GrowingSink<'_, V> {
+    fn put(&mut self, values: &[V]) -> Result<(), Error> {
+        let small: Vec<V::Small> = crate::par::collect(values.len(), |k| values[k].small());
+        let bytes: &[u8] = bytemuck::cast_slice(&small);
+        self.hash.update(bytes);
+        Ok(self.table.push(bytes)?)
+    }
+}
+
+/// A compact build's journal: the identity of the build and each done layer's SHA-256.
+fn read_journal(path: &Path, id: u64) -> Vec<[u8; 32]> {
+    let Ok(bytes) = std::fs::read(path) else {
+        return Vec::new();
+    };
+    if bytes.len() < 16 || &bytes[..8] != JOURNAL || bytes[8..16] != id.to_le_bytes() {
+        return Vec::new();
+    }
+    bytes[16..]
+        .chunks_exact(32)
+        .map(|c| c.try_into().expect("32 bytes"))
+        .collect()
+}
+
+/// Solves the database as [`solve`] does, but keeps its values as a compact table does
+/// ([`Compact`], `store::Kind::compact`): the table is the layers' records in layer order,
+/// written as each layer is done into a growing file in the working folder, which is
+/// also what later layers read. The checkpoint is that file and a journal of each done
+/// layer's SHA-256; a new run keeps the layers whose bytes agree with it. Returns the
+/// table staged for publishing (the growing file, renamed over `target`).
+pub fn solve_compact<V: Compact + bytemuck::Pod>(
+    setup: &Setup<'_>,
+    progress: Progress<'_>,
+    target: &Path,
+    descriptor: table::Descriptor<'_>,
+) -> Result<(Report, table::Staged), Error> {
+    let Setup {
+        succ,
+        plan,
+        line,
+        memory,
+        work: dir,
+        split,
+        ..
+    } = *setup;
+    if split.is_some() {
+        return Err(Error::Size {
+            points: 0,
+            checkers: 0,
+            reason: "a compact database is built by one process",
+        });
+    }
+    let size = std::mem::size_of::<V>();
+    let record = std::mem::size_of::<V::Small>() as u64;
+    let least = least_memory(plan, succ, size);
+    if memory < least {
+        return Err(Error::MemoryCap {
+            what: format!("the out-of-core build of `{line}` (its largest layer)"),
+            need: least,
+            cap: memory,
+        });
+    }
+    std::fs::create_dir_all(dir).map_err(Work::io(dir))?;
+    let journal = dir.join("journal");
+    let partial = dir.join("table.partial");
+    let id = build_id(&format!("{line}; compact"));
+    let mut start = vec![0u64; plan.layers() + 1];
+    for y in 0..plan.layers() {
+        start[y + 1] = start[y] + plan.layer_len(y) as u64;
+    }
+    // The layers done: the first run of them whose bytes agree with the journal.
+    let sums = read_journal(&journal, id);
+    let mut done = 0;
+    if let Ok(file) = File::open(&partial) {
+        let have = file.metadata().map_err(Work::io(&partial))?.len();
+        let mut buf = vec![0u8; 1 << 24];
+        'layers: for (y, want) in sums.iter().enumerate().take(plan.layers()) {
+            let (from, to) = (start[y] * record, start[y + 1] * record);
+            if table::HEADER_LEN as u64 + to > have {
+                break;
+            }
+            let mut hash = Sha256::new();
+            let mut at = from;
+            while at < to {
+                let len = buf.len().min((to - at) as usize);
+                if file
+                    .read_exact_at(&mut buf[..len], table::HEADER_LEN as u64 + at)
+                    .is_err()
+                {
+                    break 'layers;
+                }
+                hash.update(&buf[..len]);
+                at += len as u64;
+            }
+            if hash.finalize()[..] != want[..] {
+                break;
+            }
+            done = y + 1;
+        }
+    }
+    let mut sums: Vec<[u8; 32]> = sums[..done].to_vec();
+    let pairs = (plan.n * plan.n) as u64;
+    let mut growing = Growing::open(
+        target,
+        &partial,
+        descriptor,
+        record as u32,
+        pairs,
+        start[done] * record,
+    )?;
+    let layers = Grown::<V> {
+        file: File::open(&partial).map_err(Work::io(&partial))?,
+        path: partial.clone(),
+        start: start.clone(),
+        read: AtomicU64::new(0),
+        values: std::marker::PhantomData,
+    };
+    let meter = Meter {
+        now: AtomicU64::new(0),
+        peak: AtomicU64::new(0),
+    };
+    progress.start("two-sided, out of core, compact", Some(pairs));
+    progress.advance(start[done]);
+    for y in done..plan.layers() {
+        if !progress.is_silent() {
+            progress.status(&format!(
+                "layer {} of {}, {} MB held",
+                y + 1,
+                plan.layers(),
+                meter.now.load(Ordering::Relaxed) >> 20
+            ));
+        }
+        let mut sink = GrowingSink::<V> {
+            table: &mut growing,
+            hash: Sha256::new(),
+            values: std::marker::PhantomData,
+        };
+        layer::<V>(setup, &layers, &meter, y, &mut sink)?;
+        let hash: [u8; 32] = sink.hash.finalize().into();
+        growing.sync()?;
+        sums.push(hash);
+        crate::table::write_file(&journal, |out| -> Result<(), Error> {
+            out.write_all(JOURNAL)
+                .and_then(|()| out.write_all(&id.to_le_bytes()))
+                .and_then(|()| sums.iter().try_for_each(|h| out.write_all(h)))
+                .map_err(Work::io(&journal))
+        })?;
+        progress.advance(plan.layer_len(y) as u64);
+    }
+    progress.finish();
+    progress.start("sealing the table", None);
+    let staged = growing.finish()?;
+    progress.finish();
+    Ok((
+        Report {
+            memory,
+            peak_memory: meter.peak.load(Ordering::Relaxed),
+            layers: plan.layers(),
+            resumed_layers: done,
+            bytes_written: (start[plan.layers()] - start[done]) * record,
+            bytes_read: layers.read.load(Ordering::Relaxed),
+            work: dir.to_path_buf(),
+        },
+        staged,
+    ))
+}
+
+/// The record, in a compact table, of the pair `(roller, opponent)`: layer by layer,
+/// each layer's tiles as [`Plan`] lays them out.
+pub struct CompactOrder {
+    plan: Plan,
+    start: Vec<u64>,
+}
+
+impl CompactOrder {
+    /// The order of `sides`' pairs.
+    pub fn new(sides: &Sides) -> CompactOrder {
+        let plan = Plan::new(sides);
+        let mut start = vec![0u64; plan.layers() + 1];
+        for y in 0..plan.layers() {
+            start[y + 1] = start[y] + plan.layer_len(y) as u64;
+        }
+        CompactOrder { plan, start }
+    }
+
+    /// The record of the pair (both sides' ranks below the number of sides).
+    pub fn record(&self, roller: usize, opponent: usize) -> u64 {
+        let p = &self.plan;
+        let (a, b) = (p.level[roller] as usize, p.level[opponent] as usize);
+        let (layer, at) = p.tile(a, b);
+        self.start[layer]
+            + (at + p.pos[roller] as usize * p.size(b) + p.pos[opponent] as usize) as u64
+    }
+}
+
 /// Solves layer `y` into `out`: row tiles, diagonal, column tiles.
 fn layer<V: Values + bytemuck::Pod>(
     setup: &Setup<'_>,
-    work: &Work,
+    work: &dyn Layers<V>,
     meter: &Meter,
     y: usize,
-    out: &mut LayerWriter<'_>,
+    out: &mut dyn Sink<V>,
 ) -> Result<(), Error> {
     let Setup {
         succ,
@@ -629,12 +877,11 @@ fn layer<V: Values + bytemuck::Pod>(
         ..
     } = *setup;
     let size = std::mem::size_of::<V>();
-    let io = |e| Work::io(&work.layer_path(y))(e);
     let sy = &plan.levels[y];
     let m = sy.len();
     if y == 0 {
         // The pair of sides with no checker: the side on roll has won.
-        return out.put(&[V::won(false)]).map_err(io);
+        return out.put(&[V::won(false)]);
     }
     // t[(below[level s] + pos s) · m + i]: what moving to s against side i of this level
     // is worth to the mover, for every s below it.
@@ -702,7 +949,7 @@ fn layer<V: Values + bytemuck::Pod>(
                 j0 = j1;
             }
         }
-        out.put(&tile.data).map_err(io)?;
+        out.put(&tile.data)?;
         for (i, row) in tile.data.chunks_exact(sb.len()).enumerate() {
             for (q, v) in row.iter().enumerate() {
                 t.data[(plan.below[b] + q) * m + i] = v.after_move();
@@ -718,7 +965,7 @@ fn layer<V: Values + bytemuck::Pod>(
     // The diagonal (y, y), then the column tiles (a, y): their plays read the row tiles.
     let mut tile = Held::new(meter, m * m, V::ZERO);
     shared_block(split, meter, succ, sy, sy, &after, &mut tile.data);
-    out.put(&tile.data).map_err(io)?;
+    out.put(&tile.data)?;
     drop(tile);
     for a in 0..y {
         let sa = &plan.levels[a];
@@ -730,7 +977,7 @@ fn layer<V: Values + bytemuck::Pod>(
         } else {
             shared_block(split, meter, succ, sa, sy, &after, &mut tile.data);
         }
-        out.put(&tile.data).map_err(io)?;
+        out.put(&tile.data)?;
     }
     Ok(())
 }

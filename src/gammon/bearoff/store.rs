@@ -16,7 +16,7 @@
 
 use super::index::{BearoffIndex, MAX_CHECKERS};
 use super::one_sided;
-use super::out_of_core::{self, Plan, Setup};
+use super::out_of_core::{self, CompactOrder, Plan, Setup};
 use super::sides::{Sides, Successors};
 use super::two_sided::{self, Cube, Gammon, GammonCube, Win, EQUITY_SCALE};
 use crate::gammon::store::Written;
@@ -53,6 +53,23 @@ pub struct Kind {
     pub two_sided: bool,
     /// With the cube's no-double equities (two-sided only).
     pub cube: bool,
+    /// Two-sided, stored compact (`docs/bearoff.md`, "Compact tables"): each value the
+    /// nearest `f32`, the pairs in the out-of-core build's order (by pip level) so the
+    /// table grows as its layers are solved. The default for databases of more than 2³¹
+    /// pairs (6×15 and beyond), whose `f64` working files no disk here holds.
+    pub compact: bool,
+}
+
+/// Pairs above which a two-sided database is stored compact by default.
+pub const COMPACT_ABOVE: u64 = 1 << 31;
+
+/// Sides of `points` points with at most `checkers` checkers, `C(P + C, C)`, saturating.
+fn side_count(points: usize, checkers: usize) -> u128 {
+    (1..=checkers as u128)
+        .try_fold(1u128, |acc, k| {
+            Some(acc.checked_mul(points as u128 + k)? / k)
+        })
+        .unwrap_or(u128::MAX)
 }
 
 impl Kind {
@@ -63,16 +80,27 @@ impl Kind {
             checkers: one_sided::CHECKERS,
             two_sided: false,
             cube: false,
+            compact: false,
         }
     }
 
-    /// A two-sided database.
+    /// A two-sided database, stored compact when it has more than [`COMPACT_ABOVE`] pairs.
     pub fn two_sided(points: usize, checkers: usize, cube: bool) -> Kind {
+        let sides = side_count(points, checkers);
         Kind {
             points,
             checkers,
             two_sided: true,
             cube,
+            compact: sides.saturating_mul(sides) > u128::from(COMPACT_ABOVE),
+        }
+    }
+
+    /// The same database stored compact, or not (two-sided only).
+    pub fn stored_compact(self, compact: bool) -> Kind {
+        Kind {
+            compact: compact && self.two_sided,
+            ..self
         }
     }
 
@@ -85,7 +113,8 @@ impl Kind {
     /// under this database's name ([`Kind::file_name`]) must be this database, not
     /// another of its kind.
     pub fn expect(&self, found: &Kind, path: &Path) -> Result<(), Error> {
-        if found == self {
+        // How it is stored is not which database it is.
+        if found.stored_compact(self.compact) == *self {
             return Ok(());
         }
         Err(TableError::WrongKind {
@@ -108,10 +137,11 @@ impl Kind {
     /// The header's variant line.
     pub fn line(&self) -> String {
         let size = format!("points={}:checkers={}", self.points, self.checkers);
+        let compact = if self.compact { "; f32" } else { "" };
         match (self.two_sided, self.cube) {
             (false, _) => format!("bearoff one-sided: {size}"),
-            (true, true) => format!("bearoff two-sided: {size}; cube"),
-            (true, false) => format!("bearoff two-sided: {size}; cubeless"),
+            (true, true) => format!("bearoff two-sided: {size}; cube{compact}"),
+            (true, false) => format!("bearoff two-sided: {size}; cubeless{compact}"),
         }
     }
 
@@ -121,6 +151,10 @@ impl Kind {
             (false, r)
         } else {
             (true, line.strip_prefix("bearoff two-sided: ")?)
+        };
+        let (rest, compact) = match rest.strip_suffix("; f32") {
+            Some(r) => (r, true),
+            None => (rest, false),
         };
         let (size, cube) = match (two_sided, rest.split_once("; ")) {
             (false, None) => (rest, false),
@@ -136,12 +170,21 @@ impl Kind {
             checkers,
             two_sided,
             cube,
+            compact,
         };
         (kind.line() == line).then_some(kind)
     }
 
     /// The record layout's name and size in bytes.
     pub fn layout(&self) -> (&'static str, usize) {
+        if self.compact {
+            return match (self.cube, self.gammons()) {
+                (false, false) => ("f32", 4),
+                (true, false) => ("f32x4", 16),
+                (false, true) => ("f32x3", 12),
+                (true, true) => ("f32x7", 28),
+            };
+        }
         match (self.two_sided, self.cube, self.gammons()) {
             (false, _, _) => ("u64", 8),
             (true, false, false) => ("u32", 4),
@@ -349,6 +392,9 @@ fn build_inner(
     let lead = split.is_none_or(|s| s.rank() == 0);
     let started = Instant::now();
     kind.check()?;
+    if kind.compact {
+        return build_compact(kind, path, method, split, progress);
+    }
     let index = kind.index()?;
     let method = match (kind.two_sided, method) {
         (false, _) => Method::InMemory,
@@ -500,6 +546,94 @@ fn build_inner(
         solve_seconds,
         seconds: started.elapsed().as_secs_f64(),
         out_of_core: ooc,
+    })
+}
+
+/// [`build_inner`] of a compact database: always out of core, the table growing in the
+/// working folder as its layers are solved ([`out_of_core::solve_compact`]).
+fn build_compact(
+    kind: &Kind,
+    path: &Path,
+    method: Method,
+    split: Option<&dyn out_of_core::Split>,
+    progress: Progress<'_>,
+) -> Result<BuildReport, Error> {
+    let started = Instant::now();
+    let memory = match method {
+        Method::OutOfCore { memory } => memory,
+        Method::Auto => crate::memory::available().unwrap_or(1 << 32) / 4 * 3,
+        Method::InMemory => {
+            return Err(Error::Size {
+                points: kind.points,
+                checkers: kind.checkers,
+                reason: "a compact database is built out of core",
+            })
+        }
+    };
+    let index = kind.index()?;
+    let line = kind.line();
+    let (layout, size) = kind.layout();
+    let descriptor = Descriptor {
+        kind: kind.table_kind(),
+        layout,
+        variant: &line,
+    };
+    let work = work_folder(path);
+    // Room for what the growing table does not hold yet.
+    let grown = std::fs::metadata(work.join("table.partial")).map_or(0, |m| m.len());
+    table::prepare(
+        &[path],
+        table::file_len(size as u32, index.pairs()).saturating_sub(grown),
+    )?;
+    let sides = Sides::new(&index);
+    let succ = Successors::new(&sides);
+    let full: Vec<bool> = (0..index.sides())
+        .map(|s| {
+            let on: usize = index
+                .side(s)
+                .map_or(0, |v| v.iter().map(|&c| usize::from(c)).sum());
+            kind.gammons() && on == MAX_CHECKERS
+        })
+        .collect();
+    let plan = Plan::new(&sides);
+    let setup = Setup {
+        succ: &succ,
+        plan: &plan,
+        full: &full,
+        line: &line,
+        memory,
+        work: &work,
+        split,
+    };
+    let solve_started = Instant::now();
+    let (report, staged) = match (kind.cube, kind.gammons()) {
+        (false, false) => out_of_core::solve_compact::<Win>(&setup, progress, path, descriptor),
+        (true, false) => out_of_core::solve_compact::<Cube>(&setup, progress, path, descriptor),
+        (false, true) => out_of_core::solve_compact::<Gammon>(&setup, progress, path, descriptor),
+        (true, true) => {
+            out_of_core::solve_compact::<GammonCube>(&setup, progress, path, descriptor)
+        }
+    }?;
+    let solve_seconds = solve_started.elapsed().as_secs_f64();
+    let target = staged.target().to_path_buf();
+    let header = table::publish(vec![staged])?.remove(0);
+    std::fs::remove_dir_all(&work).map_err(|source| TableError::Io {
+        path: work.clone(),
+        source,
+    })?;
+    Ok(BuildReport {
+        database: *kind,
+        table: Written {
+            path: target,
+            kind: header.kind.clone(),
+            checksum: header.checksum_hex(),
+        },
+        records: index.pairs(),
+        positions: index.sides(),
+        pairs: index.pairs(),
+        solve_seconds,
+        seconds: started.elapsed().as_secs_f64(),
+        out_of_core: Some(report),
     })
 }
 
@@ -782,6 +916,8 @@ pub struct TwoSidedTable {
     table: Table,
     kind: Kind,
     index: BearoffIndex,
+    /// A compact table's order of pairs.
+    order: Option<CompactOrder>,
 }
 
 /// What a two-sided table says of a pair, for the side on roll before it rolls.
@@ -834,7 +970,13 @@ impl TwoSidedTable {
             (records != index.pairs())
                 .then(|| format!("holds {records} records, expected {}", index.pairs()))
         })?;
-        Ok(TwoSidedTable { table, kind, index })
+        let order = kind.compact.then(|| CompactOrder::new(&Sides::new(&index)));
+        Ok(TwoSidedTable {
+            table,
+            kind,
+            index,
+            order,
+        })
     }
 
     /// The database.
@@ -857,9 +999,29 @@ impl TwoSidedTable {
         self.kind.cube
     }
 
-    /// The values of record `record` (`roller · n + opponent`).
-    pub fn values_at(&self, record: u64) -> Result<PairValues, Error> {
+    /// The values of pair `pair` (`roller · n + opponent`).
+    pub fn values_at(&self, pair: u64) -> Result<PairValues, Error> {
         let t = &self.table;
+        let n = self.index.sides();
+        if let Some(order) = &self.order {
+            if pair >= n * n {
+                return Err(Error::OutOfRange {
+                    what: "pair",
+                    number: pair,
+                    len: n * n,
+                });
+            }
+            let record = order.record((pair / n) as usize, (pair % n) as usize);
+            let widen = |v: &[f32]| v.iter().map(|&x| f64::from(x)).collect::<Vec<f64>>();
+            let v = match (self.kind.cube, self.kind.gammons()) {
+                (false, false) => widen(&t.record::<[f32; 1]>(record)?),
+                (true, false) => widen(&t.record::<[f32; 4]>(record)?),
+                (false, true) => widen(&t.record::<[f32; 3]>(record)?),
+                (true, true) => widen(&t.record::<[f32; 7]>(record)?),
+            };
+            return Ok(decode_with(&v, self.kind.cube, self.kind.gammons()));
+        }
+        let record = pair;
         Ok(match (self.kind.cube, self.kind.gammons()) {
             (false, false) => decode(&t.record::<[u32; 1]>(record)?, false, false),
             (true, false) => decode(&t.record::<[u32; 4]>(record)?, true, false),
@@ -881,13 +1043,24 @@ impl TwoSidedTable {
 
 /// A stored record's values.
 pub fn decode(r: &[u32], cube: bool, gammons: bool) -> PairValues {
+    let at = if gammons { 3 } else { 1 };
+    let v: Vec<f64> = r
+        .iter()
+        .enumerate()
+        .map(|(k, &u)| if k < at { chance(u) } else { equity(u) })
+        .collect();
+    decode_with(&v, cube, gammons)
+}
+
+/// The values of a record read back as numbers: the chances, then the equities.
+fn decode_with(r: &[f64], cube: bool, gammons: bool) -> PairValues {
     let (win, win_gammon, lose_gammon, at) = if gammons {
-        (chance(r[0]), chance(r[1]), chance(r[2]), 3)
+        (r[0], r[1], r[2], 3)
     } else {
-        (chance(r[0]), 0.0, 0.0, 1)
+        (r[0], 0.0, 0.0, 1)
     };
     let cubeful = cube.then(|| {
-        let e = |i: usize| equity(r[at + i]);
+        let e = |i: usize| r[at + i];
         if gammons {
             Cubeful {
                 owned: e(0),
@@ -962,5 +1135,88 @@ mod tests {
         assert_eq!(o.distributions(1).unwrap().rolls, vec![0.0, 1.0]);
         assert!(TwoSidedTable::open(&os).is_err());
         assert!(OneSidedTable::open(&path).is_err());
+    }
+
+    /// Builds `kind` in memory and compact; every pair's values, and the largest
+    /// difference.
+    fn compact_against_f64(kind: Kind, memory: u64) -> f64 {
+        let dir = tempfile::tempdir().unwrap();
+        let (exact, small) = (dir.path().join("e.tbl"), dir.path().join("c.tbl"));
+        let compact = kind.stored_compact(true);
+        build_with(&kind, &exact, Method::InMemory, Progress::SILENT).unwrap();
+        let r = build_with(
+            &compact,
+            &small,
+            Method::OutOfCore { memory },
+            Progress::SILENT,
+        )
+        .unwrap();
+        assert!(!work_folder(&small).exists());
+        assert!(r.out_of_core.unwrap().peak_memory <= memory);
+        let (e, c) = (
+            TwoSidedTable::open(&exact).unwrap(),
+            TwoSidedTable::open(&small).unwrap(),
+        );
+        assert_eq!(c.kind(), compact);
+        assert_eq!(c.table().header().layout, compact.layout().0);
+        kind.expect(&c.kind(), &small).unwrap();
+        let n = e.index().sides();
+        let mut worst = 0.0f64;
+        for pair in 0..n * n {
+            let (a, b) = (e.values_at(pair).unwrap(), c.values_at(pair).unwrap());
+            let mut d = vec![a.win - b.win, a.win_gammon - b.win_gammon];
+            d.push(a.lose_gammon - b.lose_gammon);
+            if let (Some(x), Some(y)) = (a.cubeful, b.cubeful) {
+                d.extend([
+                    x.owned - y.owned,
+                    x.centred - y.centred,
+                    x.centred_jacoby - y.centred_jacoby,
+                    x.opponent_owns - y.opponent_owns,
+                ]);
+            }
+            worst = d.iter().fold(worst, |w, x| w.max(x.abs()));
+        }
+        worst
+    }
+
+    #[test]
+    fn a_compact_table_holds_the_f64_builds_values_to_f32_rounding() {
+        // Pairs in the build's order: a wrong place would differ by far more.
+        for (kind, memory) in [
+            (Kind::two_sided(3, 15, false), 1 << 22),
+            (Kind::two_sided(3, 15, true), 1 << 23),
+            (Kind::two_sided(5, 5, true), 1 << 20),
+            (Kind::two_sided(5, 5, false), 1 << 20),
+        ] {
+            let worst = compact_against_f64(kind, memory);
+            // f32 keeps 24 bits; the u32 records of the f64 table 29 to 32.
+            assert!(worst < 1e-6, "{}: {worst}", kind.line());
+            assert!(worst > 0.0, "{}: no rounding at all?", kind.line());
+        }
+    }
+
+    #[test]
+    fn compact_is_the_default_above_two_to_the_31_pairs_only() {
+        assert!(!Kind::two_sided(6, 14, true).compact);
+        let k = Kind::two_sided(6, 15, false);
+        assert!(k.compact);
+        assert_eq!(
+            k.line(),
+            "bearoff two-sided: points=6:checkers=15; cubeless; f32"
+        );
+        assert_eq!(Kind::of_line(&k.line()), Some(k));
+        assert_eq!(k.layout(), ("f32x3", 12));
+        assert_eq!(Kind::of_file_name(&k.file_name()), Some(k));
+        assert!(Kind::two_sided(7, 15, true).compact);
+        assert!(!Kind::one_sided(6).stored_compact(true).compact);
+        // No overflow on absurd sizes.
+        assert!(Kind::two_sided(usize::MAX, usize::MAX, true).compact);
+        assert!(build_with(
+            &Kind::two_sided(2, 2, false).stored_compact(true),
+            Path::new("/nonexistent/x.tbl"),
+            Method::InMemory,
+            Progress::SILENT
+        )
+        .is_err());
     }
 }

@@ -329,6 +329,82 @@ impl Values for GammonCube {
     }
 }
 
+/// The values as a compact table keeps them (`store::Kind::compact`: the databases too
+/// large for `f64` working files, 6×15 and beyond): each quantity as the nearest `f32`,
+/// the cubeless equity left out where the chances give it. The build computes in `f64`
+/// and reads back what it stored, so the stored value is what the next layers use.
+pub trait Compact: Values {
+    /// The stored record.
+    type Small: bytemuck::Pod + Send + Sync;
+    /// The record of these values.
+    fn small(&self) -> Self::Small;
+    /// The values a record holds.
+    fn of_small(s: &Self::Small) -> Self;
+}
+
+fn narrow<const K: usize>(v: &[f64]) -> [f32; K] {
+    std::array::from_fn(|k| v[k] as f32)
+}
+
+fn widen(v: &[f32], out: &mut [f64]) {
+    for (o, x) in out.iter_mut().zip(v) {
+        *o = f64::from(*x);
+    }
+}
+
+impl Compact for Win {
+    type Small = [f32; 1];
+    fn small(&self) -> [f32; 1] {
+        [self.0 as f32]
+    }
+    fn of_small(s: &[f32; 1]) -> Self {
+        Win(f64::from(s[0]))
+    }
+}
+
+impl Compact for Cube {
+    type Small = [f32; 4];
+    fn small(&self) -> [f32; 4] {
+        narrow(&self.0)
+    }
+    fn of_small(s: &[f32; 4]) -> Self {
+        let mut v = [0.0; 4];
+        widen(s, &mut v);
+        Cube(v)
+    }
+}
+
+/// The cubeless equity of the chances (a win 1, a gammon 2; no backgammon in a bear-off).
+fn gammon_equity(v: &[f64]) -> f64 {
+    2.0 * v[P_WIN] - 1.0 + v[WIN_GAMMON] - v[LOSE_GAMMON]
+}
+
+impl Compact for Gammon {
+    type Small = [f32; 3];
+    fn small(&self) -> [f32; 3] {
+        narrow(&self.0[P_WIN..])
+    }
+    fn of_small(s: &[f32; 3]) -> Self {
+        let mut v = [0.0; 4];
+        widen(s, &mut v[P_WIN..]);
+        v[EQUITY] = gammon_equity(&v);
+        Gammon(v)
+    }
+}
+
+impl Compact for GammonCube {
+    type Small = [f32; 7];
+    fn small(&self) -> [f32; 7] {
+        narrow(&self.0[P_WIN..])
+    }
+    fn of_small(s: &[f32; 7]) -> Self {
+        let mut v = [0.0; 8];
+        widen(s, &mut v[P_WIN..]);
+        v[EQUITY] = gammon_equity(&v);
+        GammonCube(v)
+    }
+}
+
 /// How many `j` a thread takes at once when reading rows: the rows of a block's plays for
 /// this many `j` stay in the core's cache while the block's layers read them.
 const CHUNK: usize = 64;
