@@ -364,3 +364,102 @@ fn the_gnubg_bearoff_files_agree_within_gnubgs_own_rounding() {
     assert!(units("rolls").max_diff < 0.003);
     assert!(units("rolls").near_ties > 0);
 }
+
+/// The 6×15 database of every home-board race, cubeless (`tabula bearoff build
+/// --two-sided --cubeless`: 35 GB), from the tables folder (`$TABULA_TABLES`, else
+/// `tables/`).
+fn six_by_fifteen() -> TwoSidedTable {
+    let dir = std::env::var("TABULA_TABLES").unwrap_or_else(|_| "tables".into());
+    let path = std::path::Path::new(&dir).join(Kind::two_sided(6, 15, false).file_name());
+    TwoSidedTable::open(&path).unwrap_or_else(|e| {
+        panic!(
+            "{e}: build it with `tabula bearoff build --two-sided --cubeless` \
+             (about 35 GB and an hour)"
+        )
+    })
+}
+
+#[test]
+#[ignore = "needs the 6x15 cubeless table (35 GB); builds 6x10 (10 s); needs gnubg_ts0.bd"]
+fn the_6x15_table_agrees_with_recursion_with_6x10_and_with_gnubg() {
+    let t = six_by_fifteen();
+    assert!(t.kind().compact);
+    let index = t.index().clone();
+    let rank15 = |s: &Side| index.rank(&counts(s, 6)).unwrap();
+    // 1. Every pair of sides whose checkers all lie on points 1 and 2 (the rest off):
+    // no play leaves those points, so plain recursion reaches every value.
+    let mut pairs = Pairs {
+        full: 15,
+        memo: HashMap::new(),
+    };
+    let low: Vec<Side> = all_sides(2, 15)
+        .into_iter()
+        .filter(|s| !s.is_empty())
+        .collect();
+    let mut worst = 0.0f64;
+    for us in &low {
+        for them in &low {
+            let want = pairs.value(us, them);
+            let got = t.values(rank15(us), rank15(them)).unwrap();
+            for (g, w) in [
+                (got.equity(), want[0]),
+                (got.win, want[1]),
+                (got.win_gammon, want[2]),
+                (got.lose_gammon, want[3]),
+            ] {
+                worst = worst.max((g - w).abs());
+            }
+        }
+    }
+    eprintln!(
+        "points 1-2, {} pairs: largest difference {worst:.3e}",
+        low.len().pow(2)
+    );
+    assert!(worst < 5e-7, "points 1-2: {worst}");
+    assert!(worst > 0.0, "f32 values that equal f64 ones everywhere?");
+    // 2. Every pair of sides of at most 10 checkers: the 6x10 database's (no gammon: each
+    // side has borne off five or more).
+    let dir = tempfile::tempdir().unwrap();
+    let ten = dir.path().join("ten.tbl");
+    build(&Kind::two_sided(6, 10, false), &ten, Progress::SILENT).unwrap();
+    let ten = TwoSidedTable::open(&ten).unwrap();
+    let n10 = ten.index().sides();
+    let map: Vec<u64> = (0..n10)
+        .map(|s| index.rank(&ten.index().side(s).unwrap()).unwrap())
+        .collect();
+    let mut worst = 0.0f64;
+    for us in 0..n10 {
+        for them in 0..n10 {
+            let a = ten.values(us, them).unwrap();
+            let b = t.values(map[us as usize], map[them as usize]).unwrap();
+            assert!(b.win_gammon == 0.0 && b.lose_gammon == 0.0);
+            worst = worst.max((a.win - b.win).abs());
+        }
+    }
+    eprintln!("6x10, {} pairs: largest difference {worst:.3e}", n10 * n10);
+    assert!(worst < 5e-7, "6x10: {worst}");
+    // 3. gnubg's own 6x6 two-sided file: the cubeless equity of sides of at most 6
+    // checkers, within the few units of its 16-bit rounding its 6x6 table shows.
+    use tabula::gammon::bearoff::gnubg::{ts_value, GnubgFile, TS_UNIT};
+    let file = GnubgFile::open(gnubg_file("gnubg_ts0.bd", "/var/lib/gnubg").as_ref()).unwrap();
+    let six = BearoffIndex::new(6, 6).unwrap();
+    let n6 = six.sides();
+    let mut worst = 0.0f64;
+    for us in 1..n6 {
+        for them in 1..n6 {
+            let theirs = ts_value(file.two_sided(us * n6 + them).unwrap()[0]);
+            let r = |s| index.rank(&six.side(s).unwrap()).unwrap();
+            let ours = 2.0 * t.values(r(us), r(them)).unwrap().win - 1.0;
+            worst = worst.max((ours - theirs).abs());
+        }
+    }
+    eprintln!(
+        "gnubg 6x6: largest difference {worst:.3e}, {:.2} units",
+        worst / TS_UNIT
+    );
+    assert!(
+        worst < 6.0 * TS_UNIT,
+        "gnubg 6x6: {} units",
+        worst / TS_UNIT
+    );
+}

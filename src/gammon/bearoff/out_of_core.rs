@@ -689,18 +689,28 @@ fn read_journal(path: &Path, id: u64) -> Vec<[u8; 32]> {
         .collect()
 }
 
+/// A rank's sink that keeps nothing: the lead writes the layer.
+struct Discard;
+
+impl<V> Sink<V> for Discard {
+    fn put(&mut self, _: &[V]) -> Result<(), Error> {
+        Ok(())
+    }
+}
+
 /// Solves the database as [`solve`] does, but keeps its values as a compact table does
 /// ([`Compact`], `store::Kind::compact`): the table is the layers' records in layer order,
 /// written as each layer is done into a growing file in the working folder, which is
 /// also what later layers read. The checkpoint is that file and a journal of each done
 /// layer's SHA-256; a new run keeps the layers whose bytes agree with it. Returns the
-/// table staged for publishing (the growing file, renamed over `target`).
+/// table staged for publishing (the growing file, renamed over `target`) — on rank 0 of
+/// a shared build; the other ranks solve their shares and return none.
 pub fn solve_compact<V: Compact + bytemuck::Pod>(
     setup: &Setup<'_>,
     progress: Progress<'_>,
     target: &Path,
     descriptor: table::Descriptor<'_>,
-) -> Result<(Report, table::Staged), Error> {
+) -> Result<(Report, Option<table::Staged>), Error> {
     let Setup {
         succ,
         plan,
@@ -710,13 +720,12 @@ pub fn solve_compact<V: Compact + bytemuck::Pod>(
         split,
         ..
     } = *setup;
-    if split.is_some() {
-        return Err(Error::Size {
-            points: 0,
-            checkers: 0,
-            reason: "a compact database is built by one process",
-        });
-    }
+    let lead = split.is_none_or(|s| s.rank() == 0);
+    let barrier = || {
+        if let Some(s) = split {
+            s.barrier();
+        }
+    };
     let size = std::mem::size_of::<V>();
     let record = std::mem::size_of::<V::Small>() as u64;
     let least = least_memory(plan, succ, size);
@@ -735,10 +744,24 @@ pub fn solve_compact<V: Compact + bytemuck::Pod>(
     for y in 0..plan.layers() {
         start[y + 1] = start[y] + plan.layer_len(y) as u64;
     }
-    // The layers done: the first run of them whose bytes agree with the journal.
-    let sums = read_journal(&journal, id);
+    // The layers done: the first run of them whose bytes agree with the journal (the
+    // lead checks them and writes the journal again with those alone; the other ranks
+    // then read it).
+    let sums = if lead {
+        read_journal(&journal, id)
+    } else {
+        Vec::new()
+    };
     let mut done = 0;
-    if let Ok(file) = File::open(&partial) {
+    let write_journal = |sums: &[[u8; 32]]| {
+        crate::table::write_file(&journal, |out| -> Result<(), Error> {
+            out.write_all(JOURNAL)
+                .and_then(|()| out.write_all(&id.to_le_bytes()))
+                .and_then(|()| sums.iter().try_for_each(|h| out.write_all(h)))
+                .map_err(Work::io(&journal))
+        })
+    };
+    if let (true, Ok(file)) = (lead, File::open(&partial)) {
         let have = file.metadata().map_err(Work::io(&partial))?.len();
         let mut buf = vec![0u8; 1 << 24];
         'layers: for (y, want) in sums.iter().enumerate().take(plan.layers()) {
@@ -767,14 +790,26 @@ pub fn solve_compact<V: Compact + bytemuck::Pod>(
     }
     let mut sums: Vec<[u8; 32]> = sums[..done].to_vec();
     let pairs = (plan.n * plan.n) as u64;
-    let mut growing = Growing::open(
-        target,
-        &partial,
-        descriptor,
-        record as u32,
-        pairs,
-        start[done] * record,
-    )?;
+    let mut growing = match lead {
+        true => {
+            let g = Growing::open(
+                target,
+                &partial,
+                descriptor,
+                record as u32,
+                pairs,
+                start[done] * record,
+            )?;
+            write_journal(&sums)?;
+            Some(g)
+        }
+        false => None,
+    };
+    barrier();
+    if !lead {
+        done =
+            std::fs::metadata(&journal).map_or(0, |m| (m.len().saturating_sub(16) / 32) as usize);
+    }
     let layers = Grown::<V> {
         file: File::open(&partial).map_err(Work::io(&partial))?,
         path: partial.clone(),
@@ -797,26 +832,29 @@ pub fn solve_compact<V: Compact + bytemuck::Pod>(
                 meter.now.load(Ordering::Relaxed) >> 20
             ));
         }
-        let mut sink = GrowingSink::<V> {
-            table: &mut growing,
-            hash: Sha256::new(),
-            values: std::marker::PhantomData,
-        };
-        layer::<V>(setup, &layers, &meter, y, &mut sink)?;
-        let hash: [u8; 32] = sink.hash.finalize().into();
-        growing.sync()?;
-        sums.push(hash);
-        crate::table::write_file(&journal, |out| -> Result<(), Error> {
-            out.write_all(JOURNAL)
-                .and_then(|()| out.write_all(&id.to_le_bytes()))
-                .and_then(|()| sums.iter().try_for_each(|h| out.write_all(h)))
-                .map_err(Work::io(&journal))
-        })?;
+        match growing.as_mut() {
+            Some(table) => {
+                let mut sink = GrowingSink::<V> {
+                    table,
+                    hash: Sha256::new(),
+                    values: std::marker::PhantomData,
+                };
+                layer::<V>(setup, &layers, &meter, y, &mut sink)?;
+                let hash: [u8; 32] = sink.hash.finalize().into();
+                table.sync()?;
+                sums.push(hash);
+                write_journal(&sums)?;
+            }
+            // Another rank: the same layer, solved with the lead, which writes it.
+            None => layer::<V>(setup, &layers, &meter, y, &mut Discard)?,
+        }
+        // The layer is on disk before any rank reads it.
+        barrier();
         progress.advance(plan.layer_len(y) as u64);
     }
     progress.finish();
     progress.start("sealing the table", None);
-    let staged = growing.finish()?;
+    let staged = growing.map(Growing::finish).transpose()?;
     progress.finish();
     Ok((
         Report {

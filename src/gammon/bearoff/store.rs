@@ -615,16 +615,29 @@ fn build_compact(
         }
     }?;
     let solve_seconds = solve_started.elapsed().as_secs_f64();
-    let target = staged.target().to_path_buf();
-    let header = table::publish(vec![staged])?.remove(0);
-    std::fs::remove_dir_all(&work).map_err(|source| TableError::Io {
-        path: work.clone(),
-        source,
-    })?;
+    let header = match staged {
+        Some(staged) => {
+            let published = table::publish(vec![staged]);
+            if let Some(split) = split {
+                // The other ranks read the table once it is published (or fail with it).
+                split.barrier();
+            }
+            let header = published?.remove(0);
+            std::fs::remove_dir_all(&work).map_err(|source| TableError::Io {
+                path: work.clone(),
+                source,
+            })?;
+            header
+        }
+        None => {
+            split.expect("ranks").barrier();
+            TwoSidedTable::open(path)?.table().header().clone()
+        }
+    };
     Ok(BuildReport {
         database: *kind,
         table: Written {
-            path: target,
+            path: path.to_path_buf(),
             kind: header.kind.clone(),
             checksum: header.checksum_hex(),
         },
@@ -1189,9 +1202,24 @@ mod tests {
             (Kind::two_sided(5, 5, false), 1 << 20),
         ] {
             let worst = compact_against_f64(kind, memory);
+            eprintln!("{}: largest difference {worst:.3e}", kind.line());
             // f32 keeps 24 bits; the u32 records of the f64 table 29 to 32.
-            assert!(worst < 1e-6, "{}: {worst}", kind.line());
+            assert!(worst < 3e-7, "{}: {worst}", kind.line());
             assert!(worst > 0.0, "{}: no rounding at all?", kind.line());
+        }
+    }
+
+    #[test]
+    #[ignore = "4x15 and 6x10 both ways: about a minute"]
+    fn the_largest_compact_error_at_4x15_and_6x10() {
+        for (kind, memory) in [
+            (Kind::two_sided(4, 15, true), 1 << 28),
+            (Kind::two_sided(4, 15, false), 1 << 28),
+            (Kind::two_sided(6, 10, false), 1 << 28),
+        ] {
+            let worst = compact_against_f64(kind, memory);
+            eprintln!("{}: largest difference {worst:.3e}", kind.line());
+            assert!(worst < 3e-7, "{}: {worst}", kind.line());
         }
     }
 
