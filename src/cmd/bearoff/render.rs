@@ -59,6 +59,20 @@ pub fn build(r: &BuildReport) -> String {
             mb(o.bytes_written),
             mb(o.bytes_read)
         );
+        if let Some(x) = &o.exchange {
+            let _ = write!(
+                out,
+                "\nexchange   {} ranks: {} all-gathers, {:.0} MB sent, {:.0} MB received \
+                 (at most {:.0} MB in a layer); {:.2} s in all-gathers, {:.2} s in barriers",
+                x.ranks,
+                x.gathers,
+                mb(x.bytes_sent),
+                mb(x.bytes_received),
+                mb(x.largest_layer_received),
+                x.gather_seconds,
+                x.barrier_seconds
+            );
+        }
     }
     out
 }

@@ -52,6 +52,30 @@ pub struct Report {
     pub bytes_read: u64,
     /// The working folder (removed once the table is published).
     pub work: PathBuf,
+    /// What this rank exchanged with the others, in a build shared by several.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exchange: Option<Exchange>,
+}
+
+/// The cost of sharing a build among ranks, as one rank saw it: the bytes of its
+/// all-gathers and the time it spent in them and in the barriers around the layers
+/// (which includes waiting for slower ranks).
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Exchange {
+    /// Ranks sharing the build.
+    pub ranks: usize,
+    /// All-gathers (one a block of a tile).
+    pub gathers: u64,
+    /// Bytes this rank sent (its shares, each to every other rank's copy).
+    pub bytes_sent: u64,
+    /// Bytes this rank received (the other ranks' shares).
+    pub bytes_received: u64,
+    /// The most bytes received in one layer.
+    pub largest_layer_received: u64,
+    /// Seconds in all-gathers.
+    pub gather_seconds: f64,
+    /// Seconds in barriers.
+    pub barrier_seconds: f64,
 }
 
 /// Processes sharing one build (MPI ranks, `super::mpi`): each solves its share of the
@@ -179,12 +203,51 @@ fn build_id(line: &str) -> u64 {
 
 /// Counts the bytes of working values held, to keep them under the cap and report the
 /// peak.
+#[derive(Default)]
 struct Meter {
     now: AtomicU64,
     peak: AtomicU64,
+    /// The exchange among ranks: all-gathers, bytes sent and received (in all, in this
+    /// layer, the most in a layer), nanoseconds in all-gathers and in barriers.
+    gathers: AtomicU64,
+    sent: AtomicU64,
+    received: AtomicU64,
+    layer_received: AtomicU64,
+    largest_layer: AtomicU64,
+    gather_nanos: AtomicU64,
+    barrier_nanos: AtomicU64,
 }
 
 impl Meter {
+    /// Waits for every rank of `split`, timed.
+    fn barrier(&self, split: Option<&dyn Split>) {
+        if let Some(s) = split {
+            let t = std::time::Instant::now();
+            s.barrier();
+            self.barrier_nanos
+                .fetch_add(t.elapsed().as_nanos() as u64, Ordering::Relaxed);
+        }
+    }
+
+    /// A layer is done: its bytes received count towards the largest.
+    fn end_layer(&self) {
+        let l = self.layer_received.swap(0, Ordering::Relaxed);
+        self.largest_layer.fetch_max(l, Ordering::Relaxed);
+    }
+
+    fn exchange(&self, split: Option<&dyn Split>) -> Option<Exchange> {
+        let load = |a: &AtomicU64| a.load(Ordering::Relaxed);
+        split.map(|s| Exchange {
+            ranks: s.size(),
+            gathers: load(&self.gathers),
+            bytes_sent: load(&self.sent),
+            bytes_received: load(&self.received),
+            largest_layer_received: load(&self.largest_layer),
+            gather_seconds: load(&self.gather_nanos) as f64 * 1e-9,
+            barrier_seconds: load(&self.barrier_nanos) as f64 * 1e-9,
+        })
+    }
+
     fn take(&self, bytes: usize) {
         let now = self.now.fetch_add(bytes as u64, Ordering::Relaxed) + bytes as u64;
         self.peak.fetch_max(now, Ordering::Relaxed);
@@ -396,11 +459,27 @@ fn shared_block<'w, V: Values + bytemuck::Pod>(
     let counts: Vec<usize> = (0..k)
         .map(|r| (bounds[r + 1] - bounds[r]) * c * size)
         .collect();
+    let t = std::time::Instant::now();
     sp.gather(
         bytemuck::cast_slice(&mine.data),
         &counts,
         bytemuck::cast_slice_mut(out),
     );
+    let mine_bytes = counts[sp.rank()] as u64;
+    let all: u64 = counts.iter().map(|&c| c as u64).sum();
+    meter
+        .gather_nanos
+        .fetch_add(t.elapsed().as_nanos() as u64, Ordering::Relaxed);
+    meter.gathers.fetch_add(1, Ordering::Relaxed);
+    meter
+        .sent
+        .fetch_add(mine_bytes * (k as u64 - 1), Ordering::Relaxed);
+    meter
+        .received
+        .fetch_add(all - mine_bytes, Ordering::Relaxed);
+    meter
+        .layer_received
+        .fetch_add(all - mine_bytes, Ordering::Relaxed);
 }
 
 /// The bytes the build of `n`-side layers needs at least with values of `size` bytes:
@@ -453,11 +532,8 @@ pub fn solve<V: Values + bytemuck::Pod>(
         ..
     } = *setup;
     let lead = split.is_none_or(|s| s.rank() == 0);
-    let barrier = || {
-        if let Some(s) = split {
-            s.barrier();
-        }
-    };
+    let meter = Meter::default();
+    let barrier = || meter.barrier(split);
     let size = std::mem::size_of::<V>();
     let record = std::mem::size_of::<V::Record>();
     let least = least_memory(plan, succ, size).max((plan.n * record) as u64);
@@ -497,10 +573,6 @@ pub fn solve<V: Values + bytemuck::Pod>(
     }
     barrier();
     let resumed = done;
-    let meter = Meter {
-        now: AtomicU64::new(0),
-        peak: AtomicU64::new(0),
-    };
     let pairs = (plan.n * plan.n) as u64;
     progress.start("two-sided, out of core", Some(pairs));
     progress.advance((0..done).map(|y| plan.layer_len(y) as u64).sum());
@@ -525,6 +597,7 @@ pub fn solve<V: Values + bytemuck::Pod>(
             };
             layer::<V>(setup, &work, &meter, y, &mut writer)?;
             barrier();
+            meter.end_layer();
             work.files[y] = Some(File::open(&path).map_err(Work::io(&path))?);
             progress.advance(plan.layer_len(y) as u64);
             continue;
@@ -568,6 +641,7 @@ pub fn solve<V: Values + bytemuck::Pod>(
         }
         written?;
         barrier();
+        meter.end_layer();
         work.written += (plan.layer_len(y) * size) as u64;
         work.files[y] = Some(File::open(&path).map_err(Work::io(&path))?);
         progress.advance(plan.layer_len(y) as u64);
@@ -581,11 +655,13 @@ pub fn solve<V: Values + bytemuck::Pod>(
         bytes_written: work.written,
         bytes_read: 0,
         work: dir.to_path_buf(),
+        exchange: None,
     };
     if !lead {
         return Ok(Report {
             peak_memory: meter.peak.load(Ordering::Relaxed),
             bytes_read: work.read.load(Ordering::Relaxed),
+            exchange: meter.exchange(split),
             ..report
         });
     }
@@ -624,6 +700,7 @@ pub fn solve<V: Values + bytemuck::Pod>(
     Ok(Report {
         peak_memory: meter.peak.load(Ordering::Relaxed),
         bytes_read: work.read.load(Ordering::Relaxed),
+        exchange: meter.exchange(split),
         ..report
     })
 }
@@ -721,11 +798,8 @@ pub fn solve_compact<V: Compact + bytemuck::Pod>(
         ..
     } = *setup;
     let lead = split.is_none_or(|s| s.rank() == 0);
-    let barrier = || {
-        if let Some(s) = split {
-            s.barrier();
-        }
-    };
+    let meter = Meter::default();
+    let barrier = || meter.barrier(split);
     let size = std::mem::size_of::<V>();
     let record = std::mem::size_of::<V::Small>() as u64;
     let least = least_memory(plan, succ, size);
@@ -817,10 +891,6 @@ pub fn solve_compact<V: Compact + bytemuck::Pod>(
         read: AtomicU64::new(0),
         values: std::marker::PhantomData,
     };
-    let meter = Meter {
-        now: AtomicU64::new(0),
-        peak: AtomicU64::new(0),
-    };
     progress.start("two-sided, out of core, compact", Some(pairs));
     progress.advance(start[done]);
     for y in done..plan.layers() {
@@ -850,6 +920,7 @@ pub fn solve_compact<V: Compact + bytemuck::Pod>(
         }
         // The layer is on disk before any rank reads it.
         barrier();
+        meter.end_layer();
         progress.advance(plan.layer_len(y) as u64);
     }
     progress.finish();
@@ -865,6 +936,7 @@ pub fn solve_compact<V: Compact + bytemuck::Pod>(
             bytes_written: (start[plan.layers()] - start[done]) * record,
             bytes_read: layers.read.load(Ordering::Relaxed),
             work: dir.to_path_buf(),
+            exchange: meter.exchange(split),
         },
         staged,
     ))
