@@ -137,7 +137,17 @@ pub struct Stream<T: bytemuck::Pod> {
     records: std::marker::PhantomData<T>,
 }
 
+/// A descriptor's texts, kept until the header is written.
+fn owned(d: Descriptor<'_>) -> (String, String, String) {
+    (
+        d.kind.to_string(),
+        d.layout.to_string(),
+        d.variant.to_string(),
+    )
+}
+
 /// The checksum and block sums of a payload taken as it comes, in pieces of any size.
+#[derive(Clone)]
 struct Sums {
     whole: Sha256,
     sums: Vec<u8>,
@@ -219,11 +229,7 @@ impl<T: bytemuck::Pod> Stream<T> {
             target: path.to_path_buf(),
             temp,
             out,
-            descriptor: (
-                descriptor.kind.to_string(),
-                descriptor.layout.to_string(),
-                descriptor.variant.to_string(),
-            ),
+            descriptor: owned(descriptor),
             record_count,
             count: 0,
             sums: Sums::new(),
@@ -629,16 +635,19 @@ pub struct Growing {
 
 impl Growing {
     /// The growing table at `partial` for `target`, of `record_count` records of
-    /// `record_size` bytes: made if missing, else its first `keep` bytes of payload kept
-    /// (read once to take their sums) and the rest cut off.
+    /// `record_size` bytes, made if missing. `pieces` are the lengths and SHA-256s of the
+    /// payload's first pieces as a checkpoint recorded them: the file keeps the first run
+    /// of them whose bytes agree (read once, which also takes the table's sums), the rest
+    /// is cut off. Returns the table and how many pieces it kept.
     pub fn open(
         target: &Path,
         partial: &Path,
         descriptor: Descriptor<'_>,
         record_size: u32,
         record_count: u64,
-        keep: u64,
-    ) -> Result<Growing, TableError> {
+        pieces: &[(u64, [u8; 32])],
+    ) -> Result<(Growing, usize), TableError> {
+        use std::os::unix::fs::FileExt;
         assert!(
             descriptor_fits(descriptor.kind, descriptor.layout, descriptor.variant),
             "descriptor {descriptor:?} does not fit a table header"
@@ -653,39 +662,50 @@ impl Growing {
             .open(partial)
             .map_err(io)?;
         let have = file.metadata().map_err(io_error(partial))?.len();
-        let keep = keep.min(have.saturating_sub(HEADER_LEN as u64));
-        file.set_len(HEADER_LEN as u64 + keep)
-            .map_err(io_error(partial))?;
-        // The header stays zero until the table is whole.
-        use std::os::unix::fs::FileExt;
-        file.write_all_at(&[0u8; HEADER_LEN], 0)
-            .map_err(io_error(partial))?;
         let mut g = Growing {
             target: target.to_path_buf(),
             path: partial.to_path_buf(),
             file,
-            descriptor: (
-                descriptor.kind.to_string(),
-                descriptor.layout.to_string(),
-                descriptor.variant.to_string(),
-            ),
+            descriptor: owned(descriptor),
             record_size,
             record_count,
             written: 0,
             sums: Sums::new(),
         };
         let mut buf = vec![0u8; 1 << 24];
-        let mut at = 0u64;
-        while at < keep {
-            let len = buf.len().min((keep - at) as usize);
-            g.file
-                .read_exact_at(&mut buf[..len], HEADER_LEN as u64 + at)
-                .map_err(io_error(partial))?;
-            g.sums.take(&buf[..len]);
-            at += len as u64;
+        let mut kept = 0;
+        for &(len, want) in pieces {
+            let end = g.written + len;
+            if HEADER_LEN as u64 + end > have {
+                break;
+            }
+            let before = g.sums.clone();
+            let mut piece = Sha256::new();
+            let mut at = g.written;
+            while at < end {
+                let n = buf.len().min((end - at) as usize);
+                g.file
+                    .read_exact_at(&mut buf[..n], HEADER_LEN as u64 + at)
+                    .map_err(io_error(partial))?;
+                piece.update(&buf[..n]);
+                g.sums.take(&buf[..n]);
+                at += n as u64;
+            }
+            if piece.finalize()[..] != want[..] {
+                g.sums = before;
+                break;
+            }
+            g.written = end;
+            kept += 1;
         }
-        g.written = keep;
-        Ok(g)
+        g.file
+            .set_len(HEADER_LEN as u64 + g.written)
+            .map_err(io_error(partial))?;
+        // The header stays zero until the table is whole.
+        g.file
+            .write_all_at(&[0u8; HEADER_LEN], 0)
+            .map_err(io_error(partial))?;
+        Ok((g, kept))
     }
 
     /// Bytes of payload written.

@@ -117,6 +117,32 @@ fn state(work: &Path, dir: &Path) -> (usize, bool) {
     (layers, writing)
 }
 
+/// Starts the build of `args` into `table` out of core in `memory` and kills it
+/// (`kill -9`) once `reached` says so, which must happen before the build ends; no table
+/// is published by a killed build.
+fn kill_when(args: &[&str], memory: &str, table: &Path, reached: impl Fn() -> bool) {
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("tabula"))
+        .args(["bearoff", "build", "--two-sided", "--quiet"])
+        .args(args)
+        .args(["--memory", memory, "--table"])
+        .arg(table)
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while !reached() {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "finished before the point"
+        );
+        assert!(started.elapsed() < Duration::from_secs(300));
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    assert!(!table.exists(), "a half-built table was published");
+}
+
 #[test]
 fn a_build_killed_at_any_point_resumes_to_the_same_bytes() {
     // 6x7: 43 layers, a second and a half out of core (6x8 took three times as long).
@@ -127,30 +153,10 @@ fn a_build_killed_at_any_point_resumes_to_the_same_bytes() {
     let work = dir.path().join("t.tbl.build");
     // Killed after 3, 18 and 35 of its 43 layers, then while writing the table.
     for (layers, writing) in [(3, false), (18, false), (35, false), (43, true)] {
-        let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("tabula"))
-            .args(["bearoff", "build", "--two-sided", "--quiet"])
-            .args(args)
-            .args(["--memory", "12M", "--table"])
-            .arg(&table)
-            .stdout(std::process::Stdio::null())
-            .spawn()
-            .unwrap();
-        let started = Instant::now();
-        loop {
+        kill_when(&args, "12M", &table, || {
             let (l, w) = state(&work, dir.path());
-            if l >= layers && (w || !writing) {
-                break;
-            }
-            assert!(
-                child.try_wait().unwrap().is_none(),
-                "finished before {layers}"
-            );
-            assert!(started.elapsed() < Duration::from_secs(300));
-            std::thread::sleep(Duration::from_millis(2));
-        }
-        child.kill().unwrap(); // SIGKILL
-        child.wait().unwrap();
-        assert!(!table.exists(), "a half-built table was published");
+            l >= layers && (w || !writing)
+        });
     }
     let resumed = build(&args, &table, Some("12M"));
     assert_eq!(resumed["out_of_core"]["resumed_layers"], 43);
@@ -192,26 +198,7 @@ fn a_compact_build_killed_at_any_point_resumes_to_the_same_bytes() {
     // Killed after 5, 30 and 50 of its 53 layers (sealing a done table takes
     // milliseconds: its sums are taken as the layers are written).
     for layers in [5, 30, 50] {
-        let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("tabula"))
-            .args(["bearoff", "build", "--two-sided", "--quiet"])
-            .args(args)
-            .args(["--memory", "64M", "--table"])
-            .arg(&table)
-            .stdout(std::process::Stdio::null())
-            .spawn()
-            .unwrap();
-        let started = Instant::now();
-        while journal_layers(&work) < layers {
-            assert!(
-                child.try_wait().unwrap().is_none(),
-                "finished before {layers}"
-            );
-            assert!(started.elapsed() < Duration::from_secs(300));
-            std::thread::sleep(Duration::from_millis(2));
-        }
-        child.kill().unwrap(); // SIGKILL
-        child.wait().unwrap();
-        assert!(!table.exists(), "a half-built table was published");
+        kill_when(&args, "64M", &table, || journal_layers(&work) >= layers);
     }
     // A damaged byte in the growing table: the layers from its one on are solved again.
     let partial = work.join("table.partial");
@@ -226,17 +213,11 @@ fn a_compact_build_killed_at_any_point_resumes_to_the_same_bytes() {
     assert!(std::fs::read(&table).unwrap() == std::fs::read(dir.path().join("whole.tbl")).unwrap());
     assert!(!work.exists());
     // The table answers, read in the build's order of pairs.
-    let out = tabula()
-        .args(["bearoff", "equity", "4,4,4,1/4,4,4,1", "--json", "--table"])
-        .arg(&table)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let v = json_of(
+        tabula()
+            .args(["bearoff", "equity", "4,4,4,1/4,4,4,1", "--json", "--table"])
+            .arg(&table),
     );
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     let win = v["outcomes"]["win"].as_f64().unwrap();
     // The f64 build's table says 0.7336094579039164 (the store's tests compare them all).
     assert!((win - 0.733_609_457_903_916_4).abs() < 1e-6, "{win}");

@@ -496,6 +496,18 @@ pub fn least_memory(plan: &Plan, succ: &Successors, size: usize) -> u64 {
         .unwrap_or(0)
 }
 
+/// Refuses a build of `line` whose memory cap is below the `least` it needs.
+fn fits(line: &str, memory: u64, least: u64) -> Result<(), Error> {
+    if memory < least {
+        return Err(Error::MemoryCap {
+            what: format!("the out-of-core build of `{line}` (its largest layer)"),
+            need: least,
+            cap: memory,
+        });
+    }
+    Ok(())
+}
+
 /// What [`solve`] needs besides the successors.
 pub struct Setup<'a> {
     /// The sides' plays.
@@ -536,14 +548,11 @@ pub fn solve<V: Values + bytemuck::Pod>(
     let barrier = || meter.barrier(split);
     let size = std::mem::size_of::<V>();
     let record = std::mem::size_of::<V::Record>();
-    let least = least_memory(plan, succ, size).max((plan.n * record) as u64);
-    if memory < least {
-        return Err(Error::MemoryCap {
-            what: format!("the out-of-core build of `{line}` (its largest layer)"),
-            need: least,
-            cap: memory,
-        });
-    }
+    fits(
+        line,
+        memory,
+        least_memory(plan, succ, size).max((plan.n * record) as u64),
+    )?;
     std::fs::create_dir_all(dir).map_err(Work::io(dir))?;
     let mut work = Work {
         dir: dir.to_path_buf(),
@@ -802,14 +811,7 @@ pub fn solve_compact<V: Compact + bytemuck::Pod>(
     let barrier = || meter.barrier(split);
     let size = std::mem::size_of::<V>();
     let record = std::mem::size_of::<V::Small>() as u64;
-    let least = least_memory(plan, succ, size);
-    if memory < least {
-        return Err(Error::MemoryCap {
-            what: format!("the out-of-core build of `{line}` (its largest layer)"),
-            need: least,
-            cap: memory,
-        });
-    }
+    fits(line, memory, least_memory(plan, succ, size))?;
     std::fs::create_dir_all(dir).map_err(Work::io(dir))?;
     let journal = dir.join("journal");
     let partial = dir.join("table.partial");
@@ -818,15 +820,6 @@ pub fn solve_compact<V: Compact + bytemuck::Pod>(
     for y in 0..plan.layers() {
         start[y + 1] = start[y] + plan.layer_len(y) as u64;
     }
-    // The layers done: the first run of them whose bytes agree with the journal (the
-    // lead checks them and writes the journal again with those alone; the other ranks
-    // then read it).
-    let sums = if lead {
-        read_journal(&journal, id)
-    } else {
-        Vec::new()
-    };
-    let mut done = 0;
     let write_journal = |sums: &[[u8; 32]]| {
         crate::table::write_file(&journal, |out| -> Result<(), Error> {
             out.write_all(JOURNAL)
@@ -835,50 +828,27 @@ pub fn solve_compact<V: Compact + bytemuck::Pod>(
                 .map_err(Work::io(&journal))
         })
     };
-    if let (true, Ok(file)) = (lead, File::open(&partial)) {
-        let have = file.metadata().map_err(Work::io(&partial))?.len();
-        let mut buf = vec![0u8; 1 << 24];
-        'layers: for (y, want) in sums.iter().enumerate().take(plan.layers()) {
-            let (from, to) = (start[y] * record, start[y + 1] * record);
-            if table::HEADER_LEN as u64 + to > have {
-                break;
-            }
-            let mut hash = Sha256::new();
-            let mut at = from;
-            while at < to {
-                let len = buf.len().min((to - at) as usize);
-                if file
-                    .read_exact_at(&mut buf[..len], table::HEADER_LEN as u64 + at)
-                    .is_err()
-                {
-                    break 'layers;
-                }
-                hash.update(&buf[..len]);
-                at += len as u64;
-            }
-            if hash.finalize()[..] != want[..] {
-                break;
-            }
-            done = y + 1;
-        }
-    }
-    let mut sums: Vec<[u8; 32]> = sums[..done].to_vec();
+    // The layers done: the first run of them whose bytes agree with the journal (the
+    // lead keeps them, reading them once, and writes the journal again with those alone;
+    // the other ranks then read it).
     let pairs = (plan.n * plan.n) as u64;
-    let mut growing = match lead {
-        true => {
-            let g = Growing::open(
-                target,
-                &partial,
-                descriptor,
-                record as u32,
-                pairs,
-                start[done] * record,
-            )?;
-            write_journal(&sums)?;
-            Some(g)
-        }
-        false => None,
-    };
+    let mut done = 0;
+    let mut sums = Vec::new();
+    let mut growing = None;
+    if lead {
+        let journaled = read_journal(&journal, id);
+        let pieces: Vec<(u64, [u8; 32])> = journaled
+            .iter()
+            .take(plan.layers())
+            .enumerate()
+            .map(|(y, h)| (plan.layer_len(y) as u64 * record, *h))
+            .collect();
+        let (g, kept) = Growing::open(target, &partial, descriptor, record as u32, pairs, &pieces)?;
+        done = kept;
+        sums = journaled[..kept].to_vec();
+        write_journal(&sums)?;
+        growing = Some(g);
+    }
     barrier();
     if !lead {
         done =

@@ -425,14 +425,7 @@ fn build_inner(
         table::prepare(&[path], table::file_len(size as u32, index.pairs()))?;
         let sides = Sides::new(&index);
         let succ = Successors::new(&sides);
-        let full: Vec<bool> = (0..index.sides())
-            .map(|s| {
-                let on: usize = index
-                    .side(s)
-                    .map_or(0, |v| v.iter().map(|&c| usize::from(c)).sum());
-                kind.gammons() && on == MAX_CHECKERS
-            })
-            .collect();
+        let full = full_sides(kind, &index);
         let solve_started = Instant::now();
         let plan;
         let work = work_folder(path);
@@ -549,6 +542,19 @@ fn build_inner(
     })
 }
 
+/// Whether each side of `index` has borne off none of its checkers, where gammons
+/// count (fifteen checkers); none does otherwise.
+fn full_sides(kind: &Kind, index: &BearoffIndex) -> Vec<bool> {
+    (0..index.sides())
+        .map(|s| {
+            let on: usize = index
+                .side(s)
+                .map_or(0, |v| v.iter().map(|&c| usize::from(c)).sum());
+            kind.gammons() && on == MAX_CHECKERS
+        })
+        .collect()
+}
+
 /// [`build_inner`] of a compact database: always out of core, the table growing in the
 /// working folder as its layers are solved ([`out_of_core::solve_compact`]).
 fn build_compact(
@@ -587,14 +593,7 @@ fn build_compact(
     )?;
     let sides = Sides::new(&index);
     let succ = Successors::new(&sides);
-    let full: Vec<bool> = (0..index.sides())
-        .map(|s| {
-            let on: usize = index
-                .side(s)
-                .map_or(0, |v| v.iter().map(|&c| usize::from(c)).sum());
-            kind.gammons() && on == MAX_CHECKERS
-        })
-        .collect();
+    let full = full_sides(kind, &index);
     let plan = Plan::new(&sides);
     let setup = Setup {
         succ: &succ,
