@@ -174,7 +174,7 @@ impl<const N: usize> Slot for Lanes<N> {
 /// A barrier for a few threads that spin for a few microseconds (the waits between the
 /// phases of a level usually end sooner), then sleep until the last thread arrives: on a
 /// machine whose cores are busy with other work, a waiting thread gives its core away
-/// instead of burning it. Counts the waits that had to sleep (see [`Contention`]).
+/// instead of burning it. Adds up the time its threads spent asleep (see [`Contention`]).
 struct Barrier {
     threads: usize,
     arrived: AtomicUsize,
@@ -182,8 +182,8 @@ struct Barrier {
     sleepers: AtomicUsize,
     lock: Mutex<()>,
     wake: Condvar,
-    waits: AtomicUsize,
-    slept: AtomicUsize,
+    /// Nanoseconds the threads spent asleep in it, all together.
+    asleep: AtomicU64,
 }
 
 /// How long a waiting thread spins before it sleeps.
@@ -198,8 +198,7 @@ impl Barrier {
             sleepers: AtomicUsize::new(0),
             lock: Mutex::new(()),
             wake: Condvar::new(),
-            waits: AtomicUsize::new(0),
-            slept: AtomicUsize::new(0),
+            asleep: AtomicU64::new(0),
         }
     }
 
@@ -221,7 +220,6 @@ impl Barrier {
             }
             return;
         }
-        self.waits.fetch_add(1, Ordering::Relaxed);
         let started = Instant::now();
         let mut spins = 0u32;
         while self.generation.load(Ordering::Acquire) == generation {
@@ -235,18 +233,21 @@ impl Barrier {
     }
 
     fn sleep(&self, generation: usize) {
-        self.slept.fetch_add(1, Ordering::Relaxed);
+        let started = Instant::now();
         let mut guard = self.lock.lock().unwrap_or_else(|e| e.into_inner());
         self.sleepers.fetch_add(1, Ordering::Relaxed);
         while self.generation.load(Ordering::Acquire) == generation {
             guard = self.wake.wait(guard).unwrap_or_else(|e| e.into_inner());
         }
         self.sleepers.fetch_sub(1, Ordering::Relaxed);
+        let nanos = u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX);
+        self.asleep.fetch_add(nanos, Ordering::Relaxed);
     }
 }
 
-/// Whether other programs are taking the cores: when too many of a sweep's barrier waits
-/// had to sleep, the next sweeps run on one thread (no barrier at all), then try their
+/// Whether other programs are taking the cores: when a sweep's threads spent more than a
+/// third of its time asleep at its barriers (the other threads were not running), the
+/// next sweeps run on one thread (no barrier at all), then try their
 /// threads again; each contended try in a row doubles the solo stretch (16, 32, … 256
 /// sweeps), an uncontended one resets it. The thread count changes no bit of a sweep's
 /// result, so this changes only the time a solve takes on a busy machine.
@@ -275,14 +276,14 @@ impl Contention {
             .is_ok()
     }
 
-    /// Records how a multi-thread sweep's barrier waits went.
-    fn record(&self, barrier: &Barrier) {
-        let (waits, slept) = (
-            barrier.waits.load(Ordering::Relaxed),
-            barrier.slept.load(Ordering::Relaxed),
-        );
-        // More than one wait in eight slept: the other thread was not running.
-        if waits > 0 && slept * 8 > waits {
+    /// Records how a multi-thread sweep's barrier waits went, in a sweep of `wall` time.
+    /// A few short sleeps are normal: a level's last chunks or another program's brief
+    /// turn on a core. Only when the threads spent a third of the sweep asleep (the
+    /// other thread was not running) would one thread have done as well.
+    fn record(&self, barrier: &Barrier, wall: Duration) {
+        let asleep = barrier.asleep.load(Ordering::Relaxed) as f64;
+        let threads = barrier.threads as f64;
+        if asleep * 3.0 > wall.as_nanos() as f64 * threads {
             let streak = self.streak.fetch_add(1, Ordering::Relaxed);
             self.solo
                 .store(SOLO_SWEEPS << streak.min(MAX_DOUBLINGS), Ordering::Relaxed);
@@ -418,6 +419,7 @@ pub fn level_sweep<S: Slot>(
     if threads == 1 {
         return work(0);
     }
+    let started = Instant::now();
     let delta = std::thread::scope(|scope| {
         let work = &work;
         let others: Vec<_> = (1..threads).map(|t| scope.spawn(move || work(t))).collect();
@@ -427,7 +429,7 @@ pub fn level_sweep<S: Slot>(
         }
         delta
     });
-    CONTENTION.record(&barrier);
+    CONTENTION.record(&barrier, started.elapsed());
     delta
 }
 
@@ -533,8 +535,8 @@ mod tests {
             });
             barrier.wait();
         });
-        assert_eq!(barrier.waits.load(Ordering::Relaxed), 1);
-        assert_eq!(barrier.slept.load(Ordering::Relaxed), 1);
+        // The waiting thread slept most of the 20 ms.
+        assert!(barrier.asleep.load(Ordering::Relaxed) > 10_000_000);
     }
 
     #[test]
