@@ -67,6 +67,13 @@ fn rolls() -> Vec<(u8, u8, f64)> {
 }
 
 /// Every side of at most `c` checkers on `p` points.
+/// [`all_sides`] with a checker left: the sides of a game still under way.
+fn sides_in_play(p: u8, c: usize) -> Vec<Side> {
+    let mut sides = all_sides(p, c);
+    sides.retain(|s| !s.is_empty());
+    sides
+}
+
 fn all_sides(p: u8, c: usize) -> Vec<Side> {
     fn grow(p: u8, c: usize, max: u8, side: &mut Side, out: &mut Vec<Side>) {
         out.push(side.clone());
@@ -153,10 +160,7 @@ fn two_sided_agrees(p: u8, c: usize) -> usize {
         full: if c == 15 { 15 } else { usize::MAX },
         memo: HashMap::new(),
     };
-    let sides: Vec<Side> = all_sides(p, c)
-        .into_iter()
-        .filter(|s| !s.is_empty())
-        .collect();
+    let sides = sides_in_play(p, c);
     let mut compared = 0;
     for us in &sides {
         for them in &sides {
@@ -392,10 +396,7 @@ fn the_6x15_table_agrees_with_recursion_with_6x10_and_with_gnubg() {
         full: 15,
         memo: HashMap::new(),
     };
-    let low: Vec<Side> = all_sides(2, 15)
-        .into_iter()
-        .filter(|s| !s.is_empty())
-        .collect();
+    let low = sides_in_play(2, 15);
     let mut worst = 0.0f64;
     for us in &low {
         for them in &low {

@@ -60,6 +60,15 @@ pub trait Slot: Sync + Send {
     fn extrapolate(&self, previous: Self::Value, factor: f64);
 }
 
+/// The values of a slot of several `f64` in one plain load of the array (see [`Slot`]'s
+/// rule), which the compiler makes vector loads.
+#[inline(always)]
+fn load_all<const N: usize>(cells: &[AtomicU64; N]) -> [f64; N] {
+    // SAFETY: `Slot`'s rule: no thread writes this slot while another reads it, and an
+    // array of `AtomicU64` has the size and alignment of the array of `f64`.
+    unsafe { std::ptr::read(cells.as_ptr().cast::<[f64; N]>()) }
+}
+
 /// One `f64`.
 pub struct Scalar(AtomicU64);
 
@@ -95,9 +104,7 @@ impl Slot for Duo {
     }
     #[inline(always)]
     fn get(&self) -> [f64; 2] {
-        // SAFETY: `Slot`'s rule: no thread writes this slot while another reads it, and the
-        // array of atomics has the layout and alignment of the array of `f64`.
-        unsafe { std::ptr::read(self.0.as_ptr().cast::<[f64; 2]>()) }
+        load_all(&self.0)
     }
     #[inline(always)]
     fn set(&self, v: [f64; 2]) {
@@ -127,9 +134,7 @@ impl Slot for Quad {
     }
     #[inline(always)]
     fn get(&self) -> [f64; 4] {
-        // SAFETY: `Slot`'s rule: no thread writes this slot while another reads it, and the
-        // array of atomics has the layout and alignment of the array of `f64`.
-        unsafe { std::ptr::read(self.0.as_ptr().cast::<[f64; 4]>()) }
+        load_all(&self.0)
     }
     #[inline(always)]
     fn set(&self, v: [f64; 4]) {
@@ -161,9 +166,7 @@ impl<const N: usize> Slot for Lanes<N> {
     }
     #[inline(always)]
     fn get(&self) -> [f64; N] {
-        // SAFETY: `Slot`'s rule: no thread writes this slot while another reads it, and the
-        // array of atomics has the layout and alignment of the array of `f64`.
-        unsafe { std::ptr::read(self.0.as_ptr().cast::<[f64; N]>()) }
+        load_all(&self.0)
     }
     #[inline(always)]
     fn set(&self, v: [f64; N]) {
