@@ -23,8 +23,8 @@
 //! elimination) with `N` values a state; pass pairs are solved jointly, as the cubeless
 //! ones are ([`Stakes::pair`]; for money play `cube_pair`).
 //! A full sweep records each roll's best play when the components agree on it (they
-//! nearly always do); the sweeps between value that play only, and look at every play of
-//! a roll where they disagree.
+//! nearly always do); the sweeps between value that play only and, where they disagree,
+//! the few plays that are best in some component.
 
 use super::graph::{decode, Graph, BOTH_OFF, NONE_OFF, ONE_OFF};
 use super::solve::{atomics, filled, Elimination, Schedule, Skip};
@@ -51,8 +51,21 @@ const RETRY_AFTER: f64 = 1e-3;
 /// See [`RETRY_AFTER`].
 const RETRIES: u32 = 3;
 
-/// A recorded play that differs between cube states: the roll's plays are all looked at.
+/// A recorded entry with this bit set is a set of plays rather than one successor code
+/// (successor codes stay below it): a roll whose best play differs between components.
+/// Bit `i` below it is the roll's play `i` (its `i`-th successor); a sweep over the
+/// recorded plays values each component by the best of the set.
+const SET: u32 = 1 << 31;
+
+/// The set of every play of a roll (a roll whose best plays are not all among its first
+/// 31).
 const SPLIT: u32 = u32::MAX;
+
+/// Whether a recorded entry is a set of plays ([`SET`]), not one play.
+#[inline(always)]
+fn is_set(code: u32) -> bool {
+    code & SET != 0
+}
 
 /// The cubeful solve's results, by state (the order given to [`Graph::build`]).
 pub struct CubeSolution<const N: usize = 4> {
@@ -212,9 +225,9 @@ struct Run<'a, S: Stakes<N>, const N: usize> {
     /// The moving part of each state's values, by sweep position.
     a: Vec<S::Slot>,
     /// By sweep position and moving roll: the first play best for the key component in
-    /// the last full sweep, when it is best in the other components too, else [`SPLIT`]
-    /// (a sweep over the recorded plays then looks at every play of that roll); the pass
-    /// entry where the roll passes (and for every roll before its class's first sweep).
+    /// the last full sweep, when it is best in the other components too, else a set of
+    /// plays that holds each component's best ([`SET`], [`split_set`]); the pass entry
+    /// where the roll passes (and for every roll before its class's first sweep).
     chosen: Vec<AtomicU32>,
     /// Set by a full sweep that changes a recorded play.
     changed: AtomicBool,
@@ -396,7 +409,8 @@ struct Arrays<'a, T> {
 /// Σ over the moving rolls that do not pass of weight × the best play's values (each
 /// component's best), divided by the ordered rolls' count, for the state at sweep
 /// position `k`; records in `chosen` each roll's first best play for the key component,
-/// or [`SPLIT`] where that play is not the best in every component. With `skip`, the
+/// or a set of plays ([`split_set`]) where that play is not the best in every component.
+/// With `skip`, the
 /// state's recorded plays are kept without a look at the others when they provably are
 /// still what a look would find (see [`Elimination`]).
 #[inline]
@@ -442,31 +456,34 @@ fn full_part<S: Stakes<N>, const N: usize, const R: usize>(
             }
         }
         let first = (value(after, succ[at]), succ[at]);
-        // Recorded when it is also best in the other components. Its lead: over the next
-        // best in every component; for SPLIT, the key's lead of the first best play and
-        // how far it falls short where it falls shortest.
-        let now = if first.0 == best { first.1 } else { SPLIT };
+        // Each entry is written by the one thread that owns the state.
+        let recorded = &chosen[nr * k + r];
+        let code = recorded.load(Ordering::Relaxed);
         let margin = |j: usize| best[j] - next[j];
-        let roll_room = if now == SPLIT {
-            let short = (0..N).map(|j| best[j] - first.0[j]).fold(0.0, f64::max);
-            margin(S::KEY).min(short)
+        // The first best play for the key, when it is also best in the other components,
+        // is recorded with its lead over the next best in every component.
+        let (now, roll_room) = if first.0 == best {
+            let lead = (0..N).map(margin).fold(f64::INFINITY, f64::min);
+            (first.1, lead)
         } else {
-            (0..N).map(margin).fold(f64::INFINITY, f64::min)
-        } / S::SPREAD;
-        if now != SPLIT && roll_room < PINNED_LOOK && r < 64 {
+            // Else a set of plays; it stays a set while the key's first best play (its
+            // lead) falls short somewhere (by `short`).
+            let short = (0..N).map(|j| best[j] - first.0[j]).fold(0.0, f64::max);
+            let (set, gap) = split_set(after, succ, &best, code);
+            (set, margin(S::KEY).min(short).min(gap))
+        };
+        let roll_room = roll_room / S::SPREAD;
+        if !is_set(now) && roll_room < PINNED_LOOK && r < 64 {
             ties |= 1 << r;
             tied_room = tied_room.min(roll_room);
         } else {
             room = room.min(roll_room);
         }
-        // Each entry is written by the one thread that owns the state.
-        let recorded = &chosen[nr * k + r];
-        let code = recorded.load(Ordering::Relaxed);
         if now != code {
             recorded.store(now, Ordering::Relaxed);
-            // Only a new best play restarts the rhythm, not a roll that turns SPLIT or
-            // back (near ties, as values settle).
-            if now != SPLIT && code != SPLIT {
+            // Only a new best play restarts the rhythm, not a roll that turns into a set
+            // or back (near ties, as values settle).
+            if !is_set(now) && !is_set(code) {
                 changed.store(true, Ordering::Relaxed);
             }
         }
@@ -559,8 +576,59 @@ fn pinned_room<S: Stakes<N>, const N: usize>(
     room
 }
 
-/// As [`full_part`], valuing only the plays recorded in `chosen` (every play of a
-/// [`SPLIT`] roll).
+/// For a roll whose best play differs between components (`best`, each component's best
+/// value over the plays leading to `succ`): the set of plays to record ([`SET`]) and how
+/// far the values may move, times [`Stakes::SPREAD`], before a look would record another.
+/// The set recorded before, `old`, is kept while it holds each component's best (then its
+/// lead over the plays outside it is the room); else the new set is each component's
+/// first best play, or [`SPLIT`] (every play) when one of them is not among the first 31,
+/// and is looked at again in the next full sweep (room 0).
+#[inline(never)]
+fn split_set<T: Slot<Value = [f64; N]>, const N: usize>(
+    after: &[T],
+    succ: &[u32],
+    best: &[f64; N],
+    old: u32,
+) -> (u32, f64) {
+    // SPLIT is not kept: the roll's best plays may fit a set now.
+    let kept = is_set(old) && old != SPLIT;
+    let (mut inside, mut outside) = ([f64::NEG_INFINITY; N], [f64::NEG_INFINITY; N]);
+    let mut set = SET;
+    let mut found = [false; N];
+    for (i, &code) in succ.iter().enumerate() {
+        let v = value(after, code);
+        if kept {
+            let side = if i < 31 && old >> i & 1 == 1 {
+                &mut inside
+            } else {
+                &mut outside
+            };
+            for j in 0..N {
+                side[j] = larger(side[j], v[j]);
+            }
+        }
+        let mut first = false;
+        for j in 0..N {
+            if !found[j] && v[j] == best[j] {
+                found[j] = true;
+                first = true;
+            }
+        }
+        if first {
+            set = if i < 31 { set | 1 << i } else { SPLIT };
+        }
+    }
+    if kept && inside == *best {
+        let lead = (0..N)
+            .map(|j| best[j] - outside[j])
+            .fold(f64::INFINITY, f64::min);
+        return (old, lead);
+    }
+    (set, 0.0)
+}
+
+/// As [`full_part`], valuing only the plays recorded in `chosen` (each component's best
+/// of a roll's [`SET`]).
 #[inline]
 fn chosen_part<S: Stakes<N>, const N: usize, const R: usize>(
     g: &Graph,
@@ -574,15 +642,26 @@ fn chosen_part<S: Stakes<N>, const N: usize, const R: usize>(
     for (r, (&weight, code)) in g.weights[..nr].iter().zip(chosen).enumerate() {
         // A pass reads the pass entry, worth 0 (adding -0.0 changes no sum).
         let code = code.load(Ordering::Relaxed);
-        let best = if code == SPLIT {
+        let best = if is_set(code) {
             let (starts, all) = g.state_successors(k);
-            all[starts[r] as usize..starts[r + 1] as usize].iter().fold(
-                [f64::NEG_INFINITY; N],
-                |best, &code| {
-                    let v = value(after, code);
-                    std::array::from_fn(|j| best[j].max(v[j]))
-                },
-            )
+            let succ = &all[starts[r] as usize..starts[r + 1] as usize];
+            let mut best = [f64::NEG_INFINITY; N];
+            let mut take = |code: u32| {
+                let v = value(after, code);
+                for j in 0..N {
+                    best[j] = larger(best[j], v[j]);
+                }
+            };
+            if code == SPLIT {
+                succ.iter().for_each(|&code| take(code));
+            } else {
+                let mut plays = code & !SET;
+                while plays != 0 {
+                    take(succ[plays.trailing_zeros() as usize]);
+                    plays &= plays - 1;
+                }
+            }
+            best
         } else {
             value(after, code)
         };
