@@ -368,6 +368,36 @@ fn a_hint_at_a_score_ranks_the_plays_by_match_winning_chance() {
     assert_eq!(f(&h["moves"][0]["loss"]), 0.0);
 }
 
+// An answer at a score gives its XGID with the score (the match to the larger need), and
+// that XGID alone, without --score, asks the same question: the same score, cube and
+// answer, for `equity` and for `hint`.
+#[test]
+fn an_xgid_at_a_score_carries_the_score_and_the_cube_both_ways() {
+    let (dir, _) = hyper1();
+    let cases: [(&str, &[&str]); 5] = [
+        ("3-5", &[]),
+        ("5-3", &["--cube", "2", "--owner", "opponent"]),
+        ("1-4", &["--crawford"]),
+        ("1-4", &["--cube", "2", "--owner", "on-roll"]),
+        ("6-6", &["--cube", "4", "--owner", "on-roll"]),
+    ];
+    for (score, extra) in cases {
+        let asked = at_score(dir, &["equity", "20/18"], "hyper1", score, extra);
+        let x = asked["xgid"].as_str().unwrap().to_string();
+        assert!(
+            !x.ends_with(":0:10"),
+            "{score} {extra:?}: {x} is a money XGID"
+        );
+        let again = at(dir, &["equity", &x, "--variant", "hyper1"]);
+        for key in ["score", "cube", "mwc", "cube_action", "xgid"] {
+            assert_eq!(asked[key], again[key], "{score} {extra:?}: {key} from {x}");
+        }
+        let hint = at_score(dir, &["hint", "20/18", "6-5"], "hyper1", score, extra);
+        let again = at(dir, &["hint", &x, "6-5", "--variant", "hyper1"]);
+        assert_eq!(hint, again, "{score} {extra:?}: hint from {x}");
+    }
+}
+
 #[test]
 fn the_table_written_in_gnubgs_format_reads_back_as_the_same_table() {
     let (dir, report) = hyper1();

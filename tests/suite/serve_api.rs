@@ -331,6 +331,24 @@ fn answers_at_a_match_score_are_the_command_lines_with_score_crawford_cube_and_o
             let mut args = vec!["gammon", "hint", p, "6-5", "--variant", v];
             args.extend(flags);
             assert_eq!(hint, cli(&args), "hint {p} {score}{http}");
+            // The answer's XGID carries the score and the cube: asked alone, it is the
+            // same question.
+            let x = enc(api["xgid"].as_str().unwrap());
+            let again = s.ok(&format!("/api/gammon/{v}/equity?position={x}"));
+            assert_eq!(again["mwc"], api["mwc"], "equity {p} {score}{http} as {x}");
+            assert_eq!(
+                again["cube"], api["cube"],
+                "equity {p} {score}{http} as {x}"
+            );
+            assert_eq!(
+                again["score"], api["score"],
+                "equity {p} {score}{http} as {x}"
+            );
+            let again = s.ok(&format!("/api/gammon/{v}/hint?position={x}&roll=6-5"));
+            assert_eq!(
+                again["moves"], hint["moves"],
+                "hint {p} {score}{http} as {x}"
+            );
         }
     }
     // A score the match tables do not reach is a 404 naming the build; a bad one a 400.

@@ -249,6 +249,29 @@ pub struct ScoreArgs {
     pub tables: MatchTables,
 }
 
+impl ScoreArgs {
+    /// Without `--score`, an XGID of a match position brings its own score, Crawford game,
+    /// and (unless `--cube` is given) cube ([`super::matchplay::XgidScore`]).
+    pub fn or_from_xgid(&mut self, position: &str, cube: &mut Option<CubeArg>) {
+        if self.score.is_some() {
+            return;
+        }
+        let Some(x) = super::matchplay::xgid_score(position) else {
+            return;
+        };
+        self.score = Some(x.score);
+        self.crawford = x.crawford;
+        if cube.is_none() {
+            *cube = Some(CubeArg::Value(x.cube));
+            self.owner = x.owner.and_then(|o| match o {
+                CubeOwner::OnRoll => Some(OwnerArg::OnRoll),
+                CubeOwner::Opponent => Some(OwnerArg::Opponent),
+                CubeOwner::Centred => None,
+            });
+        }
+    }
+}
+
 /// `met`.
 #[derive(Args, Clone)]
 pub struct MetArgs {

@@ -234,26 +234,32 @@ pub fn run(cmd: GammonCmd) -> Result<()> {
         }
         GammonCmd::Equity {
             source,
-            args,
-            score,
-        } => match score.score {
-            Some(_) => matchplay::equity(&handle::variant(&source)?, args, score),
-            None => {
-                let (v, open) = handle::resolve(&source, Reader::Map)?;
-                equity(&v, open, args)
+            mut args,
+            mut score,
+        } => {
+            score.or_from_xgid(&args.at.position, &mut args.cube);
+            match score.score {
+                Some(_) => matchplay::equity(&handle::variant(&source)?, args, score),
+                None => {
+                    let (v, open) = handle::resolve(&source, Reader::Map)?;
+                    equity(&v, open, args)
+                }
             }
-        },
+        }
         GammonCmd::Hint {
             source,
-            args,
-            score,
-        } => match score.score {
-            Some(_) => matchplay::hint(&handle::variant(&source)?, args, score),
-            None => {
-                let (v, open) = handle::resolve(&source, Reader::Map)?;
-                hint(&v, open, args)
+            mut args,
+            mut score,
+        } => {
+            score.or_from_xgid(&args.at.at.position, &mut args.cube);
+            match score.score {
+                Some(_) => matchplay::hint(&handle::variant(&source)?, args, score),
+                None => {
+                    let (v, open) = handle::resolve(&source, Reader::Map)?;
+                    hint(&v, open, args)
+                }
             }
-        },
+        }
         GammonCmd::Opening { source, json } => opening(&handle::open(&source, Reader::Map)?, json),
         GammonCmd::Play {
             source,

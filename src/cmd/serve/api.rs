@@ -154,6 +154,14 @@ fn gammon(state: &State, variant: &str, question: &str, params: &mut Params) -> 
     let name = super::params::decode(variant)?;
     let v = Variant::parse(&name).map_err(tabula::Error::from)?;
     let open = || state.handle(&v);
+    // A position given as an XGID of a match position, without a score, is asked at its
+    // score, as on the command line.
+    let xgid = match params.has("score") {
+        true => None,
+        false => params
+            .get("position")
+            .and_then(|p| matchplay::xgid_score(&p)),
+    };
     match question {
         "show" => json(&answer::show(
             &v,
@@ -164,9 +172,9 @@ fn gammon(state: &State, variant: &str, question: &str, params: &mut Params) -> 
             let (position, roll) = (params.required("position")?, params.required("roll")?);
             json(&answer::moves(&v, &state.numbers(&v)?, &position, &roll)?)
         }
-        "equity" if params.has("score") => {
+        "equity" if params.has("score") || xgid.is_some() => {
             let position = params.required("position")?;
-            let at = at_score(params)?;
+            let at = at_score(params, xgid)?;
             let open = |s| state.score_tables(&v, s);
             json(&matchplay::equity_answer(
                 &v,
@@ -175,9 +183,9 @@ fn gammon(state: &State, variant: &str, question: &str, params: &mut Params) -> 
                 &open,
             )?)
         }
-        "hint" if params.has("score") => {
+        "hint" if params.has("score") || xgid.is_some() => {
             let (position, roll) = (params.required("position")?, params.required("roll")?);
-            let at = at_score(params)?;
+            let at = at_score(params, xgid)?;
             let open = |s| state.score_tables(&v, s);
             json(&matchplay::hint_answer(
                 &v,
@@ -228,10 +236,18 @@ impl ScoreParams {
 
 /// At a match score: `score` (`A-B`), `crawford=true`, `cube` (the cube's value) and
 /// `owner` (`on-roll` or `opponent`), as the command line's `--score`, `--crawford`,
-/// `--cube` and `--owner`; the match tables are the tables folder's.
-fn at_score(params: &mut Params) -> Result<ScoreParams, Fault> {
-    let score = params.required("score")?;
-    let crawford = params.flag("crawford")?;
+/// `--cube` and `--owner`; the match tables are the tables folder's. Or the score an
+/// XGID brings (`xgid`), with its cube unless `cube` is given.
+fn at_score(params: &mut Params, xgid: Option<matchplay::XgidScore>) -> Result<ScoreParams, Fault> {
+    let (score, crawford) = match &xgid {
+        // The XGID's Crawford flag is the game's; a `crawford` given beside it is read
+        // and has no say.
+        Some(x) => (
+            x.score.clone(),
+            params.flag("crawford").map(|_| x.crawford)?,
+        ),
+        None => (params.required("score")?, params.flag("crawford")?),
+    };
     let cube = match params.get("cube") {
         None => None,
         Some(text) => Some(parse_cube(&text).map_err(|reason| invalid("cube", &text, &reason))?),
@@ -245,6 +261,14 @@ fn at_score(params: &mut Params) -> Result<ScoreParams, Fault> {
             ))
         })?),
     };
+    if let (Some(x), None) = (&xgid, cube) {
+        return Ok(ScoreParams {
+            score,
+            crawford,
+            cube: Some(CubeArg::Value(x.cube)),
+            owner: x.owner,
+        });
+    }
     Ok(ScoreParams {
         score,
         crawford,

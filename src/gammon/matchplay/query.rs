@@ -3,8 +3,9 @@
 //! cube verdict with the market window, and a roll's plays ranked.
 
 use super::judge::{AtScore, ScoreTables};
-use super::score::{MatchCube, Score};
+use super::score::{CubeOwner, Game, MatchCube, Score};
 use crate::gammon::cube::CubeAction;
+use crate::gammon::gnubg::xgid::{self, XgOwner, Xgid};
 use crate::gammon::judge::{rank, Judge};
 use crate::gammon::moves::Play;
 use crate::gammon::notation::notation;
@@ -141,7 +142,10 @@ pub fn evaluate(
     cube: MatchCube,
 ) -> Result<MatchEvaluation, Error> {
     check_cube(score, cube)?;
-    let looked = look(t.unit().variant(), t.unit().numbers(), p)?;
+    let mut looked = look(t.unit().variant(), t.unit().numbers(), p)?;
+    if looked.xgid.is_some() {
+        looked.xgid = xgid_at(p, score, cube);
+    }
     let mwc = t.no_double(looked.index, score, cube)?;
     let judge = AtScore { tables: t, score };
     let cube_action = judge.cube(p, cube)?;
@@ -157,6 +161,26 @@ pub fn evaluate(
         cube_action,
         market_window,
     })
+}
+
+/// The XGID of `p` at `score` with `cube`. An XGID holds the points each side has and the
+/// match's length, not the points they need: written as the match to the larger of the
+/// two needs (every match with the same needs is the same game from here on).
+fn xgid_at(p: &Position, score: Score, cube: MatchCube) -> Option<String> {
+    let length = score.on_roll.max(score.opponent);
+    let x = Xgid {
+        cube: cube.value,
+        owner: match cube.owner {
+            CubeOwner::Centred => XgOwner::Centred,
+            CubeOwner::OnRoll => XgOwner::OnRoll,
+            CubeOwner::Opponent => XgOwner::Opponent,
+        },
+        score: [length - score.on_roll, length - score.opponent],
+        length,
+        crawford: score.game == Game::Crawford,
+        ..Xgid::of(*p)
+    };
+    xgid::write(&x).ok()
 }
 
 /// A play ranked at a score.
