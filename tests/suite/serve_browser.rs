@@ -199,6 +199,13 @@ impl Browser {
             .to_string()
     }
 
+    /// Whether the control `css` selects is disabled.
+    fn disabled(&self, css: &str) -> bool {
+        self.find(css);
+        let script = "return document.querySelector(arguments[0]).disabled === true;";
+        self.run(script, json!([css])).as_bool() == Some(true)
+    }
+
     /// The number an element keeps in its `data-value` (as the page received it).
     fn number(&self, css: &str) -> Option<f64> {
         self.attribute(css, "data-value").parse().ok()
@@ -493,6 +500,7 @@ fn a_person_sets_a_position_makes_a_play_and_plays_a_game_with_the_cube_in_a_bro
     // A game of a match to 7 at 2-2: the person doubles at once, at that score (tabula
     // takes: at 5-away 5-away the Hypergammon-1 opening is a double and a take).
     play_a_game(&browser, &server, Some((7, 2, 2)));
+    play_from_a_cube(&browser, &server);
     bingo_chart(&browser, &server);
     // Every tab on a phone's width: nothing wider than the window.
     browser.viewport(390, 844);
@@ -912,4 +920,130 @@ fn play_a_game(browser: &Browser, server: &Server, at: Option<(u32, u32, u32)>) 
         assert!(review.contains(&format!("a match to {length}")), "{review}");
     }
     eprintln!("screenshots in {}", shot.parent().unwrap().display());
+}
+
+/// The page's way of writing a match-winning chance.
+fn percent(x: f64) -> String {
+    format!("{:.2}%", 100.0 * x)
+}
+
+/// The cube drawn on the board `holder` shows: its label (`cube 2, yours`).
+fn cube_shown(browser: &Browser, holder: &str) -> String {
+    browser.attribute(
+        &format!("{holder} svg g[aria-label^='cube ']"),
+        "aria-label",
+    )
+}
+
+/// Games started from a cube already turned. A game of a match to 7 at 3-2 (the person
+/// first) from a cube of 2 the person owns: the board shows that cube, the hint before
+/// the roll is the API's cube action at 4-away 5-away with that cube (not the centred
+/// cube's), the person's double turns it to 4 and tabula takes or passes as that answer
+/// says; the game goes on to its end, its points a multiple of the last cube. Then a money
+/// game from a cube of 2 that tabula owns: the person may not double.
+fn play_from_a_cube(browser: &Browser, server: &Server) {
+    browser.click("button[data-tab='game']");
+    browser.type_into("#game-seed", "11");
+    browser.type_into("#game-length", "7");
+    browser.type_into("#game-you", "3");
+    browser.type_into("#game-them", "2");
+    browser.click("#game-cube-value option[value='2']");
+    browser.click("#game-cube-owner option[value='human']");
+    browser.click("#game-new");
+    browser.until("the person's turn", || {
+        browser.attribute("#game-status", "data-phase") == "decide"
+    });
+    assert_eq!(cube_shown(browser, "#game-board"), "cube 2, yours");
+    let status = browser.text("#game-status");
+    assert!(status.contains("The cube is at 2, yours."), "{status}");
+    let asked = |query: &str| {
+        server.ok(&format!(
+            "/api/gammon/hyper1/equity?position=24/24&score=4-5{query}"
+        ))["cube_action"]
+            .clone()
+    };
+    let c = asked("&cube=2&owner=on-roll");
+    let centred = asked("");
+    assert_ne!(c, centred, "the cube of 2 changes the answer");
+    browser.click("#game-hint");
+    browser.until("the hint", || {
+        browser.text("#game-advice").starts_with("Hint: ")
+    });
+    let chance = |c: &Value, k: &str| percent(c[k].as_f64().unwrap());
+    assert_eq!(
+        browser.text("#game-advice"),
+        format!(
+            "Hint: {} (no double {}, double/take {}, double/pass {}).",
+            c["action"].as_str().unwrap(),
+            chance(&c, "no_double"),
+            chance(&c, "double_take"),
+            chance(&c, "double_pass")
+        )
+    );
+    browser.click("#game-double");
+    let takes = c["double_take"].as_f64() <= c["double_pass"].as_f64();
+    let said = if takes {
+        "You double to 4; tabula takes."
+    } else {
+        "You double; tabula passes."
+    };
+    browser.until("tabula's answer", || {
+        browser.text("#game-log").contains(said)
+    });
+    if takes {
+        assert_eq!(cube_shown(browser, "#game-board"), "cube 4, theirs");
+    }
+    let started = Instant::now();
+    loop {
+        assert!(
+            started.elapsed() < Duration::from_secs(120),
+            "the game did not end"
+        );
+        match browser.attribute("#game-status", "data-phase").as_str() {
+            "decide" => browser.click("#game-roll"),
+            "move" => browser.click("#game-plays table tbody tr"),
+            "offer" => browser.click("#game-take"),
+            "over" => break,
+            _ => std::thread::sleep(Duration::from_millis(30)),
+        }
+    }
+    let status = browser.text("#game-status");
+    let cube = browser
+        .run("return game.cube.value;", json!([]))
+        .as_u64()
+        .unwrap();
+    let words: Vec<&str> = status.split_whitespace().collect();
+    let points: u64 = words
+        .iter()
+        .position(|w| *w == "win" || *w == "wins")
+        .and_then(|i| words.get(i + 1)?.parse().ok())
+        .unwrap_or_else(|| panic!("no points in {status}"));
+    match takes {
+        true => assert!(
+            cube >= 4 && points.is_multiple_of(cube) && (1..=3).contains(&(points / cube)),
+            "{points} points with the cube at {cube}: {status}"
+        ),
+        false => assert_eq!((cube, points), (2, 2), "{status}"),
+    }
+    // A game from a cube set by hand is not one a match file replays: no review.
+    assert!(browser.disabled("#game-review"));
+    browser.screenshot("serve-cube-game.png");
+
+    // Money play from a cube of 2 that tabula owns: the person has no access to it.
+    browser.type_into("#game-length", "0");
+    browser.type_into("#game-you", "0");
+    browser.type_into("#game-them", "0");
+    browser.click("#game-cube-owner option[value='tabula']");
+    browser.click("#game-new");
+    browser.until("the person's turn", || {
+        browser.attribute("#game-status", "data-phase") == "decide"
+    });
+    assert_eq!(cube_shown(browser, "#game-board"), "cube 2, theirs");
+    assert!(browser.disabled("#game-double"));
+    assert!(!browser.disabled("#game-roll"));
+    browser.click("#game-hint");
+    browser.until("the hint", || {
+        browser.text("#game-advice") == "Hint: the cube is tabula’s: roll."
+    });
+    browser.click("#game-cube-value option[value='1']");
 }

@@ -654,15 +654,22 @@ async function newGame() {
     if (crawford && you !== length - 1 && them !== length - 1) return say("The Crawford game is the first game once a side needs one point.");
     match = { length, score: [you, them], crawford };
   }
+  // The cube the game starts from: centred at 1, or turned already to a value a side owns
+  // (as the Board tab's cube at a score), the game going on from there.
+  const value = Number($("game-cube-value").value);
+  if (value > 1 && !useCube) return say(`A game from a cube of ${value} is a game with the cube: tick “with the doubling cube”${info.cube ? "" : ` (and build ${info.variant}'s cube table)`}.`);
+  if (value > 1 && match && match.crawford) return say("In the Crawford game the cube stays at 1: nobody may double.");
+  const cube = !useCube ? null : value > 1 ? { value, owner: $("game-cube-owner").value } : { value: 1, owner: "centre" };
   game = {
     variant: info.variant, rules: info.rules, position: info.opening, turn: $("game-second").checked ? "tabula" : "human",
-    cube: useCube ? { value: 1, owner: "centre" } : null, phase: "", dice: null, plays: null, over: null, log: [], snapshots: [],
+    cube, start: cube && cube.value > 1 ? Object.assign({}, cube) : null, phase: "", dice: null, plays: null, over: null, log: [], snapshots: [],
     seed, rng: seeded(seed), record: [], hinted: false, match,
   };
   $("game-advice").textContent = "";
   $("game-log").replaceChildren();
   const at = match ? `, a match to ${length} at ${match.score[0]}-${match.score[1]} (you first)${match.crawford ? ", the Crawford game" : ""}` : "";
-  log(`New game of ${info.title}${useCube ? " with the cube" : ""}${at} (seed ${seed}).`);
+  const from = game.start ? `, the cube at ${value}, ${game.start.owner === "human" ? "yours" : "tabula’s"}` : "";
+  log(`New game of ${info.title}${useCube ? " with the cube" : ""}${from}${at} (seed ${seed}).`);
   await advance();
 }
 
@@ -825,7 +832,9 @@ function renderGame(entry) {
   } else if (phase === "decide") {
     const m = game.match;
     const at = m ? ` (${m.score[0]}-${m.score[1]} in a match to ${m.length}${m.crawford ? ", the Crawford game" : ""})` : "";
-    status.textContent = (canDouble("human") ? "Your turn: roll, or double." : "Your turn: roll.") + at;
+    const c = game.cube;
+    const cube = c && c.value > 1 ? ` The cube is at ${c.value}, ${c.owner === "human" ? "yours" : "tabula’s"}.` : "";
+    status.textContent = (canDouble("human") ? "Your turn: roll, or double." : "Your turn: roll.") + at + cube;
   } else if (phase === "move") {
     status.textContent = `You rolled ${game.dice}: choose a play (click it below, or a checker then where it goes).`;
   } else if (phase === "offer") {
@@ -842,7 +851,7 @@ function renderGame(entry) {
   $("game-to-board").disabled = !!game.over;
   $("game-hint").disabled = !(phase === "decide" || phase === "move");
   $("game-review").disabled = !(game.over && reviewable());
-  if (phase !== "move" && phase !== "decide") $("game-advice").textContent = game.over && !reviewable() ? "The review after the game reads Hypergammon games with the cube, and no game after the Crawford game at match point." : "";
+  if (phase !== "move" && phase !== "decide") $("game-advice").textContent = game.over && !reviewable() ? "The review after the game reads Hypergammon games with the cube started centred (a match file cannot say that a game began with the cube turned), and no game after the Crawford game at match point." : "";
   const holder = $("game-plays");
   holder.replaceChildren();
   if (phase === "move" && game.plays) {
@@ -862,16 +871,17 @@ async function gameHint() {
     $("game-advice").textContent = `Hint: ${best.play} is best (${value}).`;
     return renderGame();
   }
-  const c = game.cube && !(game.match && game.match.crawford) ? await cubeFor("human") : null;
+  if (game.cube && game.cube.owner === "tabula") { $("game-advice").textContent = "Hint: the cube is tabula’s: roll."; return; }
+  const c = canDouble("human") ? await cubeFor("human") : null;
   $("game-advice").textContent = c
     ? `Hint: ${c.action || "no access to the cube"} (no double ${shown(c, c.noDouble)}, double/take ${shown(c, c.take)}, double/pass ${shown(c, c.pass)}).`
     : "Hint: no cube decision in this game: roll.";
 }
 
-// A game the review reads: Hypergammon with the cube; in a match, not a game after the
-// Crawford game at a side's match point (a .mat file's lone game there is the Crawford
-// game).
-const reviewable = () => game && game.cube && /^hyper[123]$/.test(game.variant) &&
+// A game the review reads: Hypergammon with the cube, started centred (a match file
+// replays a game from the cube at 1); in a match, not a game after the Crawford game at a
+// side's match point (a .mat file's lone game there is the Crawford game).
+const reviewable = () => game && game.cube && !game.start && /^hyper[123]$/.test(game.variant) &&
   !(game.match && !game.match.crawford && game.match.score.some((s) => s === game.match.length - 1));
 
 // The finished game as a .mat file, reviewed by the server as any match file is.
@@ -1274,6 +1284,7 @@ async function start() {
   for (const id of ["score-mode", "score-a", "score-b", "score-crawford", "score-cube", "score-owner"]) $(id).addEventListener("change", scoreChanged);
   for (const id of ["score-a", "score-b"]) $(id).addEventListener("input", () => { if ($(id).value) scoreChanged(); });
   $("variant").addEventListener("change", () => { chooseVariant($("variant").value); setPosition(variantInfo(app.variant).opening); });
+  $("game-cube-value").addEventListener("change", () => { $("game-cube-owner").disabled = $("game-cube-value").value === "1"; });
   $("game-new").addEventListener("click", () => guard(newGame()));
   $("game-roll").addEventListener("click", () => guard(humanRoll()));
   $("game-double").addEventListener("click", () => guard(humanDouble()));
