@@ -500,6 +500,10 @@ fn a_person_sets_a_position_makes_a_play_and_plays_a_game_with_the_cube_in_a_bro
     // A game of a match to 7 at 2-2: the person doubles at once, at that score (tabula
     // takes: at 5-away 5-away the Hypergammon-1 opening is a double and a take).
     play_a_game(&browser, &server, Some((7, 2, 2)));
+    // A game after the Crawford game, the person at match point: the person's double at
+    // once (worthless to the leader, taken), the game played out and reviewed as one after
+    // the Crawford game (a lone game of a .mat there would be read as the Crawford game).
+    play_a_game(&browser, &server, Some((7, 6, 5)));
     play_from_a_cube(&browser, &server);
     bingo_chart(&browser, &server);
     // Every tab on a phone's width: nothing wider than the window.
@@ -724,6 +728,34 @@ fn review_a_file(browser: &Browser, server: &Server) {
             .text("#review-step")
             .contains(d["chosen"].as_str().unwrap()));
     }
+    // The Crawford game (game 7, at 6-3) and the game after it (game 8, at 6-5), each
+    // decision shown with its score and, for the Crawford game alone, marked so.
+    for (game, crawford) in [(7, true), (8, false)] {
+        let (i, (step, d)) = steps
+            .iter()
+            .enumerate()
+            .find(|(_, (s, _))| {
+                doc["games"][game - 1]["steps"]
+                    .as_array()
+                    .unwrap()
+                    .contains(s)
+            })
+            .unwrap_or_else(|| panic!("gnubg's match has a decision in game {game}"));
+        assert_eq!(doc["games"][game - 1]["crawford"], crawford);
+        browser.click(&format!("#review-list li[data-step='{i}']"));
+        browser.until("the step's board", || {
+            browser.text("#review-where") == format!("{} / {}", i + 1, steps.len())
+        });
+        let label = format!("review: {}", d["position"].as_str().unwrap());
+        assert_eq!(browser.attribute("#review-board svg", "aria-label"), label);
+        let shown = browser.text("#review-xgid");
+        assert!(shown.starts_with(step["xgid"].as_str().unwrap()), "{shown}");
+        assert!(shown.contains("in a match to 7"), "{shown}");
+        assert_eq!(shown.contains("(Crawford)"), crawford, "{shown}");
+        assert!(browser
+            .text("#review-step")
+            .starts_with(&format!("game {game}, line ")));
+    }
     // Only the decisions that lost: Next goes to the first of them.
     let lost = steps
         .iter()
@@ -888,14 +920,19 @@ fn play_a_game(browser: &Browser, server: &Server, at: Option<(u32, u32, u32)>) 
             "{status}"
         );
     }
-    let name = if at.is_some() {
-        "serve-match-game.png"
-    } else {
-        "serve-game.png"
+    // The screenshots' names: `serve-game` in money play, `serve-match-5-6` at 5-6.
+    let name = match at {
+        Some(_) => format!("serve-match-{you}-{them}"),
+        None => "serve-game".to_string(),
     };
-    let shot = browser.screenshot(name);
+    let shot = browser.screenshot(&format!("{name}.png"));
     // The review after the game: the game written as a match file, reviewed by the server
     // as any file is, with no fault.
+    assert!(
+        !browser.disabled("#game-review"),
+        "{}",
+        browser.text("#game-advice")
+    );
     browser.click("#game-review");
     browser.until("the game's review", || {
         !browser.attribute("#review-status", "data-state").is_empty()
@@ -909,16 +946,37 @@ fn play_a_game(browser: &Browser, server: &Server, at: Option<(u32, u32, u32)>) 
     );
     let names = browser.text("#review-totals-table");
     assert!(names.contains("you") && names.contains("tabula"), "{names}");
-    let name = if at.is_some() {
-        "serve-match-review.png"
-    } else {
-        "serve-game-review.png"
-    };
-    browser.screenshot(name);
+    browser.screenshot(&format!("{name}-review.png"));
     if at.is_some() {
         let review = browser.text("#review-status");
         assert!(review.contains(&format!("a match to {length}")), "{review}");
     }
+    // The file the page wrote is reviewed as the command line reviews it: the same
+    // document, its game the Crawford game or not as the score and the rule say.
+    let text = browser.run(
+        "return document.getElementById('review-text').value;",
+        json!([]),
+    );
+    let text = text.as_str().unwrap();
+    let file = tempfile::Builder::new().suffix(".txt").tempfile().unwrap();
+    std::fs::write(file.path(), text).unwrap();
+    let (doc, code, said) = crate::gammon_analyse::analyse_in(folder(), file.path());
+    assert_eq!(code, 0, "{said}\n{text}");
+    let (status, posted) = post_analyse(server, text.as_bytes());
+    assert_eq!((status, &posted), (200, &doc));
+    assert_eq!(doc["games"][0]["score"], json!([you, them]), "{text}");
+    assert_eq!(doc["games"][0]["crawford"], false, "{text}");
+    let steps = browser.run(
+        "return document.querySelectorAll('#review-list li').length;",
+        json!([]),
+    );
+    let reviewed: usize = doc["games"][0]["steps"].as_array().unwrap().len();
+    assert_eq!(steps.as_u64(), Some(reviewed as u64));
+    let first = &doc["games"][0]["reviews"][0]["decisions"][0];
+    assert_eq!(
+        first["kind"], "cube",
+        "the person's double at once: {first}"
+    );
     eprintln!("screenshots in {}", shot.parent().unwrap().display());
 }
 

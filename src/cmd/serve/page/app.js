@@ -625,11 +625,10 @@ function log(line) {
   $("game-log").append(li);
 }
 
-// The game's actions as the lines of a .mat file (0 the person, 1 tabula), for the
-// review after the game: `52: 24/22 22/17`, `Doubles => 2`, `Takes`, `Drops`, `Wins`.
-function note(player, entry) { game.record.push({ player, entry }); }
-const diceOf = (roll) => roll.split("-").reverse().join("");
-const stepsText = (m) => (m.steps || []).join(" ");
+// The game's actions (0 the person, 1 tabula), for the review after the game: `double`,
+// `take`, `drop`, or a roll and the steps of its play (none when there is no move).
+function note(player, act) { game.record.push({ player, act }); }
+const rolled = (roll, m) => ({ roll, steps: m ? stepsOf(m) : [] });
 
 function snapshot() {
   const copy = JSON.parse(JSON.stringify(Object.assign({}, game, { snapshots: [], rngState: game.rng.state() })));
@@ -691,7 +690,7 @@ async function humanRoll(rollText) {
   const h = await rankedFor("human", game.dice);
   if (!h.moves.length) {
     log(`You roll ${game.dice}: no legal move.`);
-    note(0, `${diceOf(game.dice)}:`);
+    note(0, rolled(game.dice));
     return passTurn("tabula", swapped(game.position));
   }
   game.phase = "move"; game.plays = h.moves; game.hinted = false;
@@ -704,7 +703,7 @@ async function humanPlay(m) {
   busy();
   gameEntry.reset();
   log(`You roll ${game.dice} and play ${m.play}.`);
-  note(0, `${diceOf(game.dice)}: ${stepsText(m)}`);
+  note(0, rolled(game.dice, m));
   if (m.position.split("/")[0] === "") { game.position = m.position; return finish("human", m.equity); }
   await passTurn("tabula", swapped(m.position));
 }
@@ -712,10 +711,10 @@ async function humanPlay(m) {
 async function humanDouble() {
   busy();
   const c = await cubeFor("human");
-  note(0, `Doubles => ${game.cube.value * 2}`);
+  note(0, "double");
   // tabula takes when taking leaves the person no more than passing would.
   if (c.take <= c.pass) {
-    note(1, "Takes");
+    note(1, "take");
     game.cube = { value: game.cube.value * 2, owner: "tabula" };
     log(`You double to ${game.cube.value}; tabula takes.`);
     game.phase = "decide";
@@ -723,7 +722,7 @@ async function humanDouble() {
     renderGame();
   } else {
     log(`You double; tabula passes.`);
-    note(1, "Drops");
+    note(1, "drop");
     game.over = { winner: "human", points: game.cube.value, passed: true };
     renderGame();
   }
@@ -735,7 +734,7 @@ async function tabulaTurn() {
     const c = await cubeFor("tabula");
     if (c && (c.action === "double, take" || c.action === "double, pass")) {
       log(`tabula doubles to ${game.cube.value * 2}.`);
-      note(1, `Doubles => ${game.cube.value * 2}`);
+      note(1, "double");
       game.phase = "offer";
       snapshot();
       return renderGame();
@@ -748,13 +747,13 @@ async function humanTake() {
   busy();
   game.cube = { value: game.cube.value * 2, owner: "human" };
   log(`You take: the cube is ${game.cube.value}, yours.`);
-  note(0, "Takes");
+  note(0, "take");
   await tabulaRollAndPlay();
 }
 
 function humanPass() {
   log("You pass.");
-  note(0, "Drops");
+  note(0, "drop");
   game.over = { winner: "tabula", points: game.cube.value, passed: true };
   renderGame();
 }
@@ -765,12 +764,12 @@ async function tabulaRollAndPlay() {
   const h = await rankedFor("tabula", roll);
   if (!h.moves.length) {
     log(`tabula rolls ${roll}: no legal move.`);
-    note(1, `${diceOf(roll)}:`);
+    note(1, rolled(roll));
     return passTurn("human", swapped(game.position));
   }
   const best = h.moves[0];
   log(`tabula rolls ${roll} and plays ${best.play}.`);
-  note(1, `${diceOf(roll)}: ${stepsText(best)}`);
+  note(1, rolled(roll, best));
   game.lastTabula = { roll };
   if (best.position.split("/")[0] === "") { game.position = best.position; return finish("tabula", best.equity); }
   await passTurn("human", swapped(best.position));
@@ -851,7 +850,7 @@ function renderGame(entry) {
   $("game-to-board").disabled = !!game.over;
   $("game-hint").disabled = !(phase === "decide" || phase === "move");
   $("game-review").disabled = !(game.over && reviewable());
-  if (phase !== "move" && phase !== "decide") $("game-advice").textContent = game.over && !reviewable() ? "The review after the game reads Hypergammon games with the cube started centred (a match file cannot say that a game began with the cube turned), and no game after the Crawford game at match point." : "";
+  if (phase !== "move" && phase !== "decide") $("game-advice").textContent = game.over && !reviewable() ? "The review after the game reads Hypergammon games with the cube that start from a centred cube (it replays a match file's games from the cube at 1)." : "";
   const holder = $("game-plays");
   holder.replaceChildren();
   if (phase === "move" && game.plays) {
@@ -878,29 +877,32 @@ async function gameHint() {
     : "Hint: no cube decision in this game: roll.";
 }
 
-// A game the review reads: Hypergammon with the cube, started centred (a match file
-// replays a game from the cube at 1); in a match, not a game after the Crawford game at a
-// side's match point (a .mat file's lone game there is the Crawford game).
-const reviewable = () => game && game.cube && !game.start && /^hyper[123]$/.test(game.variant) &&
-  !(game.match && !game.match.crawford && game.match.score.some((s) => s === game.match.length - 1));
+// A game the review reads: Hypergammon with the cube, started centred (the match files'
+// reader refuses a cube set by hand, gnubg's `CV`/`CP`: a game is replayed from the cube
+// at 1).
+const reviewable = () => game && game.cube && !game.start && /^hyper[123]$/.test(game.variant);
 
-// The finished game as a .mat file, reviewed by the server as any match file is.
-function gameMat() {
+// The finished game as gnubg's .sgf (the person W, player 0; tabula B), reviewed by the
+// server as any match file is. Its rules say whether a game at a side's match point is
+// the Crawford game (`RU[Crawford:CrawfordGame:…]`) or one after it (`RU[Crawford:…]`),
+// which a .mat file cannot: the reader takes a lone game there for the Crawford game.
+// A step's points are the mover's, a-x for 1-24 (player 1's counted from x down), y the
+// bar, z off; the dice the higher first, as gnubg writes them.
+function gameSgf() {
   const n = /^hyper([123])$/.exec(game.variant)[1];
-  const m = game.match || { length: 0, score: [0, 0] };
-  const lines = [`; [Variation "HyperGammon (${n})"]`, "", ` ${m.length} point match`, "", " Game 1", ` you : ${m.score[0]}${" ".repeat(24)}tabula : ${m.score[1]}`];
-  game.record.forEach((r, i) => {
-    const number = `${String(i + 1).padStart(3)}) `;
-    lines.push(r.player === 0 ? number + r.entry : number.padEnd(34) + r.entry);
-  });
+  const m = game.match;
+  const rules = (m ? (m.crawford ? "Crawford:CrawfordGame:" : "Crawford:") : "") + `Hypergammon${n}`;
+  const point = (player, p) => (p === "bar" ? "y" : p === "off" ? "z" : String.fromCharCode(player === 0 ? 96 + Number(p) : 121 - Number(p)));
+  const value = (player, act) => (typeof act === "string" ? act
+    : act.roll.split("-").reverse().join("") + act.steps.map((s) => s.split("/").map((p) => point(player, p)).join("")).join(""));
   const o = game.over;
-  const wins = `Wins ${o.points} point${o.points === 1 ? "" : "s"}`;
-  lines.push(o.winner === "human" ? "      " + wins : " ".repeat(39) + wins);
-  return lines.join("\n") + "\n";
+  const root = `(;FF[4]GM[6]CA[UTF-8]AP[tabula]MI[length:${m ? m.length : 0}][game:0][ws:${m ? m.score[0] : 0}][bs:${m ? m.score[1] : 0}]` +
+    `PW[you]PB[tabula]RU[${rules}]RE[${o.winner === "human" ? "W" : "B"}+${o.points}]`;
+  return [root, ...game.record.map((r) => `;${"WB"[r.player]}[${value(r.player, r.act)}]`)].join("\n") + ")\n";
 }
 
 async function reviewGame() {
-  const text = gameMat();
+  const text = gameSgf();
   showTab("review");
   $("review-file").value = "";
   $("review-text").value = text;
