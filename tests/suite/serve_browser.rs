@@ -604,7 +604,175 @@ fn bear_off(browser: &Browser, server: &Server) {
     browser.until("the position after the play", || {
         browser.text("#bearoff-position") == after
     });
+    bear_off_hash(browser, server, &after);
     race(browser, server);
+}
+
+/// The location's hash, decoded: its parameters in order.
+fn hash_params(browser: &Browser) -> Vec<(String, String)> {
+    let script = "return [...new URLSearchParams(location.hash.slice(1))];";
+    browser
+        .run(script, json!([]))
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|kv| {
+            let text = |i: usize| kv[i].as_str().unwrap().to_string();
+            (text(0), text(1))
+        })
+        .collect()
+}
+
+fn pairs(list: &[(&str, &str)]) -> Vec<(String, String)> {
+    list.iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect()
+}
+
+/// The bear-off board and the link's hash, both ways: the board (`shown`, the 6x6 table's,
+/// no dice, the cube centred) is written into the hash, and so are the dice and the cube
+/// state as they change; the Board tab writes its own, the Bear-off tab its own again. A
+/// hash typed in the address bar, while the Board tab is shown, opens the Bear-off tab on
+/// its table, position, dice and cube state, with the API's equity and plays for them; a
+/// hash with a position no table holds is named and the last good board stays; and a link
+/// to a bear-off position opens a new page on it.
+fn bear_off_hash(browser: &Browser, server: &Server, shown: &str) {
+    let table = "bearoff-ts-6x6";
+    let written = |list: &[(&str, &str)]| {
+        let wanted = pairs(list);
+        browser.until(&format!("the hash {wanted:?}"), || {
+            hash_params(browser) == wanted
+        });
+    };
+    written(&[("bearoff", table), ("position", shown)]);
+    browser.click("#bearoff-dice option[value='1-3']");
+    written(&[("bearoff", table), ("position", shown), ("roll", "1-3")]);
+    browser.click("#bearoff-cube option[value='owned']");
+    written(&[
+        ("bearoff", table),
+        ("position", shown),
+        ("roll", "1-3"),
+        ("cube", "owned"),
+    ]);
+    browser.click("button[data-tab='board']");
+    browser.until("the Board's hash", || {
+        hash_params(browser).first() == Some(&("variant".to_string(), "hyper1".to_string()))
+    });
+    browser.click("button[data-tab='bearoff']");
+    written(&[
+        ("bearoff", table),
+        ("position", shown),
+        ("roll", "1-3"),
+        ("cube", "owned"),
+    ]);
+
+    // The hash typed in while the Board tab is shown: the Bear-off tab follows it.
+    browser.click("button[data-tab='board']");
+    let typed = "5,4/6,1";
+    browser.run(
+        "location.hash = arguments[0];",
+        json!([format!(
+            "#bearoff={table}&position=5%2C4%2F6%2C1&roll=5-2&cube=opponent"
+        )]),
+    );
+    browser.until("the Bear-off tab on the hash's position", || {
+        browser.text("#bearoff-position") == typed
+    });
+    assert_eq!(
+        browser.attribute("button[data-tab='bearoff']", "aria-pressed"),
+        "true"
+    );
+    let value = |id: &str| {
+        browser.run(
+            "return document.getElementById(arguments[0]).value;",
+            json!([id]),
+        )
+    };
+    assert_eq!(value("bearoff-dice"), "2-5");
+    assert_eq!(value("bearoff-cube"), "opponent");
+    let api = format!("/api/bearoff/{table}");
+    let equity = server.ok(&format!("{api}/equity?position={typed}&cube=opponent"));
+    browser.until("its equity", || {
+        same(
+            browser.number("#bearoff-equity-value"),
+            equity["equity"].as_f64(),
+        )
+    });
+    assert_eq!(
+        browser.attribute("#bearoff-cube-action", "data-action"),
+        equity["cube"]["action"].as_str().unwrap_or_default()
+    );
+    let hint = server.ok(&format!(
+        "{api}/hint?position={typed}&roll=5-2&cube=opponent"
+    ));
+    browser.until("the plays of 5-2 for the opponent's cube", || {
+        same(
+            browser.number("#bearoff-plays-table tbody tr .play-equity"),
+            hint["plays"][0]["equity"].as_f64(),
+        )
+    });
+    written(&[
+        ("bearoff", table),
+        ("position", typed),
+        ("roll", "2-5"),
+        ("cube", "opponent"),
+    ]);
+
+    // A position of no table: named, and the last good board stays.
+    browser.run(
+        "location.hash = arguments[0];",
+        json!([format!("#bearoff={table}&position=7%2C1%2F2")]),
+    );
+    browser.until("the fault", || {
+        browser
+            .text("#bearoff-status")
+            .starts_with("Not a position of ")
+    });
+    assert!(browser
+        .text("#bearoff-status")
+        .contains(&format!("still shows {typed}")));
+    assert_eq!(browser.text("#bearoff-position"), typed);
+    assert_eq!(
+        browser.attribute("#bearoff-board svg", "aria-label"),
+        format!("bear-off board: {typed}")
+    );
+    assert_eq!(browser.attribute("#bearoff-input", "aria-invalid"), "true");
+
+    // A link followed: a new page, opened on the Bear-off tab at that position.
+    let link = browser.run(
+        "return document.getElementById('bearoff-link').href;",
+        json!([]),
+    );
+    let link = link.as_str().unwrap();
+    assert!(
+        link.ends_with(&format!(
+            "#bearoff={table}&position=5%2C4%2F6%2C1&roll=2-5&cube=opponent"
+        )),
+        "{link}"
+    );
+    browser.open("about:blank");
+    browser.open(link);
+    browser.until("the page to load", || {
+        browser.attribute("body", "data-ready") == "true"
+    });
+    browser.until("the linked position", || {
+        browser.text("#bearoff-position") == typed
+    });
+    assert_eq!(
+        browser.attribute("button[data-tab='bearoff']", "aria-pressed"),
+        "true"
+    );
+    assert_eq!(value("bearoff-dice"), "2-5");
+    assert_eq!(value("bearoff-cube"), "opponent");
+    browser.until("the linked position's plays", || {
+        same(
+            browser.number("#bearoff-plays-table tbody tr .play-equity"),
+            hint["plays"][0]["equity"].as_f64(),
+        )
+    });
+    assert_eq!(browser.text("#fact-position"), "24/24");
+    browser.click("#bearoff-cube option[value='centred']");
+    written(&[("bearoff", table), ("position", typed), ("roll", "2-5")]);
 }
 
 /// A race of fifteen checkers a side, typed in while the 6x6 table is chosen: asked as any

@@ -510,6 +510,12 @@ function updateLink() {
   for (const [k, v] of Object.entries(atScore() || {})) params.set(k, v);
   const hash = "#" + params.toString();
   $("link").href = location.pathname + hash;
+  if (!$("tab-board").hidden) writeHash(hash);
+}
+
+// The address bar's hash, written by the page for the tab shown (the Board's or the
+// Bear-off's); remembered so that the page does not follow its own change.
+function writeHash(hash) {
   app.hash = hash;
   if (location.hash !== hash) history.replaceState(null, "", hash);
 }
@@ -531,12 +537,14 @@ function scoreFrom(wanted) {
 // The link's hash drives the page: a hash typed or pasted in the address bar (or a link
 // followed) sets the variant, the position and the dice; the page writes its own back.
 async function followHash() {
-  if (location.hash === app.hash || !app.variants.length) return;
+  if (location.hash === app.hash) return;
   const wanted = new URLSearchParams(location.hash.slice(1));
+  if (wanted.has("bearoff")) return followBearoff(wanted);
+  if (!app.variants.length) return;
   const name = wanted.get("variant");
   if (name && !variantInfo(name)) return say(`No table for the variant ${name} in this server's folder.`);
   if (name && name !== app.variant) chooseVariant(name);
-  showTab("board");
+  showTab("board", true);
   scoreFrom(wanted);
   await setPosition(wanted.get("position") || variantInfo(app.variant).opening, wanted.get("roll") || "");
 }
@@ -1088,13 +1096,59 @@ async function bearoffTables(listing) {
 }
 
 function chooseBearoff(name) {
-  bear.table = bear.tables.find((t) => t.table === name) || bear.tables[0];
-  $("bearoff-table").value = bear.table.table;
-  $("bearoff-cube").disabled = !bear.table.kind.cube;
-  const k = bear.table.kind;
-  const side = Array.from({ length: Math.min(k.points, k.checkers) }, (_, i) => k.points - i).join(",");
+  useBearTable(bear.tables.find((t) => t.table === name) || bear.tables[0]);
   bear.position = null;
-  return setBearoff(bear.table === RACE ? RACE_START : `${side}/${side}`);
+  return setBearoff(bearStart(bear.table));
+}
+
+// The table asked from now on, shown in its select, the cube state offered if it has one.
+function useBearTable(table) {
+  bear.table = table;
+  $("bearoff-table").value = table.table;
+  $("bearoff-cube").disabled = !table.kind.cube;
+}
+
+// A table's first position: each side's checkers one a point from the highest down.
+function bearStart(table) {
+  const k = table.kind;
+  const side = Array.from({ length: Math.min(k.points, k.checkers) }, (_, i) => k.points - i).join(",");
+  return table === RACE ? RACE_START : `${side}/${side}`;
+}
+
+// The bear-off board in the link's hash, as the bear-off routes name it: `bearoff` the
+// table (`race` for any race), `position`, `roll` once dice are picked, `cube` the cube
+// state when not centred. Written while the Bear-off tab is shown.
+function updateBearLink() {
+  if (!bear.position) return;
+  const params = new URLSearchParams({ bearoff: bear.table.table, position: bear.position });
+  const roll = $("bearoff-dice").value;
+  if (roll) params.set("roll", roll);
+  const cube = $("bearoff-cube");
+  if (!cube.disabled && cube.value !== "centred") params.set("cube", cube.value);
+  const hash = "#" + params.toString();
+  $("bearoff-link").href = location.pathname + hash;
+  if (!$("tab-bearoff").hidden) writeHash(hash);
+}
+
+// A hash with `bearoff` (typed, pasted or a link followed) sets the Bear-off tab: the
+// table, the cube state, the position and the dice. A table the folder does not have, or a
+// position the table (and any race) does not hold, is named; the last good board stays.
+async function followBearoff(wanted) {
+  showTab("bearoff", true);
+  if (!bear.tables.length) return false;
+  const name = wanted.get("bearoff");
+  const table = bear.tables.find((t) => t.table === name);
+  if (!table) {
+    $("bearoff-status").textContent = `No bear-off table ${name} in this server's folder (${bear.tables.map((t) => t.table).join(", ")}).`;
+    return false;
+  }
+  const before = { table: bear.table, cube: $("bearoff-cube").value };
+  const cube = wanted.get("cube") || "centred";
+  useBearTable(table);
+  $("bearoff-cube").value = ["centred", "owned", "opponent"].includes(cube) ? cube : "centred";
+  if (await setBearoff(wanted.get("position") || bearStart(table), wanted.get("roll") || "")) return true;
+  if (bear.position) { useBearTable(before.table); $("bearoff-cube").value = before.cube; }
+  return false;
 }
 
 const bearRules = () => ({ points: 24, checkers: bear.table.kind.checkers, faces: [1, 2, 3, 4, 5, 6] });
@@ -1185,6 +1239,7 @@ async function bearoffPlays() {
   const roll = $("bearoff-dice").value;
   holder.replaceChildren();
   drawBearoff();
+  updateBearLink();
   if (!roll) return;
   const params = { position: bear.position, roll };
   if (bearCube()) params.cube = $("bearoff-cube").value;
@@ -1267,9 +1322,14 @@ function chart(holder, rows) {
 }
 
 // ---------------------------------------------------------------- wiring
-function showTab(name) {
+// Shows the tab `name`; the hash then follows its board (the Board tab's or the Bear-off
+// tab's), unless the tab is shown to follow the hash (`follow`).
+function showTab(name, follow) {
   for (const b of document.querySelectorAll(".tab")) b.setAttribute("aria-pressed", String(b.dataset.tab === name));
   for (const s of document.querySelectorAll(".panel")) s.hidden = s.id !== `tab-${name}`;
+  if (follow) return;
+  if (name === "board" && app.position) updateLink();
+  if (name === "bearoff") updateBearLink();
 }
 
 async function start() {
@@ -1316,16 +1376,22 @@ async function start() {
   try {
     const listing = await api("/api/variants");
     app.variants = listing.variants;
-    guard(bearoffTables(listing));
+    const tables = guard(bearoffTables(listing));
     const select = $("variant");
     select.replaceChildren(...listing.variants.map((v) => new Option(`${v.title}${v.cube ? "" : " (no cube)"}`, v.variant)));
     for (const b of listing.broken) say(`${b.file}: ${b.error}`);
+    // A link to a bear-off position opens the Bear-off tab on it, the Board tab on the
+    // variant's opening.
+    const link = new URLSearchParams(location.hash.slice(1));
+    const bearing = link.has("bearoff");
+    const wanted = bearing ? new URLSearchParams() : link;
+    window.addEventListener("hashchange", () => guard(followHash()));
+    if (bearing) await tables.then(() => followBearoff(link));
     if (!listing.variants.length) {
       say(`No table in ${listing.folder}: build one with \`tabula gammon build --variant hyper2\`, then reload.`);
-      showTab("bingo");
+      if (!bearing) showTab("bingo");
       return;
     }
-    const wanted = new URLSearchParams(location.hash.slice(1));
     const preferred = ["hyper2", "hyper1", "nikoniko", "hyper3"].find((n) => variantInfo(n));
     chooseVariant(wanted.get("variant") && variantInfo(wanted.get("variant")) ? wanted.get("variant") : preferred || listing.variants[0].variant);
     scoreFrom(wanted);
@@ -1336,7 +1402,6 @@ async function start() {
       await setPosition(opening);
       say(why);
     }
-    window.addEventListener("hashchange", () => guard(followHash()));
   } catch (e) { fail(e); }
   document.body.dataset.ready = "true";
 }
