@@ -373,14 +373,14 @@ fn a_person_sets_a_position_makes_a_play_and_plays_a_game_with_the_cube_in_a_bro
     assert_eq!(browser.text("#fact-position"), "24/24");
 
     // A position typed in, as a person would.
-    browser.type_into("#position-input", "20/6");
+    browser.type_into("#position-input", "20/11");
     browser.click("#set-position");
     browser.until("the position to be set", || {
-        browser.text("#fact-position") == "20/6"
+        browser.text("#fact-position") == "20/11"
     });
-    let api = server.ok("/api/gammon/hyper1/equity?position=20/6");
+    let api = server.ok("/api/gammon/hyper1/equity?position=20/11");
     browser.until("its equity", || {
-        browser.number("#equity-value") == api["equity"].as_f64()
+        same(browser.number("#equity-value"), api["equity"].as_f64())
     });
     assert_eq!(
         browser.text("#equity-value"),
@@ -392,25 +392,39 @@ fn a_person_sets_a_position_makes_a_play_and_plays_a_game_with_the_cube_in_a_bro
 
     // Dice picked, the best play made.
     browser.click("#dice option[value='5-6']");
-    let hint = server.ok("/api/gammon/hyper1/hint?position=20/6&roll=5-6");
+    let hint = server.ok("/api/gammon/hyper1/hint?position=20/11&roll=5-6");
     let best = hint["moves"][0].clone();
     browser.until("the plays", || {
         browser.attribute("#plays tbody tr", "data-play") == best["play"].as_str().unwrap()
     });
-    assert_eq!(
+    assert!(same(
         browser.number("#plays tbody tr .play-equity"),
         best["equity"].as_f64()
+    ));
+    // Every play listed (here two: the hit first).
+    let rows = browser.run(
+        "return document.querySelectorAll('#plays tbody tr').length;",
+        json!([]),
     );
+    assert_eq!(
+        rows.as_u64(),
+        Some(hint["moves"].as_array().unwrap().len() as u64)
+    );
+    assert_eq!(best["play"], "20/14*/9");
     // At 1400 px the plays table fits its column, the loss shown; nothing overflows.
     browser.table_fits("#plays");
     assert_eq!(browser.overflow(), Vec::<String>::new());
+    // The picture of docs/serve-board.png (copied from here): the page down to its footer.
+    browser.viewport(1400, 800);
+    browser.run("document.activeElement.blur();", json!([]));
     browser.screenshot("serve-board.png");
+    browser.viewport(1400, 1000);
     // The link's hash follows the board (the dice just picked)…
     browser.until("the hash to follow the dice", || {
         browser
             .run("return location.hash;", json!([]))
             .as_str()
-            .is_some_and(|h| h.contains("position=20%2F6") && h.contains("roll=5-6"))
+            .is_some_and(|h| h.contains("position=20%2F11") && h.contains("roll=5-6"))
     });
     // The play made on the board: the checker, then where it lands.
     let steps: Vec<&str> = best["steps"]
@@ -435,7 +449,7 @@ fn a_person_sets_a_position_makes_a_play_and_plays_a_game_with_the_cube_in_a_bro
     });
     let api = server.ok(&format!("/api/gammon/hyper1/equity?position={next}"));
     browser.until("the equity after the play", || {
-        browser.number("#equity-value") == api["equity"].as_f64()
+        same(browser.number("#equity-value"), api["equity"].as_f64())
     });
     assert_eq!(
         browser.text("#equity-value"),
@@ -474,7 +488,7 @@ fn a_person_sets_a_position_makes_a_play_and_plays_a_game_with_the_cube_in_a_bro
     // On a phone's width: nothing wider than the window, the point numbers readable, the
     // loss still shown.
     browser.viewport(390, 844);
-    browser.type_into("#position-input", "20/6");
+    browser.type_into("#position-input", "20/11");
     browser.click("#set-position");
     browser.click("#dice option[value='5-6']");
     browser.until("the plays", || {
@@ -522,7 +536,7 @@ fn at_a_score(browser: &Browser, server: &Server) {
     browser.click("#score-mode option[value='match']");
     browser.type_into("#score-a", "3");
     browser.type_into("#score-b", "2");
-    let api = server.ok("/api/gammon/hyper1/equity?position=20/6&score=3-2");
+    let api = server.ok("/api/gammon/hyper1/equity?position=20/11&score=3-2");
     browser.until("the match-winning chance", || {
         same(browser.number("#mwc-value"), api["mwc"].as_f64())
     });
@@ -530,7 +544,7 @@ fn at_a_score(browser: &Browser, server: &Server) {
         browser.attribute("#cube-action", "data-action"),
         api["cube_action"]["action"].as_str().unwrap()
     );
-    let hint = server.ok("/api/gammon/hyper1/hint?position=20/6&roll=5-6&score=3-2");
+    let hint = server.ok("/api/gammon/hyper1/hint?position=20/11&roll=5-6&score=3-2");
     browser.until("the plays at the score", || {
         same(
             browser.number("#plays tbody tr .play-equity"),
