@@ -394,22 +394,8 @@ fn a_person_sets_a_position_makes_a_play_and_plays_a_game_with_the_cube_in_a_bro
     browser.click("#dice option[value='5-6']");
     let hint = server.ok("/api/gammon/hyper1/hint?position=20/11&roll=5-6");
     let best = hint["moves"][0].clone();
-    browser.until("the plays", || {
-        browser.attribute("#plays tbody tr", "data-play") == best["play"].as_str().unwrap()
-    });
-    assert!(same(
-        browser.number("#plays tbody tr .play-equity"),
-        best["equity"].as_f64()
-    ));
     // Every play listed (here two: the hit first).
-    let rows = browser.run(
-        "return document.querySelectorAll('#plays tbody tr').length;",
-        json!([]),
-    );
-    assert_eq!(
-        rows.as_u64(),
-        Some(hint["moves"].as_array().unwrap().len() as u64)
-    );
+    plays_listed(&browser, "#plays", &hint["moves"]);
     assert_eq!(best["play"], "20/14*/9");
     // At 1400 px the plays table fits its column, the loss shown; nothing overflows.
     browser.table_fits("#plays");
@@ -572,38 +558,13 @@ fn bear_off(browser: &Browser, server: &Server) {
         browser.text("#bearoff-position") == "6,5,3/4,2"
     });
     let table = "/api/bearoff/bearoff-ts-6x6";
-    let equity = server.ok(&format!("{table}/equity?position=6,5,3/4,2&cube=centred"));
-    browser.until("its equity", || {
-        same(
-            browser.number("#bearoff-equity-value"),
-            equity["equity"].as_f64(),
-        )
-    });
-    assert_eq!(
-        browser.attribute("#bearoff-cube-action", "data-action"),
-        equity["cube"]["action"].as_str().unwrap()
-    );
+    bear_equity_shown(browser, server, table, "6,5,3/4,2", "centred");
     browser.click("#bearoff-dice option[value='2-6']");
     let hint = server.ok(&format!(
         "{table}/hint?position=6,5,3/4,2&roll=6-2&cube=centred"
     ));
     let best = &hint["plays"][0];
-    browser.until("the plays", || {
-        browser.attribute("#bearoff-plays-table tbody tr", "data-play")
-            == best["play"].as_str().unwrap()
-    });
-    assert!(same(
-        browser.number("#bearoff-plays-table tbody tr .play-equity"),
-        best["equity"].as_f64()
-    ));
-    let rows = browser.run(
-        "return document.querySelectorAll('#bearoff-plays-table tbody tr').length;",
-        json!([]),
-    );
-    assert_eq!(
-        rows.as_u64(),
-        Some(hint["plays"].as_array().unwrap().len() as u64)
-    );
+    plays_listed(browser, "#bearoff-plays-table", &hint["plays"]);
     browser.table_fits("#bearoff-plays-table");
     assert_eq!(browser.overflow(), Vec::<String>::new());
     browser.screenshot("serve-bearoff-390.png");
@@ -620,6 +581,41 @@ fn bear_off(browser: &Browser, server: &Server) {
     });
     bear_off_hash(browser, server, &after);
     race(browser, server);
+}
+
+/// The plays table `css` lists `plays` (the API's, best first): a row each, the best
+/// first with its equity.
+fn plays_listed(browser: &Browser, css: &str, plays: &Value) {
+    let best = &plays[0];
+    let rows = format!("{css} tbody tr");
+    browser.until("the plays", || {
+        browser.attribute(&rows, "data-play") == best["play"].as_str().unwrap()
+    });
+    assert!(same(
+        browser.number(&format!("{rows} .play-equity")),
+        best["equity"].as_f64()
+    ));
+    let count = browser.run(
+        "return document.querySelectorAll(arguments[0]).length;",
+        json!([rows]),
+    );
+    assert_eq!(count.as_u64(), Some(plays.as_array().unwrap().len() as u64));
+}
+
+/// The Bear-off tab shows the equity and the cube action (none: no access) that `api`
+/// (`/api/bearoff/TABLE`) gives for `position` with the cube state `cube`.
+fn bear_equity_shown(browser: &Browser, server: &Server, api: &str, position: &str, cube: &str) {
+    let equity = server.ok(&format!("{api}/equity?position={position}&cube={cube}"));
+    browser.until("its equity", || {
+        same(
+            browser.number("#bearoff-equity-value"),
+            equity["equity"].as_f64(),
+        )
+    });
+    assert_eq!(
+        browser.attribute("#bearoff-cube-action", "data-action"),
+        equity["cube"]["action"].as_str().unwrap_or_default()
+    );
 }
 
 /// The location's hash, decoded: its parameters in order.
@@ -661,24 +657,20 @@ fn bear_off_hash(browser: &Browser, server: &Server, shown: &str) {
     written(&[("bearoff", table), ("position", shown)]);
     browser.click("#bearoff-dice option[value='1-3']");
     written(&[("bearoff", table), ("position", shown), ("roll", "1-3")]);
-    browser.click("#bearoff-cube option[value='owned']");
-    written(&[
+    let owned = [
         ("bearoff", table),
         ("position", shown),
         ("roll", "1-3"),
         ("cube", "owned"),
-    ]);
+    ];
+    browser.click("#bearoff-cube option[value='owned']");
+    written(&owned);
     browser.click("button[data-tab='board']");
     browser.until("the Board's hash", || {
         hash_params(browser).first() == Some(&("variant".to_string(), "hyper1".to_string()))
     });
     browser.click("button[data-tab='bearoff']");
-    written(&[
-        ("bearoff", table),
-        ("position", shown),
-        ("roll", "1-3"),
-        ("cube", "owned"),
-    ]);
+    written(&owned);
 
     // The hash typed in while the Board tab is shown: the Bear-off tab follows it.
     browser.click("button[data-tab='board']");
@@ -705,17 +697,7 @@ fn bear_off_hash(browser: &Browser, server: &Server, shown: &str) {
     assert_eq!(value("bearoff-dice"), "2-5");
     assert_eq!(value("bearoff-cube"), "opponent");
     let api = format!("/api/bearoff/{table}");
-    let equity = server.ok(&format!("{api}/equity?position={typed}&cube=opponent"));
-    browser.until("its equity", || {
-        same(
-            browser.number("#bearoff-equity-value"),
-            equity["equity"].as_f64(),
-        )
-    });
-    assert_eq!(
-        browser.attribute("#bearoff-cube-action", "data-action"),
-        equity["cube"]["action"].as_str().unwrap_or_default()
-    );
+    bear_equity_shown(browser, server, &api, typed, "opponent");
     let hint = server.ok(&format!(
         "{api}/hint?position={typed}&roll=5-2&cube=opponent"
     ));
