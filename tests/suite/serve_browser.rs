@@ -199,6 +199,13 @@ impl Browser {
             .to_string()
     }
 
+    /// Whether the control `css` selects is disabled.
+    fn disabled(&self, css: &str) -> bool {
+        self.find(css);
+        let script = "return document.querySelector(arguments[0]).disabled === true;";
+        self.run(script, json!([css])).as_bool() == Some(true)
+    }
+
     /// The number an element keeps in its `data-value` (as the page received it).
     fn number(&self, css: &str) -> Option<f64> {
         self.attribute(css, "data-value").parse().ok()
@@ -366,14 +373,14 @@ fn a_person_sets_a_position_makes_a_play_and_plays_a_game_with_the_cube_in_a_bro
     assert_eq!(browser.text("#fact-position"), "24/24");
 
     // A position typed in, as a person would.
-    browser.type_into("#position-input", "20/6");
+    browser.type_into("#position-input", "20/11");
     browser.click("#set-position");
     browser.until("the position to be set", || {
-        browser.text("#fact-position") == "20/6"
+        browser.text("#fact-position") == "20/11"
     });
-    let api = server.ok("/api/gammon/hyper1/equity?position=20/6");
+    let api = server.ok("/api/gammon/hyper1/equity?position=20/11");
     browser.until("its equity", || {
-        browser.number("#equity-value") == api["equity"].as_f64()
+        same(browser.number("#equity-value"), api["equity"].as_f64())
     });
     assert_eq!(
         browser.text("#equity-value"),
@@ -385,25 +392,25 @@ fn a_person_sets_a_position_makes_a_play_and_plays_a_game_with_the_cube_in_a_bro
 
     // Dice picked, the best play made.
     browser.click("#dice option[value='5-6']");
-    let hint = server.ok("/api/gammon/hyper1/hint?position=20/6&roll=5-6");
+    let hint = server.ok("/api/gammon/hyper1/hint?position=20/11&roll=5-6");
     let best = hint["moves"][0].clone();
-    browser.until("the plays", || {
-        browser.attribute("#plays tbody tr", "data-play") == best["play"].as_str().unwrap()
-    });
-    assert_eq!(
-        browser.number("#plays tbody tr .play-equity"),
-        best["equity"].as_f64()
-    );
+    // Every play listed (here two: the hit first).
+    plays_listed(&browser, "#plays", &hint["moves"]);
+    assert_eq!(best["play"], "20/14*/9");
     // At 1400 px the plays table fits its column, the loss shown; nothing overflows.
     browser.table_fits("#plays");
     assert_eq!(browser.overflow(), Vec::<String>::new());
+    // The picture of docs/serve-board.png (copied from here): the page down to its footer.
+    browser.viewport(1400, 800);
+    browser.run("document.activeElement.blur();", json!([]));
     browser.screenshot("serve-board.png");
+    browser.viewport(1400, 1000);
     // The link's hash follows the board (the dice just picked)…
     browser.until("the hash to follow the dice", || {
         browser
             .run("return location.hash;", json!([]))
             .as_str()
-            .is_some_and(|h| h.contains("position=20%2F6") && h.contains("roll=5-6"))
+            .is_some_and(|h| h.contains("position=20%2F11") && h.contains("roll=5-6"))
     });
     // The play made on the board: the checker, then where it lands.
     let steps: Vec<&str> = best["steps"]
@@ -428,7 +435,7 @@ fn a_person_sets_a_position_makes_a_play_and_plays_a_game_with_the_cube_in_a_bro
     });
     let api = server.ok(&format!("/api/gammon/hyper1/equity?position={next}"));
     browser.until("the equity after the play", || {
-        browser.number("#equity-value") == api["equity"].as_f64()
+        same(browser.number("#equity-value"), api["equity"].as_f64())
     });
     assert_eq!(
         browser.text("#equity-value"),
@@ -467,7 +474,7 @@ fn a_person_sets_a_position_makes_a_play_and_plays_a_game_with_the_cube_in_a_bro
     // On a phone's width: nothing wider than the window, the point numbers readable, the
     // loss still shown.
     browser.viewport(390, 844);
-    browser.type_into("#position-input", "20/6");
+    browser.type_into("#position-input", "20/11");
     browser.click("#set-position");
     browser.click("#dice option[value='5-6']");
     browser.until("the plays", || {
@@ -493,6 +500,11 @@ fn a_person_sets_a_position_makes_a_play_and_plays_a_game_with_the_cube_in_a_bro
     // A game of a match to 7 at 2-2: the person doubles at once, at that score (tabula
     // takes: at 5-away 5-away the Hypergammon-1 opening is a double and a take).
     play_a_game(&browser, &server, Some((7, 2, 2)));
+    // A game after the Crawford game, the person at match point: the person's double at
+    // once (worthless to the leader, taken), the game played out and reviewed as one after
+    // the Crawford game (a lone game of a .mat there would be read as the Crawford game).
+    play_a_game(&browser, &server, Some((7, 6, 5)));
+    play_from_a_cube(&browser, &server);
     bingo_chart(&browser, &server);
     // Every tab on a phone's width: nothing wider than the window.
     browser.viewport(390, 844);
@@ -510,7 +522,7 @@ fn at_a_score(browser: &Browser, server: &Server) {
     browser.click("#score-mode option[value='match']");
     browser.type_into("#score-a", "3");
     browser.type_into("#score-b", "2");
-    let api = server.ok("/api/gammon/hyper1/equity?position=20/6&score=3-2");
+    let api = server.ok("/api/gammon/hyper1/equity?position=20/11&score=3-2");
     browser.until("the match-winning chance", || {
         same(browser.number("#mwc-value"), api["mwc"].as_f64())
     });
@@ -518,7 +530,7 @@ fn at_a_score(browser: &Browser, server: &Server) {
         browser.attribute("#cube-action", "data-action"),
         api["cube_action"]["action"].as_str().unwrap()
     );
-    let hint = server.ok("/api/gammon/hyper1/hint?position=20/6&roll=5-6&score=3-2");
+    let hint = server.ok("/api/gammon/hyper1/hint?position=20/11&roll=5-6&score=3-2");
     browser.until("the plays at the score", || {
         same(
             browser.number("#plays tbody tr .play-equity"),
@@ -546,38 +558,13 @@ fn bear_off(browser: &Browser, server: &Server) {
         browser.text("#bearoff-position") == "6,5,3/4,2"
     });
     let table = "/api/bearoff/bearoff-ts-6x6";
-    let equity = server.ok(&format!("{table}/equity?position=6,5,3/4,2&cube=centred"));
-    browser.until("its equity", || {
-        same(
-            browser.number("#bearoff-equity-value"),
-            equity["equity"].as_f64(),
-        )
-    });
-    assert_eq!(
-        browser.attribute("#bearoff-cube-action", "data-action"),
-        equity["cube"]["action"].as_str().unwrap()
-    );
+    bear_equity_shown(browser, server, table, "6,5,3/4,2", "centred");
     browser.click("#bearoff-dice option[value='2-6']");
     let hint = server.ok(&format!(
         "{table}/hint?position=6,5,3/4,2&roll=6-2&cube=centred"
     ));
     let best = &hint["plays"][0];
-    browser.until("the plays", || {
-        browser.attribute("#bearoff-plays-table tbody tr", "data-play")
-            == best["play"].as_str().unwrap()
-    });
-    assert!(same(
-        browser.number("#bearoff-plays-table tbody tr .play-equity"),
-        best["equity"].as_f64()
-    ));
-    let rows = browser.run(
-        "return document.querySelectorAll('#bearoff-plays-table tbody tr').length;",
-        json!([]),
-    );
-    assert_eq!(
-        rows.as_u64(),
-        Some(hint["plays"].as_array().unwrap().len() as u64)
-    );
+    plays_listed(browser, "#bearoff-plays-table", &hint["plays"]);
     browser.table_fits("#bearoff-plays-table");
     assert_eq!(browser.overflow(), Vec::<String>::new());
     browser.screenshot("serve-bearoff-390.png");
@@ -592,7 +579,196 @@ fn bear_off(browser: &Browser, server: &Server) {
     browser.until("the position after the play", || {
         browser.text("#bearoff-position") == after
     });
+    bear_off_hash(browser, server, &after);
     race(browser, server);
+}
+
+/// The plays table `css` lists `plays` (the API's, best first): a row each, the best
+/// first with its equity.
+fn plays_listed(browser: &Browser, css: &str, plays: &Value) {
+    let best = &plays[0];
+    let rows = format!("{css} tbody tr");
+    browser.until("the plays", || {
+        browser.attribute(&rows, "data-play") == best["play"].as_str().unwrap()
+    });
+    assert!(same(
+        browser.number(&format!("{rows} .play-equity")),
+        best["equity"].as_f64()
+    ));
+    let count = browser.run(
+        "return document.querySelectorAll(arguments[0]).length;",
+        json!([rows]),
+    );
+    assert_eq!(count.as_u64(), Some(plays.as_array().unwrap().len() as u64));
+}
+
+/// The Bear-off tab shows the equity and the cube action (none: no access) that `api`
+/// (`/api/bearoff/TABLE`) gives for `position` with the cube state `cube`.
+fn bear_equity_shown(browser: &Browser, server: &Server, api: &str, position: &str, cube: &str) {
+    let equity = server.ok(&format!("{api}/equity?position={position}&cube={cube}"));
+    browser.until("its equity", || {
+        same(
+            browser.number("#bearoff-equity-value"),
+            equity["equity"].as_f64(),
+        )
+    });
+    assert_eq!(
+        browser.attribute("#bearoff-cube-action", "data-action"),
+        equity["cube"]["action"].as_str().unwrap_or_default()
+    );
+}
+
+/// The location's hash, decoded: its parameters in order.
+fn hash_params(browser: &Browser) -> Vec<(String, String)> {
+    let script = "return [...new URLSearchParams(location.hash.slice(1))];";
+    browser
+        .run(script, json!([]))
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|kv| {
+            let text = |i: usize| kv[i].as_str().unwrap().to_string();
+            (text(0), text(1))
+        })
+        .collect()
+}
+
+fn pairs(list: &[(&str, &str)]) -> Vec<(String, String)> {
+    list.iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect()
+}
+
+/// The bear-off board and the link's hash, both ways: the board (`shown`, the 6x6 table's,
+/// no dice, the cube centred) is written into the hash, and so are the dice and the cube
+/// state as they change; the Board tab writes its own, the Bear-off tab its own again. A
+/// hash typed in the address bar, while the Board tab is shown, opens the Bear-off tab on
+/// its table, position, dice and cube state, with the API's equity and plays for them; a
+/// hash with a position no table holds is named and the last good board stays; and a link
+/// to a bear-off position opens a new page on it.
+fn bear_off_hash(browser: &Browser, server: &Server, shown: &str) {
+    let table = "bearoff-ts-6x6";
+    let written = |list: &[(&str, &str)]| {
+        let wanted = pairs(list);
+        browser.until(&format!("the hash {wanted:?}"), || {
+            hash_params(browser) == wanted
+        });
+    };
+    written(&[("bearoff", table), ("position", shown)]);
+    browser.click("#bearoff-dice option[value='1-3']");
+    written(&[("bearoff", table), ("position", shown), ("roll", "1-3")]);
+    let owned = [
+        ("bearoff", table),
+        ("position", shown),
+        ("roll", "1-3"),
+        ("cube", "owned"),
+    ];
+    browser.click("#bearoff-cube option[value='owned']");
+    written(&owned);
+    browser.click("button[data-tab='board']");
+    browser.until("the Board's hash", || {
+        hash_params(browser).first() == Some(&("variant".to_string(), "hyper1".to_string()))
+    });
+    browser.click("button[data-tab='bearoff']");
+    written(&owned);
+
+    // The hash typed in while the Board tab is shown: the Bear-off tab follows it.
+    browser.click("button[data-tab='board']");
+    let typed = "5,4/6,1";
+    browser.run(
+        "location.hash = arguments[0];",
+        json!([format!(
+            "#bearoff={table}&position=5%2C4%2F6%2C1&roll=5-2&cube=opponent"
+        )]),
+    );
+    browser.until("the Bear-off tab on the hash's position", || {
+        browser.text("#bearoff-position") == typed
+    });
+    assert_eq!(
+        browser.attribute("button[data-tab='bearoff']", "aria-pressed"),
+        "true"
+    );
+    let value = |id: &str| {
+        browser.run(
+            "return document.getElementById(arguments[0]).value;",
+            json!([id]),
+        )
+    };
+    assert_eq!(value("bearoff-dice"), "2-5");
+    assert_eq!(value("bearoff-cube"), "opponent");
+    let api = format!("/api/bearoff/{table}");
+    bear_equity_shown(browser, server, &api, typed, "opponent");
+    let hint = server.ok(&format!(
+        "{api}/hint?position={typed}&roll=5-2&cube=opponent"
+    ));
+    browser.until("the plays of 5-2 for the opponent's cube", || {
+        same(
+            browser.number("#bearoff-plays-table tbody tr .play-equity"),
+            hint["plays"][0]["equity"].as_f64(),
+        )
+    });
+    written(&[
+        ("bearoff", table),
+        ("position", typed),
+        ("roll", "2-5"),
+        ("cube", "opponent"),
+    ]);
+
+    // A position of no table: named, and the last good board stays.
+    browser.run(
+        "location.hash = arguments[0];",
+        json!([format!("#bearoff={table}&position=7%2C1%2F2")]),
+    );
+    browser.until("the fault", || {
+        browser
+            .text("#bearoff-status")
+            .starts_with("Not a position of ")
+    });
+    assert!(browser
+        .text("#bearoff-status")
+        .contains(&format!("still shows {typed}")));
+    assert_eq!(browser.text("#bearoff-position"), typed);
+    assert_eq!(
+        browser.attribute("#bearoff-board svg", "aria-label"),
+        format!("bear-off board: {typed}")
+    );
+    assert_eq!(browser.attribute("#bearoff-input", "aria-invalid"), "true");
+
+    // A link followed: a new page, opened on the Bear-off tab at that position.
+    let link = browser.run(
+        "return document.getElementById('bearoff-link').href;",
+        json!([]),
+    );
+    let link = link.as_str().unwrap();
+    assert!(
+        link.ends_with(&format!(
+            "#bearoff={table}&position=5%2C4%2F6%2C1&roll=2-5&cube=opponent"
+        )),
+        "{link}"
+    );
+    browser.open("about:blank");
+    browser.open(link);
+    browser.until("the page to load", || {
+        browser.attribute("body", "data-ready") == "true"
+    });
+    browser.until("the linked position", || {
+        browser.text("#bearoff-position") == typed
+    });
+    assert_eq!(
+        browser.attribute("button[data-tab='bearoff']", "aria-pressed"),
+        "true"
+    );
+    assert_eq!(value("bearoff-dice"), "2-5");
+    assert_eq!(value("bearoff-cube"), "opponent");
+    browser.until("the linked position's plays", || {
+        same(
+            browser.number("#bearoff-plays-table tbody tr .play-equity"),
+            hint["plays"][0]["equity"].as_f64(),
+        )
+    });
+    assert_eq!(browser.text("#fact-position"), "24/24");
+    browser.click("#bearoff-cube option[value='centred']");
+    written(&[("bearoff", table), ("position", typed), ("roll", "2-5")]);
 }
 
 /// A race of fifteen checkers a side, typed in while the 6x6 table is chosen: asked as any
@@ -715,6 +891,34 @@ fn review_a_file(browser: &Browser, server: &Server) {
         assert!(browser
             .text("#review-step")
             .contains(d["chosen"].as_str().unwrap()));
+    }
+    // The Crawford game (game 7, at 6-3) and the game after it (game 8, at 6-5), each
+    // decision shown with its score and, for the Crawford game alone, marked so.
+    for (game, crawford) in [(7, true), (8, false)] {
+        let (i, (step, d)) = steps
+            .iter()
+            .enumerate()
+            .find(|(_, (s, _))| {
+                doc["games"][game - 1]["steps"]
+                    .as_array()
+                    .unwrap()
+                    .contains(s)
+            })
+            .unwrap_or_else(|| panic!("gnubg's match has a decision in game {game}"));
+        assert_eq!(doc["games"][game - 1]["crawford"], crawford);
+        browser.click(&format!("#review-list li[data-step='{i}']"));
+        browser.until("the step's board", || {
+            browser.text("#review-where") == format!("{} / {}", i + 1, steps.len())
+        });
+        let label = format!("review: {}", d["position"].as_str().unwrap());
+        assert_eq!(browser.attribute("#review-board svg", "aria-label"), label);
+        let shown = browser.text("#review-xgid");
+        assert!(shown.starts_with(step["xgid"].as_str().unwrap()), "{shown}");
+        assert!(shown.contains("in a match to 7"), "{shown}");
+        assert_eq!(shown.contains("(Crawford)"), crawford, "{shown}");
+        assert!(browser
+            .text("#review-step")
+            .starts_with(&format!("game {game}, line ")));
     }
     // Only the decisions that lost: Next goes to the first of them.
     let lost = steps
@@ -880,14 +1084,19 @@ fn play_a_game(browser: &Browser, server: &Server, at: Option<(u32, u32, u32)>) 
             "{status}"
         );
     }
-    let name = if at.is_some() {
-        "serve-match-game.png"
-    } else {
-        "serve-game.png"
+    // The screenshots' names: `serve-game` in money play, `serve-match-5-6` at 5-6.
+    let name = match at {
+        Some(_) => format!("serve-match-{you}-{them}"),
+        None => "serve-game".to_string(),
     };
-    let shot = browser.screenshot(name);
+    let shot = browser.screenshot(&format!("{name}.png"));
     // The review after the game: the game written as a match file, reviewed by the server
     // as any file is, with no fault.
+    assert!(
+        !browser.disabled("#game-review"),
+        "{}",
+        browser.text("#game-advice")
+    );
     browser.click("#game-review");
     browser.until("the game's review", || {
         !browser.attribute("#review-status", "data-state").is_empty()
@@ -901,15 +1110,162 @@ fn play_a_game(browser: &Browser, server: &Server, at: Option<(u32, u32, u32)>) 
     );
     let names = browser.text("#review-totals-table");
     assert!(names.contains("you") && names.contains("tabula"), "{names}");
-    let name = if at.is_some() {
-        "serve-match-review.png"
-    } else {
-        "serve-game-review.png"
-    };
-    browser.screenshot(name);
+    browser.screenshot(&format!("{name}-review.png"));
     if at.is_some() {
         let review = browser.text("#review-status");
         assert!(review.contains(&format!("a match to {length}")), "{review}");
     }
+    // The file the page wrote is reviewed as the command line reviews it: the same
+    // document, its game the Crawford game or not as the score and the rule say.
+    let text = browser.run(
+        "return document.getElementById('review-text').value;",
+        json!([]),
+    );
+    let text = text.as_str().unwrap();
+    let file = tempfile::Builder::new().suffix(".txt").tempfile().unwrap();
+    std::fs::write(file.path(), text).unwrap();
+    let (doc, code, said) = crate::gammon_analyse::analyse_in(folder(), file.path());
+    assert_eq!(code, 0, "{said}\n{text}");
+    let (status, posted) = post_analyse(server, text.as_bytes());
+    assert_eq!((status, &posted), (200, &doc));
+    assert_eq!(doc["games"][0]["score"], json!([you, them]), "{text}");
+    assert_eq!(doc["games"][0]["crawford"], false, "{text}");
+    let steps = browser.run(
+        "return document.querySelectorAll('#review-list li').length;",
+        json!([]),
+    );
+    let reviewed: usize = doc["games"][0]["steps"].as_array().unwrap().len();
+    assert_eq!(steps.as_u64(), Some(reviewed as u64));
+    let first = &doc["games"][0]["reviews"][0]["decisions"][0];
+    assert_eq!(
+        first["kind"], "cube",
+        "the person's double at once: {first}"
+    );
     eprintln!("screenshots in {}", shot.parent().unwrap().display());
+}
+
+/// The page's way of writing a match-winning chance.
+fn percent(x: f64) -> String {
+    format!("{:.2}%", 100.0 * x)
+}
+
+/// The cube drawn on the board `holder` shows: its label (`cube 2, yours`).
+fn cube_shown(browser: &Browser, holder: &str) -> String {
+    browser.attribute(
+        &format!("{holder} svg g[aria-label^='cube ']"),
+        "aria-label",
+    )
+}
+
+/// Games started from a cube already turned. A game of a match to 7 at 3-2 (the person
+/// first) from a cube of 2 the person owns: the board shows that cube, the hint before
+/// the roll is the API's cube action at 4-away 5-away with that cube (not the centred
+/// cube's), the person's double turns it to 4 and tabula takes or passes as that answer
+/// says; the game goes on to its end, its points a multiple of the last cube. Then a money
+/// game from a cube of 2 that tabula owns: the person may not double.
+fn play_from_a_cube(browser: &Browser, server: &Server) {
+    browser.click("button[data-tab='game']");
+    browser.type_into("#game-seed", "11");
+    browser.type_into("#game-length", "7");
+    browser.type_into("#game-you", "3");
+    browser.type_into("#game-them", "2");
+    browser.click("#game-cube-value option[value='2']");
+    browser.click("#game-cube-owner option[value='human']");
+    browser.click("#game-new");
+    browser.until("the person's turn", || {
+        browser.attribute("#game-status", "data-phase") == "decide"
+    });
+    assert_eq!(cube_shown(browser, "#game-board"), "cube 2, yours");
+    let status = browser.text("#game-status");
+    assert!(status.contains("The cube is at 2, yours."), "{status}");
+    let asked = |query: &str| {
+        server.ok(&format!(
+            "/api/gammon/hyper1/equity?position=24/24&score=4-5{query}"
+        ))["cube_action"]
+            .clone()
+    };
+    let c = asked("&cube=2&owner=on-roll");
+    let centred = asked("");
+    assert_ne!(c, centred, "the cube of 2 changes the answer");
+    browser.click("#game-hint");
+    browser.until("the hint", || {
+        browser.text("#game-advice").starts_with("Hint: ")
+    });
+    let chance = |c: &Value, k: &str| percent(c[k].as_f64().unwrap());
+    assert_eq!(
+        browser.text("#game-advice"),
+        format!(
+            "Hint: {} (no double {}, double/take {}, double/pass {}).",
+            c["action"].as_str().unwrap(),
+            chance(&c, "no_double"),
+            chance(&c, "double_take"),
+            chance(&c, "double_pass")
+        )
+    );
+    browser.click("#game-double");
+    let takes = c["double_take"].as_f64() <= c["double_pass"].as_f64();
+    let said = if takes {
+        "You double to 4; tabula takes."
+    } else {
+        "You double; tabula passes."
+    };
+    browser.until("tabula's answer", || {
+        browser.text("#game-log").contains(said)
+    });
+    if takes {
+        assert_eq!(cube_shown(browser, "#game-board"), "cube 4, theirs");
+    }
+    let started = Instant::now();
+    loop {
+        assert!(
+            started.elapsed() < Duration::from_secs(120),
+            "the game did not end"
+        );
+        match browser.attribute("#game-status", "data-phase").as_str() {
+            "decide" => browser.click("#game-roll"),
+            "move" => browser.click("#game-plays table tbody tr"),
+            "offer" => browser.click("#game-take"),
+            "over" => break,
+            _ => std::thread::sleep(Duration::from_millis(30)),
+        }
+    }
+    let status = browser.text("#game-status");
+    let cube = browser
+        .run("return game.cube.value;", json!([]))
+        .as_u64()
+        .unwrap();
+    let words: Vec<&str> = status.split_whitespace().collect();
+    let points: u64 = words
+        .iter()
+        .position(|w| *w == "win" || *w == "wins")
+        .and_then(|i| words.get(i + 1)?.parse().ok())
+        .unwrap_or_else(|| panic!("no points in {status}"));
+    match takes {
+        true => assert!(
+            cube >= 4 && points.is_multiple_of(cube) && (1..=3).contains(&(points / cube)),
+            "{points} points with the cube at {cube}: {status}"
+        ),
+        false => assert_eq!((cube, points), (2, 2), "{status}"),
+    }
+    // A game from a cube set by hand is not one a match file replays: no review.
+    assert!(browser.disabled("#game-review"));
+    browser.screenshot("serve-cube-game.png");
+
+    // Money play from a cube of 2 that tabula owns: the person has no access to it.
+    browser.type_into("#game-length", "0");
+    browser.type_into("#game-you", "0");
+    browser.type_into("#game-them", "0");
+    browser.click("#game-cube-owner option[value='tabula']");
+    browser.click("#game-new");
+    browser.until("the person's turn", || {
+        browser.attribute("#game-status", "data-phase") == "decide"
+    });
+    assert_eq!(cube_shown(browser, "#game-board"), "cube 2, theirs");
+    assert!(browser.disabled("#game-double"));
+    assert!(!browser.disabled("#game-roll"));
+    browser.click("#game-hint");
+    browser.until("the hint", || {
+        browser.text("#game-advice") == "Hint: the cube is tabula’s: roll."
+    });
+    browser.click("#game-cube-value option[value='1']");
 }

@@ -510,6 +510,12 @@ function updateLink() {
   for (const [k, v] of Object.entries(atScore() || {})) params.set(k, v);
   const hash = "#" + params.toString();
   $("link").href = location.pathname + hash;
+  if (!$("tab-board").hidden) writeHash(hash);
+}
+
+// The address bar's hash, written by the page for the tab shown (the Board's or the
+// Bear-off's); remembered so that the page does not follow its own change.
+function writeHash(hash) {
   app.hash = hash;
   if (location.hash !== hash) history.replaceState(null, "", hash);
 }
@@ -531,12 +537,14 @@ function scoreFrom(wanted) {
 // The link's hash drives the page: a hash typed or pasted in the address bar (or a link
 // followed) sets the variant, the position and the dice; the page writes its own back.
 async function followHash() {
-  if (location.hash === app.hash || !app.variants.length) return;
+  if (location.hash === app.hash) return;
   const wanted = new URLSearchParams(location.hash.slice(1));
+  if (wanted.has("bearoff")) return followBearoff(wanted);
+  if (!app.variants.length) return;
   const name = wanted.get("variant");
   if (name && !variantInfo(name)) return say(`No table for the variant ${name} in this server's folder.`);
   if (name && name !== app.variant) chooseVariant(name);
-  showTab("board");
+  showTab("board", true);
   scoreFrom(wanted);
   await setPosition(wanted.get("position") || variantInfo(app.variant).opening, wanted.get("roll") || "");
 }
@@ -625,11 +633,10 @@ function log(line) {
   $("game-log").append(li);
 }
 
-// The game's actions as the lines of a .mat file (0 the person, 1 tabula), for the
-// review after the game: `52: 24/22 22/17`, `Doubles => 2`, `Takes`, `Drops`, `Wins`.
-function note(player, entry) { game.record.push({ player, entry }); }
-const diceOf = (roll) => roll.split("-").reverse().join("");
-const stepsText = (m) => (m.steps || []).join(" ");
+// The game's actions (0 the person, 1 tabula), for the review after the game: `double`,
+// `take`, `drop`, or a roll and the steps of its play (none when there is no move).
+function note(player, act) { game.record.push({ player, act }); }
+const rolled = (roll, m) => ({ roll, steps: m ? stepsOf(m) : [] });
 
 function snapshot() {
   const copy = JSON.parse(JSON.stringify(Object.assign({}, game, { snapshots: [], rngState: game.rng.state() })));
@@ -654,15 +661,22 @@ async function newGame() {
     if (crawford && you !== length - 1 && them !== length - 1) return say("The Crawford game is the first game once a side needs one point.");
     match = { length, score: [you, them], crawford };
   }
+  // The cube the game starts from: centred at 1, or turned already to a value a side owns
+  // (as the Board tab's cube at a score), the game going on from there.
+  const value = Number($("game-cube-value").value);
+  if (value > 1 && !useCube) return say(`A game from a cube of ${value} is a game with the cube: tick “with the doubling cube”${info.cube ? "" : ` (and build ${info.variant}'s cube table)`}.`);
+  if (value > 1 && match && match.crawford) return say("In the Crawford game the cube stays at 1: nobody may double.");
+  const cube = !useCube ? null : value > 1 ? { value, owner: $("game-cube-owner").value } : { value: 1, owner: "centre" };
   game = {
     variant: info.variant, rules: info.rules, position: info.opening, turn: $("game-second").checked ? "tabula" : "human",
-    cube: useCube ? { value: 1, owner: "centre" } : null, phase: "", dice: null, plays: null, over: null, log: [], snapshots: [],
+    cube, start: cube && cube.value > 1 ? Object.assign({}, cube) : null, phase: "", dice: null, plays: null, over: null, log: [], snapshots: [],
     seed, rng: seeded(seed), record: [], hinted: false, match,
   };
   $("game-advice").textContent = "";
   $("game-log").replaceChildren();
   const at = match ? `, a match to ${length} at ${match.score[0]}-${match.score[1]} (you first)${match.crawford ? ", the Crawford game" : ""}` : "";
-  log(`New game of ${info.title}${useCube ? " with the cube" : ""}${at} (seed ${seed}).`);
+  const from = game.start ? `, the cube at ${value}, ${game.start.owner === "human" ? "yours" : "tabula’s"}` : "";
+  log(`New game of ${info.title}${useCube ? " with the cube" : ""}${from}${at} (seed ${seed}).`);
   await advance();
 }
 
@@ -684,7 +698,7 @@ async function humanRoll(rollText) {
   const h = await rankedFor("human", game.dice);
   if (!h.moves.length) {
     log(`You roll ${game.dice}: no legal move.`);
-    note(0, `${diceOf(game.dice)}:`);
+    note(0, rolled(game.dice));
     return passTurn("tabula", swapped(game.position));
   }
   game.phase = "move"; game.plays = h.moves; game.hinted = false;
@@ -697,7 +711,7 @@ async function humanPlay(m) {
   busy();
   gameEntry.reset();
   log(`You roll ${game.dice} and play ${m.play}.`);
-  note(0, `${diceOf(game.dice)}: ${stepsText(m)}`);
+  note(0, rolled(game.dice, m));
   if (m.position.split("/")[0] === "") { game.position = m.position; return finish("human", m.equity); }
   await passTurn("tabula", swapped(m.position));
 }
@@ -705,10 +719,10 @@ async function humanPlay(m) {
 async function humanDouble() {
   busy();
   const c = await cubeFor("human");
-  note(0, `Doubles => ${game.cube.value * 2}`);
+  note(0, "double");
   // tabula takes when taking leaves the person no more than passing would.
   if (c.take <= c.pass) {
-    note(1, "Takes");
+    note(1, "take");
     game.cube = { value: game.cube.value * 2, owner: "tabula" };
     log(`You double to ${game.cube.value}; tabula takes.`);
     game.phase = "decide";
@@ -716,7 +730,7 @@ async function humanDouble() {
     renderGame();
   } else {
     log(`You double; tabula passes.`);
-    note(1, "Drops");
+    note(1, "drop");
     game.over = { winner: "human", points: game.cube.value, passed: true };
     renderGame();
   }
@@ -728,7 +742,7 @@ async function tabulaTurn() {
     const c = await cubeFor("tabula");
     if (c && (c.action === "double, take" || c.action === "double, pass")) {
       log(`tabula doubles to ${game.cube.value * 2}.`);
-      note(1, `Doubles => ${game.cube.value * 2}`);
+      note(1, "double");
       game.phase = "offer";
       snapshot();
       return renderGame();
@@ -741,13 +755,13 @@ async function humanTake() {
   busy();
   game.cube = { value: game.cube.value * 2, owner: "human" };
   log(`You take: the cube is ${game.cube.value}, yours.`);
-  note(0, "Takes");
+  note(0, "take");
   await tabulaRollAndPlay();
 }
 
 function humanPass() {
   log("You pass.");
-  note(0, "Drops");
+  note(0, "drop");
   game.over = { winner: "tabula", points: game.cube.value, passed: true };
   renderGame();
 }
@@ -758,12 +772,12 @@ async function tabulaRollAndPlay() {
   const h = await rankedFor("tabula", roll);
   if (!h.moves.length) {
     log(`tabula rolls ${roll}: no legal move.`);
-    note(1, `${diceOf(roll)}:`);
+    note(1, rolled(roll));
     return passTurn("human", swapped(game.position));
   }
   const best = h.moves[0];
   log(`tabula rolls ${roll} and plays ${best.play}.`);
-  note(1, `${diceOf(roll)}: ${stepsText(best)}`);
+  note(1, rolled(roll, best));
   game.lastTabula = { roll };
   if (best.position.split("/")[0] === "") { game.position = best.position; return finish("tabula", best.equity); }
   await passTurn("human", swapped(best.position));
@@ -825,7 +839,9 @@ function renderGame(entry) {
   } else if (phase === "decide") {
     const m = game.match;
     const at = m ? ` (${m.score[0]}-${m.score[1]} in a match to ${m.length}${m.crawford ? ", the Crawford game" : ""})` : "";
-    status.textContent = (canDouble("human") ? "Your turn: roll, or double." : "Your turn: roll.") + at;
+    const c = game.cube;
+    const cube = c && c.value > 1 ? ` The cube is at ${c.value}, ${c.owner === "human" ? "yours" : "tabula’s"}.` : "";
+    status.textContent = (canDouble("human") ? "Your turn: roll, or double." : "Your turn: roll.") + at + cube;
   } else if (phase === "move") {
     status.textContent = `You rolled ${game.dice}: choose a play (click it below, or a checker then where it goes).`;
   } else if (phase === "offer") {
@@ -842,7 +858,7 @@ function renderGame(entry) {
   $("game-to-board").disabled = !!game.over;
   $("game-hint").disabled = !(phase === "decide" || phase === "move");
   $("game-review").disabled = !(game.over && reviewable());
-  if (phase !== "move" && phase !== "decide") $("game-advice").textContent = game.over && !reviewable() ? "The review after the game reads Hypergammon games with the cube, and no game after the Crawford game at match point." : "";
+  if (phase !== "move" && phase !== "decide") $("game-advice").textContent = game.over && !reviewable() ? "The review after the game reads Hypergammon games with the cube that start from a centred cube (it replays a match file's games from the cube at 1)." : "";
   const holder = $("game-plays");
   holder.replaceChildren();
   if (phase === "move" && game.plays) {
@@ -862,35 +878,39 @@ async function gameHint() {
     $("game-advice").textContent = `Hint: ${best.play} is best (${value}).`;
     return renderGame();
   }
-  const c = game.cube && !(game.match && game.match.crawford) ? await cubeFor("human") : null;
+  if (game.cube && game.cube.owner === "tabula") { $("game-advice").textContent = "Hint: the cube is tabula’s: roll."; return; }
+  const c = canDouble("human") ? await cubeFor("human") : null;
   $("game-advice").textContent = c
     ? `Hint: ${c.action || "no access to the cube"} (no double ${shown(c, c.noDouble)}, double/take ${shown(c, c.take)}, double/pass ${shown(c, c.pass)}).`
     : "Hint: no cube decision in this game: roll.";
 }
 
-// A game the review reads: Hypergammon with the cube; in a match, not a game after the
-// Crawford game at a side's match point (a .mat file's lone game there is the Crawford
-// game).
-const reviewable = () => game && game.cube && /^hyper[123]$/.test(game.variant) &&
-  !(game.match && !game.match.crawford && game.match.score.some((s) => s === game.match.length - 1));
+// A game the review reads: Hypergammon with the cube, started centred (the match files'
+// reader refuses a cube set by hand, gnubg's `CV`/`CP`: a game is replayed from the cube
+// at 1).
+const reviewable = () => game && game.cube && !game.start && /^hyper[123]$/.test(game.variant);
 
-// The finished game as a .mat file, reviewed by the server as any match file is.
-function gameMat() {
+// The finished game as gnubg's .sgf (the person W, player 0; tabula B), reviewed by the
+// server as any match file is. Its rules say whether a game at a side's match point is
+// the Crawford game (`RU[Crawford:CrawfordGame:…]`) or one after it (`RU[Crawford:…]`),
+// which a .mat file cannot: the reader takes a lone game there for the Crawford game.
+// A step's points are the mover's, a-x for 1-24 (player 1's counted from x down), y the
+// bar, z off; the dice the higher first, as gnubg writes them.
+function gameSgf() {
   const n = /^hyper([123])$/.exec(game.variant)[1];
-  const m = game.match || { length: 0, score: [0, 0] };
-  const lines = [`; [Variation "HyperGammon (${n})"]`, "", ` ${m.length} point match`, "", " Game 1", ` you : ${m.score[0]}${" ".repeat(24)}tabula : ${m.score[1]}`];
-  game.record.forEach((r, i) => {
-    const number = `${String(i + 1).padStart(3)}) `;
-    lines.push(r.player === 0 ? number + r.entry : number.padEnd(34) + r.entry);
-  });
+  const m = game.match;
+  const rules = (m ? (m.crawford ? "Crawford:CrawfordGame:" : "Crawford:") : "") + `Hypergammon${n}`;
+  const point = (player, p) => (p === "bar" ? "y" : p === "off" ? "z" : String.fromCharCode(player === 0 ? 96 + Number(p) : 121 - Number(p)));
+  const value = (player, act) => (typeof act === "string" ? act
+    : act.roll.split("-").reverse().join("") + act.steps.map((s) => s.split("/").map((p) => point(player, p)).join("")).join(""));
   const o = game.over;
-  const wins = `Wins ${o.points} point${o.points === 1 ? "" : "s"}`;
-  lines.push(o.winner === "human" ? "      " + wins : " ".repeat(39) + wins);
-  return lines.join("\n") + "\n";
+  const root = `(;FF[4]GM[6]CA[UTF-8]AP[tabula]MI[length:${m ? m.length : 0}][game:0][ws:${m ? m.score[0] : 0}][bs:${m ? m.score[1] : 0}]` +
+    `PW[you]PB[tabula]RU[${rules}]RE[${o.winner === "human" ? "W" : "B"}+${o.points}]`;
+  return [root, ...game.record.map((r) => `;${"WB"[r.player]}[${value(r.player, r.act)}]`)].join("\n") + ")\n";
 }
 
 async function reviewGame() {
-  const text = gameMat();
+  const text = gameSgf();
   showTab("review");
   $("review-file").value = "";
   $("review-text").value = text;
@@ -1076,13 +1096,59 @@ async function bearoffTables(listing) {
 }
 
 function chooseBearoff(name) {
-  bear.table = bear.tables.find((t) => t.table === name) || bear.tables[0];
-  $("bearoff-table").value = bear.table.table;
-  $("bearoff-cube").disabled = !bear.table.kind.cube;
-  const k = bear.table.kind;
-  const side = Array.from({ length: Math.min(k.points, k.checkers) }, (_, i) => k.points - i).join(",");
+  useBearTable(bear.tables.find((t) => t.table === name) || bear.tables[0]);
   bear.position = null;
-  return setBearoff(bear.table === RACE ? RACE_START : `${side}/${side}`);
+  return setBearoff(bearStart(bear.table));
+}
+
+// The table asked from now on, shown in its select, the cube state offered if it has one.
+function useBearTable(table) {
+  bear.table = table;
+  $("bearoff-table").value = table.table;
+  $("bearoff-cube").disabled = !table.kind.cube;
+}
+
+// A table's first position: each side's checkers one a point from the highest down.
+function bearStart(table) {
+  const k = table.kind;
+  const side = Array.from({ length: Math.min(k.points, k.checkers) }, (_, i) => k.points - i).join(",");
+  return table === RACE ? RACE_START : `${side}/${side}`;
+}
+
+// The bear-off board in the link's hash, as the bear-off routes name it: `bearoff` the
+// table (`race` for any race), `position`, `roll` once dice are picked, `cube` the cube
+// state when not centred. Written while the Bear-off tab is shown.
+function updateBearLink() {
+  if (!bear.position) return;
+  const params = new URLSearchParams({ bearoff: bear.table.table, position: bear.position });
+  const roll = $("bearoff-dice").value;
+  if (roll) params.set("roll", roll);
+  const cube = $("bearoff-cube");
+  if (!cube.disabled && cube.value !== "centred") params.set("cube", cube.value);
+  const hash = "#" + params.toString();
+  $("bearoff-link").href = location.pathname + hash;
+  if (!$("tab-bearoff").hidden) writeHash(hash);
+}
+
+// A hash with `bearoff` (typed, pasted or a link followed) sets the Bear-off tab: the
+// table, the cube state, the position and the dice. A table the folder does not have, or a
+// position the table (and any race) does not hold, is named; the last good board stays.
+async function followBearoff(wanted) {
+  showTab("bearoff", true);
+  if (!bear.tables.length) return false;
+  const name = wanted.get("bearoff");
+  const table = bear.tables.find((t) => t.table === name);
+  if (!table) {
+    $("bearoff-status").textContent = `No bear-off table ${name} in this server's folder (${bear.tables.map((t) => t.table).join(", ")}).`;
+    return false;
+  }
+  const before = { table: bear.table, cube: $("bearoff-cube").value };
+  const cube = wanted.get("cube") || "centred";
+  useBearTable(table);
+  $("bearoff-cube").value = ["centred", "owned", "opponent"].includes(cube) ? cube : "centred";
+  if (await setBearoff(wanted.get("position") || bearStart(table), wanted.get("roll") || "")) return true;
+  if (bear.position) { useBearTable(before.table); $("bearoff-cube").value = before.cube; }
+  return false;
 }
 
 const bearRules = () => ({ points: 24, checkers: bear.table.kind.checkers, faces: [1, 2, 3, 4, 5, 6] });
@@ -1173,6 +1239,7 @@ async function bearoffPlays() {
   const roll = $("bearoff-dice").value;
   holder.replaceChildren();
   drawBearoff();
+  updateBearLink();
   if (!roll) return;
   const params = { position: bear.position, roll };
   if (bearCube()) params.cube = $("bearoff-cube").value;
@@ -1255,9 +1322,14 @@ function chart(holder, rows) {
 }
 
 // ---------------------------------------------------------------- wiring
-function showTab(name) {
+// Shows the tab `name`; the hash then follows its board (the Board tab's or the Bear-off
+// tab's), unless the tab is shown to follow the hash (`follow`).
+function showTab(name, follow) {
   for (const b of document.querySelectorAll(".tab")) b.setAttribute("aria-pressed", String(b.dataset.tab === name));
   for (const s of document.querySelectorAll(".panel")) s.hidden = s.id !== `tab-${name}`;
+  if (follow) return;
+  if (name === "board" && app.position) updateLink();
+  if (name === "bearoff") updateBearLink();
 }
 
 async function start() {
@@ -1274,6 +1346,7 @@ async function start() {
   for (const id of ["score-mode", "score-a", "score-b", "score-crawford", "score-cube", "score-owner"]) $(id).addEventListener("change", scoreChanged);
   for (const id of ["score-a", "score-b"]) $(id).addEventListener("input", () => { if ($(id).value) scoreChanged(); });
   $("variant").addEventListener("change", () => { chooseVariant($("variant").value); setPosition(variantInfo(app.variant).opening); });
+  $("game-cube-value").addEventListener("change", () => { $("game-cube-owner").disabled = $("game-cube-value").value === "1"; });
   $("game-new").addEventListener("click", () => guard(newGame()));
   $("game-roll").addEventListener("click", () => guard(humanRoll()));
   $("game-double").addEventListener("click", () => guard(humanDouble()));
@@ -1303,16 +1376,22 @@ async function start() {
   try {
     const listing = await api("/api/variants");
     app.variants = listing.variants;
-    guard(bearoffTables(listing));
+    const tables = guard(bearoffTables(listing));
     const select = $("variant");
     select.replaceChildren(...listing.variants.map((v) => new Option(`${v.title}${v.cube ? "" : " (no cube)"}`, v.variant)));
     for (const b of listing.broken) say(`${b.file}: ${b.error}`);
+    // A link to a bear-off position opens the Bear-off tab on it, the Board tab on the
+    // variant's opening.
+    const link = new URLSearchParams(location.hash.slice(1));
+    const bearing = link.has("bearoff");
+    const wanted = bearing ? new URLSearchParams() : link;
+    window.addEventListener("hashchange", () => guard(followHash()));
+    if (bearing) await tables.then(() => followBearoff(link));
     if (!listing.variants.length) {
       say(`No table in ${listing.folder}: build one with \`tabula gammon build --variant hyper2\`, then reload.`);
-      showTab("bingo");
+      if (!bearing) showTab("bingo");
       return;
     }
-    const wanted = new URLSearchParams(location.hash.slice(1));
     const preferred = ["hyper2", "hyper1", "nikoniko", "hyper3"].find((n) => variantInfo(n));
     chooseVariant(wanted.get("variant") && variantInfo(wanted.get("variant")) ? wanted.get("variant") : preferred || listing.variants[0].variant);
     scoreFrom(wanted);
@@ -1323,7 +1402,6 @@ async function start() {
       await setPosition(opening);
       say(why);
     }
-    window.addEventListener("hashchange", () => guard(followHash()));
   } catch (e) { fail(e); }
   document.body.dataset.ready = "true";
 }
