@@ -247,6 +247,8 @@ struct Run<'a, S: Stakes<N>, const N: usize> {
 impl<'a, S: Stakes<N>, const N: usize> Run<'a, S, N> {
     fn new(g: &'a Graph, stakes: &'a S, x: &[S::Slot], tolerance: f64, eliminate: bool) -> Self {
         let (n, nr) = (g.len(), g.roll_count());
+        // Successor codes (the states, the wins, the pass entry) stay below a set's bit.
+        debug_assert!(u64::from(g.win) + 3 < u64::from(SET));
         Run {
             g,
             stakes,
