@@ -119,7 +119,7 @@ pub struct XgidScore {
 
 /// See [`XgidScore`].
 pub fn xgid_score(position: &str) -> Option<XgidScore> {
-    use tabula::gammon::gnubg::xgid::{self, XgOwner};
+    use tabula::gammon::gnubg::xgid;
     if !xgid::looks_like(position) {
         return None;
     }
@@ -129,11 +129,7 @@ pub fn xgid_score(position: &str) -> Option<XgidScore> {
         score: format!("{}-{}", need(x.score[0]), need(x.score[1])),
         crawford: x.crawford,
         cube: x.cube,
-        owner: match x.owner {
-            XgOwner::Centred => None,
-            XgOwner::OnRoll => Some(CubeOwner::OnRoll),
-            XgOwner::Opponent => Some(CubeOwner::Opponent),
-        },
+        owner: Some(CubeOwner::from(x.owner)).filter(|&o| o != CubeOwner::Centred),
     })
 }
 

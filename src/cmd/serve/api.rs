@@ -261,14 +261,11 @@ fn at_score(params: &mut Params, xgid: Option<matchplay::XgidScore>) -> Result<S
             ))
         })?),
     };
-    if let (Some(x), None) = (&xgid, cube) {
-        return Ok(ScoreParams {
-            score,
-            crawford,
-            cube: Some(CubeArg::Value(x.cube)),
-            owner: x.owner,
-        });
-    }
+    // Without `cube`, the XGID's cube and owner.
+    let (cube, owner) = match (&xgid, cube) {
+        (Some(x), None) => (Some(CubeArg::Value(x.cube)), x.owner),
+        _ => (cube, owner),
+    };
     Ok(ScoreParams {
         score,
         crawford,

@@ -3,9 +3,9 @@
 //! cube verdict with the market window, and a roll's plays ranked.
 
 use super::judge::{AtScore, ScoreTables};
-use super::score::{CubeOwner, Game, MatchCube, Score};
+use super::score::{Game, MatchCube, Score};
 use crate::gammon::cube::CubeAction;
-use crate::gammon::gnubg::xgid::{self, XgOwner, Xgid};
+use crate::gammon::gnubg::xgid::{self, Xgid};
 use crate::gammon::judge::{rank, Judge};
 use crate::gammon::moves::Play;
 use crate::gammon::notation::notation;
@@ -170,11 +170,7 @@ fn xgid_at(p: &Position, score: Score, cube: MatchCube) -> Option<String> {
     let length = score.on_roll.max(score.opponent);
     let x = Xgid {
         cube: cube.value,
-        owner: match cube.owner {
-            CubeOwner::Centred => XgOwner::Centred,
-            CubeOwner::OnRoll => XgOwner::OnRoll,
-            CubeOwner::Opponent => XgOwner::Opponent,
-        },
+        owner: cube.owner.into(),
         score: [length - score.on_roll, length - score.opponent],
         length,
         crawford: score.game == Game::Crawford,

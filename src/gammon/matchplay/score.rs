@@ -9,6 +9,7 @@
 //! the units below it (and, where the cube can go dead, the double-match-point unit's
 //! values), so units of the same total can be solved apart.
 
+use crate::gammon::gnubg::xgid::XgOwner;
 use crate::gammon::Error;
 use serde::Serialize;
 use std::fmt;
@@ -200,6 +201,27 @@ pub enum CubeOwner {
     OnRoll,
     /// The opponent.
     Opponent,
+}
+
+/// An XGID's owner is the same three places, seen from the side on roll.
+impl From<CubeOwner> for XgOwner {
+    fn from(o: CubeOwner) -> XgOwner {
+        match o {
+            CubeOwner::Centred => XgOwner::Centred,
+            CubeOwner::OnRoll => XgOwner::OnRoll,
+            CubeOwner::Opponent => XgOwner::Opponent,
+        }
+    }
+}
+
+impl From<XgOwner> for CubeOwner {
+    fn from(o: XgOwner) -> CubeOwner {
+        match o {
+            XgOwner::Centred => CubeOwner::Centred,
+            XgOwner::OnRoll => CubeOwner::OnRoll,
+            XgOwner::Opponent => CubeOwner::Opponent,
+        }
+    }
 }
 
 impl MatchCube {
