@@ -6,7 +6,8 @@
 #   scripts/gnubg_match_files.sh OUT NAME CHECKERS LENGTH SEED
 #
 # CHECKERS 1-3 plays Hypergammon, 15 backgammon; LENGTH 0 is a money session of four
-# games (no Jacoby rule). Writes OUT/NAME.sgf, OUT/NAME.mat and OUT/NAME.txt (with
+# games (no Jacoby rule; AUTODOUBLES=N lets an opening roll of doubles turn the cube, up to N
+# times, which gnubg saves as the game's starting cube, CV[2]). Writes OUT/NAME.sgf, OUT/NAME.mat and OUT/NAME.txt (with
 # OUT/NAME_00K.txt for later games, as gnubg exports them). gnubg reads its Hypergammon
 # databases from /var/lib/gnubg only; the script builds hyper<C>.bd with makehyper into a
 # cache (TABULA_GNUBG_CACHE, default ~/.cache/tabula-gnubg; Hypergammon-2 takes
@@ -43,6 +44,7 @@ trap 'rm -rf "$WORK"' EXIT
     if [ "$LENGTH" = 0 ]; then
         echo "set automatic game off"
         echo "set jacoby off"
+        echo "set automatic doubles ${AUTODOUBLES:-0}"
         echo "new session"
         for _ in 1 2 3 4; do echo "new game"; done
     else

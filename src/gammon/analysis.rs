@@ -334,12 +334,13 @@ pub(crate) fn replay<J: Judge + Clone>(
 ) -> GameAnalysis {
     let turned = judge.turned();
     let v = judge.variant().clone();
+    let start = starting_cube(record, game, crawford);
     let mut r = Replay {
         judges: [judge, &turned],
         pos: v.opening(),
         v,
         on_roll: None,
-        cube: record.cube.then_some(Cube::START),
+        cube: record.cube.then(|| start.clone().unwrap_or(Cube::START)),
         pending: None,
         judging,
         skipped: [0, 0],
@@ -352,7 +353,15 @@ pub(crate) fn replay<J: Judge + Clone>(
         crawford,
     };
     let mut complete = true;
-    for action in &game.actions {
+    if let Err(reason) = &start {
+        faults.push(Fault {
+            line: game.line,
+            game: Some(game.number),
+            reason: reason.clone(),
+        });
+        complete = false;
+    }
+    for action in game.actions.iter().take_while(|_| complete) {
         let outcome = if r.points.is_some() {
             Err("an action after the game's end".to_string())
         } else {
@@ -391,6 +400,25 @@ pub(crate) fn replay<J: Judge + Clone>(
         complete,
         skipped: r.skipped,
     }
+}
+
+/// The cube `game` starts from (the usual one when its file sets none): refused in a game
+/// without the cube and in the Crawford game.
+fn starting_cube(record: &MatchRecord, game: &GameRecord, crawford: bool) -> Result<Cube, String> {
+    let Some(start) = game.start else {
+        return Ok(Cube::START);
+    };
+    let turned = format!("the game starts from a cube of {}", start.value);
+    if !record.cube {
+        return Err(format!("{turned}, but it was played without the cube"));
+    }
+    if crawford {
+        return Err(format!("{turned}, but it is the Crawford game (no cube)"));
+    }
+    Ok(Cube {
+        value: start.value,
+        owner: start.owner.map_or(Owner::Centred, owner_of),
+    })
 }
 
 impl<J: Judge> Replay<'_, J> {

@@ -200,6 +200,102 @@ fn in_money_play_the_best_play_and_cube_action_are_gnubgs() {
     }
 }
 
+/// The points of each game of a `.sgf` file as its `RE[W+n]` or `RE[B+n]` says, player 0's.
+fn results(sgf: &str) -> Vec<i64> {
+    std::fs::read_to_string(data(sgf))
+        .unwrap()
+        .split("RE[")
+        .skip(1)
+        .map(|re| {
+            let n: i64 = re[2..].split(']').next().unwrap().parse().unwrap();
+            if re.starts_with('W') {
+                n
+            } else {
+                -n
+            }
+        })
+        .collect()
+}
+
+// gnubg's automatic doubles: an opening roll of doubles turns the cube before the game's
+// first play (the file's `CV[2]`, `CV[4]`). The same session without them is
+// hyper1-money (the same seed, the same games): the points scale with the starting cube,
+// and every decision is judged from it.
+#[test]
+fn a_game_from_an_automatically_doubled_cube_is_judged_and_scored_from_that_cube() {
+    let points = |doc: &Value| -> Vec<i64> {
+        doc["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|g| g["reviews"][0]["human_points"].as_i64().unwrap())
+            .collect()
+    };
+    let (auto, code, err) = analyse(&data("hyper1-auto.sgf"));
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(auto["faults"], serde_json::json!([]));
+    assert_eq!(points(&auto), results("hyper1-auto.sgf"));
+    let (plain, ..) = analyse(&data("hyper1-money.sgf"));
+    assert_eq!(points(&plain), results("hyper1-money.sgf"));
+    // Games 3 and 4 started from 4 and 2: four and two times the points.
+    assert_eq!(points(&auto)[2], 4 * points(&plain)[2]);
+    assert_eq!(points(&auto)[3], 2 * points(&plain)[3]);
+    // The first XGID of game 3 shows the cube of 4 (2^2), centred.
+    let first = auto["games"][2]["steps"][0]["xgid"].as_str().unwrap();
+    let x = xgid::parse(first).unwrap();
+    assert_eq!((x.cube, x.owner), (4, xgid::XgOwner::Centred), "{first}");
+    // gnubg's analysis of the same file agrees everywhere.
+    let (compared, differ) = compare("hyper1-auto");
+    assert!(compared >= 20, "{compared} compared");
+    assert_eq!(differ, Vec::<String>::new());
+    // gnubg's .mat cannot say the cube was turned: its games read as from the cube at 1.
+    let (mat, ..) = analyse(&data("hyper1-auto.mat"));
+    assert_eq!(points(&mat), points(&plain));
+    // A turned cube where there is none, the Crawford game's or a session without the
+    // cube, is a fault naming the game; the other games are analysed.
+    let dir = tempfile::tempdir().unwrap();
+    let crawford = std::fs::read_to_string(data("hyper1-match7.sgf"))
+        .unwrap()
+        .replacen(
+            "CrawfordGame:Hypergammon1]",
+            "CrawfordGame:Hypergammon1]CV[2]",
+            1,
+        );
+    let nocube = std::fs::read_to_string(data("hyper1-auto.sgf"))
+        .unwrap()
+        .replace("RU[Hypergammon1]", "RU[NoCube:Hypergammon1]");
+    for (name, text, why, turned) in [
+        ("crawford.sgf", crawford, "the Crawford game", vec![7]),
+        ("nocube.sgf", nocube, "without the cube", vec![3, 4]),
+    ] {
+        let f = dir.path().join(name);
+        std::fs::write(&f, text).unwrap();
+        let (doc, _, err) = analyse(&f);
+        let refused: Vec<u64> = doc["faults"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| {
+                f["reason"]
+                    .as_str()
+                    .unwrap()
+                    .contains("starts from a cube of")
+            })
+            .map(|f| {
+                let reason = f["reason"].as_str().unwrap();
+                assert!(reason.contains(why), "{reason}");
+                f["game"].as_u64().unwrap()
+            })
+            .collect();
+        assert_eq!(refused, turned, "{name}: {err}");
+        let games = doc["games"].as_array().unwrap();
+        assert!(
+            games.iter().filter(|g| g["complete"] == true).count() >= 1,
+            "{name}"
+        );
+    }
+}
+
 #[test]
 fn at_a_match_score_the_plays_are_gnubgs_and_the_cube_differs_where_its_met_does() {
     // gnubg judges the cube at a match score with its match-equity table, which is

@@ -11,6 +11,7 @@ use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
+use tabula::gammon::gnubg::xgid;
 
 /// The first of `names` found on the PATH.
 fn find(names: &[&str]) -> Option<PathBuf> {
@@ -1247,9 +1248,47 @@ fn play_from_a_cube(browser: &Browser, server: &Server) {
         ),
         false => assert_eq!((cube, points), (2, 2), "{status}"),
     }
-    // A game from a cube set by hand is not one a match file replays: no review.
-    assert!(browser.disabled("#game-review"));
     browser.screenshot("serve-cube-game.png");
+    // The review after the game replays it from that cube: the file the page writes sets
+    // it before the first action as gnubg does (`CV`, `CP`), and the command line reads
+    // the same document from it.
+    assert!(!browser.disabled("#game-review"));
+    browser.click("#game-review");
+    browser.until("the game's review", || {
+        !browser.attribute("#review-status", "data-state").is_empty()
+    });
+    assert_eq!(
+        browser.attribute("#review-status", "data-state"),
+        "ok",
+        "{}\n{}",
+        browser.text("#review-status"),
+        browser.text("#review-faults")
+    );
+    let text = browser.run(
+        "return document.getElementById('review-text').value;",
+        json!([]),
+    );
+    let text = text.as_str().unwrap();
+    assert!(text.contains("\n;CV[2]\n;CP[w]\n"), "{text}");
+    let file = tempfile::Builder::new().suffix(".txt").tempfile().unwrap();
+    std::fs::write(file.path(), text).unwrap();
+    let (doc, code, said) = crate::gammon_analyse::analyse_in(folder(), file.path());
+    assert_eq!(code, 0, "{said}\n{text}");
+    let (http, posted) = post_analyse(server, text.as_bytes());
+    assert_eq!((http, &posted), (200, &doc));
+    let game = &doc["games"][0];
+    assert_eq!(game["complete"], true, "{doc}");
+    let first = xgid::parse(game["steps"][0]["xgid"].as_str().unwrap()).unwrap();
+    assert_eq!(
+        (first.cube, first.owner),
+        (2, xgid::XgOwner::OnRoll),
+        "{doc}"
+    );
+    let won = game["reviews"][0]["human_points"].as_i64().unwrap();
+    assert_eq!(won.unsigned_abs(), points, "{status}");
+    assert_eq!(game["reviews"][0]["cube"], json!(cube), "{doc}");
+    browser.screenshot("serve-cube-game-review.png");
+    browser.click("button[data-tab='game']");
 
     // Money play from a cube of 2 that tabula owns: the person has no access to it.
     browser.type_into("#game-length", "0");

@@ -858,7 +858,7 @@ function renderGame(entry) {
   $("game-to-board").disabled = !!game.over;
   $("game-hint").disabled = !(phase === "decide" || phase === "move");
   $("game-review").disabled = !(game.over && reviewable());
-  if (phase !== "move" && phase !== "decide") $("game-advice").textContent = game.over && !reviewable() ? "The review after the game reads Hypergammon games with the cube that start from a centred cube (it replays a match file's games from the cube at 1)." : "";
+  if (phase !== "move" && phase !== "decide") $("game-advice").textContent = game.over && !reviewable() ? "The review after the game reads Hypergammon games played with the cube." : "";
   const holder = $("game-plays");
   holder.replaceChildren();
   if (phase === "move" && game.plays) {
@@ -885,17 +885,18 @@ async function gameHint() {
     : "Hint: no cube decision in this game: roll.";
 }
 
-// A game the review reads: Hypergammon with the cube, started centred (the match files'
-// reader refuses a cube set by hand, gnubg's `CV`/`CP`: a game is replayed from the cube
-// at 1).
-const reviewable = () => game && game.cube && !game.start && /^hyper[123]$/.test(game.variant);
+// A game the review reads: Hypergammon with the cube (from the cube at 1, or from the
+// cube the game started from, which the file sets as gnubg does: `CV`, `CP`).
+const reviewable = () => game && game.cube && /^hyper[123]$/.test(game.variant);
 
 // The finished game as gnubg's .sgf (the person W, player 0; tabula B), reviewed by the
 // server as any match file is. Its rules say whether a game at a side's match point is
 // the Crawford game (`RU[Crawford:CrawfordGame:…]`) or one after it (`RU[Crawford:…]`),
 // which a .mat file cannot: the reader takes a lone game there for the Crawford game.
 // A step's points are the mover's, a-x for 1-24 (player 1's counted from x down), y the
-// bar, z off; the dice the higher first, as gnubg writes them.
+// bar, z off; the dice the higher first, as gnubg writes them. A game from a turned cube
+// sets it before the first action, as gnubg's `set cube value` and `set cube owner` do:
+// `;CV[4]` then `;CP[w]` (the person's) or `;CP[b]` (tabula's).
 function gameSgf() {
   const n = /^hyper([123])$/.exec(game.variant)[1];
   const m = game.match;
@@ -906,7 +907,8 @@ function gameSgf() {
   const o = game.over;
   const root = `(;FF[4]GM[6]CA[UTF-8]AP[tabula]MI[length:${m ? m.length : 0}][game:0][ws:${m ? m.score[0] : 0}][bs:${m ? m.score[1] : 0}]` +
     `PW[you]PB[tabula]RU[${rules}]RE[${o.winner === "human" ? "W" : "B"}+${o.points}]`;
-  return [root, ...game.record.map((r) => `;${"WB"[r.player]}[${value(r.player, r.act)}]`)].join("\n") + ")\n";
+  const start = game.start ? [`;CV[${game.start.value}]`, `;CP[${game.start.owner === "human" ? "w" : "b"}]`] : [];
+  return [root, ...start, ...game.record.map((r) => `;${"WB"[r.player]}[${value(r.player, r.act)}]`)].join("\n") + ")\n";
 }
 
 async function reviewGame() {

@@ -58,6 +58,7 @@ pub fn read(text: &str) -> MatchRecord {
                     score: [0, 0],
                     crawford: None,
                     actions: Vec::new(),
+                    start: None,
                     result: None,
                 },
                 false,

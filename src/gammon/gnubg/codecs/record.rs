@@ -80,10 +80,23 @@ pub struct GameRecord {
     /// Whether the file marks it the Crawford game (None: the file does not say; the
     /// analysis applies the rule from the scores).
     pub crawford: Option<bool>,
+    /// The cube the game starts from, when not 1 and centred: gnubg's automatic doubles
+    /// (`CV` in the game's root) or the cube set before the first action (`CV`, `CP`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub start: Option<StartCube>,
     /// Its actions in order.
     pub actions: Vec<Action>,
     /// The winner and the points it won, as the file says.
     pub result: Option<(usize, u32)>,
+}
+
+/// A cube turned before a game's first action.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct StartCube {
+    /// 1, 2, 4, …
+    pub value: u32,
+    /// The player who owns it (0 the file's first, 1 its second); None: centred.
+    pub owner: Option<usize>,
 }
 
 /// A line of a file that could not be read or judged.

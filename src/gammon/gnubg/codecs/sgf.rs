@@ -5,11 +5,14 @@
 //! `CrawfordGame`, `Jacoby`, `NoCube`, `Nackgammon`, `Hypergammon1`–`3`) and `RE[W+2]`
 //! the result; each later node one action: `W[52lkhe]` (the dice, then from/to letters
 //! per checker: `a`–`x` the points 1–24 in player 0's numbering — player 1's read from
-//! `x` down — `y` the bar, `z` off), `W[double]`, `B[take]`, `B[drop]`. Setting the
-//! board, the dice or the cube by hand (`AE`, `AW`, `AB`, `DI`, `CV`, `CP`) is not a
-//! game tabula can replay: such a game is a fault and skipped.
+//! `x` down — `y` the bar, `z` off), `W[double]`, `B[take]`, `B[drop]`. A game starts
+//! from a turned cube when its root says `CV[2]` (gnubg's automatic doubles) or nodes
+//! before its first action set it (`CV[4]`, `CP[w]`: the value, and `c`, `w` or `b` for
+//! centred or the player who owns it). Setting the board by hand (`AE`, `AW`, `AB`), or
+//! the cube after the game began, is not a game tabula can replay: such a game is a fault
+//! and skipped.
 
-use super::record::{Act, Action, Fault, GameRecord, MatchRecord, Played};
+use super::record::{Act, Action, Fault, GameRecord, MatchRecord, Played, StartCube};
 
 /// A node: its line and its properties, each name with its values.
 struct Node {
@@ -115,17 +118,57 @@ fn game(record: &mut MatchRecord, k: usize, nodes: &[Node]) -> Option<GameRecord
         let digits: String = points.chars().take_while(char::is_ascii_digit).collect();
         Some((player, digits.parse().ok()?))
     });
+    // The cube the game starts from: the root's automatic doubles, then what is set by
+    // hand before the first action.
+    let mut start = StartCube {
+        value: 1,
+        owner: None,
+    };
+    if let Some(v) = root.get("CV").and_then(|v| v.first()) {
+        match cube_value(v) {
+            Ok(value) => start.value = value,
+            Err(reason) => {
+                fault(root.line, reason);
+                return None;
+            }
+        }
+    }
     let mut actions = Vec::new();
     for node in &nodes[1..] {
-        for hand in ["AE", "AW", "AB", "CV", "CP"] {
+        for hand in ["AE", "AW", "AB"] {
             if node.get(hand).is_some() {
                 fault(
                     node.line,
                     format!(
-                        "the board or the cube set by hand ({hand}): the game cannot be \
-                         replayed from here"
+                        "the board set by hand ({hand}): the game cannot be replayed from \
+                         here"
                     ),
                 );
+                return None;
+            }
+        }
+        for hand in ["CV", "CP"] {
+            let Some(v) = node.get(hand).and_then(|v| v.first()) else {
+                continue;
+            };
+            let set = if !actions.is_empty() {
+                Err(format!(
+                    "the cube set by hand ({hand}[{v}]) after the game began: the game \
+                     cannot be replayed from here"
+                ))
+            } else if hand == "CV" {
+                cube_value(v).map(|value| start.value = value)
+            } else {
+                match v.as_str() {
+                    "c" => Ok(None),
+                    "w" => Ok(Some(0)),
+                    "b" => Ok(Some(1)),
+                    _ => Err(format!("CP[{v}]: the cube's place is c, w or b")),
+                }
+                .map(|owner| start.owner = owner)
+            };
+            if let Err(reason) = set {
+                fault(node.line, reason);
                 return None;
             }
         }
@@ -146,6 +189,7 @@ fn game(record: &mut MatchRecord, k: usize, nodes: &[Node]) -> Option<GameRecord
                         line: root.line,
                         score,
                         crawford,
+                        start: turned(start),
                         actions,
                         result: None,
                     });
@@ -158,9 +202,23 @@ fn game(record: &mut MatchRecord, k: usize, nodes: &[Node]) -> Option<GameRecord
         line: root.line,
         score,
         crawford,
+        start: turned(start),
         actions,
         result,
     })
+}
+
+/// A cube value as `CV` gives it: a power of two up to gnubg's largest, 4096.
+fn cube_value(v: &str) -> Result<u32, String> {
+    match v.trim().parse::<u32>() {
+        Ok(n) if n.is_power_of_two() && n <= 4096 => Ok(n),
+        _ => Err(format!("CV[{v}]: a cube's value is 1, 2, 4, … up to 4096")),
+    }
+}
+
+/// The starting cube when it is not the usual one (1, centred).
+fn turned(start: StartCube) -> Option<StartCube> {
+    (start.value > 1 || start.owner.is_some()).then_some(start)
 }
 
 /// One action's value: `double`, `take`, `drop`, or the dice and the letters.
@@ -372,5 +430,45 @@ mod tests {
         assert_eq!(r.games[0].result, None);
         assert_eq!(read("").faults.len(), 1);
         assert_eq!(read("garbage").faults.len(), 2);
+    }
+
+    #[test]
+    fn a_game_starts_from_the_cube_its_root_or_its_first_nodes_set() {
+        let head = "(;FF[4]GM[6]MI[length:0][game:0][ws:0][bs:0]RU[Hypergammon1]";
+        let start = |text: &str| {
+            let r = read(text);
+            (r.games.first().and_then(|g| g.start), r.faults.len())
+        };
+        assert_eq!(start(&format!("{head}\n;W[21xw])")), (None, 0));
+        // gnubg's automatic doubles: the root's CV, centred.
+        let centred = |value| StartCube { value, owner: None };
+        assert_eq!(
+            start(&format!("{head}CV[2]\n;W[21xw])")),
+            (Some(centred(2)), 0)
+        );
+        // `set cube value 4`, `set cube owner 1` before the first roll, as gnubg saves them.
+        let text = format!("{head}\n;PL[B]DI[21]\n;CV[4]\n;CP[b]\n;W[21xw])");
+        let owned = StartCube {
+            value: 4,
+            owner: Some(1),
+        };
+        assert_eq!(start(&text), (Some(owned), 0));
+        assert_eq!(read(&text).games[0].actions.len(), 1);
+        // Set back to the usual cube: nothing turned.
+        assert_eq!(
+            start(&format!("{head}\n;CV[1]\n;CP[c]\n;W[21xw])")),
+            (None, 0)
+        );
+        // After the first action, or not a cube: the game is a fault.
+        for bad in [
+            format!("{head}\n;W[21xw]\n;CV[2])"),
+            format!("{head}CV[3]\n;W[21xw])"),
+            format!("{head}\n;CP[x]\n;W[21xw])"),
+            format!("{head}\n;CV[8192])"),
+        ] {
+            let r = read(&bad);
+            assert_eq!((r.games.len(), r.faults.len()), (0, 1), "{bad}");
+            assert!(r.faults[0].reason.contains("cube"), "{:?}", r.faults);
+        }
     }
 }
