@@ -62,8 +62,8 @@ pub fn build(r: &BuildReport) -> String {
         if let Some(x) = &o.exchange {
             let _ = write!(
                 out,
-                "\nexchange   {} ranks: {} all-gathers, {:.0} MB sent, {:.0} MB received \
-                 (at most {:.0} MB in a layer); {:.2} s in all-gathers, {:.2} s in barriers",
+                "\nexchange   {} ranks: {} gathers to rank 0, {:.0} MB sent, {:.0} MB received \
+                 (at most {:.0} MB in a layer); {:.2} s in gathers, {:.2} s in barriers",
                 x.ranks,
                 x.gathers,
                 mb(x.bytes_sent),

@@ -1,6 +1,6 @@
 //! The out-of-core two-sided build shared by MPI ranks (cargo feature `mpi`;
 //! `docs/bearoff.md`, "Across machines"): rsmpi over the system's MPI, its collectives
-//! only (an all-gather of each tile's rows, and barriers around the layer files).
+//! only (a gather of each tile's blocks to rank 0, and barriers around the layer files).
 
 use super::out_of_core::Split;
 use mpi::datatype::PartitionMut;
@@ -42,8 +42,13 @@ impl Split for Mpi {
                 Some(d)
             })
             .collect();
-        let mut part = PartitionMut::new(out, &counts[..], &displs[..]);
-        self.world.all_gather_varcount_into(mine, &mut part);
+        let lead = self.world.process_at_rank(0);
+        if self.world.rank() == 0 {
+            let mut part = PartitionMut::new(out, &counts[..], &displs[..]);
+            lead.gather_varcount_into_root(mine, &mut part);
+        } else {
+            lead.gather_varcount_into(mine);
+        }
     }
 
     fn barrier(&self) {

@@ -58,38 +58,47 @@ pub struct Report {
 }
 
 /// The cost of sharing a build among ranks, as one rank saw it: the bytes of its
-/// all-gathers and the time it spent in them and in the barriers around the layers
+/// gathers to rank 0 and the time it spent in them and in the barriers around the layers
 /// (which includes waiting for slower ranks).
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct Exchange {
     /// Ranks sharing the build.
     pub ranks: usize,
-    /// All-gathers (one a block of a tile).
+    /// Gathers to rank 0 (one a tile).
     pub gathers: u64,
-    /// Bytes this rank sent (its shares, each to every other rank's copy).
+    /// Bytes this rank sent (its blocks, to rank 0; none on rank 0).
     pub bytes_sent: u64,
-    /// Bytes this rank received (the other ranks' shares).
+    /// Bytes this rank received (the other ranks' blocks, on rank 0; none elsewhere).
     pub bytes_received: u64,
     /// The most bytes received in one layer.
     pub largest_layer_received: u64,
-    /// Seconds in all-gathers.
+    /// Seconds in gathers.
     pub gather_seconds: f64,
     /// Seconds in barriers.
     pub barrier_seconds: f64,
 }
 
-/// Processes sharing one build (MPI ranks, `super::mpi`): each solves its share of the
-/// rollers of every tile and all gather the tiles, so that every rank holds every layer;
-/// rank 0 writes the files, in a folder they share, and the table.
+/// Processes sharing one build (MPI ranks, `super::mpi`). Each rank owns a contiguous
+/// share of every layer's level: it solves the row tiles' rows of its share's sides (as
+/// rollers) and the diagonal's and column tiles' columns of its share (as opponents),
+/// which read only those rows, so that it holds 1/N of the layer's transposed rows. The
+/// tiles are gathered to rank 0, which writes the files, in a folder they share, and the
+/// table; the later layers' reads are from those files.
 pub trait Split {
     /// This process's number, from 0.
     fn rank(&self) -> usize;
     /// How many share the build.
     fn size(&self) -> usize;
-    /// Every rank's `mine` (rank `r`'s is `counts[r]` bytes), in rank order, into `out`.
+    /// Every rank's `mine` (rank `r`'s is `counts[r]` bytes), in rank order, into `out`
+    /// on rank 0 (`out` is not touched on the others).
     fn gather(&self, mine: &[u8], counts: &[usize], out: &mut [u8]);
     /// Waits for every rank.
     fn barrier(&self);
+}
+
+/// The part `lo..hi` of `m` sides that rank `rank` of `ranks` owns.
+fn share(m: usize, rank: usize, ranks: usize) -> (usize, usize) {
+    (rank * m / ranks, (rank + 1) * m / ranks)
 }
 
 /// The sides grouped by pip count, and where each tile lies in its layer file.
@@ -207,8 +216,8 @@ fn build_id(line: &str) -> u64 {
 struct Meter {
     now: AtomicU64,
     peak: AtomicU64,
-    /// The exchange among ranks: all-gathers, bytes sent and received (in all, in this
-    /// layer, the most in a layer), nanoseconds in all-gathers and in barriers.
+    /// The exchange among ranks: gathers, bytes sent and received (in all, in this
+    /// layer, the most in a layer), nanoseconds in gathers and in barriers.
     gathers: AtomicU64,
     sent: AtomicU64,
     received: AtomicU64,
@@ -398,6 +407,10 @@ fn pair_block<'w, V: Values>(
     out: &mut [V],
 ) {
     let c = opponents.len();
+    if c == 0 || rollers.is_empty() {
+        // A rank whose share of a small level is empty.
+        return;
+    }
     out.par_chunks_mut(c)
         .zip(rollers.par_iter())
         .with_min_len(4)
@@ -436,61 +449,93 @@ fn pair_block<'w, V: Values>(
         );
 }
 
-/// [`pair_block`], the rollers shared among the ranks of `split` when given: each solves
-/// its contiguous share and all gather the rows.
-fn shared_block<'w, V: Values + bytemuck::Pod>(
+/// Hands `out` a tile of `rows` rollers whose values each rank holds a block of: its
+/// share of the rollers (`by_rows`: every opponent of each) or its share of the
+/// opponents (each roller's columns of its share). Alone, `mine` is the tile. Shared, the
+/// blocks are gathered to the lead, which puts the tile in roller-major order; the other
+/// ranks put nothing.
+fn emit<V: Values + bytemuck::Pod>(
     split: Option<&dyn Split>,
     meter: &Meter,
-    succ: &Successors,
-    rollers: &[u32],
-    opponents: &[u32],
-    after: &(dyn Fn(u32) -> &'w [V] + Sync),
-    out: &mut [V],
-) {
+    out: &mut dyn Sink<V>,
+    mine: &[V],
+    (rows, cols): (usize, usize),
+    by_rows: bool,
+) -> Result<(), Error> {
     let Some(sp) = split else {
-        return pair_block(succ, rollers, opponents, after, out);
+        return out.put(mine);
     };
-    let (n, c, k) = (rollers.len(), opponents.len(), sp.size());
-    let bounds: Vec<usize> = (0..=k).map(|r| r * n / k).collect();
-    let (lo, hi) = (bounds[sp.rank()], bounds[sp.rank() + 1]);
-    let mut mine = Held::new(meter, (hi - lo) * c, V::ZERO);
-    pair_block(succ, &rollers[lo..hi], opponents, after, &mut mine.data);
+    let k = sp.size();
     let size = std::mem::size_of::<V>();
-    let counts: Vec<usize> = (0..k)
-        .map(|r| (bounds[r + 1] - bounds[r]) * c * size)
+    let parts: Vec<(usize, usize)> = (0..k)
+        .map(|r| share(if by_rows { rows } else { cols }, r, k))
         .collect();
+    let other = if by_rows { cols } else { rows };
+    let counts: Vec<usize> = parts
+        .iter()
+        .map(|&(lo, hi)| (hi - lo) * other * size)
+        .collect();
+    let all: usize = counts.iter().sum();
+    if all > i32::MAX as usize {
+        return Err(Error::MemoryCap {
+            what: format!("a tile of {rows} × {cols} pairs gathered by MPI in one piece"),
+            need: all as u64,
+            cap: i32::MAX as u64,
+        });
+    }
+    let lead = sp.rank() == 0;
+    let mut gathered = Held::new(meter, if lead { rows * cols } else { 0 }, V::ZERO);
     let t = std::time::Instant::now();
     sp.gather(
-        bytemuck::cast_slice(&mine.data),
+        bytemuck::cast_slice(mine),
         &counts,
-        bytemuck::cast_slice_mut(out),
+        bytemuck::cast_slice_mut(&mut gathered.data),
     );
     let mine_bytes = counts[sp.rank()] as u64;
-    let all: u64 = counts.iter().map(|&c| c as u64).sum();
     meter
         .gather_nanos
         .fetch_add(t.elapsed().as_nanos() as u64, Ordering::Relaxed);
     meter.gathers.fetch_add(1, Ordering::Relaxed);
-    meter
-        .sent
-        .fetch_add(mine_bytes * (k as u64 - 1), Ordering::Relaxed);
-    meter
-        .received
-        .fetch_add(all - mine_bytes, Ordering::Relaxed);
-    meter
-        .layer_received
-        .fetch_add(all - mine_bytes, Ordering::Relaxed);
+    if !lead {
+        meter.sent.fetch_add(mine_bytes, Ordering::Relaxed);
+        return Ok(());
+    }
+    let got = all as u64 - mine_bytes;
+    meter.received.fetch_add(got, Ordering::Relaxed);
+    meter.layer_received.fetch_add(got, Ordering::Relaxed);
+    if by_rows {
+        // The ranks' rows in rank order are the tile's.
+        return out.put(&gathered.data);
+    }
+    // Rank r's block is rows × its columns: each roller's row is the ranks' pieces.
+    let mut tile = Held::new(meter, rows * cols, V::ZERO);
+    let mut at = 0;
+    for &(lo, hi) in &parts {
+        let w = hi - lo;
+        if w == 0 {
+            continue;
+        }
+        for (i, piece) in gathered.data[at..at + rows * w].chunks_exact(w).enumerate() {
+            tile.data[i * cols + lo..i * cols + hi].copy_from_slice(piece);
+        }
+        at += rows * w;
+    }
+    out.put(&tile.data)
 }
 
-/// The bytes the build of `n`-side layers needs at least with values of `size` bytes:
-/// the largest layer's transposed rows and tiles, and one column of its reads.
-pub fn least_memory(plan: &Plan, succ: &Successors, size: usize) -> u64 {
+/// The bytes the build of `n`-side layers needs at least with values of `size` bytes, on
+/// each of `ranks` ranks: the largest layer's transposed rows of one rank's share, its
+/// tiles (the lead gathers whole ones), and one column of its reads.
+pub fn least_memory(plan: &Plan, succ: &Successors, size: usize, ranks: usize) -> u64 {
     (0..plan.layers())
         .map(|y| {
             let m = plan.size(y);
+            let mine = m.div_ceil(ranks.max(1));
+            // A tile and its rows' buffer; shared, the lead's gathered tile besides.
+            let tiles = if ranks > 1 { 3 } else { 2 };
             let window: usize = plan.reached(succ, y).iter().map(|&l| plan.size(l)).sum();
             let widest = (0..=y).map(|l| plan.size(l)).max().unwrap_or(0);
-            ((plan.below[y] * m + 2 * m * widest + window + widest + m) * size) as u64
+            ((plan.below[y] * mine + tiles * m * widest + window + widest + m) * size) as u64
         })
         .max()
         .unwrap_or(0)
@@ -551,7 +596,7 @@ pub fn solve<V: Values + bytemuck::Pod>(
     fits(
         line,
         memory,
-        least_memory(plan, succ, size).max((plan.n * record) as u64),
+        least_memory(plan, succ, size, split.map_or(1, |s| s.size())).max((plan.n * record) as u64),
     )?;
     std::fs::create_dir_all(dir).map_err(Work::io(dir))?;
     let mut work = Work {
@@ -811,7 +856,11 @@ pub fn solve_compact<V: Compact + bytemuck::Pod>(
     let barrier = || meter.barrier(split);
     let size = std::mem::size_of::<V>();
     let record = std::mem::size_of::<V::Small>() as u64;
-    fits(line, memory, least_memory(plan, succ, size))?;
+    fits(
+        line,
+        memory,
+        least_memory(plan, succ, size, split.map_or(1, |s| s.size())),
+    )?;
     std::fs::create_dir_all(dir).map_err(Work::io(dir))?;
     let journal = dir.join("journal");
     let partial = dir.join("table.partial");
@@ -940,7 +989,9 @@ impl CompactOrder {
     }
 }
 
-/// Solves layer `y` into `out`: row tiles, diagonal, column tiles.
+/// Solves layer `y` into `out`: row tiles, diagonal, column tiles. Shared by ranks, each
+/// solves the rows of its share of the level's sides and the columns of its share
+/// ([`Split`]), and the lead puts the gathered tiles.
 fn layer<V: Values + bytemuck::Pod>(
     setup: &Setup<'_>,
     work: &dyn Layers<V>,
@@ -961,19 +1012,25 @@ fn layer<V: Values + bytemuck::Pod>(
     let m = sy.len();
     if y == 0 {
         // The pair of sides with no checker: the side on roll has won.
-        return out.put(&[V::won(false)]);
+        return match split {
+            Some(sp) if sp.rank() != 0 => Ok(()),
+            _ => out.put(&[V::won(false)]),
+        };
     }
-    // t[(below[level s] + pos s) · m + i]: what moving to s against side i of this level
-    // is worth to the mover, for every s below it.
-    let mut t = Held::new(meter, plan.below[y] * m, V::ZERO);
+    // This rank's share of the level: all of it alone.
+    let (lo, hi) = split.map_or((0, m), |sp| share(m, sp.rank(), sp.size()));
+    let (mine, w) = (&sy[lo..hi], hi - lo);
+    // t[(below[level s] + pos s) · w + i]: what moving to s against side i of this rank's
+    // share is worth to the mover, for every s below the level.
+    let mut t = Held::new(meter, plan.below[y] * w, V::ZERO);
     let reached = plan.reached(succ, y);
     let window: usize = reached.iter().map(|&l| plan.size(l)).sum();
     // Row tiles (y, b): the plays of level y's sides read tiles (b, a') of earlier layers.
     for b in 0..y {
         let sb = &plan.levels[b];
-        let mut tile = Held::new(meter, m * sb.len(), V::ZERO);
+        let mut tile = Held::new(meter, w * sb.len(), V::ZERO);
         if b == 0 {
-            for (v, &i) in tile.data.iter_mut().zip(sy) {
+            for (v, &i) in tile.data.iter_mut().zip(mine) {
                 *v = V::lost(full[i as usize]);
             }
         } else {
@@ -981,11 +1038,11 @@ fn layer<V: Values + bytemuck::Pod>(
             let held = meter.now.load(Ordering::Relaxed) as usize;
             let room = (memory as usize).saturating_sub(held);
             let widest = reached.iter().map(|&l| plan.size(l)).max().unwrap_or(0);
-            let per = (window + m + widest) * size;
+            let per = (window + w + widest) * size;
             let c = (room / per).clamp(1, sb.len());
-            let mut w = Held::new(meter, window * c, V::ZERO);
+            let mut reads = Held::new(meter, window * c, V::ZERO);
             let mut raw = Held::new(meter, c * widest, V::ZERO);
-            let mut strip = Held::new(meter, m * c, V::ZERO);
+            let mut strip = Held::new(meter, w * c, V::ZERO);
             // Where each reached level's rows start in the window.
             let mut start = vec![usize::MAX; plan.layers()];
             let mut at = 0;
@@ -1004,35 +1061,27 @@ fn layer<V: Values + bytemuck::Pod>(
                     work.read(layer, first + j0 * sl, rows)?;
                     for (jj, r) in rows.chunks_exact(sl).enumerate() {
                         for (q, v) in r.iter().enumerate() {
-                            w.data[(start[l] + q) * cw + jj] = v.after_move();
+                            reads.data[(start[l] + q) * cw + jj] = v.after_move();
                         }
                     }
                 }
-                let wd = &w.data;
+                let wd = &reads.data;
                 let after = |s: u32| {
                     let s = s as usize;
                     let row = start[plan.level[s] as usize] + plan.pos[s] as usize;
                     &wd[row * cw..row * cw + cw]
                 };
-                shared_block(
-                    split,
-                    meter,
-                    succ,
-                    sy,
-                    &sb[j0..j1],
-                    &after,
-                    &mut strip.data[..m * cw],
-                );
-                for (i, part) in strip.data[..m * cw].chunks_exact(cw).enumerate() {
+                pair_block(succ, mine, &sb[j0..j1], &after, &mut strip.data[..w * cw]);
+                for (i, part) in strip.data[..w * cw].chunks_exact(cw).enumerate() {
                     tile.data[i * sb.len() + j0..i * sb.len() + j1].copy_from_slice(part);
                 }
                 j0 = j1;
             }
         }
-        out.put(&tile.data)?;
+        emit(split, meter, out, &tile.data, (m, sb.len()), true)?;
         for (i, row) in tile.data.chunks_exact(sb.len()).enumerate() {
             for (q, v) in row.iter().enumerate() {
-                t.data[(plan.below[b] + q) * m + i] = v.after_move();
+                t.data[(plan.below[b] + q) * w + i] = v.after_move();
             }
         }
     }
@@ -1040,24 +1089,25 @@ fn layer<V: Values + bytemuck::Pod>(
     let after = |s: u32| {
         let s = s as usize;
         let row = plan.below[plan.level[s] as usize] + plan.pos[s] as usize;
-        &td[row * m..row * m + m]
+        &td[row * w..row * w + w]
     };
-    // The diagonal (y, y), then the column tiles (a, y): their plays read the row tiles.
-    let mut tile = Held::new(meter, m * m, V::ZERO);
-    shared_block(split, meter, succ, sy, sy, &after, &mut tile.data);
-    out.put(&tile.data)?;
+    // The diagonal (y, y), then the column tiles (a, y): their plays read the row tiles,
+    // only along this rank's share of the opponents.
+    let mut tile = Held::new(meter, m * w, V::ZERO);
+    pair_block(succ, sy, mine, &after, &mut tile.data);
+    emit(split, meter, out, &tile.data, (m, m), false)?;
     drop(tile);
     for a in 0..y {
         let sa = &plan.levels[a];
-        let mut tile = Held::new(meter, sa.len() * m, V::ZERO);
+        let mut tile = Held::new(meter, sa.len() * w, V::ZERO);
         if a == 0 {
-            for (v, &j) in tile.data.iter_mut().zip(sy) {
+            for (v, &j) in tile.data.iter_mut().zip(mine) {
                 *v = V::won(full[j as usize]);
             }
         } else {
-            shared_block(split, meter, succ, sa, sy, &after, &mut tile.data);
+            pair_block(succ, sa, mine, &after, &mut tile.data);
         }
-        out.put(&tile.data)?;
+        emit(split, meter, out, &tile.data, (sa.len(), m), false)?;
     }
     Ok(())
 }
@@ -1132,7 +1182,7 @@ mod tests {
         let sides = Sides::new(&index);
         let succ = Successors::new(&sides);
         let plan = Plan::new(&sides);
-        let least = least_memory(&plan, &succ, 32).max(924 * 16);
+        let least = least_memory(&plan, &succ, 32, 1).max(924 * 16);
         let (got, want, report) = both::<Cube>(6, 6, least);
         assert!(same(&got, &want));
         assert!(
@@ -1143,6 +1193,149 @@ mod tests {
         // Far less than the in-memory solver's n² working values.
         assert!(least * 10 < 924 * 924 * 32, "{least}");
         assert!(report.bytes_read > report.bytes_written);
+    }
+
+    /// Ranks as threads of one process, for the tests: a gather through shared slots
+    /// between two waits at a barrier.
+    struct Threads<'s> {
+        rank: usize,
+        slots: &'s std::sync::Mutex<Vec<Vec<u8>>>,
+        wait: &'s std::sync::Barrier,
+    }
+
+    impl Split for Threads<'_> {
+        fn rank(&self) -> usize {
+            self.rank
+        }
+        fn size(&self) -> usize {
+            self.slots.lock().unwrap().len()
+        }
+        fn gather(&self, mine: &[u8], counts: &[usize], out: &mut [u8]) {
+            assert_eq!(mine.len(), counts[self.rank]);
+            self.slots.lock().unwrap()[self.rank] = mine.to_vec();
+            self.wait.wait();
+            if self.rank == 0 {
+                let slots = self.slots.lock().unwrap();
+                assert_eq!(out.len(), counts.iter().sum::<usize>());
+                let mut at = 0;
+                for (slot, &c) in slots.iter().zip(counts) {
+                    out[at..at + c].copy_from_slice(slot);
+                    at += c;
+                }
+            }
+            self.wait.wait();
+        }
+        fn barrier(&self) {
+            self.wait.wait();
+        }
+    }
+
+    /// The build of `points` × `checkers` shared by `ranks` threads in `memory` bytes
+    /// each: the lead's records, and each rank's report.
+    fn shared<V: Values + bytemuck::Pod>(
+        points: usize,
+        checkers: usize,
+        ranks: usize,
+        memory: u64,
+    ) -> (Vec<V::Record>, Vec<Report>) {
+        let index = BearoffIndex::new(points, checkers).unwrap();
+        let sides = Sides::new(&index);
+        let succ = Successors::new(&sides);
+        let full = full_of(&index, checkers == MAX_CHECKERS);
+        let plan = Plan::new(&sides);
+        let dir = tempfile::tempdir().unwrap();
+        let work = dir.path().join("work");
+        let slots = std::sync::Mutex::new(vec![Vec::new(); ranks]);
+        let wait = std::sync::Barrier::new(ranks);
+        let runs: Vec<(Vec<V::Record>, Report)> = std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..ranks)
+                .map(|rank| {
+                    let (succ, plan, full, work) = (&succ, &plan, &full, &work);
+                    let (slots, wait) = (&slots, &wait);
+                    scope.spawn(move || {
+                        let me = Threads { rank, slots, wait };
+                        let setup = Setup {
+                            succ,
+                            plan,
+                            full,
+                            line: "test",
+                            memory,
+                            work,
+                            split: Some(&me),
+                        };
+                        let mut out = Vec::new();
+                        let report = solve::<V>(&setup, Progress::SILENT, |b| {
+                            out.extend_from_slice(b);
+                            Ok(())
+                        })
+                        .unwrap();
+                        (out, report)
+                    })
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap()).collect()
+        });
+        assert!(runs[1..].iter().all(|(out, _)| out.is_empty()));
+        let reports = runs.iter().map(|(_, r)| r.clone()).collect();
+        (runs.into_iter().next().unwrap().0, reports)
+    }
+
+    #[test]
+    fn ranks_sharing_the_build_each_hold_their_share_and_give_the_same_bytes() {
+        let index = BearoffIndex::new(6, 6).unwrap();
+        let sides = Sides::new(&index);
+        let succ = Successors::new(&sides);
+        let plan = Plan::new(&sides);
+        let (_, want, _) = both::<Cube>(6, 6, 1 << 30);
+        for ranks in [2, 3] {
+            // Each rank holds its share of the layers' transposed rows: the least memory
+            // it needs falls with the ranks, below what one process needs, and a build in
+            // that much gives the same bytes.
+            let least = least_memory(&plan, &succ, 32, ranks);
+            let alone = least_memory(&plan, &succ, 32, 1);
+            eprintln!("{ranks} ranks: {least} bytes a rank at least, {alone} alone");
+            assert!(least * 10 < alone * 7, "{ranks} ranks: {least} of {alone}");
+            let (got, reports) = shared::<Cube>(6, 6, ranks, least);
+            assert!(same(&got, &want), "{ranks} ranks");
+            assert!(reports.iter().all(|r| r.peak_memory <= least));
+            let x = reports[1].exchange.as_ref().unwrap();
+            assert_eq!((x.ranks, x.bytes_received), (ranks, 0));
+            assert!(x.bytes_sent > 0);
+            assert!(reports[0].exchange.as_ref().unwrap().bytes_received > 0);
+        }
+        let (got, want, _) = both::<GammonCube>(3, 15, 1 << 30);
+        assert!(same(&got, &shared::<GammonCube>(3, 15, 2, 1 << 30).0));
+        assert!(same(&got, &want));
+    }
+
+    // Through the store, as `bearoff build --mpi` runs it: the table of layer files and
+    // the compact one, by 2 and 3 ranks, each the one-process table byte for byte.
+    #[test]
+    fn the_stores_shared_builds_publish_the_one_process_tables() {
+        use super::super::store::{build_shared, build_with, Kind, Method};
+        let dir = tempfile::tempdir().unwrap();
+        for compact in [false, true] {
+            let kind = Kind::two_sided(3, 15, true).stored_compact(compact);
+            let one = dir.path().join(format!("one-{compact}.tbl"));
+            let memory = Method::OutOfCore { memory: 1 << 28 };
+            build_with(&kind, &one, memory, Progress::SILENT).unwrap();
+            for ranks in [2, 3] {
+                let path = dir.path().join(format!("shared-{compact}-{ranks}.tbl"));
+                let slots = std::sync::Mutex::new(vec![Vec::new(); ranks]);
+                let wait = std::sync::Barrier::new(ranks);
+                std::thread::scope(|scope| {
+                    for rank in 0..ranks {
+                        let (kind, path, slots, wait) = (&kind, &path, &slots, &wait);
+                        scope.spawn(move || {
+                            let me = Threads { rank, slots, wait };
+                            build_shared(kind, path, 1 << 28, &me, Progress::SILENT).unwrap();
+                        });
+                    }
+                });
+                let (a, b) = (std::fs::read(&one).unwrap(), std::fs::read(&path).unwrap());
+                assert!(a == b, "compact {compact}, {ranks} ranks");
+            }
+        }
     }
 
     #[test]
