@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The exchange of the two-sided bear-off build shared by MPI ranks (docs/bearoff.md,
 # "Across machines"): each size built in one process and by 2 (and 4) ranks on this
-# machine, the wall time of each, and what rank 0 exchanged — all-gathers, bytes sent and
-# received, the most received in one layer, seconds in all-gathers and in barriers — from
+# machine, the wall time of each, and what rank 0 exchanged — gathers to it, bytes sent and
+# received, the most received in one layer, seconds in gathers and in barriers — from
 # the build's --json report. The tables must be the one-process ones byte for byte.
 #
 #   scripts/bench_bearoff_mpi.sh                  # 6x8 and 6x10 with the cube, 2 ranks
@@ -38,10 +38,10 @@ r = json.load(open(sys.argv[1]))
 o, x = r["out_of_core"], r["out_of_core"]["exchange"]
 pairs = r["pairs"]
 print(f"{sys.argv[2]} with the cube, {sys.argv[3]} ranks: {sys.argv[4]} ms, the same bytes; "
-      f"rank 0: {x['gathers']} all-gathers, {x['bytes_sent']/1e6:.0f} MB sent, "
+      f"rank 0: {x['gathers']} gathers, {x['bytes_sent']/1e6:.0f} MB sent, "
       f"{x['bytes_received']/1e6:.0f} MB received ({x['bytes_received']/pairs:.1f} bytes a pair; "
       f"at most {x['largest_layer_received']/1e6:.0f} MB in one of {o['layers']} layers), "
-      f"{x['gather_seconds']:.2f} s in all-gathers "
+      f"{x['gather_seconds']:.2f} s in gathers "
       f"({x['bytes_received']/max(x['gather_seconds'],1e-9)/1e9:.2f} GB/s), "
       f"{x['barrier_seconds']:.2f} s in barriers")
 PY

@@ -18,7 +18,7 @@ ROOT=""; [ "$(id -u)" -eq 0 ] && ROOT=--allow-run-as-root
 for size in "6 6" "3 15" "3 15 --compact"; do
   read -r p c compact <<<"$size"
   "$T" bearoff build --two-sided --points "$p" --checkers "$c" $compact --quiet --table "$WORK/one.tbl" >/dev/null
-  # A compact build by 4 ranks has hung in an all-gather several times, always beside
+  # A compact build by 4 ranks hung in an all-gather (stop 45) several times, always beside
   # another heavy build on these 2 cores (docs/bearoff.md, "Across machines"): 2 here.
   ranks="2 4"; [ -n "$compact" ] && ranks=2
   for n in $ranks; do
