@@ -903,6 +903,10 @@ pub fn solve_compact<V: Compact + bytemuck::Pod>(
         done =
             std::fs::metadata(&journal).map_or(0, |m| (m.len().saturating_sub(16) / 32) as usize);
     }
+    // Every rank has read the journal before the lead writes it again: a rank that read
+    // it after the lead's first layer would skip that layer, and its collectives would
+    // meet the others' out of step (the hangs of 4-rank compact builds under load).
+    barrier();
     let layers = Grown::<V> {
         file: File::open(&partial).map_err(Work::io(&partial))?,
         path: partial.clone(),
