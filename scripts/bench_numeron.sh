@@ -181,6 +181,7 @@ if $larger; then
     optimum "mastermind optimum --pegs 5 --colours 5 --worst" 600 - "$bin" mastermind optimum --pegs 5 --colours 5 --worst "${big[@]}"
     optimum "mastermind optimum --colours 8 (4,096 secrets)" 600 - "$bin" mastermind optimum --colours 8 "${big[@]}"
     optimum "mastermind optimum --colours 8 --worst" 600 - "$bin" mastermind optimum --colours 8 --worst "${big[@]}"
+    optimum "mastermind optimum --pegs 5 --worst (7,776; settled: 6)" 1800 6 "$bin" mastermind optimum --pegs 5 --worst --budget 1800
 fi
 
 if $moonshot; then
