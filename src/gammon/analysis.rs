@@ -340,7 +340,7 @@ pub(crate) fn replay<J: Judge + Clone>(
         pos: v.opening(),
         v,
         on_roll: None,
-        cube: record.cube.then(|| start.clone().unwrap_or(Cube::START)),
+        cube: record.cube.then(|| *start.as_ref().unwrap_or(&Cube::START)),
         pending: None,
         judging,
         skipped: [0, 0],
@@ -353,15 +353,16 @@ pub(crate) fn replay<J: Judge + Clone>(
         crawford,
     };
     let mut complete = true;
+    let mut actions = game.actions.as_slice();
     if let Err(reason) = &start {
         faults.push(Fault {
             line: game.line,
             game: Some(game.number),
             reason: reason.clone(),
         });
-        complete = false;
+        (complete, actions) = (false, &[]);
     }
-    for action in game.actions.iter().take_while(|_| complete) {
+    for action in actions {
         let outcome = if r.points.is_some() {
             Err("an action after the game's end".to_string())
         } else {

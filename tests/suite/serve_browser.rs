@@ -1098,17 +1098,7 @@ fn play_a_game(browser: &Browser, server: &Server, at: Option<(u32, u32, u32)>) 
         "{}",
         browser.text("#game-advice")
     );
-    browser.click("#game-review");
-    browser.until("the game's review", || {
-        !browser.attribute("#review-status", "data-state").is_empty()
-    });
-    assert_eq!(
-        browser.attribute("#review-status", "data-state"),
-        "ok",
-        "{}\n{}",
-        browser.text("#review-status"),
-        browser.text("#review-faults")
-    );
+    open_review(browser);
     let names = browser.text("#review-totals-table");
     assert!(names.contains("you") && names.contains("tabula"), "{names}");
     browser.screenshot(&format!("{name}-review.png"));
@@ -1118,17 +1108,7 @@ fn play_a_game(browser: &Browser, server: &Server, at: Option<(u32, u32, u32)>) 
     }
     // The file the page wrote is reviewed as the command line reviews it: the same
     // document, its game the Crawford game or not as the score and the rule say.
-    let text = browser.run(
-        "return document.getElementById('review-text').value;",
-        json!([]),
-    );
-    let text = text.as_str().unwrap();
-    let file = tempfile::Builder::new().suffix(".txt").tempfile().unwrap();
-    std::fs::write(file.path(), text).unwrap();
-    let (doc, code, said) = crate::gammon_analyse::analyse_in(folder(), file.path());
-    assert_eq!(code, 0, "{said}\n{text}");
-    let (status, posted) = post_analyse(server, text.as_bytes());
-    assert_eq!((status, &posted), (200, &doc));
+    let (text, doc) = reviewed_file(browser, server);
     assert_eq!(doc["games"][0]["score"], json!([you, them]), "{text}");
     assert_eq!(doc["games"][0]["crawford"], false, "{text}");
     let steps = browser.run(
@@ -1143,6 +1123,39 @@ fn play_a_game(browser: &Browser, server: &Server, at: Option<(u32, u32, u32)>) 
         "the person's double at once: {first}"
     );
     eprintln!("screenshots in {}", shot.parent().unwrap().display());
+}
+
+/// The Play tab's finished game sent to the Review tab: reviewed by the server with no
+/// fault.
+fn open_review(browser: &Browser) {
+    browser.click("#game-review");
+    browser.until("the game's review", || {
+        !browser.attribute("#review-status", "data-state").is_empty()
+    });
+    assert_eq!(
+        browser.attribute("#review-status", "data-state"),
+        "ok",
+        "{}\n{}",
+        browser.text("#review-status"),
+        browser.text("#review-faults")
+    );
+}
+
+/// The match file the page wrote for its review, and the document the command line
+/// gives for it, which the server gives too.
+fn reviewed_file(browser: &Browser, server: &Server) -> (String, Value) {
+    let text = browser.run(
+        "return document.getElementById('review-text').value;",
+        json!([]),
+    );
+    let text = text.as_str().unwrap().to_string();
+    let file = tempfile::Builder::new().suffix(".txt").tempfile().unwrap();
+    std::fs::write(file.path(), &text).unwrap();
+    let (doc, code, said) = crate::gammon_analyse::analyse_in(folder(), file.path());
+    assert_eq!(code, 0, "{said}\n{text}");
+    let (status, posted) = post_analyse(server, text.as_bytes());
+    assert_eq!((status, &posted), (200, &doc));
+    (text, doc)
 }
 
 /// The page's way of writing a match-winning chance.
@@ -1253,29 +1266,9 @@ fn play_from_a_cube(browser: &Browser, server: &Server) {
     // it before the first action as gnubg does (`CV`, `CP`), and the command line reads
     // the same document from it.
     assert!(!browser.disabled("#game-review"));
-    browser.click("#game-review");
-    browser.until("the game's review", || {
-        !browser.attribute("#review-status", "data-state").is_empty()
-    });
-    assert_eq!(
-        browser.attribute("#review-status", "data-state"),
-        "ok",
-        "{}\n{}",
-        browser.text("#review-status"),
-        browser.text("#review-faults")
-    );
-    let text = browser.run(
-        "return document.getElementById('review-text').value;",
-        json!([]),
-    );
-    let text = text.as_str().unwrap();
+    open_review(browser);
+    let (text, doc) = reviewed_file(browser, server);
     assert!(text.contains("\n;CV[2]\n;CP[w]\n"), "{text}");
-    let file = tempfile::Builder::new().suffix(".txt").tempfile().unwrap();
-    std::fs::write(file.path(), text).unwrap();
-    let (doc, code, said) = crate::gammon_analyse::analyse_in(folder(), file.path());
-    assert_eq!(code, 0, "{said}\n{text}");
-    let (http, posted) = post_analyse(server, text.as_bytes());
-    assert_eq!((http, &posted), (200, &doc));
     let game = &doc["games"][0];
     assert_eq!(game["complete"], true, "{doc}");
     let first = xgid::parse(game["steps"][0]["xgid"].as_str().unwrap()).unwrap();

@@ -1131,6 +1131,72 @@ mod tests {
             .collect()
     }
 
+    /// A database's sides, as the builds read them.
+    struct Db {
+        succ: Successors,
+        full: Vec<bool>,
+        plan: Plan,
+    }
+
+    fn db(points: usize, checkers: usize) -> Db {
+        let index = BearoffIndex::new(points, checkers).unwrap();
+        let sides = Sides::new(&index);
+        Db {
+            succ: Successors::new(&sides),
+            full: full_of(&index, checkers == MAX_CHECKERS),
+            plan: Plan::new(&sides),
+        }
+    }
+
+    /// What `solve` hands its caller (the lead's records; none on another rank), and its
+    /// report.
+    fn records<V: Values + bytemuck::Pod>(setup: &Setup<'_>) -> (Vec<V::Record>, Report) {
+        let mut out = Vec::new();
+        let report = solve::<V>(setup, Progress::SILENT, |b| {
+            out.extend_from_slice(b);
+            Ok(())
+        })
+        .unwrap();
+        (out, report)
+    }
+
+    /// The out-of-core build of `db` in `memory` bytes (each rank's), by one process or
+    /// shared by `ranks` threads: the lead's records, and each rank's report.
+    fn run<V: Values + bytemuck::Pod>(
+        db: &Db,
+        ranks: usize,
+        memory: u64,
+    ) -> (Vec<V::Record>, Vec<Report>) {
+        let dir = tempfile::tempdir().unwrap();
+        let work = dir.path().join("work");
+        let slots = std::sync::Mutex::new(vec![Vec::new(); ranks]);
+        let wait = std::sync::Barrier::new(ranks);
+        let runs: Vec<(Vec<V::Record>, Report)> = std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..ranks)
+                .map(|rank| {
+                    let (work, slots, wait) = (&work, &slots, &wait);
+                    scope.spawn(move || {
+                        let me = Threads { rank, slots, wait };
+                        let setup = Setup {
+                            succ: &db.succ,
+                            plan: &db.plan,
+                            full: &db.full,
+                            line: "test",
+                            memory,
+                            work,
+                            split: (ranks > 1).then_some(&me as &dyn Split),
+                        };
+                        records::<V>(&setup)
+                    })
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap()).collect()
+        });
+        assert!(runs[1..].iter().all(|(out, _)| out.is_empty()));
+        let reports = runs.iter().map(|(_, r)| r.clone()).collect();
+        (runs.into_iter().next().unwrap().0, reports)
+    }
+
     /// The out-of-core records of `points` × `checkers` in `memory` bytes, and the
     /// in-memory solver's.
     fn both<V: Values + bytemuck::Pod>(
@@ -1138,30 +1204,10 @@ mod tests {
         checkers: usize,
         memory: u64,
     ) -> (Vec<V::Record>, Vec<V::Record>, Report) {
-        let index = BearoffIndex::new(points, checkers).unwrap();
-        let sides = Sides::new(&index);
-        let succ = Successors::new(&sides);
-        let full = full_of(&index, checkers == MAX_CHECKERS);
-        let plan = Plan::new(&sides);
-        let dir = tempfile::tempdir().unwrap();
-        let work = dir.path().join("work");
-        let setup = Setup {
-            succ: &succ,
-            plan: &plan,
-            full: &full,
-            line: "test",
-            memory,
-            work: &work,
-            split: None,
-        };
-        let mut out = Vec::new();
-        let report = solve::<V>(&setup, Progress::SILENT, |b| {
-            out.extend_from_slice(b);
-            Ok(())
-        })
-        .unwrap();
-        let want = two_sided::solve::<V>(&succ, &full, Progress::SILENT);
-        (out, want, report)
+        let db = db(points, checkers);
+        let (out, mut reports) = run::<V>(&db, 1, memory);
+        let want = two_sided::solve::<V>(&db.succ, &db.full, Progress::SILENT);
+        (out, want, reports.remove(0))
     }
 
     fn same<R: bytemuck::Pod>(a: &[R], b: &[R]) -> bool {
@@ -1182,11 +1228,8 @@ mod tests {
 
     #[test]
     fn the_least_memory_reads_in_narrow_chunks_and_gives_the_same_bytes() {
-        let index = BearoffIndex::new(6, 6).unwrap();
-        let sides = Sides::new(&index);
-        let succ = Successors::new(&sides);
-        let plan = Plan::new(&sides);
-        let least = least_memory(&plan, &succ, 32, 1).max(924 * 16);
+        let d = db(6, 6);
+        let least = least_memory(&d.plan, &d.succ, 32, 1).max(924 * 16);
         let (got, want, report) = both::<Cube>(6, 6, least);
         assert!(same(&got, &want));
         assert!(
@@ -1234,72 +1277,20 @@ mod tests {
         }
     }
 
-    /// The build of `points` × `checkers` shared by `ranks` threads in `memory` bytes
-    /// each: the lead's records, and each rank's report.
-    fn shared<V: Values + bytemuck::Pod>(
-        points: usize,
-        checkers: usize,
-        ranks: usize,
-        memory: u64,
-    ) -> (Vec<V::Record>, Vec<Report>) {
-        let index = BearoffIndex::new(points, checkers).unwrap();
-        let sides = Sides::new(&index);
-        let succ = Successors::new(&sides);
-        let full = full_of(&index, checkers == MAX_CHECKERS);
-        let plan = Plan::new(&sides);
-        let dir = tempfile::tempdir().unwrap();
-        let work = dir.path().join("work");
-        let slots = std::sync::Mutex::new(vec![Vec::new(); ranks]);
-        let wait = std::sync::Barrier::new(ranks);
-        let runs: Vec<(Vec<V::Record>, Report)> = std::thread::scope(|scope| {
-            let handles: Vec<_> = (0..ranks)
-                .map(|rank| {
-                    let (succ, plan, full, work) = (&succ, &plan, &full, &work);
-                    let (slots, wait) = (&slots, &wait);
-                    scope.spawn(move || {
-                        let me = Threads { rank, slots, wait };
-                        let setup = Setup {
-                            succ,
-                            plan,
-                            full,
-                            line: "test",
-                            memory,
-                            work,
-                            split: Some(&me),
-                        };
-                        let mut out = Vec::new();
-                        let report = solve::<V>(&setup, Progress::SILENT, |b| {
-                            out.extend_from_slice(b);
-                            Ok(())
-                        })
-                        .unwrap();
-                        (out, report)
-                    })
-                })
-                .collect();
-            handles.into_iter().map(|h| h.join().unwrap()).collect()
-        });
-        assert!(runs[1..].iter().all(|(out, _)| out.is_empty()));
-        let reports = runs.iter().map(|(_, r)| r.clone()).collect();
-        (runs.into_iter().next().unwrap().0, reports)
-    }
-
     #[test]
     fn ranks_sharing_the_build_each_hold_their_share_and_give_the_same_bytes() {
-        let index = BearoffIndex::new(6, 6).unwrap();
-        let sides = Sides::new(&index);
-        let succ = Successors::new(&sides);
-        let plan = Plan::new(&sides);
-        let (_, want, _) = both::<Cube>(6, 6, 1 << 30);
+        let d = db(6, 6);
+        let (plan, succ) = (&d.plan, &d.succ);
+        let want = two_sided::solve::<Cube>(succ, &d.full, Progress::SILENT);
         for ranks in [2, 3] {
             // Each rank holds its share of the layers' transposed rows: the least memory
             // it needs falls with the ranks, below what one process needs, and a build in
             // that much gives the same bytes.
-            let least = least_memory(&plan, &succ, 32, ranks);
-            let alone = least_memory(&plan, &succ, 32, 1);
+            let least = least_memory(plan, succ, 32, ranks);
+            let alone = least_memory(plan, succ, 32, 1);
             eprintln!("{ranks} ranks: {least} bytes a rank at least, {alone} alone");
             assert!(least * 10 < alone * 7, "{ranks} ranks: {least} of {alone}");
-            let (got, reports) = shared::<Cube>(6, 6, ranks, least);
+            let (got, reports) = run::<Cube>(&d, ranks, least);
             assert!(same(&got, &want), "{ranks} ranks");
             assert!(reports.iter().all(|r| r.peak_memory <= least));
             let x = reports[1].exchange.as_ref().unwrap();
@@ -1308,7 +1299,7 @@ mod tests {
             assert!(reports[0].exchange.as_ref().unwrap().bytes_received > 0);
         }
         let (got, want, _) = both::<GammonCube>(3, 15, 1 << 30);
-        assert!(same(&got, &shared::<GammonCube>(3, 15, 2, 1 << 30).0));
+        assert!(same(&got, &run::<GammonCube>(&db(3, 15), 2, 1 << 30).0));
         assert!(same(&got, &want));
     }
 
@@ -1380,15 +1371,7 @@ mod tests {
             work: &work,
             split: None,
         };
-        let run = || {
-            let mut out = Vec::new();
-            let r = solve::<Cube>(&setup, Progress::SILENT, |b| {
-                out.extend_from_slice(b);
-                Ok(())
-            })
-            .unwrap();
-            (out, r)
-        };
+        let run = || records::<Cube>(&setup);
         let (first, r) = run();
         assert_eq!(r.resumed_layers, 0);
         // All layers are there: a second run solves nothing.
