@@ -77,7 +77,7 @@ run = timed([
 test = timed([["cargo", "test", "--release", "--quiet"]], quiet_stderr=True, log="test.log")
 test_output = outputs[-1]
 load_after = " ".join(f"{x:.2f}" for x in os.getloadavg())
-parts = os.environ.get("PARTS", "gammon_analyse gammon_xgid bearoff_analyse serve_browser").split()
+parts = os.environ.get("PARTS", "gammon_analyse gammon_xgid bearoff_analyse browser").split()
 part_times = []
 for part in parts:
     wall, cpu = timed([["cargo", "test", "--release", "--quiet", "--test", "suite", "--", part]],

@@ -1298,8 +1298,8 @@ mod tests {
             assert!(x.bytes_sent > 0);
             assert!(reports[0].exchange.as_ref().unwrap().bytes_received > 0);
         }
-        let (got, want, _) = both::<GammonCube>(3, 15, 1 << 30);
-        assert!(same(&got, &run::<GammonCube>(&db(3, 15), 2, 1 << 30).0));
+        let (got, want, _) = both::<GammonCube>(3, 10, 1 << 30);
+        assert!(same(&got, &run::<GammonCube>(&db(3, 10), 2, 1 << 30).0));
         assert!(same(&got, &want));
     }
 
@@ -1310,7 +1310,7 @@ mod tests {
         use super::super::store::{build_shared, build_with, Kind, Method};
         let dir = tempfile::tempdir().unwrap();
         for compact in [false, true] {
-            let kind = Kind::two_sided(3, 15, true).stored_compact(compact);
+            let kind = Kind::two_sided(3, 10, true).stored_compact(compact);
             let one = dir.path().join(format!("one-{compact}.tbl"));
             let memory = Method::OutOfCore { memory: 1 << 28 };
             build_with(&kind, &one, memory, Progress::SILENT).unwrap();
