@@ -8,7 +8,9 @@
 
 use crate::bearoff_cli::table;
 use crate::common::{json_of, tabula};
-use crate::gammon_analyse::{cut_anywhere, the_bad_move_is_reported, with_a_bad_move};
+use crate::gammon_analyse::{
+    compare_with, cut_anywhere, gnubg_analysis_of, the_bad_move_is_reported, with_a_bad_move,
+};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -185,6 +187,25 @@ fn every_bear_off_of_a_gnubg_money_session_is_judged_as_hint_and_equity_judge_it
         assert_eq!(t["decisions"].as_u64().unwrap(), judged);
         assert!(t["skipped"].as_u64().unwrap() > 5 * judged, "{t}");
     }
+}
+
+// gnubg's own analysis of the same session (`analyse match`, `export match text`), kept
+// where the position is a bear-off of at most six checkers a side
+// (`scripts/gnubg_bearoff_analysis.py`): gnubg reads its 6×6 database there, so its best
+// play and proper cube action are the table's. Its "No double, beaver" is a no double and
+// its "Take"/"Beaver" a take (tabula's money judge has no beavers).
+#[test]
+fn every_bear_off_gnubg_analysed_has_gnubgs_best_play_and_cube_action() {
+    let (doc, code, err) = analyse(&data("backgammon-money.mat"), &[]);
+    assert_eq!(code, 0, "{err}");
+    let gnubg = gnubg_analysis_of(&[data("backgammon-money-bearoff.txt")]);
+    let (compared, differ) = compare_with(&doc, &gnubg);
+    assert_eq!(differ, Vec::<String>::new());
+    // Every decision tabula judged is one gnubg analysed (plays with a choice, cube
+    // decisions and answers), and the other way round: gnubg's blocks are the positions
+    // the 6×6 table holds.
+    assert_eq!(compared, decisions(&doc).len());
+    assert!(compared >= 12, "{compared} compared");
 }
 
 #[test]

@@ -108,7 +108,6 @@ fn sgf_and_mat_files_of_the_same_match_give_the_same_analysis() {
 /// cube action of the side on roll, and the proper answer to a double. Keyed by the
 /// Position ID and `play DD`, `cube` or `answer`.
 fn gnubg_analysis(name: &str) -> HashMap<(String, String), String> {
-    let mut out = HashMap::new();
     let mut files = vec![data(&format!("{name}.txt"))];
     for k in 2.. {
         let f = data(&format!("{name}_{k:03}.txt"));
@@ -117,6 +116,12 @@ fn gnubg_analysis(name: &str) -> HashMap<(String, String), String> {
         }
         files.push(f);
     }
+    gnubg_analysis_of(&files)
+}
+
+/// [`gnubg_analysis`] of the given text exports (or of blocks kept from them).
+pub(crate) fn gnubg_analysis_of(files: &[PathBuf]) -> HashMap<(String, String), String> {
+    let mut out = HashMap::new();
     for f in files {
         let text = std::fs::read_to_string(&f).unwrap();
         let (mut kind, mut id) = (String::new(), String::new());
@@ -159,9 +164,17 @@ fn gnubg_analysis(name: &str) -> HashMap<(String, String), String> {
 fn compare(name: &str) -> (usize, Vec<String>) {
     let (doc, code, err) = analyse(&data(&format!("{name}.sgf")));
     assert_eq!(code, 0, "{err}");
-    let gnubg = gnubg_analysis(name);
+    compare_with(&doc, &gnubg_analysis(name))
+}
+
+/// The decisions of an analysis document (`gammon analyse` or `bearoff analyse`) compared
+/// with gnubg's analysis of the same positions: (compared, differences).
+pub(crate) fn compare_with(
+    doc: &Value,
+    gnubg: &HashMap<(String, String), String>,
+) -> (usize, Vec<String>) {
     let (mut compared, mut differ) = (0, Vec::new());
-    for (x, kind, _chosen, best) in steps(&doc) {
+    for (x, kind, _chosen, best) in steps(doc) {
         let parsed = xgid::parse(&x).unwrap();
         let id = position_id::encode(&parsed.position).unwrap();
         let key = match kind.as_str() {
