@@ -123,7 +123,7 @@ fn gnubg_analysis(name: &str) -> HashMap<(String, String), String> {
 pub(crate) fn gnubg_analysis_of(files: &[PathBuf]) -> HashMap<(String, String), String> {
     let mut out = HashMap::new();
     for f in files {
-        let text = std::fs::read_to_string(&f).unwrap();
+        let text = std::fs::read_to_string(f).unwrap();
         let (mut kind, mut id) = (String::new(), String::new());
         for line in text.lines() {
             if let Some(header) = line.strip_prefix("Move number ") {
