@@ -151,7 +151,7 @@ pub fn analyse(record: &MatchRecord, stakes: Stakes<'_>) -> Result<Analysis, Err
                 .into(),
         });
     }
-    let mut previous_at_match_point = false;
+    let crawford = crawford_games(record);
     match stakes {
         Stakes::Money(table) => {
             if record.cube {
@@ -167,13 +167,7 @@ pub fn analyse(record: &MatchRecord, stakes: Stakes<'_>) -> Result<Analysis, Err
         }
         Stakes::Match(tables) => {
             let length = record.length;
-            for g in &record.games {
-                let at_match_point = g.score.iter().any(|&s| s + 1 == length);
-                let crawford = g
-                    .crawford
-                    .unwrap_or(at_match_point && !previous_at_match_point)
-                    && at_match_point;
-                previous_at_match_point = at_match_point;
+            for (g, &crawford) in record.games.iter().zip(&crawford) {
                 let needs = |s: u32| length.checked_sub(s).filter(|&n| n > 0);
                 let score = match (needs(g.score[0]), needs(g.score[1])) {
                     (Some(a), Some(b)) => Score::new(a, b, crawford),
@@ -401,6 +395,27 @@ pub(crate) fn replay<J: Judge + Clone>(
         complete,
         skipped: r.skipped,
     }
+}
+
+/// Whether each game of a match is the Crawford game: as the file marks it, else by the
+/// rule (the first game at which a player needs one point, after a game that left one
+/// there: not a match to one, as gnubg has it). Every game of a money session is not.
+pub(crate) fn crawford_games(record: &MatchRecord) -> Vec<bool> {
+    let mut previous_at_match_point = false;
+    let length = record.length;
+    record
+        .games
+        .iter()
+        .map(|g| {
+            let at_match_point = length > 0 && g.score.iter().any(|&s| s + 1 == length);
+            let crawford = g
+                .crawford
+                .unwrap_or(length > 1 && at_match_point && !previous_at_match_point)
+                && at_match_point;
+            previous_at_match_point = at_match_point;
+            crawford
+        })
+        .collect()
 }
 
 /// The cube `game` starts from (the usual one when its file sets none): refused in a game

@@ -327,6 +327,59 @@ fn check_match(d: &Decision) {
     assert!((best - equity(&d.best)).abs() < 1e-9, "line {}", d.line);
 }
 
+// The match to one's game, read as the Crawford game of a match to three at 2-0 (the
+// file's header and score changed, its moves gnubg's): the cube is dead and no gammon can
+// be won in 6x6, so each play is worth its chance to win the game, and the decisions judged
+// are those of double match point, with the same losses.
+#[test]
+fn the_crawford_game_is_judged_by_the_chance_to_win_as_double_match_point_is() {
+    let text = std::fs::read_to_string(data("backgammon-match1.mat")).unwrap();
+    let score = " gnubg : 0                      root : 0";
+    assert_eq!(text.matches(score).count(), 1);
+    let crawford = text
+        .replacen(" 1 point match", " 3 point match", 1)
+        .replace(score, " gnubg : 2                      root : 0");
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("crawford.mat");
+    std::fs::write(&file, crawford).unwrap();
+    let (doc, code, err) = analyse(&file, &[]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(doc["length"], 3);
+    assert_eq!(doc["measure"], "chance");
+    assert_eq!(doc["games"][0]["crawford"], true);
+    let (dmp, code, err) = analyse(&data("backgammon-match1.mat"), &[]);
+    assert_eq!(code, 0, "{err}");
+    // The same positions (the XGID's first field; its others hold the score), choices,
+    // best plays and losses.
+    let judged = |doc: &Value| -> Vec<(String, String, String, String, u64)> {
+        decisions(doc)
+            .into_iter()
+            .map(|d| {
+                let position = d.xgid.split(':').next().unwrap().to_string();
+                (position, d.kind, d.chosen, d.best, d.loss.to_bits())
+            })
+            .collect()
+    };
+    let ds = judged(&doc);
+    assert!(ds.len() >= 3, "{ds:?}");
+    assert_eq!(ds, judged(&dmp));
+    assert!(ds.iter().all(|d| d.1 == "play"));
+    // At 1-0 in the same match, neither double match point nor the Crawford game: not
+    // judged, every decision counted.
+    let text = std::fs::read_to_string(&file).unwrap();
+    let other = dir.path().join("other.mat");
+    std::fs::write(&other, text.replace(" gnubg : 2  ", " gnubg : 1  ")).unwrap();
+    let (doc, code, err) = analyse(&other, &[]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(doc["games"][0]["crawford"], false);
+    assert!(decisions(&doc).is_empty());
+    let skipped = |doc: &Value| -> u64 {
+        let totals = doc["totals"].as_array().unwrap();
+        totals.iter().map(|t| t["skipped"].as_u64().unwrap()).sum()
+    };
+    assert_eq!(skipped(&doc), skipped(&dmp) + ds.len() as u64);
+}
+
 #[test]
 fn the_one_sided_estimate_is_apart_labelled_and_hints_estimate() {
     let os = table("bearoff-os-6.tbl");

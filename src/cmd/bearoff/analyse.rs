@@ -142,7 +142,7 @@ pub fn render(a: &BearoffAnalysis, all: bool) -> String {
         a.tables.join(", "),
         match a.analysis.length {
             0 => "",
-            _ => " (in a match, only the games at double match point are judged)",
+            _ => " (in a match, only the games at double match point and the Crawford game are judged)",
         }
     );
     out.push_str(&render_analysis(&a.analysis, all));

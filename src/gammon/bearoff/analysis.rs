@@ -2,17 +2,26 @@
 //! files"): each game replayed from backgammon's opening by the family's replay
 //! (`crate::gammon::analysis`), and every decision whose position a two-sided table
 //! holds judged by the bear-off's judges — money play through [`Bearoff`] (cubeful when
-//! the file played with the cube), double match point through [`DoubleMatchPoint`] — the
-//! tables tried largest first ([`Largest`]). The other decisions are counted, not judged:
-//! positions outside every table, and in a match every game not at double match point
-//! (a table holds money values; at other scores the cube and the gammons are worth what
-//! the match makes them, which no table here holds). On request the races the tables do
-//! not hold are judged apart by the one-sided estimate ([`Estimate`]), labelled so.
+//! the file played with the cube), double match point and the Crawford game through
+//! [`DoubleMatchPoint`] — the tables tried largest first ([`Largest`]). The other
+//! decisions are counted, not judged: positions outside every table, and in a match every
+//! game at another score (a table holds money values; there the cube and the gammons are
+//! worth what the match makes them, which no table here holds). On request the races the
+//! tables do not hold are judged apart by the one-sided estimate ([`Estimate`]), labelled
+//! so.
+//!
+//! The Crawford game is judged by the chance to win the game. The cube is dead, and a
+//! game won is worth the same match-winning chance `W` (`L` lost) whatever the play, when
+//! no gammon can be won: that holds in the tables of fewer than fifteen checkers a side
+//! (every side on them has borne off), the only ones used there. A play is then worth
+//! `L + p (W − L)` with `p` its chance to win, so the best play is the one of the largest
+//! `p`, and gnubg's normalisation of a loss in match-winning chance, `2 · loss / (W − L)`,
+//! is `2 · Δp`: the same numbers as at double match point, whatever the match-equity table.
 
 use super::judge::{Bearoff, DoubleMatchPoint, Estimate, Largest};
 use super::query::{name, ONE_SIDED_ESTIMATE};
 use super::store::{OneSidedTable, TwoSidedTable};
-use crate::gammon::analysis::{finish, replay, Analysis, Judging};
+use crate::gammon::analysis::{crawford_games, finish, replay, Analysis, Judging};
 use crate::gammon::gnubg::record::{Fault, MatchRecord, Played};
 use crate::gammon::judge::{Judge, Measure};
 use crate::gammon::Error;
@@ -121,12 +130,37 @@ pub fn analyse(
     } else {
         let judge = Largest::new(tables.iter().map(|t| DoubleMatchPoint::new(t)).collect())
             .ok_or_else(no_table)?;
-        for g in &record.games {
-            let judging = match double_match_point(record.length, g.score) {
-                true => Judging::All,
-                false => Judging::Nothing,
-            };
-            games.push(replay(&judge, record, g, false, judging, &mut faults));
+        // The Crawford game's: the tables without gammons (no side on them has all fifteen
+        // checkers, so none can lose a gammon).
+        let crawford_judge = Largest::new(
+            tables
+                .iter()
+                .filter(|t| !t.kind().gammons())
+                .map(|t| DoubleMatchPoint::new(t))
+                .collect(),
+        );
+        for (g, &crawford) in record.games.iter().zip(&crawford_games(record)) {
+            if double_match_point(record.length, g.score) {
+                games.push(replay(
+                    &judge,
+                    record,
+                    g,
+                    crawford,
+                    Judging::All,
+                    &mut faults,
+                ));
+            } else if let (true, Some(judge)) = (crawford, &crawford_judge) {
+                games.push(replay(judge, record, g, true, Judging::All, &mut faults));
+            } else {
+                games.push(replay(
+                    &judge,
+                    record,
+                    g,
+                    crawford,
+                    Judging::Nothing,
+                    &mut faults,
+                ));
+            }
         }
     }
     let estimate = one_sided.map(|os| {

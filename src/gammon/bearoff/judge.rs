@@ -104,7 +104,10 @@ impl Judge for Bearoff<'_> {
 
 /// Double match point (both sides one point from the match, or a match to one): the cube
 /// is dead and a game won, single or gammon, is the match, so the match-winning chance of
-/// the side on roll is its chance to win the game, read from a two-sided table.
+/// the side on roll is its chance to win the game, read from a two-sided table. It judges
+/// the Crawford game too, from a table without gammons (`analysis`): there a play's
+/// match-winning chance is a rising line of its chance to win the game, and gnubg's
+/// normalised loss the same `2 · Δp`.
 #[derive(Clone)]
 pub struct DoubleMatchPoint<'a> {
     table: &'a TwoSidedTable,
