@@ -12,8 +12,8 @@ mod bearoff_out_of_core;
 mod bingo_cli;
 mod bingo_law;
 mod bingo_players;
-// Before the other areas' tests in libtest's order (by name): the longest test of the
-// suite (a quarter of its run) starts first instead of last on the two threads.
+// Named to come early in libtest's order (by name): the longest test of the suite (a
+// quarter of its run) starts among the first instead of the last on the two threads.
 #[cfg(feature = "serve")]
 mod browser;
 mod fabfib_cli;

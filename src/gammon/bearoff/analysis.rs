@@ -140,27 +140,12 @@ pub fn analyse(
                 .collect(),
         );
         for (g, &crawford) in record.games.iter().zip(&crawford_games(record)) {
-            if double_match_point(record.length, g.score) {
-                games.push(replay(
-                    &judge,
-                    record,
-                    g,
-                    crawford,
-                    Judging::All,
-                    &mut faults,
-                ));
-            } else if let (true, Some(judge)) = (crawford, &crawford_judge) {
-                games.push(replay(judge, record, g, true, Judging::All, &mut faults));
-            } else {
-                games.push(replay(
-                    &judge,
-                    record,
-                    g,
-                    crawford,
-                    Judging::Nothing,
-                    &mut faults,
-                ));
-            }
+            let (judge, judging) = match (crawford, &crawford_judge) {
+                _ if double_match_point(record.length, g.score) => (&judge, Judging::All),
+                (true, Some(crawford_judge)) => (crawford_judge, Judging::All),
+                _ => (&judge, Judging::Nothing),
+            };
+            games.push(replay(judge, record, g, crawford, judging, &mut faults));
         }
     }
     let estimate = one_sided.map(|os| {
