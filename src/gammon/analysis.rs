@@ -445,7 +445,8 @@ impl<J: Judge> Replay<'_, J> {
             Judging::All => true,
             Judging::Plays => !cube,
             Judging::Nothing => false,
-        } && self.judges[p].holds(&self.pos);
+        } && self.judges[p].holds(&self.pos)
+            && self.judges[p].prepare(&self.pos).is_ok();
         if !judged {
             self.skipped[p] += 1;
         }
@@ -521,10 +522,13 @@ impl<J: Judge> Replay<'_, J> {
             return Ok(());
         }
         // Unjudged positions: a turn without a double is not counted as a decision.
-        if self.judging != Judging::All || !self.judges[p].holds(&self.pos) {
+        let judge = self.judges[p];
+        if self.judging != Judging::All
+            || !judge.holds(&self.pos)
+            || judge.prepare(&self.pos).is_err()
+        {
             return Ok(());
         }
-        let judge = self.judges[p];
         let seen = self.seen(p);
         let action = judge.cube(&self.pos, seen).map_err(|e| e.to_string())?;
         if let Some(action) = action.filter(|a| a.action.is_some()) {

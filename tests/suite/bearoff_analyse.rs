@@ -45,6 +45,7 @@ struct Decision {
     chosen: String,
     best: String,
     loss: f64,
+    normalised: f64,
 }
 
 fn decisions(doc: &Value) -> Vec<Decision> {
@@ -63,6 +64,7 @@ fn decisions(doc: &Value) -> Vec<Decision> {
                 chosen: d["chosen"].as_str().unwrap().to_string(),
                 best: d["best"].as_str().unwrap().to_string(),
                 loss: d["loss"].as_f64().unwrap(),
+                normalised: d["normalised"].as_f64().unwrap(),
             });
         }
     }
@@ -291,9 +293,11 @@ fn the_sgf_and_the_mat_of_a_match_analyse_alike_and_only_double_match_point_is_j
     assert!((d.loss - 1.0 / 9.0).abs() < 1e-9, "{}", d.loss);
     check_match(d);
 
-    // A match to three: its games not at 2-2 are counted, none judged.
-    let (three, code, err) = analyse(&data("backgammon-match3.mat"), &[]);
+    // A match to three without a match-equity table: its games not at 2-2 are counted,
+    // none judged; with gnubg's, judged at their scores.
+    let (three, code, err) = analyse(&data("backgammon-match3.mat"), &["--met", "none"]);
     assert_eq!(code, 0, "{err}");
+    assert_eq!(three["met"], Value::Null);
     for g in three["games"].as_array().unwrap() {
         let dmp = g["score"].as_array().unwrap().iter().all(|s| s == 2);
         if !dmp {
@@ -301,6 +305,14 @@ fn the_sgf_and_the_mat_of_a_match_analyse_alike_and_only_double_match_point_is_j
             assert!(g["skipped"][0].as_u64().unwrap() > 0);
         }
     }
+    let Some(met) = gnubg_met() else { return };
+    let (three, code, err) = analyse(&data("backgammon-match3.mat"), &["--met", met]);
+    assert_eq!(code, 0, "{err}");
+    assert!(three["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|g| !g["steps"].as_array().unwrap().is_empty()));
 }
 
 /// Checks a play at double match point against `hint`'s cubeless equities.
@@ -342,7 +354,7 @@ fn the_crawford_game_is_judged_by_the_chance_to_win_as_double_match_point_is() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("crawford.mat");
     std::fs::write(&file, crawford).unwrap();
-    let (doc, code, err) = analyse(&file, &[]);
+    let (doc, code, err) = analyse(&file, &["--met", "none"]);
     assert_eq!(code, 0, "{err}");
     assert_eq!(doc["length"], 3);
     assert_eq!(doc["measure"], "chance");
@@ -364,12 +376,12 @@ fn the_crawford_game_is_judged_by_the_chance_to_win_as_double_match_point_is() {
     assert!(ds.len() >= 3, "{ds:?}");
     assert_eq!(ds, judged(&dmp));
     assert!(ds.iter().all(|d| d.1 == "play"));
-    // At 1-0 in the same match, neither double match point nor the Crawford game: not
-    // judged, every decision counted.
+    // At 1-0 in the same match, neither double match point nor the Crawford game: without
+    // a match-equity table not judged, every decision counted.
     let text = std::fs::read_to_string(&file).unwrap();
     let other = dir.path().join("other.mat");
     std::fs::write(&other, text.replace(" gnubg : 2  ", " gnubg : 1  ")).unwrap();
-    let (doc, code, err) = analyse(&other, &[]);
+    let (doc, code, err) = analyse(&other, &["--met", "none"]);
     assert_eq!(code, 0, "{err}");
     assert_eq!(doc["games"][0]["crawford"], false);
     assert!(decisions(&doc).is_empty());
@@ -378,6 +390,32 @@ fn the_crawford_game_is_judged_by_the_chance_to_win_as_double_match_point_is() {
         totals.iter().map(|t| t["skipped"].as_u64().unwrap()).sum()
     };
     assert_eq!(skipped(&doc), skipped(&dmp) + ds.len() as u64);
+
+    // With gnubg's match-equity table the Crawford game is judged by the bear-off solved at
+    // its score: the same best plays, and losses in match-winning chance `Δp (W − L)` whose
+    // normalisation is the same `2 · Δp` whatever the table.
+    let Some(met) = gnubg_met() else { return };
+    let (solved, code, err) = analyse(&file, &["--met", met]);
+    assert_eq!(code, 0, "{err}");
+    let (a, b) = (decisions(&solved), decisions(&dmp));
+    assert_eq!(a.len(), b.len());
+    for (a, b) in a.iter().zip(&b) {
+        assert_eq!(
+            (&a.xgid[..26], &a.chosen, &a.best),
+            (&b.xgid[..26], &b.chosen, &b.best)
+        );
+        assert!(
+            (a.normalised - b.normalised).abs() < 1e-9,
+            "{} {}",
+            a.normalised,
+            b.normalised
+        );
+        assert!(a.loss <= b.loss + 1e-12);
+    }
+    // At 1-0 the game is judged too, its cube decisions with it.
+    let (doc, code, err) = analyse(&other, &["--met", met]);
+    assert_eq!(code, 0, "{err}");
+    assert!(decisions(&doc).len() >= ds.len());
 }
 
 #[test]
@@ -492,4 +530,28 @@ fn damaged_files_get_messages_naming_file_and_line_and_the_rest_is_analysed() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+}
+
+/// gnubg's match-equity table, where gnubg is installed (`.ci/run` installs it; with
+/// `TABULA_GNUBG` set its absence is a failure).
+fn gnubg_met() -> Option<&'static str> {
+    crate::gammon_xgid::gnubg()?;
+    Some("/usr/share/gnubg/met/Kazaross-XG2.xml")
+}
+
+// A 25-point match gnubg played against itself (`scripts/gnubg_match_files.sh`, seed 3),
+// its bear-offs judged at their scores with gnubg's own match-equity table, and compared
+// with gnubg's analysis of the same file, kept where the position is a bear-off of at most
+// six checkers a side (`scripts/gnubg_bearoff_analysis.py`).
+#[test]
+fn every_bear_off_of_a_gnubg_match_is_judged_at_its_score_as_gnubg_judges_it() {
+    let Some(met) = gnubg_met() else { return };
+    let (doc, code, err) = analyse(&data("backgammon-match25.mat"), &["--met", met]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(doc["met"], "Kazaross XG2 25 point MET");
+    let gnubg = gnubg_analysis_of(&[data("backgammon-match25-bearoff.txt")]);
+    let (compared, differ) = compare_with(&doc, &gnubg);
+    assert_eq!(differ, Vec::<String>::new());
+    assert_eq!(compared, decisions(&doc).len());
+    assert_eq!(compared, 19);
 }

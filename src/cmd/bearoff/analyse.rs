@@ -12,6 +12,7 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use tabula::gammon::bearoff::analysis::{self, BearoffAnalysis};
 use tabula::gammon::bearoff::store::{Kind, OneSidedTable, TwoSidedTable};
+use tabula::gammon::matchplay::met::Met;
 use tabula::Result;
 
 /// `bearoff analyse`'s arguments.
@@ -27,6 +28,12 @@ pub struct AnalyseArgs {
     /// or a table's name in the tables folder: bearoff-os-6); not exact, labelled so
     #[arg(long, value_name = "FILE|NAME")]
     pub one_sided: Option<PathBuf>,
+    /// The match-equity table (gnubg's XML) that values the scores after a game, for a
+    /// match's games at other scores than double match point (default: gnubg's own,
+    /// /usr/share/gnubg/met/Kazaross-XG2.xml, where gnubg is installed; none: judge only
+    /// double match point and the Crawford game, which need no table)
+    #[arg(long, value_name = "FILE|none")]
+    pub met: Option<PathBuf>,
     /// List every decision judged, not only those that lost equity
     #[arg(long)]
     pub all: bool,
@@ -83,10 +90,33 @@ fn open_tables(given: &[PathBuf]) -> Result<Vec<TwoSidedTable>> {
         .collect()
 }
 
+/// gnubg's default match-equity table, where Debian's gnubg installs it.
+pub const GNUBG_MET: &str = "/usr/share/gnubg/met/Kazaross-XG2.xml";
+
+/// The match-equity table given, else gnubg's where it is installed (none: a match's games
+/// at other scores than double match point are counted as not judged).
+fn open_met(given: Option<&Path>) -> Result<Option<Met>> {
+    match given {
+        Some(path) if path == Path::new("none") => Ok(None),
+        Some(path) => Ok(Some(Met::read_gnubg(path)?)),
+        None => {
+            let path = Path::new(GNUBG_MET);
+            Ok(match path.exists() {
+                true => Some(Met::read_gnubg(path)?),
+                false => None,
+            })
+        }
+    }
+}
+
 /// `bearoff analyse FILE`.
 pub fn run(args: AnalyseArgs) -> Result<()> {
     let record = read(&args.file)?;
     let owned = open_tables(&args.table)?;
+    let met = match record.length {
+        0 => None,
+        _ => open_met(args.met.as_deref())?,
+    };
     let one_sided: Option<OneSidedTable> = match &args.one_sided {
         Some(given) => {
             let points = owned.iter().map(|t| t.kind().points).max().unwrap_or(6);
@@ -99,16 +129,19 @@ pub fn run(args: AnalyseArgs) -> Result<()> {
         None => None,
     };
     let tables: Vec<&TwoSidedTable> = owned.iter().collect();
-    let a = analysis::analyse(&record, &tables, one_sided.as_ref()).map_err(|e| match e {
-        tabula::gammon::Error::NoCube { .. } => {
-            let kind = Kind::two_sided(6, 6, true);
-            e.with_hint(&format!(
-                "the file played with the cube: {}",
-                build_command(&kind, None)
-            ))
-        }
-        e => e,
-    })?;
+    let a =
+        analysis::analyse(&record, &tables, one_sided.as_ref(), met.as_ref()).map_err(
+            |e| match e {
+                tabula::gammon::Error::NoCube { .. } => {
+                    let kind = Kind::two_sided(6, 6, true);
+                    e.with_hint(&format!(
+                        "the file played with the cube: {}",
+                        build_command(&kind, None)
+                    ))
+                }
+                e => e,
+            },
+        )?;
     match args.json.json {
         true => emit_json(&a)?,
         false => {
@@ -138,13 +171,20 @@ fn faults(file: &Path, a: &BearoffAnalysis) -> Result<()> {
 /// then the estimate's when asked.
 pub fn render(a: &BearoffAnalysis, all: bool) -> String {
     let mut out = format!(
-        "Bear-offs judged exactly by {}; the other decisions are counted as not judged{}.\n",
+        "Bear-offs judged exactly by {}; the other decisions are counted as not judged.\n",
         a.tables.join(", "),
-        match a.analysis.length {
-            0 => "",
-            _ => " (in a match, only the games at double match point and the Crawford game are judged)",
-        }
     );
+    if a.analysis.length > 0 {
+        out.push_str(&match &a.met {
+            Some(met) => {
+                format!("The scores after a game are valued by the match-equity table {met}.\n")
+            }
+            None => format!(
+                "No match-equity table (--met FILE, or gnubg's {GNUBG_MET}): only the games \
+                 at double match point and the Crawford game are judged.\n"
+            ),
+        });
+    }
     out.push_str(&render_analysis(&a.analysis, all));
     if let Some(e) = &a.estimate {
         out.push_str(&format!(

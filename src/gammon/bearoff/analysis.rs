@@ -18,12 +18,14 @@
 //! `p`, and gnubg's normalisation of a loss in match-winning chance, `2 · loss / (W − L)`,
 //! is `2 · Δp`: the same numbers as at double match point, whatever the match-equity table.
 
-use super::judge::{Bearoff, DoubleMatchPoint, Estimate, Largest};
+use super::judge::{Bearoff, DoubleMatchPoint, Estimate, Largest, MatchPlay};
 use super::query::{name, ONE_SIDED_ESTIMATE};
 use super::store::{OneSidedTable, TwoSidedTable};
 use crate::gammon::analysis::{crawford_games, finish, replay, Analysis, Judging};
 use crate::gammon::gnubg::record::{Fault, MatchRecord, Played};
 use crate::gammon::judge::{Judge, Measure};
+use crate::gammon::matchplay::met::Met;
+use crate::gammon::matchplay::Score;
 use crate::gammon::Error;
 use serde::Serialize;
 
@@ -38,6 +40,9 @@ pub struct BearoffAnalysis {
     pub method: &'static str,
     /// The two-sided tables used, largest first (`bearoff 6x6`).
     pub tables: Vec<String>,
+    /// The match-equity table that valued the scores after a game, in a match judged at
+    /// scores other than double match point (its name); null otherwise.
+    pub met: Option<String>,
     /// The analysis of the decisions the tables hold.
     #[serde(flatten)]
     pub analysis: Analysis,
@@ -72,6 +77,7 @@ pub fn analyse(
     record: &MatchRecord,
     tables: &[&TwoSidedTable],
     one_sided: Option<&OneSidedTable>,
+    met: Option<&Met>,
 ) -> Result<BearoffAnalysis, Error> {
     let mut faults = record.faults.clone();
     let mut tables = tables.to_vec();
@@ -108,6 +114,7 @@ pub fn analyse(
         return Ok(BearoffAnalysis {
             method: EXACT,
             tables: names,
+            met: None,
             analysis: finish(record, "backgammon", measure, Vec::new(), faults),
             estimate: None,
         });
@@ -130,8 +137,8 @@ pub fn analyse(
     } else {
         let judge = Largest::new(tables.iter().map(|t| DoubleMatchPoint::new(t)).collect())
             .ok_or_else(no_table)?;
-        // The Crawford game's: the tables without gammons (no side on them has all fifteen
-        // checkers, so none can lose a gammon).
+        // The Crawford game's without a match-equity table: the tables without gammons
+        // (no side on them has all fifteen checkers, so none can lose a gammon).
         let crawford_judge = Largest::new(
             tables
                 .iter()
@@ -140,8 +147,23 @@ pub fn analyse(
                 .collect(),
         );
         for (g, &crawford) in record.games.iter().zip(&crawford_games(record)) {
+            if double_match_point(record.length, g.score) {
+                games.push(replay(
+                    &judge,
+                    record,
+                    g,
+                    crawford,
+                    Judging::All,
+                    &mut faults,
+                ));
+                continue;
+            }
+            if let Some(at_score) = at_score(record, g.score, crawford, &tables, met) {
+                let all = Judging::All;
+                games.push(replay(&at_score, record, g, crawford, all, &mut faults));
+                continue;
+            }
             let (judge, judging) = match (crawford, &crawford_judge) {
-                _ if double_match_point(record.length, g.score) => (&judge, Judging::All),
                 (true, Some(crawford_judge)) => (crawford_judge, Judging::All),
                 _ => (&judge, Judging::Nothing),
             };
@@ -166,9 +188,29 @@ pub fn analyse(
     Ok(BearoffAnalysis {
         method: EXACT,
         tables: names,
+        met: met.filter(|_| record.length > 0).map(|m| m.variant.clone()),
         analysis: finish(record, "backgammon", measure, games, faults),
         estimate,
     })
+}
+
+/// The judge of a game at `score` (player 0's, counted from 0) by the bear-off solved at
+/// that score, the tables tried largest first; none without a match-equity table, or
+/// where the score lies beyond it.
+fn at_score<'a>(
+    record: &MatchRecord,
+    score: [u32; 2],
+    crawford: bool,
+    tables: &[&'a TwoSidedTable],
+    met: Option<&Met>,
+) -> Option<Largest<MatchPlay<'a>>> {
+    let needs = |s: u32| record.length.checked_sub(s).filter(|&n| n > 0);
+    let score = Score::new(needs(score[0])?, needs(score[1])?, crawford).ok()?;
+    let judges = tables
+        .iter()
+        .map(|t| MatchPlay::new(t, met?, score).ok())
+        .collect::<Option<Vec<_>>>()?;
+    Largest::new(judges)
 }
 
 fn no_table() -> Error {

@@ -1,14 +1,20 @@
 //! The bear-off's judges (`crate::gammon::judge`): money play through a two-sided table,
 //! its values shared with the family's ([`MoneyWorth`]); double match point through the
-//! same table's chance to win ([`DoubleMatchPoint`]); the one-sided estimate of a race
+//! same table's chance to win ([`DoubleMatchPoint`]); any other match score through the
+//! bear-off solved at that score ([`MatchPlay`]); the one-sided estimate of a race
 //! ([`Estimate`], labelled as not exact); and several tables tried largest first
 //! ([`Largest`]), as a match file's analysis asks them (`docs/bearoff.md`, "Match files").
 
+use super::match_race::MatchRace;
 use super::query::race_estimate;
 use super::store::{OneSidedTable, TwoSidedTable};
-use crate::gammon::cube::{decide_money, Cube, CubeAction, CubeState, Owner};
+use crate::gammon::cube::{decide, decide_money, Cube, CubeAction, CubeState, Owner};
 use crate::gammon::judge::{money_unit, Judge, Measure, MoneyWorth};
+use crate::gammon::matchplay::judge::{may_double, rules};
+use crate::gammon::matchplay::met::Met;
+use crate::gammon::matchplay::{MatchCube, Score};
 use crate::gammon::{Error, Outcomes, Position, Variant};
+use std::rc::Rc;
 
 /// Money play in a two-sided bear-off database.
 #[derive(Clone)]
@@ -179,6 +185,119 @@ impl Judge for DoubleMatchPoint<'_> {
     }
 }
 
+/// A match score other than double match point: exact match-winning chances from the
+/// bear-off solved at the score ([`MatchRace`]: the table's sides and the rules, the
+/// scores after the game valued by a match-equity table); the table itself gives only the
+/// cubeless values a review shows beside them. The two sides' judges share the values.
+#[derive(Clone)]
+pub struct MatchPlay<'a> {
+    table: &'a TwoSidedTable,
+    race: Rc<MatchRace>,
+    /// The perspective of the side on roll (0: the score as given).
+    side: usize,
+    variant: Variant,
+}
+
+impl<'a> MatchPlay<'a> {
+    /// The judge of `table` at `score` (the side on roll first), `met` valuing the scores
+    /// after a game; a score beyond `met` is refused.
+    pub fn new(table: &'a TwoSidedTable, met: &Met, score: Score) -> Result<MatchPlay<'a>, Error> {
+        Ok(MatchPlay {
+            table,
+            race: Rc::new(MatchRace::new(table.index(), met, score)?),
+            side: 0,
+            variant: Variant::backgammon(),
+        })
+    }
+
+    fn ranks(&self, p: &Position) -> Result<(u32, u32), Error> {
+        let (us, them) = self.table.index().ranks_of(p)?;
+        // Side ranks are below 2³² in every table (`BearoffIndex`).
+        Ok((us as u32, them as u32))
+    }
+
+    fn score(&self) -> Score {
+        self.race.score(self.side)
+    }
+}
+
+impl Judge for MatchPlay<'_> {
+    type Cube = MatchCube;
+    type Worth = f64;
+
+    fn variant(&self) -> &Variant {
+        &self.variant
+    }
+
+    fn unit(&self, _: MatchCube) -> Measure {
+        Measure::Chance
+    }
+
+    /// The pairs the table holds whose game from there fits in the values' budget
+    /// (`match_race::BUDGET`).
+    fn holds(&self, p: &Position) -> bool {
+        self.ranks(p)
+            .is_ok_and(|(us, them)| self.race.fits(us, them))
+    }
+
+    fn prepare(&self, p: &Position) -> Result<(), Error> {
+        let (us, them) = self.ranks(p)?;
+        self.race.prepare(self.side, us, them)
+    }
+
+    fn turned(&self) -> Self {
+        MatchPlay {
+            side: 1 - self.side,
+            ..self.clone()
+        }
+    }
+
+    fn seen(&self, cube: Option<Cube>, side: Owner) -> MatchCube {
+        MatchCube::seen(cube, side)
+    }
+
+    fn position(&self, p: &Position, cube: MatchCube) -> Result<f64, Error> {
+        let (us, them) = self.ranks(p)?;
+        self.race.no_double(self.side, us, them, cube)
+    }
+
+    fn cubeless(&self, p: &Position) -> Result<Option<(f64, Outcomes)>, Error> {
+        let (us, them) = self.table.index().ranks_of(p)?;
+        let v = self.table.values(us, them)?;
+        Ok(Some((v.equity(), v.outcomes())))
+    }
+
+    /// The chance after winning `points` times the cube.
+    fn won(&self, points: u32, cube: MatchCube) -> f64 {
+        self.race.won(self.side, points, cube)
+    }
+
+    /// One less the opponent's chance, on roll, deciding on the cube first.
+    fn after(&self, next: &Position, cube: MatchCube) -> Result<f64, Error> {
+        let (on_roll, mover) = self.ranks(next)?;
+        let theirs = cube.seen_by_opponent();
+        Ok(1.0 - self.race.on_turn(1 - self.side, on_roll, mover, theirs)?)
+    }
+
+    fn cube(&self, p: &Position, cube: MatchCube) -> Result<Option<CubeAction>, Error> {
+        let score = self.score();
+        if !may_double(score, cube) {
+            return Ok(None);
+        }
+        let (us, them) = self.ranks(p)?;
+        let choices = self.race.choices(self.side, us, them, cube)?;
+        Ok(Some(decide(choices, rules(score, cube))))
+    }
+
+    /// Per unit of the cube: a chance lost over what winning and losing the cube's value
+    /// are apart, twice (gnubg's `mwc2eq`).
+    fn normalised(&self, loss: f64, cube: MatchCube) -> f64 {
+        let won = self.race.won(self.side, 1, cube);
+        let lost = 1.0 - self.race.won(1 - self.side, 1, cube);
+        2.0 * loss / (won - lost)
+    }
+}
+
 /// The one-sided estimate of a race of money play without the cube (`query::race_estimate`:
 /// each side's rolls to bear off taken as independent): not exact, and every answer built
 /// on it says so. It holds the races whose sides are all on the table's points.
@@ -282,6 +401,10 @@ impl<J: Judge> Judge for Largest<J> {
 
     fn holds(&self, p: &Position) -> bool {
         self.judges.iter().any(|j| j.holds(p))
+    }
+
+    fn prepare(&self, p: &Position) -> Result<(), Error> {
+        self.of(p)?.prepare(p)
     }
 
     fn turned(&self) -> Self {

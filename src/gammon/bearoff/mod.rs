@@ -5,6 +5,7 @@ pub mod gnubg;
 pub mod index;
 pub mod judge;
 mod kernels;
+pub mod match_race;
 #[cfg(feature = "mpi")]
 pub mod mpi;
 pub mod notation;

@@ -71,6 +71,15 @@ pub trait Judge {
         true
     }
 
+    /// Readies the values of the decisions at `p`, held, and of the positions a game goes
+    /// on to from it, for a judge that values them lazily (the bear-off at a match score);
+    /// nothing to do for a table. The analysis of a game calls it at each decision it
+    /// judges, so that the game's first decision in a bear-off values what the rest read.
+    fn prepare(&self, p: &Position) -> Result<(), Error> {
+        let _ = p;
+        Ok(())
+    }
+
     /// The same stakes seen by the other side (at a match score, the score mirrored).
     fn turned(&self) -> Self
     where

@@ -155,16 +155,7 @@ impl Judge for AtScore<'_> {
 
     /// The cube at 1, centred, for a game without one.
     fn seen(&self, cube: Option<Cube>, side: Owner) -> MatchCube {
-        let c = cube.unwrap_or(Cube::START);
-        let owner = match c.owner {
-            Owner::Centred => CubeOwner::Centred,
-            o if o == side => CubeOwner::OnRoll,
-            _ => CubeOwner::Opponent,
-        };
-        MatchCube {
-            value: c.value,
-            owner,
-        }
+        MatchCube::seen(cube, side)
     }
 
     fn position(&self, p: &Position, cube: MatchCube) -> Result<f64, Error> {

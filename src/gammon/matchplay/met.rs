@@ -11,7 +11,7 @@
 //! beyond). tabula's `post_crawford` holds the side one point away, as the spec has it:
 //! one minus gnubg's.
 
-use super::score::{Game, Unit};
+use super::score::{Game, Score, Unit};
 use crate::gammon::Error;
 use serde::Serialize;
 use std::collections::HashMap;
@@ -82,6 +82,31 @@ impl Met {
             met,
             post_crawford,
         })
+    }
+
+    /// The match-winning chance of the side on roll of `score` at the start of a game
+    /// there, before the opening roll: the pre-Crawford row (where a side needs one
+    /// point, the Crawford game), or the post-Crawford row. A score beyond the table is
+    /// refused.
+    pub fn start(&self, score: Score) -> Result<f64, Error> {
+        let (a, b) = (score.on_roll, score.opponent);
+        let beyond = || {
+            Error::Inconsistent(format!(
+                "the match-equity table {} stops at {} points, short of the score {score}",
+                self.variant, self.length
+            ))
+        };
+        if a.max(b) > self.length {
+            return Err(beyond());
+        }
+        let (a, b) = (a as usize, b as usize);
+        let chance = match score.game {
+            Game::PostCrawford if a == b => 0.5,
+            Game::PostCrawford if a == 1 => self.post_crawford[b - 1],
+            Game::PostCrawford => 1.0 - self.post_crawford[a - 1],
+            Game::Normal | Game::Crawford => self.met[a - 1][b - 1],
+        };
+        chance.is_finite().then_some(chance).ok_or_else(beyond)
     }
 
     /// The table in gnubg's match-equity file format, named `name`, values to 12 decimals.

@@ -9,6 +9,7 @@
 //! the units below it (and, where the cube can go dead, the double-match-point unit's
 //! values), so units of the same total can be solved apart.
 
+use crate::gammon::cube::{Cube, Owner};
 use crate::gammon::gnubg::xgid::XgOwner;
 use crate::gammon::Error;
 use serde::Serialize;
@@ -252,6 +253,21 @@ impl MatchCube {
             )),
             (_, CubeOwner::Centred) => Err(bad("a cube turned to 2 or more is owned by a side")),
             _ => Ok(MatchCube { value, owner }),
+        }
+    }
+
+    /// A game's cube (none: a game without it, taken as the cube at 1, centred) as
+    /// `side` sees it on its turn.
+    pub fn seen(cube: Option<Cube>, side: Owner) -> MatchCube {
+        let c = cube.unwrap_or(Cube::START);
+        let owner = match c.owner {
+            Owner::Centred => CubeOwner::Centred,
+            o if o == side => CubeOwner::OnRoll,
+            _ => CubeOwner::Opponent,
+        };
+        MatchCube {
+            value: c.value,
+            owner,
         }
     }
 
