@@ -3,6 +3,7 @@
 
 pub mod analyse;
 pub mod answer;
+pub mod at_score;
 mod render;
 
 use super::gammon::args::{parse_cube, CubeArg, Json, Quiet, Timings};
@@ -252,7 +253,7 @@ pub enum BearoffCmd {
     },
     /// Exact chances, equity and cube action of a position (a two-sided table)
     #[command(
-        after_help = "Example:\n  tabula bearoff equity 6,6,5/4,2,1 --table tables/bearoff-ts-6x6.tbl --one-sided tables/bearoff-os-6.tbl"
+        after_help = "Examples:\n  tabula bearoff equity 6,6,5/4,2,1 --table tables/bearoff-ts-6x6.tbl --one-sided tables/bearoff-os-6.tbl\n  tabula bearoff equity 6,6,5/4,2,1 --score 3-5 --cube 2 --owner opponent"
     )]
     Equity {
         /// Two sides ROLLER/OPPONENT (6,6,5/4,2,1), a record, a Position ID or an XGID
@@ -265,14 +266,19 @@ pub enum BearoffCmd {
         #[arg(long, value_name = "FILE|NAME")]
         one_sided: Option<PathBuf>,
         /// The cube state whose decision to show (with the cube): owned, centred,
-        /// centred-jacoby, opponent-owns
-        #[arg(long, value_name = "STATE", default_value = "centred", value_parser = money_state)]
-        cube: CubeState,
+        /// centred-jacoby, opponent-owns (default centred); at a match score the cube's
+        /// value (default 1)
+        #[arg(long, value_name = "CUBE", value_parser = parse_cube)]
+        cube: Option<CubeArg>,
+        #[command(flatten)]
+        at: at_score::ScoreArgs,
         #[command(flatten)]
         json: Json,
     },
     /// Every play of a roll, best first, with the equity each loses
-    #[command(after_help = "Example:\n  tabula bearoff hint 6,6,5/4,2,1 6-1 --cube centred")]
+    #[command(
+        after_help = "Examples:\n  tabula bearoff hint 6,6,5/4,2,1 6-1 --cube centred\n  tabula bearoff hint 6,6,5/4,2,1 6-1 --score 4-1 --crawford"
+    )]
     Hint {
         /// Two sides ROLLER/OPPONENT (6,6,5/4,2,1), a record, a Position ID or an XGID
         #[arg(allow_hyphen_values = true)]
@@ -282,9 +288,12 @@ pub enum BearoffCmd {
         #[command(flatten)]
         table: Table,
         /// Rank the plays by the cubeful equity of this cube state (owned, centred,
-        /// centred-jacoby, opponent-owns); cubeless without it
-        #[arg(long, value_name = "STATE", value_parser = money_state)]
-        cube: Option<CubeState>,
+        /// centred-jacoby, opponent-owns), cubeless without it; at a match score, the
+        /// cube's value
+        #[arg(long, value_name = "CUBE", value_parser = parse_cube)]
+        cube: Option<CubeArg>,
+        #[command(flatten)]
+        at: at_score::ScoreArgs,
         #[command(flatten)]
         json: Json,
     },
@@ -348,52 +357,17 @@ pub fn run(cmd: BearoffCmd) -> Result<()> {
             table,
             one_sided,
             cube,
+            at,
             json,
-        } => {
-            let folders = Folders(one_sided.as_deref());
-            let e = match table.table {
-                Some(_) => {
-                    let t = open_two_sided(&table, &position)?;
-                    RaceEquity::Exact(Box::new(answer::exact_equity(
-                        &folders, &t, &position, cube,
-                    )?))
-                }
-                None => {
-                    answer::race_equity(&folders, table.points, table.checkers, &position, cube)?
-                }
-            };
-            text_or_json(&e, json, || match &e {
-                RaceEquity::Exact(e) => render::evaluation(e),
-                RaceEquity::Estimate(e) => render::race_estimate(e),
-            })
-        }
+        } => equity(&position, &table, one_sided.as_deref(), cube, &at, json),
         BearoffCmd::Hint {
             position,
             roll,
             table,
             cube,
+            at,
             json,
-        } => {
-            let h = match table.table {
-                Some(_) => {
-                    answer::roll(&roll)?;
-                    let t = open_two_sided(&table, &position)?;
-                    RaceHint::Exact(answer::hint(&t, &position, &roll, cube)?)
-                }
-                None => answer::race_hint(
-                    &Folders(None),
-                    table.points,
-                    table.checkers,
-                    &position,
-                    &roll,
-                    cube,
-                )?,
-            };
-            text_or_json(&h, json, || match &h {
-                RaceHint::Exact(h) => render::hint(h),
-                RaceHint::Estimate(h) => render::hint_estimate(h),
-            })
-        }
+        } => hint(&position, &roll, &table, cube, &at, json),
         BearoffCmd::Analyse(args) => analyse::run(args),
         BearoffCmd::Export {
             table,
@@ -425,12 +399,88 @@ pub fn run(cmd: BearoffCmd) -> Result<()> {
 
 /// Reads `--cube`: a money-play cube state (bear-off tables are money play; a cube value
 /// is for a match score).
-fn money_state(text: &str) -> std::result::Result<CubeState, String> {
-    match parse_cube(text)? {
-        CubeArg::State(s) => Ok(s),
-        CubeArg::Value(_) => Err("expected a cube state: owned, centred, centred-jacoby, \
-                                  opponent-owns (bear-off tables are money play)"
-            .to_string()),
+/// `equity`: at a match score, or in money play from the table given or the race's.
+fn equity(
+    position: &str,
+    table: &Table,
+    one_sided: Option<&Path>,
+    cube: Option<CubeArg>,
+    at: &at_score::ScoreArgs,
+    json: Json,
+) -> Result<()> {
+    let mut from_xgid = None;
+    if let Some(score) = at_score::asked(at, position, cube, &mut from_xgid) {
+        let e = at_score::equity(position, table, &score, at)?;
+        return text_or_json(&e, json, || {
+            crate::cmd::gammon::render_match::evaluation(&e)
+        });
+    }
+    let cube = money(cube)?.unwrap_or(CubeState::Centred);
+    let folders = Folders(one_sided);
+    let e = match table.table {
+        Some(_) => {
+            let t = open_two_sided(table, position)?;
+            RaceEquity::Exact(Box::new(answer::exact_equity(
+                &folders, &t, position, cube,
+            )?))
+        }
+        None => answer::race_equity(&folders, table.points, table.checkers, position, cube)?,
+    };
+    text_or_json(&e, json, || match &e {
+        RaceEquity::Exact(e) => render::evaluation(e),
+        RaceEquity::Estimate(e) => render::race_estimate(e),
+    })
+}
+
+/// `hint`: at a match score, or in money play.
+fn hint(
+    position: &str,
+    roll: &str,
+    table: &Table,
+    cube: Option<CubeArg>,
+    at: &at_score::ScoreArgs,
+    json: Json,
+) -> Result<()> {
+    let mut from_xgid = None;
+    if let Some(score) = at_score::asked(at, position, cube, &mut from_xgid) {
+        let h = at_score::hint(position, roll, table, &score, at)?;
+        return text_or_json(&h, json, || crate::cmd::gammon::render_match::hint(&h));
+    }
+    let cube = money(cube)?;
+    let h = match table.table {
+        Some(_) => {
+            answer::roll(roll)?;
+            let t = open_two_sided(table, position)?;
+            RaceHint::Exact(answer::hint(&t, position, roll, cube)?)
+        }
+        None => answer::race_hint(
+            &Folders(None),
+            table.points,
+            table.checkers,
+            position,
+            roll,
+            cube,
+        )?,
+    };
+    text_or_json(&h, json, || match &h {
+        RaceHint::Exact(h) => render::hint(h),
+        RaceHint::Estimate(h) => render::hint_estimate(h),
+    })
+}
+
+/// The money cube state of `--cube` (a value needs `--score`).
+fn money(cube: Option<CubeArg>) -> Result<Option<CubeState>> {
+    match cube {
+        None => Ok(None),
+        Some(CubeArg::State(s)) => Ok(Some(s)),
+        Some(CubeArg::Value(v)) => Err(tabula::gammon::Error::Input {
+            what: "cube",
+            input: v.to_string(),
+            reason: "in money play --cube takes a cube state (owned, centred, \
+                     centred-jacoby, opponent-owns); a cube's value goes with --score"
+                .into(),
+        }
+        .into()),
     }
 }
 
@@ -542,7 +592,7 @@ fn open_one_sided(given: Option<&Path>, kind: &Kind) -> Result<OneSidedTable> {
 /// The tables folders (`tables::find`), and the one-sided table `--one-sided` names (a
 /// path, or a name as `serve` lists it): where a race asked without `--table` is
 /// answered from ([`answer::race`]).
-struct Folders<'a>(Option<&'a Path>);
+pub(super) struct Folders<'a>(Option<&'a Path>);
 
 impl answer::RaceTables for Folders<'_> {
     type TwoSided = TwoSidedTable;

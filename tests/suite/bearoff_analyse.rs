@@ -46,6 +46,8 @@ struct Decision {
     best: String,
     loss: f64,
     normalised: f64,
+    /// The position, `ROLLER/OPPONENT`.
+    position: String,
 }
 
 fn decisions(doc: &Value) -> Vec<Decision> {
@@ -65,6 +67,7 @@ fn decisions(doc: &Value) -> Vec<Decision> {
                 best: d["best"].as_str().unwrap().to_string(),
                 loss: d["loss"].as_f64().unwrap(),
                 normalised: d["normalised"].as_f64().unwrap(),
+                position: d["position"].as_str().unwrap().to_string(),
             });
         }
     }
@@ -315,10 +318,12 @@ fn the_sgf_and_the_mat_of_a_match_analyse_alike_and_only_double_match_point_is_j
         .any(|g| !g["steps"].as_array().unwrap().is_empty()));
 }
 
-/// Checks a play at double match point against `hint`'s cubeless equities.
+/// Checks a play at double match point against `hint`'s cubeless equities (the position
+/// given without its score), and against `hint` of its XGID, which brings its score.
 fn check_match(d: &Decision) {
     assert_eq!(d.kind, "play", "no cube decision at double match point");
-    let h = hint(&d.xgid, d.roll.as_deref().unwrap(), None);
+    check_at_score(d);
+    let h = hint(&d.position, d.roll.as_deref().unwrap(), None);
     let plays = h["plays"].as_array().unwrap();
     let equity = |text: &str| {
         plays
@@ -337,6 +342,46 @@ fn check_match(d: &Decision) {
         d.loss
     );
     assert!((best - equity(&d.best)).abs() < 1e-9, "line {}", d.line);
+}
+
+/// Checks a decision at a match score against `bearoff hint` or `bearoff equity` of its
+/// XGID, which brings the score and the cube: the same best choice, and the same loss.
+fn check_at_score(d: &Decision) {
+    let t = table("bearoff-ts-6x6.tbl");
+    match d.kind.as_str() {
+        "play" => {
+            let roll = d.roll.as_deref().unwrap();
+            let h =
+                json_of(tabula().args(["bearoff", "hint", &d.xgid, roll, "--table", &t, "--json"]));
+            let moves = h["moves"].as_array().unwrap();
+            let chosen = moves
+                .iter()
+                .find(|m| m["play"] == d.chosen.as_str())
+                .unwrap();
+            let loss = chosen["loss"].as_f64().unwrap();
+            assert!(
+                (loss - d.loss).abs() < 1e-12,
+                "line {}: {loss} {}",
+                d.line,
+                d.loss
+            );
+            assert_eq!(moves[0]["loss"], 0.0);
+            let best = moves.iter().find(|m| m["play"] == d.best.as_str()).unwrap();
+            assert_eq!(best["loss"], 0.0, "line {}", d.line);
+        }
+        kind => {
+            let e = json_of(tabula().args(["bearoff", "equity", &d.xgid, "--table", &t, "--json"]));
+            let proper = e["cube_action"]["action"].as_str().unwrap();
+            let doubles = proper.starts_with("double");
+            match kind {
+                "cube" => assert_eq!(doubles, d.best == "double", "line {}: {proper}", d.line),
+                _ => {
+                    let takes = e["cube_action"]["response"] == "take";
+                    assert_eq!(takes, d.best == "take", "line {}", d.line);
+                }
+            }
+        }
+    }
 }
 
 // The match to one's game, read as the Crawford game of a match to three at 2-0 (the
@@ -554,4 +599,8 @@ fn every_bear_off_of_a_gnubg_match_is_judged_at_its_score_as_gnubg_judges_it() {
     assert_eq!(differ, Vec::<String>::new());
     assert_eq!(compared, decisions(&doc).len());
     assert_eq!(compared, 19);
+    // Each decision again through `bearoff hint` and `bearoff equity` of its XGID.
+    for d in decisions(&doc) {
+        check_at_score(&d);
+    }
 }

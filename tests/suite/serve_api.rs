@@ -423,6 +423,45 @@ fn each_bear_off_answer_is_the_command_lines_json_document_for_the_same_question
             );
         }
     }
+    // At a match score (the server reads gnubg's match-equity table, as the command line
+    // does by default): `score`, `crawford`, `cube` and `owner`, or an XGID that brings its
+    // own.
+    if crate::gammon_xgid::gnubg().is_some() {
+        for pair in ["6,6,5/4,2,1", "75804"] {
+            let q = enc(pair);
+            let api = s.ok(&format!(
+                "/api/bearoff/bearoff-ts-6x6/equity?position={q}&score=3-5&cube=2&owner=opponent"
+            ));
+            let line = cli(&[
+                "bearoff", "equity", pair, "--table", ts, "--score", "3-5", "--cube", "2",
+                "--owner", "opponent",
+            ]);
+            assert_eq!(api, line, "equity {pair} at 3-5");
+            let api = s.ok(&format!(
+                "/api/bearoff/bearoff-ts-6x6/hint?position={q}&roll=6-1&score=4-1&crawford=true"
+            ));
+            let line = cli(&[
+                "bearoff",
+                "hint",
+                pair,
+                "6-1",
+                "--table",
+                ts,
+                "--score",
+                "4-1",
+                "--crawford",
+            ]);
+            assert_eq!(api, line, "hint {pair} at 4-1 Crawford");
+        }
+        let x = "XGID=-ADA---------------aa-aa--:1:1:1:00:19:19:0:25:10";
+        let api = s.ok(&format!(
+            "/api/bearoff/bearoff-ts-6x6/equity?position={}",
+            enc(x)
+        ));
+        assert_eq!(api, cli(&["bearoff", "equity", x, "--table", ts]));
+        assert_eq!(api["score"]["on_roll"], 6, "{api}");
+        assert_eq!(api["cube"]["value"], 2, "{api}");
+    }
     // One checker on the six point against one on the ace point: the side on roll wins
     // only by bearing off at once, with a six, a sum of six or more, or a double of 2 or
     // more: 22 + 5 of the 36 rolls.
@@ -548,6 +587,25 @@ fn a_race_asked_without_a_table_is_the_command_lines_exact_or_estimated_answer()
             assert_eq!(api["method"], "one-sided estimate", "{api}");
             assert!(api["plays"].as_array().is_some_and(|p| !p.is_empty()));
         }
+    }
+    // A race at a match score (an XGID of a match): the exact table's, never the
+    // estimate's.
+    if crate::gammon_xgid::gnubg().is_some() {
+        let x = "XGID=-ADA---------------aa-aa--:1:1:1:11:19:19:0:25:10";
+        let api = s.ok(&format!(
+            "/api/bearoff/race/hint?position={}&roll=1-1",
+            enc(x)
+        ));
+        assert_eq!(api, cli_in(dir, &["bearoff", "hint", x, "1-1"]));
+        assert_eq!(api["moves"][0]["play"], "2/off(2)", "{api}");
+        let m = s.fault(
+            &format!(
+                "/api/bearoff/race/equity?position={}&score=3-3",
+                enc(fifteen)
+            ),
+            400,
+        );
+        assert!(m.contains("only a two-sided table"), "{m}");
     }
     // Asked of the 6x8 table (`checkers`), missing: a 404 naming its build.
     let m = s.fault(

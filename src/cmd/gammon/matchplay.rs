@@ -158,7 +158,7 @@ impl<'a> AtScore<'a> {
     }
 
     /// The score and the cube.
-    fn read(&self) -> Result<(Score, MatchCube)> {
+    pub fn read(&self) -> Result<(Score, MatchCube)> {
         let score = Score::parse(self.score, self.crawford)?;
         let value = match self.cube {
             None | Some(CubeArg::State(tabula::gammon::CubeState::Centred)) => 1,

@@ -213,6 +213,13 @@ fn gammon(state: &State, variant: &str, question: &str, params: &mut Params) -> 
     }
 }
 
+/// The score an XGID of a match given as `position` brings.
+fn xgid_of_match(params: &mut Params) -> Option<matchplay::XgidScore> {
+    params
+        .get("position")
+        .and_then(|p| matchplay::xgid_score(&p))
+}
+
 /// The parameters of a question at a match score, read.
 struct ScoreParams {
     score: String,
@@ -309,6 +316,30 @@ fn bearoff(state: &State, table: &str, question: &str, params: &mut Params) -> A
             answer::side(&kind, &position)?;
             json(&answer::distribution(&*state.one_sided(&kind)?, &position)?)
         }
+        "equity" | "hint" if params.has("score") || xgid_of_match(params).is_some() => {
+            if !kind.two_sided {
+                return Err(sided("two-sided"));
+            }
+            let position = params.required("position")?;
+            let roll = match question {
+                "hint" => Some(params.required("roll")?),
+                _ => None,
+            };
+            let xgid = xgid_of_match(params).filter(|_| !params.has("score"));
+            let at = at_score(params, xgid)?;
+            let at = at.borrowed(state);
+            answer::pair(&kind.index().map_err(tabula::Error::from)?, &position)?;
+            let met = crate::cmd::bearoff::at_score::met(None)?;
+            let t = state.two_sided(&kind)?;
+            match roll {
+                Some(roll) => json(&crate::cmd::bearoff::at_score::hint_answer(
+                    &t, &met, &position, &roll, &at,
+                )?),
+                None => json(&crate::cmd::bearoff::at_score::equity_answer(
+                    &t, &met, &position, &at,
+                )?),
+            }
+        }
         "equity" | "hint" => {
             let position = params.required("position")?;
             let roll = if question == "hint" {
@@ -367,6 +398,26 @@ fn race(state: &State, question: &str, params: &mut Params) -> Answer {
         "hint" => Some(params.required("roll")?),
         _ => None,
     };
+    if params.has("score") || xgid_of_match(params).is_some() {
+        use crate::cmd::bearoff::at_score;
+        let xgid = xgid_of_match(params).filter(|_| !params.has("score"));
+        let at = at_score(params, xgid)?;
+        let size = (
+            params.parsed("points")?.unwrap_or(6),
+            params.parsed("checkers")?.unwrap_or(6),
+        );
+        let tables = super::state::RaceFolder {
+            state,
+            one_sided: None,
+        };
+        let t = at_score::race_table(&tables, size, &position)?;
+        let met = at_score::met(None)?;
+        let at = at.borrowed(state);
+        return match roll {
+            Some(roll) => json(&at_score::hint_answer(&t, &met, &position, &roll, &at)?),
+            None => json(&at_score::equity_answer(&t, &met, &position, &at)?),
+        };
+    }
     let cube = cube_state(params)?;
     let one_sided = match roll {
         None => one_sided_named(params)?,

@@ -219,6 +219,13 @@ impl<'a> MatchPlay<'a> {
     fn score(&self) -> Score {
         self.race.score(self.side)
     }
+
+    /// The match-winning chance of the side on roll (`me`) or of its opponent after it
+    /// wins `n` points (what the market window reads).
+    pub fn won_points(&self, me: bool, n: u32) -> f64 {
+        let side = if me { self.side } else { 1 - self.side };
+        self.race.won_points(side, n)
+    }
 }
 
 impl Judge for MatchPlay<'_> {

@@ -193,6 +193,13 @@ impl MatchRace {
         on_grid(self.sides_of_score[p].won(points, cube))
     }
 
+    /// The match-winning chance of perspective `p`'s side winning `n` points, whatever
+    /// the cube.
+    pub fn won_points(&self, p: usize, n: u32) -> f64 {
+        let won = &self.sides_of_score[p].won;
+        on_grid(won[(n as usize).min(won.len() - 1)])
+    }
+
     /// Whether the pairs a game reaches from perspective `p` on roll with side `x` against
     /// `y` fit in [`BUDGET`].
     pub fn fits(&self, x: u32, y: u32) -> bool {

@@ -4,14 +4,19 @@
 //! position shown. The equity and hint documents are the family's
 //! ([`crate::gammon::query::Evaluation`], [`crate::gammon::query::Hint`]).
 
-use super::judge::Bearoff;
+use super::judge::{Bearoff, MatchPlay};
 use super::notation;
 use super::store::{Kind, OneSidedTable, TwoSidedTable};
 use crate::gammon::cube::{decide_money, CubeState};
 use crate::gammon::gnubg::{position_id, xgid};
 use crate::gammon::judge::{rank, Judge};
+use crate::gammon::matchplay::met::Met;
+use crate::gammon::matchplay::query::{
+    check_cube, market_window, xgid_at, MatchEvaluation, MatchHint, MatchRanked,
+};
+use crate::gammon::matchplay::{MatchCube, Score};
 use crate::gammon::query::{Evaluation, Looked, Ranked};
-use crate::gammon::{Error, Roll};
+use crate::gammon::{Error, Position, Roll};
 use serde::Serialize;
 
 /// The name of a database, as results carry it: `bearoff 6x8`, `bearoff one-sided 6`.
@@ -274,6 +279,93 @@ pub fn hint(
         roll,
         cube,
         plays,
+    })
+}
+
+/// Refuses a pair whose game is over (a side with every checker off): at a match score
+/// there is no decision left to value.
+fn in_play(table: &TwoSidedTable, roller: u64, opponent: u64) -> Result<Position, Error> {
+    let index = table.index();
+    let off = index.rank(&vec![0u8; index.points()])?;
+    if roller == off || opponent == off {
+        return Err(Error::Position {
+            reason: "the game is over: a side has borne off every checker".into(),
+        });
+    }
+    index.position(roller, opponent)
+}
+
+/// At a match score: the pair's match-winning chance for the side on roll with `cube` if
+/// it does not double, its cube decision and the market window, from the bear-off solved
+/// at the score (`match_race`, `docs/bearoff.md` "At a match score"), `met` valuing the
+/// scores after the game. The answer is the family's at a score
+/// (`matchplay::query::evaluate`).
+pub fn match_equity(
+    table: &TwoSidedTable,
+    met: &Met,
+    roller: u64,
+    opponent: u64,
+    score: Score,
+    cube: MatchCube,
+) -> Result<MatchEvaluation, Error> {
+    check_cube(score, cube)?;
+    let p = in_play(table, roller, opponent)?;
+    let judge = MatchPlay::new(table, met, score)?;
+    judge.prepare(&p)?;
+    let mut looked = look(&table.kind(), roller, Some(opponent))?;
+    looked.xgid = xgid_at(&p, score, cube);
+    let mwc = judge.position(&p, cube)?;
+    let cube_action = judge.cube(&p, cube)?;
+    let win = |me: bool, j: u32| judge.won_points(me, j);
+    let market_window = cube_action
+        .is_some()
+        .then(|| market_window(score, cube.value, &win));
+    Ok(MatchEvaluation {
+        looked,
+        score,
+        cube,
+        mwc,
+        cube_action,
+        market_window,
+    })
+}
+
+/// At a match score: every play of `roll` for the side on roll of the pair, best first by
+/// its match-winning chance with `cube` (the opponent deciding on the cube after it), from
+/// the bear-off solved at the score. The answer is the family's at a score
+/// (`matchplay::query::hint`).
+pub fn match_hint(
+    table: &TwoSidedTable,
+    met: &Met,
+    (roller, opponent): (u64, u64),
+    roll: Roll,
+    score: Score,
+    cube: MatchCube,
+) -> Result<MatchHint, Error> {
+    check_cube(score, cube)?;
+    let p = in_play(table, roller, opponent)?;
+    let index = table.index();
+    let judge = MatchPlay::new(table, met, score)?;
+    judge.prepare(&p)?;
+    let them = index.side(opponent)?;
+    let mut moves = Vec::new();
+    for j in rank(&judge, &p, roll, cube)? {
+        let after = index.side_of(j.play.after.us())?;
+        moves.push(MatchRanked {
+            text: j.play.text(judge.variant().points),
+            position: notation::pair(&after, &them),
+            mwc: j.worth,
+            play: j.play,
+            loss: j.loss,
+        });
+    }
+    Ok(MatchHint {
+        position: notation::pair(&index.side(roller)?, &them),
+        index: index.record(roller, opponent)?,
+        roll,
+        score,
+        cube,
+        moves,
     })
 }
 

@@ -123,7 +123,8 @@ pub struct MatchEvaluation {
     pub market_window: Option<MarketWindow>,
 }
 
-fn check_cube(score: Score, cube: MatchCube) -> Result<(), Error> {
+/// Refuses a turned cube in the Crawford game.
+pub(crate) fn check_cube(score: Score, cube: MatchCube) -> Result<(), Error> {
     if !score.cube_in_play() && cube != MatchCube::START {
         return Err(Error::Input {
             what: "cube",
@@ -166,7 +167,7 @@ pub fn evaluate(
 /// The XGID of `p` at `score` with `cube`. An XGID holds the points each side has and the
 /// match's length, not the points they need: written as the match to the larger of the
 /// two needs (every match with the same needs is the same game from here on).
-fn xgid_at(p: &Position, score: Score, cube: MatchCube) -> Option<String> {
+pub(crate) fn xgid_at(p: &Position, score: Score, cube: MatchCube) -> Option<String> {
     let length = score.on_roll.max(score.opponent);
     let x = Xgid {
         cube: cube.value,
