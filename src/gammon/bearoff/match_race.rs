@@ -6,7 +6,7 @@
 //! alone (the table's sides and moves), for the one score asked.
 //!
 //! A value is the match-winning chance of the side on roll if it does not double now, for
-//! each cube the score can hold ([`Levels`]): centred at 1, then each value below where
+//! each cube the score can hold (`Levels`): centred at 1, then each value below where
 //! the cube goes dead, owned by either side. Each roll's best play is taken for each cube
 //! apart; a play that bears off the last checker wins the cube's value (twice, a gammon,
 //! when the loser still has all fifteen checkers) and the match-equity table says what
