@@ -582,6 +582,77 @@ fn bear_off(browser: &Browser, server: &Server) {
     });
     bear_off_hash(browser, server, &after);
     race(browser, server);
+    bear_off_at_a_score(browser, server);
+}
+
+/// A bear-off XGID of a match typed in: the match-winning chance and cube action at its
+/// score as the API gives them, the plays of a roll by their match-winning chances, and the
+/// best play made, the score and the cube then seen by the other side.
+fn bear_off_at_a_score(browser: &Browser, server: &Server) {
+    if crate::gammon_xgid::gnubg().is_none() {
+        return; // The server's match-equity table is gnubg's.
+    }
+    browser.click("#bearoff-table option[value='bearoff-ts-6x6']");
+    let x = "XGID=-ADA---------------aa-aa--:1:1:1:00:19:19:0:25:10";
+    browser.type_into("#bearoff-input", x);
+    browser.click("#bearoff-set");
+    let position = "3,2,2,2,2,1/6,5,3,2";
+    browser.until("the position at 6-6", || {
+        browser.text("#bearoff-position") == position
+    });
+    let table = "/api/bearoff/bearoff-ts-6x6";
+    let e = server.ok(&format!(
+        "{table}/equity?position={}",
+        crate::serve_api::enc(x)
+    ));
+    browser.until("its match-winning chance", || {
+        same(browser.number("#bearoff-mwc-value"), e["mwc"].as_f64())
+    });
+    assert_eq!(
+        browser.attribute("#bearoff-cube-action", "data-action"),
+        e["cube_action"]["action"].as_str().unwrap()
+    );
+    assert!(browser.text("#bearoff-method").contains("at 6-6"));
+    browser.click("#bearoff-dice option[value='1-1']");
+    let h = server.ok(&format!(
+        "{table}/hint?position={position}&roll=1-1&score=6-6&cube=2&owner=on-roll"
+    ));
+    let best = &h["moves"][0];
+    browser.until("the plays at the score", || {
+        browser.attribute("#bearoff-plays-table tbody tr", "data-play")
+            == best["play"].as_str().unwrap()
+    });
+    assert!(same(
+        browser.number("#bearoff-plays-table tbody tr .play-equity"),
+        best["mwc"].as_f64()
+    ));
+    browser.table_fits("#bearoff-plays-table");
+    assert_eq!(browser.overflow(), Vec::<String>::new());
+    browser.screenshot("serve-bearoff-score-390.png");
+    let link = browser.run(
+        "return document.getElementById('bearoff-link').href;",
+        json!([]),
+    );
+    assert!(link.as_str().unwrap().contains("XGID"), "{link}");
+    // The best play made: the opponent on roll, owning nothing (the cube is the mover's).
+    browser.click("#bearoff-plays-table tbody tr");
+    browser.until("the position after the play", || {
+        browser.text("#bearoff-position") == "6,5,3,2/3,2,2,1"
+    });
+    let e = server.ok(&format!(
+        "{table}/equity?position=6,5,3,2/3,2,2,1&score=6-6&cube=2&owner=opponent"
+    ));
+    browser.until("its match-winning chance", || {
+        same(browser.number("#bearoff-mwc-value"), e["mwc"].as_f64())
+    });
+    assert_eq!(browser.attribute("#bearoff-cube-action", "data-action"), "");
+    // A money position typed again: money play.
+    browser.type_into("#bearoff-input", "6,5,3/4,2");
+    browser.click("#bearoff-set");
+    browser.until("money play again", || {
+        browser.text("#bearoff-position") == "6,5,3/4,2"
+            && browser.number("#bearoff-equity-value").is_some()
+    });
 }
 
 /// The plays table `css` lists `plays` (the API's, best first): a row each, the best

@@ -218,7 +218,7 @@ fn cli(args: &[&str]) -> Value {
 }
 
 /// `s` as a query value.
-fn enc(s: &str) -> String {
+pub(crate) fn enc(s: &str) -> String {
     s.bytes()
         .map(|b| match b {
             b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b',' => {

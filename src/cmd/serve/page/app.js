@@ -1077,7 +1077,11 @@ async function submitReview() {
 // answers as `tabula bearoff equity` without --table: exact from a table of the folder
 // (the 6x6, the 6x15), else the one-sided table's estimate, shown as one. A position the
 // chosen table does not hold is asked as any race.
-const bear = { tables: [], table: null, position: null, answer: null };
+// At a match score (an XGID of a match typed, pasted or linked) `at` holds the score and
+// the cube as the bear-off routes take them (`score`, `crawford`, `cube`, `owner`): the
+// answers are then match-winning chances from the bear-off solved at the score, and a play
+// made passes the score on, seen by the other side.
+const bear = { tables: [], table: null, position: null, answer: null, at: null };
 const RACE = { table: "race", database: "any race", kind: { points: 6, checkers: 15, two_sided: true, cube: true } };
 const RACE_START = "6,6,6,5,5,5,4,4,4,3,3,2,2,1,1/6,6,6,5,5,5,4,4,4,3,3,2,2,1,1";
 const ESTIMATE = "one-sided estimate";
@@ -1107,8 +1111,23 @@ function chooseBearoff(name) {
 function useBearTable(table) {
   bear.table = table;
   $("bearoff-table").value = table.table;
-  $("bearoff-cube").disabled = !table.kind.cube;
+  $("bearoff-cube").disabled = !table.kind.cube || !!bear.at;
 }
+
+// The route parameters of a question at the score `at`.
+const atParams = (at) => Object.assign({ score: at.score, cube: String(at.cube) }, at.crawford ? { crawford: "true" } : {}, at.owner ? { owner: at.owner } : {});
+// The score and the cube an answer at a score was given at (none: money play).
+const atOf = (e) => e.score ? {
+  score: `${e.score.on_roll}-${e.score.opponent}`, crawford: e.score.game === "crawford", cube: e.cube.value,
+  owner: { on_roll: "on-roll", opponent: "opponent" }[e.cube.owner] || null,
+} : null;
+// The same score and cube seen by the other side, on roll after a play.
+const mirrored = (at) => at && Object.assign({}, at, {
+  score: at.score.split("-").reverse().join("-"),
+  owner: { "on-roll": "opponent", opponent: "on-roll" }[at.owner] || null,
+});
+// An XGID (it brings its own score and cube when it is a match's).
+const isXgid = (text) => /^(XGID=)?[-a-oA-O]{26}:/.test(text.trim());
 
 // A table's first position: each side's checkers one a point from the highest down.
 function bearStart(table) {
@@ -1122,11 +1141,12 @@ function bearStart(table) {
 // state when not centred. Written while the Bear-off tab is shown.
 function updateBearLink() {
   if (!bear.position) return;
-  const params = new URLSearchParams({ bearoff: bear.table.table, position: bear.position });
+  // At a score the position is the answer's XGID, which holds the score and the cube.
+  const params = new URLSearchParams({ bearoff: bear.table.table, position: bear.at ? bear.answer.xgid : bear.position });
   const roll = $("bearoff-dice").value;
   if (roll) params.set("roll", roll);
   const cube = $("bearoff-cube");
-  if (!cube.disabled && cube.value !== "centred") params.set("cube", cube.value);
+  if (!cube.disabled && !bear.at && cube.value !== "centred") params.set("cube", cube.value);
   const hash = "#" + params.toString();
   $("bearoff-link").href = location.pathname + hash;
   if (!$("tab-bearoff").hidden) writeHash(hash);
@@ -1159,17 +1179,19 @@ const bearSide = (text) => (text === "-" ? "" : text);
 // Whether the last answer came with the cube (a table with the cube answered it).
 const bearCube = () => !!(bear.answer && bear.answer.cubeful);
 
-async function setBearoff(textIn, roll) {
+async function setBearoff(textIn, roll, at) {
   let e;
   const params = { position: textIn };
-  if (bear.table.kind.cube) params.cube = $("bearoff-cube").value;
+  if (at) Object.assign(params, atParams(at));
+  else if (bear.table.kind.cube && !isXgid(textIn)) params.cube = $("bearoff-cube").value;
   let note = "";
   try {
     e = await bearApi("equity", params);
   } catch (err) {
     // Not a position of the chosen table: asked as any race, if the folder answers races.
     const race = bear.tables.includes(RACE) && bear.table !== RACE && err.status === 400;
-    e = race ? await bearApi("equity", { position: textIn, cube: $("bearoff-cube").value }, RACE).catch(() => null) : null;
+    const again = Object.assign({}, params, at || isXgid(textIn) ? {} : { cube: $("bearoff-cube").value });
+    e = race ? await bearApi("equity", again, RACE).catch(() => null) : null;
     if (!e) {
       $("bearoff-input").value = textIn;
       $("bearoff-input").setAttribute("aria-invalid", "true");
@@ -1185,11 +1207,15 @@ async function setBearoff(textIn, roll) {
   $("bearoff-status").textContent = note;
   bear.position = e.position;
   bear.answer = e;
+  bear.at = atOf(e);
+  $("bearoff-cube").disabled = !bear.table.kind.cube || !!bear.at;
+  // At a score the cube is the match's, drawn on the board: the money states give way.
+  $("bearoff-cube").parentElement.hidden = !!bear.at;
   $("bearoff-input").value = e.position;
   const estimate = e.method === ESTIMATE;
   const facts = $("bearoff-facts");
   facts.replaceChildren();
-  const from = estimate ? "one-sided estimate: not exact" : `exact, from ${e.variant}`;
+  const from = estimate ? "one-sided estimate: not exact" : `exact, from ${e.variant}${bear.at ? `, at ${bear.at.score}${bear.at.crawford ? " (Crawford)" : ""} with gnubg’s match-equity table` : ""}`;
   for (const [k, v, id] of [["Position", e.position, "bearoff-position"], ["Position ID", e.position_id], ["XGID", e.xgid], ["Pips", `${e.pips[0]} (on roll) – ${e.pips[1]}`], ["Answer", from, "bearoff-method"]]) {
     if (!v) continue;
     const dt = document.createElement("dt"); dt.textContent = k;
@@ -1197,7 +1223,7 @@ async function setBearoff(textIn, roll) {
     if (id === "bearoff-method" && estimate) dd.className = "estimate";
     facts.append(dt, dd);
   }
-  const table = estimate ? estimateTable(e) : equityTable(e, e.variant);
+  const table = estimate ? estimateTable(e) : bear.at ? scoreEquityTable(e) : equityTable(e, e.variant);
   for (const n of table.querySelectorAll("[id]")) n.id = `bearoff-${n.id}`;
   $("bearoff-equity").replaceChildren(table);
   $("bearoff-dice").value = sortedRoll(roll);
@@ -1229,9 +1255,11 @@ function drawBearoff() {
   const [us, them] = bear.position.split("/").map(bearSide);
   const rules = bearRules();
   const roll = $("bearoff-dice").value;
+  const place = { centred: "centre", owned: "x", opponent: "o", "on-roll": "x" };
   drawBoard($("bearoff-board"), rules, parsePosition(rules, `${us}/${them}`), {
     dice: roll ? roll.split("-") : null,
-    cube: bearCube() ? { value: 1, owner: { centred: "centre", owned: "x", opponent: "o" }[$("bearoff-cube").value] } : null,
+    cube: bear.at ? { value: bear.at.cube, owner: place[bear.at.owner || "centred"] }
+      : bearCube() ? { value: 1, owner: place[$("bearoff-cube").value] } : null,
     names: ["on roll", "opponent"], label: `bear-off board: ${bear.position}`,
   });
 }
@@ -1244,11 +1272,14 @@ async function bearoffPlays() {
   updateBearLink();
   if (!roll) return;
   const params = { position: bear.position, roll };
-  if (bearCube()) params.cube = $("bearoff-cube").value;
+  if (bear.at) Object.assign(params, atParams(bear.at));
+  else if (bearCube()) params.cube = $("bearoff-cube").value;
   try {
     const h = await bearApi("hint", params);
-    holder.replaceChildren(h.method === ESTIMATE ? estimatedPlays(h.plays) : playsTable(h.plays, true, (m) => bearoffPlay(m), "bearoff-plays-table"));
-    if (!h.plays.length) holder.textContent = `${roll}: no legal move.`;
+    // At a score the plays come as `moves`, with their match-winning chances.
+    const plays = h.moves || h.plays;
+    holder.replaceChildren(h.method === ESTIMATE ? estimatedPlays(plays) : playsTable(plays, true, (m) => bearoffPlay(m), "bearoff-plays-table"));
+    if (!plays.length) holder.textContent = `${roll}: no legal move.`;
   } catch (err) { holder.textContent = err.message; }
 }
 
@@ -1281,7 +1312,7 @@ function estimatedPlays(plays) {
 function bearoffPlay(m) {
   const [mover, other] = m.position.split("/");
   if (bearSide(mover) === "") { $("bearoff-status").textContent = `${m.play} bears off the last checker: the side on roll wins.`; return; }
-  setBearoff(`${other}/${mover}`);
+  setBearoff(`${other}/${mover}`, "", mirrored(bear.at));
 }
 
 // ---------------------------------------------------------------- bingo
@@ -1373,7 +1404,7 @@ async function start() {
   $("bearoff-table").addEventListener("change", () => guard(chooseBearoff($("bearoff-table").value)));
   $("bearoff-dice").addEventListener("change", () => guard(bearoffPlays()));
   $("bearoff-roll").addEventListener("click", () => { $("bearoff-dice").value = randomRoll({ faces: [1, 2, 3, 4, 5, 6] }, cryptoRandom); guard(bearoffPlays()); });
-  $("bearoff-cube").addEventListener("change", () => guard(setBearoff(bear.position, $("bearoff-dice").value)));
+  $("bearoff-cube").addEventListener("change", () => guard(setBearoff(bear.position, $("bearoff-dice").value, bear.at)));
   $("bingo-form").addEventListener("submit", (e) => { e.preventDefault(); drawBingo(); });
   try {
     const listing = await api("/api/variants");
