@@ -122,10 +122,16 @@ pub fn analyse(state: &State, query: Option<&str>, body: &[u8]) -> Answer {
     json(&analysis)
 }
 
-/// Whether a route may compute for long (bingo's laws, numeron's searches): those run on
-/// the blocking pool, a few at a time.
-pub fn is_heavy(path: &str) -> bool {
-    path.starts_with("/api/bingo/") || path.starts_with("/api/numeron/")
+/// Whether a route may compute for long (bingo's laws, numeron's searches, a bear-off at
+/// a match score, which solves the pairs its game reaches: seconds for the largest):
+/// those run on the blocking pool, a few at a time.
+pub fn is_heavy(path: &str, query: Option<&str>) -> bool {
+    let at_score = || {
+        Params::parse(query).is_ok_and(|mut p| p.has("score") || xgid_of_match(&mut p).is_some())
+    };
+    path.starts_with("/api/bingo/")
+        || path.starts_with("/api/numeron/")
+        || (path.starts_with("/api/bearoff/") && at_score())
 }
 
 /// Answers `path` (under `/api/`) with its parameters.
@@ -556,4 +562,23 @@ fn poker_compare(params: &mut Params) -> Answer {
         Some(r) => tabula::poker::rule::Rule::parse(&r).map_err(tabula::Error::from)?,
     };
     json(&crate::cmd::poker::comparison(&a, &b, &rule)?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_heavy;
+
+    #[test]
+    fn a_bear_off_at_a_match_score_is_a_long_computation_and_money_play_is_not() {
+        let route = "/api/bearoff/bearoff-ts-6x6/equity";
+        assert!(!is_heavy(route, Some("position=6,5/4,2")));
+        assert!(is_heavy(route, Some("position=6,5/4,2&score=3-5")));
+        let xgid = "XGID%3D-ADA---------------aa-aa--%3A1%3A1%3A1%3A00%3A19%3A19%3A0%3A25%3A10";
+        assert!(is_heavy(route, Some(&format!("position={xgid}"))));
+        // A money XGID (a match to 0) is not.
+        let money = "XGID%3D-ADA---------------aa-aa--%3A1%3A1%3A1%3A00%3A0%3A0%3A0%3A0%3A10";
+        assert!(!is_heavy(route, Some(&format!("position={money}"))));
+        assert!(is_heavy("/api/numeron/next", None));
+        assert!(!is_heavy("/api/gammon/hyper1/equity", Some("position=x&score=3-5")));
+    }
 }

@@ -242,7 +242,7 @@ async fn respond(
         "/app.js" => page(SCRIPT, "text/javascript; charset=utf-8"),
         "/style.css" => page(STYLE, "text/css; charset=utf-8"),
         "/icon.svg" | "/favicon.ico" => page(ICON, "image/svg+xml"),
-        p if p.starts_with("/api/") && api::is_heavy(p) => {
+        p if p.starts_with("/api/") && api::is_heavy(p, query) => {
             let (p, query) = (p.to_string(), query.map(str::to_string));
             Ok(reply(
                 heavy(move || api::answer(&state, &p, query.as_deref())).await,
