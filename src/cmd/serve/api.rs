@@ -579,6 +579,9 @@ mod tests {
         let money = "XGID%3D-ADA---------------aa-aa--%3A1%3A1%3A1%3A00%3A0%3A0%3A0%3A0%3A10";
         assert!(!is_heavy(route, Some(&format!("position={money}"))));
         assert!(is_heavy("/api/numeron/next", None));
-        assert!(!is_heavy("/api/gammon/hyper1/equity", Some("position=x&score=3-5")));
+        assert!(!is_heavy(
+            "/api/gammon/hyper1/equity",
+            Some("position=x&score=3-5")
+        ));
     }
 }
