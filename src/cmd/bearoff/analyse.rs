@@ -6,6 +6,7 @@ use super::answer::{build_command, open_one_sided, open_two_sided};
 use super::by_name;
 use crate::cmd::gammon::analyse::{fault_line, read, render as render_analysis};
 use crate::cmd::gammon::args::Json;
+use crate::cmd::progress::Bars;
 use crate::cmd::{diag, emit, emit_json, tables};
 use clap::Args;
 use std::collections::BTreeSet;
@@ -129,19 +130,21 @@ pub fn run(args: AnalyseArgs) -> Result<()> {
         None => None,
     };
     let tables: Vec<&TwoSidedTable> = owned.iter().collect();
-    let a =
-        analysis::analyse(&record, &tables, one_sided.as_ref(), met.as_ref()).map_err(
-            |e| match e {
-                tabula::gammon::Error::NoCube { .. } => {
-                    let kind = Kind::two_sided(6, 6, true);
-                    e.with_hint(&format!(
-                        "the file played with the cube: {}",
-                        build_command(&kind, None)
-                    ))
-                }
-                e => e,
-            },
-        )?;
+    // A match's games at their scores solve the bear-offs they reach: seconds each with
+    // the larger tables, so the games are counted on a bar (stderr, a terminal only).
+    let bars = Bars::new(args.json.json);
+    let progress = bars.progress();
+    let a = analysis::analyse(&record, &tables, one_sided.as_ref(), met.as_ref(), progress)
+        .map_err(|e| match e {
+            tabula::gammon::Error::NoCube { .. } => {
+                let kind = Kind::two_sided(6, 6, true);
+                e.with_hint(&format!(
+                    "the file played with the cube: {}",
+                    build_command(&kind, None)
+                ))
+            }
+            e => e,
+        })?;
     match args.json.json {
         true => emit_json(&a)?,
         false => {

@@ -27,6 +27,7 @@ use crate::gammon::judge::{Judge, Measure};
 use crate::gammon::matchplay::met::Met;
 use crate::gammon::matchplay::Score;
 use crate::gammon::Error;
+use crate::progress::Progress;
 use serde::Serialize;
 
 /// How the exact analysis is labelled.
@@ -78,6 +79,7 @@ pub fn analyse(
     tables: &[&TwoSidedTable],
     one_sided: Option<&OneSidedTable>,
     met: Option<&Met>,
+    progress: Progress<'_>,
 ) -> Result<BearoffAnalysis, Error> {
     let mut faults = record.faults.clone();
     let mut tables = tables.to_vec();
@@ -131,8 +133,10 @@ pub fn analyse(
     if record.length == 0 {
         let judge = Largest::new(tables.iter().map(|t| Bearoff::new(t, false)).collect())
             .ok_or_else(no_table)?;
+        progress.start("games", Some(record.games.len() as u64));
         for g in &record.games {
             games.push(replay(&judge, record, g, false, Judging::All, &mut faults));
+            progress.advance(1);
         }
     } else {
         let judge = Largest::new(tables.iter().map(|t| DoubleMatchPoint::new(t)).collect())
@@ -146,30 +150,26 @@ pub fn analyse(
                 .map(|t| DoubleMatchPoint::new(t))
                 .collect(),
         );
+        // A game at a score solves the bear-offs it reaches: seconds with the larger tables.
+        progress.start("games", Some(record.games.len() as u64));
         for (g, &crawford) in record.games.iter().zip(&crawford_games(record)) {
-            if double_match_point(record.length, g.score) {
-                games.push(replay(
-                    &judge,
-                    record,
-                    g,
-                    crawford,
-                    Judging::All,
-                    &mut faults,
-                ));
-                continue;
-            }
-            if let Some(at_score) = at_score(record, g.score, crawford, &tables, met) {
-                let all = Judging::All;
-                games.push(replay(&at_score, record, g, crawford, all, &mut faults));
-                continue;
-            }
-            let (judge, judging) = match (crawford, &crawford_judge) {
-                (true, Some(crawford_judge)) => (crawford_judge, Judging::All),
-                _ => (&judge, Judging::Nothing),
+            let at_score = at_score(record, g.score, crawford, &tables, met);
+            let all = Judging::All;
+            let analysed = match (&at_score, crawford, &crawford_judge) {
+                _ if double_match_point(record.length, g.score) => {
+                    replay(&judge, record, g, crawford, all, &mut faults)
+                }
+                (Some(at_score), _, _) => replay(at_score, record, g, crawford, all, &mut faults),
+                (None, true, Some(crawford_judge)) => {
+                    replay(crawford_judge, record, g, crawford, all, &mut faults)
+                }
+                _ => replay(&judge, record, g, crawford, Judging::Nothing, &mut faults),
             };
-            games.push(replay(judge, record, g, crawford, judging, &mut faults));
+            games.push(analysed);
+            progress.advance(1);
         }
     }
+    progress.finish();
     let estimate = one_sided.map(|os| {
         let judge = Estimate::new(os, &tables);
         // The estimate's replay is the exact one's: its faults are the ones above.
