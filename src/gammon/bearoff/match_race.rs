@@ -123,7 +123,11 @@ struct Reads {
 }
 
 /// The most a region's values may take, in bytes: beyond it a position is not held.
-pub const BUDGET: u64 = 1 << 30;
+pub const BUDGET: u64 = 2 << 30;
+
+/// Bytes a region keeps a pair and cube place: each perspective's value, and what moving
+/// into it brings the other.
+const BYTES: u64 = 32;
 
 /// The pairs a game reaches from a root pair: each perspective's sides that its root
 /// side can come to (sorted by rank, so that a play leads to a lower place), and the
@@ -204,7 +208,7 @@ impl MatchRace {
     /// `y` fit in [`BUDGET`].
     pub fn fits(&self, x: u32, y: u32) -> bool {
         let places = self.sides_of_score[0].levels.len() as u64;
-        self.reached(x) * self.reached(y) * places * 16 <= BUDGET
+        self.reached(x) * self.reached(y) * places * BYTES <= BUDGET
     }
 
     /// Values the pairs a game reaches from perspective `p` on roll with side `x` against
@@ -315,7 +319,7 @@ impl MatchRace {
             let places = self.sides_of_score[0].levels.len() as u64;
             return Err(Error::MemoryCap {
                 what: "the bear-off at a match score from this position".into(),
-                need: self.reached(roots[0]) * self.reached(roots[1]) * places * 16,
+                need: self.reached(roots[0]) * self.reached(roots[1]) * places * BYTES,
                 cap: BUDGET,
             });
         }
@@ -355,57 +359,61 @@ impl MatchRace {
         });
         let places = self.sides_of_score[0].levels.len();
         let n = [sides[0].len(), sides[1].len()];
-        let mut values = [
-            vec![0.0; n[0] * n[1] * places],
-            vec![0.0; n[0] * n[1] * places],
-        ];
+        // By perspective and whether the loser has all fifteen: a game won, each place.
+        let off: [[[f64; MAX_PLACES]; 2]; 2] = std::array::from_fn(|p| {
+            std::array::from_fn(|g| {
+                std::array::from_fn(|c| match c < places {
+                    true => self.sides_of_score[p].won(1 + g as u32, Levels::cube(c)),
+                    false => 0.0,
+                })
+            })
+        });
+        let total = n[0] * n[1] * places;
+        let mut values = [vec![0.0; total], vec![0.0; total]];
+        // `after[q]`: what the other perspective gets, each of its places, moving into
+        // perspective q's pair (q then decides on the cube): made once a pair, read by
+        // every play that leads to it.
+        let mut after = [vec![0.0; total], vec![0.0; total]];
         let mut column = vec![0.0; n[1] * places];
-        let (me, reads) = (&self.sides_of_score, &self.reads);
+        let mut column_after = vec![0.0; n[1] * places];
+        let reads = &self.reads;
         for i in 0..n[0] {
-            // Perspective 0 on roll with i against every j: reads perspective 1's values
-            // against 0's sides below i, all done.
-            let (v0, v1) = values.split_at_mut(1);
-            let row = &mut v0[0][i * n[1] * places..(i + 1) * n[1] * places];
-            row.par_chunks_mut(places).enumerate().for_each(|(j, out)| {
-                let pair = Pair {
-                    i,
-                    j,
-                    gammon: gammon[1][j],
-                };
-                value(
-                    &me[0],
-                    &reads[0],
-                    &pair,
-                    (&starts[0], &plays[0]),
-                    &v1[0],
-                    n[0],
-                    out,
-                )
-            });
+            // Perspective 0 on roll with i against every j: reads what moving into
+            // perspective 1's pairs against 0's sides below i brings, all done.
+            let range = i * n[1] * places..(i + 1) * n[1] * places;
+            let (a0, a1) = after.split_at_mut(1);
+            let row = values[0][range.clone()].par_chunks_mut(places);
+            row.zip(a0[0][range].par_chunks_mut(places))
+                .enumerate()
+                .for_each(|(j, (out, moved))| {
+                    let pair = Pair {
+                        i,
+                        j,
+                        gammon: gammon[1][j],
+                    };
+                    value(&off[0], &pair, (&starts[0], &plays[0]), &a1[0], n[0], out);
+                    into(&reads[1], out, moved);
+                });
             // Perspective 1 on roll with every j against i: reads the row just made.
-            let v0 = &values[0];
+            let a0 = &after[0];
             column
                 .par_chunks_mut(places)
+                .zip(column_after.par_chunks_mut(places))
                 .enumerate()
-                .for_each(|(j, out)| {
+                .for_each(|(j, (out, moved))| {
                     let pair = Pair {
                         i: j,
                         j: i,
                         gammon: gammon[0][i],
                     };
-                    value(
-                        &me[1],
-                        &reads[1],
-                        &pair,
-                        (&starts[1], &plays[1]),
-                        v0,
-                        n[1],
-                        out,
-                    )
+                    value(&off[1], &pair, (&starts[1], &plays[1]), a0, n[1], out);
+                    into(&reads[0], out, moved);
                 });
             for j in 0..n[1] {
                 let at = (j * n[0] + i) * places;
-                values[1][at..at + places].copy_from_slice(&column[j * places..(j + 1) * places]);
+                let from = j * places..(j + 1) * places;
+                values[1][at..at + places].copy_from_slice(&column[from.clone()]);
+                after[1][at..at + places].copy_from_slice(&column_after[from]);
             }
         }
         Region {
@@ -416,12 +424,11 @@ impl MatchRace {
     }
 }
 
-/// The values of `pair` into `out`, for the side on roll seeing the score as `me`, its
-/// places reading the opponent's by `reads`: the plays of its side from `starts` and
-/// `plays`, the opponent's values after each in `theirs` (`n` the mover's sides).
+/// The values of `pair` into `out`: the plays of its side on roll from `starts` and
+/// `plays`, what moving into each brings in `theirs` (`n` the mover's sides), a play
+/// bearing off the last checker worth `off` (by whether the loser has all fifteen).
 fn value(
-    me: &Perspective,
-    reads: &[Reads],
+    off: &[[f64; MAX_PLACES]; 2],
     pair: &Pair,
     (starts, plays): (&[u32], &[u32]),
     theirs: &[f64],
@@ -429,7 +436,7 @@ fn value(
     out: &mut [f64],
 ) {
     let places = out.len();
-    let points = 1 + u32::from(pair.gammon);
+    let won = &off[usize::from(pair.gammon)][..places];
     let mut best = [0.0f64; MAX_PLACES];
     out.fill(0.0);
     for k in 0..ROLLS.len() {
@@ -437,20 +444,15 @@ fn value(
         b.fill(f64::NEG_INFINITY);
         let at = pair.i * ROLLS.len() + k;
         for &t in &plays[starts[at] as usize..starts[at + 1] as usize] {
-            if t == OFF {
-                for (c, b) in b.iter_mut().enumerate() {
-                    *b = b.max(me.won(points, Levels::cube(c)));
+            let got = match t {
+                OFF => won,
+                _ => {
+                    let at = (pair.j * n + t as usize) * places;
+                    &theirs[at..at + places]
                 }
-                continue;
-            }
-            let at = (pair.j * n + t as usize) * places;
-            let v = &theirs[at..at + places];
-            for (b, r) in b.iter_mut().zip(reads) {
-                let mut x = v[r.nd];
-                if let Some((take, pass)) = r.double {
-                    x = x.max(v[take].min(pass));
-                }
-                *b = b.max(1.0 - x);
+            };
+            for (b, g) in b.iter_mut().zip(got) {
+                *b = b.max(*g);
             }
         }
         for (o, b) in out.iter_mut().zip(b.iter()) {
@@ -459,6 +461,19 @@ fn value(
     }
     for o in out.iter_mut() {
         *o /= 36.0;
+    }
+}
+
+/// What the mover gets, each of its places read by `reads`, moving into a pair whose
+/// values (its opponent on roll, not doubling) are `v`: one less the opponent's chance
+/// after it decides on the cube.
+fn into(reads: &[Reads], v: &[f64], out: &mut [f64]) {
+    for (o, r) in out.iter_mut().zip(reads) {
+        let mut x = v[r.nd];
+        if let Some((take, pass)) = r.double {
+            x = x.max(v[take].min(pass));
+        }
+        *o = 1.0 - x;
     }
 }
 
