@@ -1036,6 +1036,45 @@ fn review_a_file(browser: &Browser, server: &Server) {
         "{faults}"
     );
     assert!(browser.text("#review-status").contains("1 fault"));
+
+    // A backgammon match pasted: its bear-offs, judged by the folder's two-sided table,
+    // stepped through on backgammon's board.
+    if crate::gammon_xgid::gnubg().is_none() {
+        return; // The match's scores are valued by gnubg's match-equity table.
+    }
+    let text = std::fs::read_to_string(gnubg_file("backgammon-match25.mat")).unwrap();
+    let (status, doc) = post_analyse(server, text.as_bytes());
+    assert_eq!(status, 200, "{doc}");
+    browser.run(
+        "document.getElementById('review-file').value = ''; \
+         document.getElementById('review-text').value = arguments[0];",
+        json!([text]),
+    );
+    browser.click("#review-go");
+    browser.until("the bear-offs reviewed", || {
+        browser
+            .text("#review-status")
+            .contains("judged exactly by bearoff 6x6")
+    });
+    let status = browser.text("#review-status");
+    assert!(status.contains("19 decision(s) reviewed"), "{status}");
+    assert!(status.contains("Kazaross"), "{status}");
+    // The first decision reviewed: the first game's with a judged decision.
+    let game = doc["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| !g["steps"].as_array().unwrap().is_empty())
+        .unwrap();
+    let step = &game["steps"][0];
+    let first = &game["reviews"][step["player"].as_u64().unwrap() as usize]["decisions"]
+        [step["decision"].as_u64().unwrap() as usize];
+    assert_eq!(
+        browser.attribute("#review-board svg", "aria-label"),
+        format!("review: {}", first["position"].as_str().unwrap())
+    );
+    assert_eq!(browser.overflow(), Vec::<String>::new());
+    browser.screenshot("serve-review-backgammon.png");
 }
 
 /// Bingo's law of T for the 3×3 card, drawn: one bar per call with a chance, and the mean

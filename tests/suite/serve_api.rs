@@ -1024,14 +1024,18 @@ fn a_match_file_posted_is_analysed_as_the_command_line_analyses_it() {
             "cut at {cut}: {status} {doc}"
         );
     }
-    // Another game: named, nothing analysed.
-    let bg = std::fs::read(gnubg_file("backgammon-match3.mat")).unwrap();
+    // A backgammon file: its bear-offs, as `tabula bearoff analyse FILE --json` judges them
+    // with the folder's two-sided table.
+    let file = gnubg_file("backgammon-match25.mat");
+    let bg = std::fs::read(&file).unwrap();
     let (status, doc) = post_analyse(s, &bg);
-    assert_eq!(status, 200);
-    assert!(doc["faults"][0]["reason"]
-        .as_str()
-        .unwrap()
-        .contains("backgammon"));
+    assert_eq!(status, 200, "{doc}");
+    let ts = folder().join("bearoff-ts-6x6.tbl");
+    let ts = ts.to_str().unwrap();
+    let file = file.to_str().unwrap();
+    assert_eq!(doc, cli(&["bearoff", "analyse", file, "--table", ts]));
+    assert_eq!(doc["variant"], "backgammon");
+    assert_eq!(doc["tables"], serde_json::json!(["bearoff 6x6"]));
     // A variant without its table in the folder: a 404 naming the build, as elsewhere.
     let hyper2 = std::fs::read(gnubg_file("hyper2-money.sgf")).unwrap();
     let (status, doc) = post_analyse(s, &hyper2);

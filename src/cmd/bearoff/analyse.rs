@@ -96,7 +96,7 @@ pub const GNUBG_MET: &str = "/usr/share/gnubg/met/Kazaross-XG2.xml";
 
 /// The match-equity table given, else gnubg's where it is installed (none: a match's games
 /// at other scores than double match point are counted as not judged).
-pub(super) fn open_met(given: Option<&Path>) -> Result<Option<Met>> {
+pub(crate) fn open_met(given: Option<&Path>) -> Result<Option<Met>> {
     match given {
         Some(path) if path == Path::new("none") => Ok(None),
         Some(path) => Ok(Some(Met::read_gnubg(path)?)),

@@ -104,6 +104,9 @@ pub fn analyse(state: &State, query: Option<&str>, body: &[u8]) -> Answer {
         ));
     }
     let record = crate::cmd::gammon::analyse::read_text(body, false);
+    if record.played == tabula::gammon::gnubg::record::Played::Backgammon {
+        return bearoff_analyse(state, &record);
+    }
     let analysis = crate::cmd::gammon::analyse::analysis_with(
         &record,
         |name| {
@@ -119,6 +122,35 @@ pub fn analyse(state: &State, query: Option<&str>, body: &[u8]) -> Answer {
             )
         },
     )?;
+    json(&analysis)
+}
+
+/// A backgammon file's bear-offs, as `tabula bearoff analyse FILE --json` judges them with
+/// the two-sided tables of the server's folder and gnubg's match-equity table; no
+/// two-sided table is a 404 naming the build of the 6×6.
+fn bearoff_analyse(state: &State, record: &tabula::gammon::gnubg::record::MatchRecord) -> Answer {
+    use tabula::gammon::bearoff::store::{Kind, TwoSidedTable};
+    let owned = state.two_sided_tables();
+    if owned.is_empty() {
+        let build = crate::cmd::bearoff::answer::build_command(&Kind::two_sided(6, 6, true), None);
+        return Err(Fault::not_found(format!(
+            "a backgammon file's bear-offs are judged by a two-sided bear-off table, and the \
+             server's folder has none: {build}"
+        )));
+    }
+    let tables: Vec<&TwoSidedTable> = owned.iter().map(|t| &**t).collect();
+    let met = match record.length {
+        0 => None,
+        _ => crate::cmd::bearoff::analyse::open_met(None)?,
+    };
+    let analysis = tabula::gammon::bearoff::analysis::analyse(
+        record,
+        &tables,
+        None,
+        met.as_ref(),
+        tabula::progress::Progress::SILENT,
+    )
+    .map_err(tabula::Error::from)?;
     json(&analysis)
 }
 

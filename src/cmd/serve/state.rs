@@ -345,6 +345,15 @@ impl State {
         }
     }
 
+    /// The folder's two-sided bear-off tables that open, by name.
+    pub fn two_sided_tables(&self) -> Vec<Sided<TwoSidedTable>> {
+        self.table_files()
+            .iter()
+            .filter_map(|p| Kind::of_file_name(&file_name(p)).filter(|k| k.two_sided))
+            .filter_map(|kind| self.two_sided(&kind).ok())
+            .collect()
+    }
+
     /// The folder's `.tbl` files, by name, but for the match tables (one a score,
     /// `<variant>.match-<score>.tbl`), which answer at a score beside a variant's table.
     fn table_files(&self) -> Vec<PathBuf> {

@@ -950,6 +950,8 @@ async function analyseFile(textIn) {
 function rulesOf(name) {
   const info = variantInfo(name);
   if (info) return info.rules;
+  // A backgammon file's bear-offs (the server judges them with its two-sided tables).
+  if (name === "backgammon") return { points: 24, checkers: 15, faces: [1, 2, 3, 4, 5, 6] };
   const hyper = /^hyper([123])$/.exec(name);
   return hyper ? { points: 24, checkers: Number(hyper[1]), faces: [1, 2, 3, 4, 5, 6] } : null;
 }
@@ -976,7 +978,10 @@ function showReview(a) {
   }
   const status = $("review-status");
   const kind = a.length ? `a match to ${a.length}` : "money play";
-  status.textContent = `${a.variant} (${kind}): ${a.games.length} game(s), ${review.steps.length} decision(s) reviewed` +
+  // A backgammon file: its bear-offs, judged exactly by the tables named; the rest counted.
+  const skipped = a.tables ? a.totals.reduce((n, t) => n + t.skipped, 0) : 0;
+  const bearoffs = a.tables ? `; its bear-offs judged exactly by ${a.tables.join(", ")}${a.met ? ` (match equities: ${a.met})` : ""}, ${skipped} other decision(s) not judged` : "";
+  status.textContent = `${a.variant} (${kind}): ${a.games.length} game(s), ${review.steps.length} decision(s) reviewed${bearoffs}` +
     (a.faults.length ? `; ${a.faults.length} fault(s) in the file, the rest analysed` : "");
   status.dataset.state = a.faults.length ? "faults" : "ok";
   $("review-faults").replaceChildren(...a.faults.map((f) => {
