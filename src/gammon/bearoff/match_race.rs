@@ -13,7 +13,8 @@
 //! the score then is worth; any other play leaves the opponent on roll, who first decides
 //! on the cube by the match rules (`matchplay::judge::may_double`: the higher of not
 //! doubling and the lower of take and pass). Every play lowers the mover's side, so the
-//! recursion ends; the values are kept once computed, only for the pairs a game reaches.
+//! pairs a game reaches are solved once, from the lowest up (`MatchRace::prepare`), and
+//! kept for the game's questions.
 
 use super::index::{BearoffIndex, MAX_POINTS};
 use super::sides::{weight, Sides, ROLLS};
@@ -107,8 +108,8 @@ impl Perspective {
 }
 
 /// A chance as the questions answer it: rounded to the grid the match tables keep theirs
-/// on (`1 / (2³² − 1)`), so that values equal but for the order of their sums (a sure win averaged
-/// over the 36 rolls against the same win taken at once) compare equal.
+/// on (`1 / (2³² − 1)`), so that values equal but for the order of their sums (a sure
+/// win averaged over the 36 rolls against the same win taken at once) compare equal.
 fn on_grid(chance: f64) -> f64 {
     (chance * CHANCE_SCALE).round() / CHANCE_SCALE
 }
