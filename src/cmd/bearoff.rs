@@ -7,6 +7,7 @@ pub mod at_score;
 mod render;
 
 use super::gammon::args::{parse_cube, CubeArg, Json, Quiet, Timings};
+use super::gammon::matchplay::AtScore;
 use super::progress::Bars;
 use super::{emit, emit_json, tables};
 use answer::{RaceEquity, RaceHint};
@@ -359,7 +360,7 @@ pub fn run(cmd: BearoffCmd) -> Result<()> {
             cube,
             at,
             json,
-        } => equity(&position, &table, one_sided.as_deref(), cube, &at, json),
+        } => equity(&position, &table, one_sided.as_deref(), cube, at, json),
         BearoffCmd::Hint {
             position,
             roll,
@@ -367,7 +368,7 @@ pub fn run(cmd: BearoffCmd) -> Result<()> {
             cube,
             at,
             json,
-        } => hint(&position, &roll, &table, cube, &at, json),
+        } => hint(&position, &roll, &table, cube, at, json),
         BearoffCmd::Analyse(args) => analyse::run(args),
         BearoffCmd::Export {
             table,
@@ -404,13 +405,14 @@ fn equity(
     position: &str,
     table: &Table,
     one_sided: Option<&Path>,
-    cube: Option<CubeArg>,
-    at: &at_score::ScoreArgs,
+    mut cube: Option<CubeArg>,
+    mut at: at_score::ScoreArgs,
     json: Json,
 ) -> Result<()> {
-    let mut from_xgid = None;
-    if let Some(score) = at_score::asked(at, position, cube, &mut from_xgid) {
-        let e = at_score::equity(position, table, &score, at)?;
+    at.flags.or_from_xgid(position, &mut cube);
+    if at.flags.score.is_some() {
+        let score = AtScore::of_flags(&at.flags, cube, None);
+        let e = at_score::equity(position, table, &score, &at)?;
         return text_or_json(&e, json, || {
             crate::cmd::gammon::render_match::evaluation(&e)
         });
@@ -437,13 +439,14 @@ fn hint(
     position: &str,
     roll: &str,
     table: &Table,
-    cube: Option<CubeArg>,
-    at: &at_score::ScoreArgs,
+    mut cube: Option<CubeArg>,
+    mut at: at_score::ScoreArgs,
     json: Json,
 ) -> Result<()> {
-    let mut from_xgid = None;
-    if let Some(score) = at_score::asked(at, position, cube, &mut from_xgid) {
-        let h = at_score::hint(position, roll, table, &score, at)?;
+    at.flags.or_from_xgid(position, &mut cube);
+    if at.flags.score.is_some() {
+        let score = AtScore::of_flags(&at.flags, cube, None);
+        let h = at_score::hint(position, roll, table, &score, &at)?;
         return text_or_json(&h, json, || crate::cmd::gammon::render_match::hint(&h));
     }
     let cube = money(cube)?;

@@ -6,67 +6,26 @@
 use super::analyse::{open_met, GNUBG_MET};
 use super::answer::{self, Race, RaceTables};
 use super::{open_two_sided, Folders, Table};
-use crate::cmd::gammon::args::{CubeArg, OwnerArg};
-use crate::cmd::gammon::matchplay::{xgid_score, AtScore};
+use crate::cmd::gammon::args::ScoreFlags;
+use crate::cmd::gammon::matchplay::AtScore;
 use clap::Args;
 use std::path::{Path, PathBuf};
 use tabula::gammon::bearoff::query;
 use tabula::gammon::bearoff::store::TwoSidedTable;
 use tabula::gammon::matchplay::met::Met;
 use tabula::gammon::matchplay::query::{MatchEvaluation, MatchHint};
-use tabula::gammon::matchplay::CubeOwner;
 use tabula::Result;
 
-/// A bear-off question at a match score: `--score`, `--crawford`, `--owner`, `--met`.
+/// A bear-off question at a match score: the family's `--score`, `--crawford` and
+/// `--owner`, and `--met`.
 #[derive(Args, Clone)]
 pub struct ScoreArgs {
-    /// At a match score: the points the side on roll still needs, then its opponent's
-    /// (3-5); the answer is then in match-winning chances, from the bear-off solved at the
-    /// score, and --cube takes the cube's value (an XGID of a match brings its own score)
-    #[arg(long, value_name = "A-B")]
-    pub score: Option<String>,
-    /// At a score with a side one point away: the Crawford game (no doubling); without it
-    /// a post-Crawford game
-    #[arg(long, requires = "score")]
-    pub crawford: bool,
-    /// At a match score, who owns a cube of 2 or more
-    #[arg(long, value_enum, requires = "score")]
-    pub owner: Option<OwnerArg>,
+    #[command(flatten)]
+    pub flags: ScoreFlags,
     /// At a match score, the match-equity table that values the scores after the game
     /// (gnubg's XML; default gnubg's own, /usr/share/gnubg/met/Kazaross-XG2.xml)
     #[arg(long, value_name = "FILE")]
     pub met: Option<PathBuf>,
-}
-
-/// The question's score as given, or an XGID of a match's: none in money play.
-pub fn asked<'a>(
-    s: &'a ScoreArgs,
-    position: &str,
-    cube: Option<CubeArg>,
-    from_xgid: &'a mut Option<(String, bool, Option<CubeArg>, Option<CubeOwner>)>,
-) -> Option<AtScore<'a>> {
-    if let Some(score) = &s.score {
-        return Some(AtScore {
-            score,
-            crawford: s.crawford,
-            cube,
-            owner: s.owner.map(CubeOwner::from),
-            folder: None,
-        });
-    }
-    let x = xgid_score(position)?;
-    let (cube, owner) = match cube {
-        Some(c) => (Some(c), None),
-        None => (Some(CubeArg::Value(x.cube)), x.owner),
-    };
-    let (score, crawford, cube, owner) = from_xgid.insert((x.score, x.crawford, cube, owner));
-    Some(AtScore {
-        score,
-        crawford: *crawford,
-        cube: *cube,
-        owner: *owner,
-        folder: None,
-    })
 }
 
 /// The match-equity table given, else gnubg's; none is a failure naming `--met`.

@@ -231,11 +231,13 @@ impl From<OwnerArg> for CubeOwner {
     }
 }
 
-/// A match score for `equity` and `hint`: `--score`, `--crawford`, `--owner`.
+/// A match score for `equity` and `hint`, the family's and the bear-off's: `--score`,
+/// `--crawford`, `--owner`.
 #[derive(Args, Clone)]
-pub struct ScoreArgs {
+pub struct ScoreFlags {
     /// At a match score: the points the side on roll still needs, then its opponent's
     /// (`3-5`); values are then match-winning chances, and --cube takes the cube's value
+    /// (an XGID of a match brings its own score)
     #[arg(long, value_name = "A-B")]
     pub score: Option<String>,
     /// At a score with a side one point away: the Crawford game (no doubling); without it
@@ -245,11 +247,9 @@ pub struct ScoreArgs {
     /// At a match score, who owns a cube of 2 or more
     #[arg(long, value_enum, requires = "score")]
     pub owner: Option<OwnerArg>,
-    #[command(flatten)]
-    pub tables: MatchTables,
 }
 
-impl ScoreArgs {
+impl ScoreFlags {
     /// Without `--score`, an XGID of a match position brings its own score, Crawford game,
     /// and (unless `--cube` is given) cube ([`super::matchplay::XgidScore`]).
     pub fn or_from_xgid(&mut self, position: &str, cube: &mut Option<CubeArg>) {
@@ -270,6 +270,15 @@ impl ScoreArgs {
             });
         }
     }
+}
+
+/// The family's match score for `equity` and `hint`, with its match tables' folder.
+#[derive(Args, Clone)]
+pub struct ScoreArgs {
+    #[command(flatten)]
+    pub flags: ScoreFlags,
+    #[command(flatten)]
+    pub tables: MatchTables,
 }
 
 /// `met`.

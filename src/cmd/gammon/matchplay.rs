@@ -5,7 +5,7 @@
 use super::answer::{position, position_and_roll};
 use super::args::{
     CubeArg, EquityArgs, HintArgs, MatchPlayArgs, MatchSource, MetArgs, PlayArgs, ScoreArgs,
-    ScoreBuildArgs, ScorePlanArgs,
+    ScoreBuildArgs, ScoreFlags, ScorePlanArgs,
 };
 use super::trainer;
 use super::{render_match, text_or_json};
@@ -148,12 +148,21 @@ impl<'a> AtScore<'a> {
     /// The command line's `--score`, `--crawford`, `--owner` and `--match-tables`, with
     /// `--cube`.
     pub fn of(s: &'a ScoreArgs, cube: Option<CubeArg>) -> AtScore<'a> {
+        AtScore::of_flags(&s.flags, cube, s.tables.match_tables.as_deref())
+    }
+
+    /// `--score`, `--crawford` and `--owner` with `--cube`, the match tables in `folder`.
+    pub fn of_flags(
+        s: &'a ScoreFlags,
+        cube: Option<CubeArg>,
+        folder: Option<&'a Path>,
+    ) -> AtScore<'a> {
         AtScore {
             score: s.score.as_deref().expect("called with --score"),
             crawford: s.crawford,
             cube,
             owner: s.owner.map(CubeOwner::from),
-            folder: s.tables.match_tables.as_deref(),
+            folder,
         }
     }
 

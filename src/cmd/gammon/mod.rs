@@ -237,8 +237,8 @@ pub fn run(cmd: GammonCmd) -> Result<()> {
             mut args,
             mut score,
         } => {
-            score.or_from_xgid(&args.at.position, &mut args.cube);
-            match score.score {
+            score.flags.or_from_xgid(&args.at.position, &mut args.cube);
+            match score.flags.score {
                 Some(_) => matchplay::equity(&handle::variant(&source)?, args, score),
                 None => {
                     let (v, open) = handle::resolve(&source, Reader::Map)?;
@@ -251,8 +251,10 @@ pub fn run(cmd: GammonCmd) -> Result<()> {
             mut args,
             mut score,
         } => {
-            score.or_from_xgid(&args.at.at.position, &mut args.cube);
-            match score.score {
+            score
+                .flags
+                .or_from_xgid(&args.at.at.position, &mut args.cube);
+            match score.flags.score {
                 Some(_) => matchplay::hint(&handle::variant(&source)?, args, score),
                 None => {
                     let (v, open) = handle::resolve(&source, Reader::Map)?;

@@ -363,20 +363,9 @@ fn bearoff(state: &State, table: &str, question: &str, params: &mut Params) -> A
                 "hint" => Some(params.required("roll")?),
                 _ => None,
             };
-            let xgid = xgid_of_match(params).filter(|_| !params.has("score"));
-            let at = at_score(params, xgid)?;
-            let at = at.borrowed(state);
+            let at = bearoff_score(params)?;
             answer::pair(&kind.index().map_err(tabula::Error::from)?, &position)?;
-            let met = crate::cmd::bearoff::at_score::met(None)?;
-            let t = state.two_sided(&kind)?;
-            match roll {
-                Some(roll) => json(&crate::cmd::bearoff::at_score::hint_answer(
-                    &t, &met, &position, &roll, &at,
-                )?),
-                None => json(&crate::cmd::bearoff::at_score::equity_answer(
-                    &t, &met, &position, &at,
-                )?),
-            }
+            bearoff_at_score(state, &*state.two_sided(&kind)?, &position, roll, at)
         }
         "equity" | "hint" => {
             let position = params.required("position")?;
@@ -413,6 +402,30 @@ fn bearoff(state: &State, table: &str, question: &str, params: &mut Params) -> A
     }
 }
 
+/// The score of a bear-off question: `score` and the rest, or an XGID of a match's.
+fn bearoff_score(params: &mut Params) -> Result<ScoreParams, Fault> {
+    let xgid = xgid_of_match(params).filter(|_| !params.has("score"));
+    at_score(params, xgid)
+}
+
+/// A bear-off question at a match score asked of `t` (`roll` for `hint`), as `tabula
+/// bearoff equity|hint … --score` answers it, with gnubg's match-equity table.
+fn bearoff_at_score(
+    state: &State,
+    t: &tabula::gammon::bearoff::store::TwoSidedTable,
+    position: &str,
+    roll: Option<String>,
+    at: ScoreParams,
+) -> Answer {
+    use crate::cmd::bearoff::at_score;
+    let met = at_score::met(None)?;
+    let at = at.borrowed(state);
+    match roll {
+        Some(roll) => json(&at_score::hint_answer(t, &met, position, &roll, &at)?),
+        None => json(&at_score::equity_answer(t, &met, position, &at)?),
+    }
+}
+
 /// The name in the bear-off routes of a race asked without a table named
 /// (`/api/bearoff/race/…`); no table is named so.
 pub const RACE: &str = "race";
@@ -437,9 +450,7 @@ fn race(state: &State, question: &str, params: &mut Params) -> Answer {
         _ => None,
     };
     if params.has("score") || xgid_of_match(params).is_some() {
-        use crate::cmd::bearoff::at_score;
-        let xgid = xgid_of_match(params).filter(|_| !params.has("score"));
-        let at = at_score(params, xgid)?;
+        let at = bearoff_score(params)?;
         let size = (
             params.parsed("points")?.unwrap_or(6),
             params.parsed("checkers")?.unwrap_or(6),
@@ -448,13 +459,8 @@ fn race(state: &State, question: &str, params: &mut Params) -> Answer {
             state,
             one_sided: None,
         };
-        let t = at_score::race_table(&tables, size, &position)?;
-        let met = at_score::met(None)?;
-        let at = at.borrowed(state);
-        return match roll {
-            Some(roll) => json(&at_score::hint_answer(&t, &met, &position, &roll, &at)?),
-            None => json(&at_score::equity_answer(&t, &met, &position, &at)?),
-        };
+        let t = crate::cmd::bearoff::at_score::race_table(&tables, size, &position)?;
+        return bearoff_at_score(state, &t, &position, roll, at);
     }
     let cube = cube_state(params)?;
     let one_sided = match roll {

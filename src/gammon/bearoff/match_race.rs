@@ -205,11 +205,16 @@ impl MatchRace {
         on_grid(won[(n as usize).min(won.len() - 1)])
     }
 
-    /// Whether the pairs a game reaches from perspective `p` on roll with side `x` against
-    /// `y` fit in [`BUDGET`].
+    /// Whether the pairs a game reaches from sides `x` and `y` (either on roll) fit in
+    /// [`BUDGET`].
     pub fn fits(&self, x: u32, y: u32) -> bool {
+        self.need(x, y) <= BUDGET
+    }
+
+    /// The bytes of the region of sides `x` and `y`.
+    fn need(&self, x: u32, y: u32) -> u64 {
         let places = self.sides_of_score[0].levels.len() as u64;
-        self.reached(x) * self.reached(y) * places * BYTES <= BUDGET
+        self.reached(x) * self.reached(y) * places * BYTES
     }
 
     /// Values the pairs a game reaches from perspective `p` on roll with side `x` against
@@ -316,11 +321,11 @@ impl MatchRace {
             ],
             None => sides,
         };
-        if !self.fits(roots[0], roots[1]) {
-            let places = self.sides_of_score[0].levels.len() as u64;
+        let need = self.need(roots[0], roots[1]);
+        if need > BUDGET {
             return Err(Error::MemoryCap {
                 what: "the bear-off at a match score from this position".into(),
-                need: self.reached(roots[0]) * self.reached(roots[1]) * places * BYTES,
+                need,
                 cap: BUDGET,
             });
         }

@@ -11,9 +11,7 @@ use crate::gammon::cube::{decide_money, CubeState};
 use crate::gammon::gnubg::{position_id, xgid};
 use crate::gammon::judge::{rank, Judge};
 use crate::gammon::matchplay::met::Met;
-use crate::gammon::matchplay::query::{
-    check_cube, market_window, xgid_at, MatchEvaluation, MatchHint, MatchRanked,
-};
+use crate::gammon::matchplay::query::{check_cube, evaluation, ranked, MatchEvaluation, MatchHint};
 use crate::gammon::matchplay::{MatchCube, Score};
 use crate::gammon::query::{Evaluation, Looked, Ranked};
 use crate::gammon::{Error, Position, Roll};
@@ -197,9 +195,7 @@ pub fn equity(
 ) -> Result<BearoffEvaluation, Error> {
     let v = table.values(roller, opponent)?;
     let looked = look(&table.kind(), roller, Some(opponent))?;
-    let index = table.index();
-    let off = index.rank(&vec![0u8; index.points()])?;
-    let over = roller == off || opponent == off;
+    let over = game_over(table, roller, opponent)?;
     let estimate = match one_sided {
         None => None,
         Some(os) => {
@@ -285,14 +281,19 @@ pub fn hint(
 /// Refuses a pair whose game is over (a side with every checker off): at a match score
 /// there is no decision left to value.
 fn in_play(table: &TwoSidedTable, roller: u64, opponent: u64) -> Result<Position, Error> {
-    let index = table.index();
-    let off = index.rank(&vec![0u8; index.points()])?;
-    if roller == off || opponent == off {
+    if game_over(table, roller, opponent)? {
         return Err(Error::Position {
             reason: "the game is over: a side has borne off every checker".into(),
         });
     }
-    index.position(roller, opponent)
+    table.index().position(roller, opponent)
+}
+
+/// Whether a side of the pair has borne off every checker: the game is over.
+fn game_over(table: &TwoSidedTable, roller: u64, opponent: u64) -> Result<bool, Error> {
+    let index = table.index();
+    let off = index.rank(&vec![0u8; index.points()])?;
+    Ok(roller == off || opponent == off)
 }
 
 /// At a match score: the pair's match-winning chance for the side on roll with `cube` if
@@ -312,22 +313,9 @@ pub fn match_equity(
     let p = in_play(table, roller, opponent)?;
     let judge = MatchPlay::new(table, met, score)?;
     judge.prepare(&p)?;
-    let mut looked = look(&table.kind(), roller, Some(opponent))?;
-    looked.xgid = xgid_at(&p, score, cube);
-    let mwc = judge.position(&p, cube)?;
-    let cube_action = judge.cube(&p, cube)?;
+    let looked = look(&table.kind(), roller, Some(opponent))?;
     let win = |me: bool, j: u32| judge.won_points(me, j);
-    let market_window = cube_action
-        .is_some()
-        .then(|| market_window(score, cube.value, &win));
-    Ok(MatchEvaluation {
-        looked,
-        score,
-        cube,
-        mwc,
-        cube_action,
-        market_window,
-    })
+    evaluation(&judge, &p, looked, (score, cube), &win)
 }
 
 /// At a match score: every play of `roll` for the side on roll of the pair, best first by
@@ -348,24 +336,12 @@ pub fn match_hint(
     let judge = MatchPlay::new(table, met, score)?;
     judge.prepare(&p)?;
     let them = index.side(opponent)?;
-    let mut moves = Vec::new();
-    for j in rank(&judge, &p, roll, cube)? {
-        let after = index.side_of(j.play.after.us())?;
-        moves.push(MatchRanked {
-            text: j.play.text(judge.variant().points),
-            position: notation::pair(&after, &them),
-            mwc: j.worth,
-            play: j.play,
-            loss: j.loss,
-        });
-    }
-    Ok(MatchHint {
-        position: notation::pair(&index.side(roller)?, &them),
-        index: index.record(roller, opponent)?,
-        roll,
-        score,
-        cube,
-        moves,
+    let before = (
+        notation::pair(&index.side(roller)?, &them),
+        index.record(roller, opponent)?,
+    );
+    ranked(&judge, &p, before, (roll, score, cube), |play| {
+        Ok(notation::pair(&index.side_of(play.after.us())?, &them))
     })
 }
 

@@ -143,17 +143,31 @@ pub fn evaluate(
     cube: MatchCube,
 ) -> Result<MatchEvaluation, Error> {
     check_cube(score, cube)?;
-    let mut looked = look(t.unit().variant(), t.unit().numbers(), p)?;
+    let looked = look(t.unit().variant(), t.unit().numbers(), p)?;
+    let judge = AtScore { tables: t, score };
+    let win = |me: bool, j: u32| t.won(if me { score } else { score.mirrored() }, j);
+    evaluation(&judge, p, looked, (score, cube), &win)
+}
+
+/// The evaluation of `p` (`looked`, its facts) at `score` with `cube` by `judge`, the
+/// stakes of that score (a score's tables, or the bear-off solved at it); `win(me, j)` the
+/// chance of the side on roll (`me`) or of its opponent after it wins `j` points. The
+/// cube is checked by the caller.
+pub(crate) fn evaluation<J: Judge<Cube = MatchCube, Worth = f64>>(
+    judge: &J,
+    p: &Position,
+    mut looked: Looked,
+    (score, cube): (Score, MatchCube),
+    win: &dyn Fn(bool, u32) -> f64,
+) -> Result<MatchEvaluation, Error> {
     if looked.xgid.is_some() {
         looked.xgid = xgid_at(p, score, cube);
     }
-    let mwc = t.no_double(looked.index, score, cube)?;
-    let judge = AtScore { tables: t, score };
+    let mwc = judge.position(p, cube)?;
     let cube_action = judge.cube(p, cube)?;
-    let win = |me: bool, j: u32| t.won(if me { score } else { score.mirrored() }, j);
     let market_window = cube_action
         .is_some()
-        .then(|| market_window(score, cube.value, &win));
+        .then(|| market_window(score, cube.value, win));
     Ok(MatchEvaluation {
         looked,
         score,
@@ -167,7 +181,7 @@ pub fn evaluate(
 /// The XGID of `p` at `score` with `cube`. An XGID holds the points each side has and the
 /// match's length, not the points they need: written as the match to the larger of the
 /// two needs (every match with the same needs is the same game from here on).
-pub(crate) fn xgid_at(p: &Position, score: Score, cube: MatchCube) -> Option<String> {
+fn xgid_at(p: &Position, score: Score, cube: MatchCube) -> Option<String> {
     let length = score.on_roll.max(score.opponent);
     let x = Xgid {
         cube: cube.value,
@@ -227,18 +241,37 @@ pub fn hint(
     let v = t.unit().variant();
     let index = t.unit().numbers().record(p)?;
     let judge = AtScore { tables: t, score };
-    let moves = rank(&judge, p, roll, cube)?
+    let before = (notation(v, p), index);
+    ranked(&judge, p, before, (roll, score, cube), |play| {
+        Ok(notation(v, &play.after))
+    })
+}
+
+/// The plays of `roll` from `p` ranked by `judge` at `score` with `cube`, best first:
+/// `before` the position's notation and record, `after` a play's resulting position as
+/// the answer writes it. The cube is checked by the caller.
+pub(crate) fn ranked<J: Judge<Cube = MatchCube, Worth = f64>>(
+    judge: &J,
+    p: &Position,
+    (position, index): (String, u64),
+    (roll, score, cube): (Roll, Score, MatchCube),
+    after: impl Fn(&Play) -> Result<String, Error>,
+) -> Result<MatchHint, Error> {
+    let points = judge.variant().points;
+    let moves = rank(judge, p, roll, cube)?
         .into_iter()
-        .map(|j| MatchRanked {
-            text: j.play.text(v.points),
-            position: notation(v, &j.play.after),
-            mwc: j.worth,
-            play: j.play,
-            loss: j.loss,
+        .map(|j| {
+            Ok(MatchRanked {
+                text: j.play.text(points),
+                position: after(&j.play)?,
+                mwc: j.worth,
+                play: j.play,
+                loss: j.loss,
+            })
         })
-        .collect();
+        .collect::<Result<_, Error>>()?;
     Ok(MatchHint {
-        position: notation(v, p),
+        position,
         index,
         roll,
         score,
