@@ -183,7 +183,9 @@ pub struct BuildArgs {
     #[arg(long, requires = "two_sided")]
     cubeless: bool,
     /// Two-sided, stored compact: each value as f32, the pairs in the build's order, the
-    /// table growing as it is solved, out of core (the default above 2^31 pairs: 6x15)
+    /// table growing as it is solved, out of core (the default above 2^31 pairs: 6x15).
+    /// With fifteen checkers and the cube it keeps the cube's equities alone, and reads
+    /// the chances from the cubeless table beside it
     #[arg(long, requires = "two_sided")]
     compact: bool,
     /// The table to write (default: the database's, in the tables folder)

@@ -213,6 +213,22 @@ pub enum Error {
         /// Advice, such as the command that builds the cube table.
         hint: Option<String>,
     },
+    /// A compact table with gammons and the cube, which keeps the cube's equities alone,
+    /// asked a pair's chances without the cubeless table that keeps them beside it.
+    #[error(
+        "{}: the table keeps the cube's no-double equities alone; the chances to win and \
+         of gammons are the cubeless table's, {}, which is not there: build it with `{build}`",
+        path.display(),
+        needs.display()
+    )]
+    NoChances {
+        /// The table asked.
+        path: PathBuf,
+        /// The cubeless table it needs beside it.
+        needs: PathBuf,
+        /// The command that builds it.
+        build: String,
+    },
     /// A position of backgammon itself (15 checkers a side on 24 points) given where a
     /// smaller member of the family is played.
     #[error(
@@ -271,7 +287,7 @@ impl Error {
             Error::NotConverged { .. } | Error::Inconsistent(_) | Error::OutOfMemory { .. } => {
                 ErrorKind::Failed
             }
-            Error::Table(_) | Error::NoCube { .. } => ErrorKind::Table,
+            Error::Table(_) | Error::NoCube { .. } | Error::NoChances { .. } => ErrorKind::Table,
             Error::Line(crate::lines::LineError::Read(_)) => ErrorKind::Io,
             Error::Line(_) => ErrorKind::Input,
             Error::Header { .. }

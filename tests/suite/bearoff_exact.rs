@@ -369,16 +369,21 @@ fn the_gnubg_bearoff_files_agree_within_gnubgs_own_rounding() {
     assert!(units("rolls").near_ties > 0);
 }
 
-/// The 6×15 database of every home-board race, cubeless (`tabula bearoff build
-/// --two-sided --cubeless`: 35 GB), from the tables folder (`$TABULA_TABLES`, else
-/// `tables/`).
-fn six_by_fifteen() -> TwoSidedTable {
+/// The 6×15 database of every home-board race from the tables folder (`$TABULA_TABLES`,
+/// else `tables/`): cubeless (`tabula bearoff build --two-sided --cubeless`: 35 GB) or
+/// the cube's equities (`tabula bearoff build --two-sided`: 47 GB).
+fn six_by_fifteen(cube: bool) -> TwoSidedTable {
     let dir = std::env::var("TABULA_TABLES").unwrap_or_else(|_| "tables".into());
-    let path = std::path::Path::new(&dir).join(Kind::two_sided(6, 15, false).file_name());
+    let path = std::path::Path::new(&dir).join(Kind::two_sided(6, 15, cube).file_name());
     TwoSidedTable::open(&path).unwrap_or_else(|e| {
+        let (flag, size) = if cube {
+            ("", "47")
+        } else {
+            (" --cubeless", "35")
+        };
         panic!(
-            "{e}: build it with `tabula bearoff build --two-sided --cubeless` \
-             (about 35 GB and an hour)"
+            "{e}: build it with `tabula bearoff build --two-sided{flag}` \
+             (about {size} GB and an hour)"
         )
     })
 }
@@ -386,7 +391,7 @@ fn six_by_fifteen() -> TwoSidedTable {
 #[test]
 #[ignore = "needs the 6x15 cubeless table (35 GB); builds 6x10 (10 s); needs gnubg_ts0.bd"]
 fn the_6x15_table_agrees_with_recursion_with_6x10_and_with_gnubg() {
-    let t = six_by_fifteen();
+    let t = six_by_fifteen(false);
     assert!(t.kind().compact);
     let index = t.index().clone();
     let rank15 = |s: &Side| index.rank(&counts(s, 6)).unwrap();
@@ -456,6 +461,97 @@ fn the_6x15_table_agrees_with_recursion_with_6x10_and_with_gnubg() {
     }
     eprintln!(
         "gnubg 6x6: largest difference {worst:.3e}, {:.2} units",
+        worst / TS_UNIT
+    );
+    assert!(
+        worst < 6.0 * TS_UNIT,
+        "gnubg 6x6: {} units",
+        worst / TS_UNIT
+    );
+}
+
+#[test]
+#[ignore = "needs the 6x15 cube table (47 GB); builds 6x10 with the cube (3 GB, 20 s); needs gnubg_ts0.bd"]
+fn the_6x15_cube_table_agrees_with_recursion_and_with_6x10() {
+    let t = six_by_fifteen(true);
+    assert!(t.kind().equities_only());
+    let index = t.index().clone();
+    let rank15 = |s: &Side| index.rank(&counts(s, 6)).unwrap();
+    let equities =
+        |c: tabula::gammon::Cubeful| [c.owned, c.centred, c.centred_jacoby, c.opponent_owns];
+    // 1. Every pair of sides whose checkers all lie on points 1 and 2: plain recursion,
+    // the cube's four states each with its own plays, gammons and the Jacoby rule.
+    let mut pairs = Pairs {
+        full: 15,
+        memo: HashMap::new(),
+    };
+    let low = sides_in_play(2, 15);
+    let mut worst = 0.0f64;
+    for us in &low {
+        for them in &low {
+            let want = pairs.value(us, them);
+            let got = equities(t.cubeful(rank15(us), rank15(them)).unwrap().unwrap());
+            for (g, w) in got.iter().zip(&want[4..]) {
+                worst = worst.max((g - w).abs());
+            }
+        }
+    }
+    eprintln!(
+        "points 1-2, {} pairs: largest difference {worst:.3e}",
+        low.len().pow(2)
+    );
+    assert!(worst < 5e-7, "points 1-2: {worst}");
+    assert!(worst > 0.0, "f32 values that equal f64 ones everywhere?");
+    // 2. Every pair of sides of at most 10 checkers: the 6x10 cube database's, built in
+    // memory in f64 (no gammon: the Jacoby value is the centred one).
+    let dir = tempfile::tempdir().unwrap();
+    let ten = dir.path().join("ten.tbl");
+    build(&Kind::two_sided(6, 10, true), &ten, Progress::SILENT).unwrap();
+    let ten = TwoSidedTable::open(&ten).unwrap();
+    let n10 = ten.index().sides();
+    let map: Vec<u64> = (0..n10)
+        .map(|s| index.rank(&ten.index().side(s).unwrap()).unwrap())
+        .collect();
+    let mut worst = 0.0f64;
+    for us in 0..n10 {
+        for them in 0..n10 {
+            let a = equities(ten.values(us, them).unwrap().cubeful.unwrap());
+            let b = equities(
+                t.cubeful(map[us as usize], map[them as usize])
+                    .unwrap()
+                    .unwrap(),
+            );
+            assert_eq!(b[1], b[2], "the Jacoby rule without gammons");
+            for (x, y) in a.iter().zip(&b) {
+                worst = worst.max((x - y).abs());
+            }
+        }
+    }
+    eprintln!(
+        "6x10 with the cube, {} pairs: largest difference {worst:.3e}",
+        n10 * n10
+    );
+    assert!(worst < 5e-7, "6x10: {worst}");
+    // 3. gnubg's own 6x6 two-sided file, which keeps the cube's owned, centred and
+    // opponent-owns equities: within the few units of its 16-bit rounding.
+    use tabula::gammon::bearoff::gnubg::{ts_value, GnubgFile, TS_UNIT};
+    let file = GnubgFile::open(gnubg_file("gnubg_ts0.bd", "/var/lib/gnubg").as_ref()).unwrap();
+    let six = BearoffIndex::new(6, 6).unwrap();
+    let n6 = six.sides();
+    let mut worst = 0.0f64;
+    for us in 1..n6 {
+        for them in 1..n6 {
+            let theirs = file.two_sided(us * n6 + them).unwrap();
+            assert_eq!(theirs.len(), 4, "a gnubg file with the cube");
+            let r = |s| index.rank(&six.side(s).unwrap()).unwrap();
+            let ours = equities(t.cubeful(r(us), r(them)).unwrap().unwrap());
+            for (o, g) in [ours[0], ours[1], ours[3]].iter().zip(&theirs[1..]) {
+                worst = worst.max((o - ts_value(*g)).abs());
+            }
+        }
+    }
+    eprintln!(
+        "gnubg 6x6 with the cube: largest difference {worst:.3e}, {:.2} units",
         worst / TS_UNIT
     );
     assert!(

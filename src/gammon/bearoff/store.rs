@@ -18,7 +18,7 @@ use super::index::{BearoffIndex, MAX_CHECKERS};
 use super::one_sided;
 use super::out_of_core::{self, CompactOrder, Plan, Setup};
 use super::sides::{Sides, Successors};
-use super::two_sided::{self, Cube, Gammon, GammonCube, Win, EQUITY_SCALE};
+use super::two_sided::{self, Cube, CubeEquities, Gammon, GammonCube, Win, EQUITY_SCALE};
 use crate::gammon::store::Written;
 use crate::gammon::{Cubeful, Error, Outcomes};
 use crate::progress::Progress;
@@ -175,6 +175,22 @@ impl Kind {
         (kind.line() == line).then_some(kind)
     }
 
+    /// Whether the table keeps the cube's no-double equities alone, its chances being
+    /// the cubeless table's ([`Kind::chances_from`]): a compact table with gammons and
+    /// the cube (6×15: 16 bytes a pair, 47 GB, where all seven values would take 82 GB).
+    pub fn equities_only(&self) -> bool {
+        self.compact && self.cube && self.gammons()
+    }
+
+    /// The table whose chances a table of equities alone ([`Kind::equities_only`])
+    /// reads: the same database without the cube, stored the same way.
+    pub fn chances_from(&self) -> Kind {
+        Kind {
+            cube: false,
+            ..*self
+        }
+    }
+
     /// The record layout's name and size in bytes.
     pub fn layout(&self) -> (&'static str, usize) {
         if self.compact {
@@ -182,7 +198,8 @@ impl Kind {
                 (false, false) => ("f32", 4),
                 (true, false) => ("f32x4", 16),
                 (false, true) => ("f32x3", 12),
-                (true, true) => ("f32x7", 28),
+                // The cube's equities alone: the chances are the cubeless table's.
+                (true, true) => ("f32x4", 16),
             };
         }
         match (self.two_sided, self.cube, self.gammons()) {
@@ -610,7 +627,7 @@ fn build_compact(
         (true, false) => out_of_core::solve_compact::<Cube>(&setup, progress, path, descriptor),
         (false, true) => out_of_core::solve_compact::<Gammon>(&setup, progress, path, descriptor),
         (true, true) => {
-            out_of_core::solve_compact::<GammonCube>(&setup, progress, path, descriptor)
+            out_of_core::solve_compact::<CubeEquities>(&setup, progress, path, descriptor)
         }
     }?;
     let solve_seconds = solve_started.elapsed().as_secs_f64();
@@ -738,7 +755,7 @@ impl Database {
     pub fn open_with(path: &Path, reader: Reader<'_>) -> Result<Database, Error> {
         let (table, kind) = open_kind(path, reader)?;
         Ok(if kind.two_sided {
-            Database::TwoSided(TwoSidedTable::with(table, kind)?)
+            Database::TwoSided(TwoSidedTable::with(table, kind, reader)?)
         } else {
             Database::OneSided(OneSidedTable::with(table, kind)?)
         })
@@ -930,6 +947,9 @@ pub struct TwoSidedTable {
     index: BearoffIndex,
     /// A compact table's order of pairs.
     order: Option<CompactOrder>,
+    /// A table of the cube's equities alone ([`Kind::equities_only`]): the cubeless
+    /// table beside it that keeps the chances, or where it was looked for.
+    chances: Result<Box<TwoSidedTable>, PathBuf>,
 }
 
 /// What a two-sided table says of a pair, for the side on roll before it rolls.
@@ -974,10 +994,24 @@ impl TwoSidedTable {
     /// As [`TwoSidedTable::open`] with the reader `reader`.
     pub fn open_with(path: &Path, reader: Reader<'_>) -> Result<TwoSidedTable, Error> {
         let (table, kind) = open_sided(path, true, reader)?;
-        TwoSidedTable::with(table, kind)
+        TwoSidedTable::with(table, kind, reader)
     }
 
-    fn with(table: Table, kind: Kind) -> Result<TwoSidedTable, Error> {
+    fn with(table: Table, kind: Kind, reader: Reader<'_>) -> Result<TwoSidedTable, Error> {
+        // The cubeless table beside a table of equities alone, under its own name.
+        let chances = if kind.equities_only() {
+            let beside = table.path().with_file_name(kind.chances_from().file_name());
+            match TwoSidedTable::open_with(&beside, reader) {
+                Ok(t) => {
+                    kind.chances_from().expect(&t.kind(), &beside)?;
+                    Ok(Box::new(t))
+                }
+                Err(Error::Table(TableError::Missing { .. })) => Err(beside),
+                Err(e) => return Err(e),
+            }
+        } else {
+            Err(PathBuf::new())
+        };
         let index = fitted_index(&table, kind, |records, index| {
             (records != index.pairs())
                 .then(|| format!("holds {records} records, expected {}", index.pairs()))
@@ -988,6 +1022,7 @@ impl TwoSidedTable {
             kind,
             index,
             order,
+            chances,
         })
     }
 
@@ -1014,32 +1049,85 @@ impl TwoSidedTable {
     /// The values of pair `pair` (`roller · n + opponent`).
     pub fn values_at(&self, pair: u64) -> Result<PairValues, Error> {
         let t = &self.table;
-        let n = self.index.sides();
-        if let Some(order) = &self.order {
-            if pair >= n * n {
-                return Err(Error::OutOfRange {
-                    what: "pair",
-                    number: pair,
-                    len: n * n,
-                });
+        let Some(record) = self.compact_record(pair)? else {
+            let record = pair;
+            return Ok(match (self.kind.cube, self.kind.gammons()) {
+                (false, false) => decode(&t.record::<[u32; 1]>(record)?, false, false),
+                (true, false) => decode(&t.record::<[u32; 4]>(record)?, true, false),
+                (false, true) => decode(&t.record::<[u32; 3]>(record)?, false, true),
+                (true, true) => decode(&t.record::<[u32; 7]>(record)?, true, true),
+            });
+        };
+        let v = match (self.kind.cube, self.kind.gammons()) {
+            (false, false) => widen(&t.record::<[f32; 1]>(record)?),
+            (true, false) => widen(&t.record::<[f32; 4]>(record)?),
+            (false, true) => widen(&t.record::<[f32; 3]>(record)?),
+            (true, true) => {
+                let c = self.chances()?.values_at(pair)?;
+                let mut v = vec![c.win, c.win_gammon, c.lose_gammon];
+                v.extend(widen(&t.record::<[f32; 4]>(record)?));
+                v
             }
-            let record = order.record((pair / n) as usize, (pair % n) as usize);
-            let widen = |v: &[f32]| v.iter().map(|&x| f64::from(x)).collect::<Vec<f64>>();
-            let v = match (self.kind.cube, self.kind.gammons()) {
-                (false, false) => widen(&t.record::<[f32; 1]>(record)?),
-                (true, false) => widen(&t.record::<[f32; 4]>(record)?),
-                (false, true) => widen(&t.record::<[f32; 3]>(record)?),
-                (true, true) => widen(&t.record::<[f32; 7]>(record)?),
-            };
-            return Ok(decode_with(&v, self.kind.cube, self.kind.gammons()));
+        };
+        Ok(decode_with(&v, self.kind.cube, self.kind.gammons()))
+    }
+
+    /// The no-double equities of pair `pair` alone (none without the cube): what a table
+    /// of the cube's equities alone ([`Kind::equities_only`]) answers without its
+    /// cubeless table beside it.
+    pub fn cubeful_at(&self, pair: u64) -> Result<Option<Cubeful>, Error> {
+        if !self.kind.equities_only() {
+            return Ok(self.values_at(pair)?.cubeful);
         }
-        let record = pair;
-        Ok(match (self.kind.cube, self.kind.gammons()) {
-            (false, false) => decode(&t.record::<[u32; 1]>(record)?, false, false),
-            (true, false) => decode(&t.record::<[u32; 4]>(record)?, true, false),
-            (false, true) => decode(&t.record::<[u32; 3]>(record)?, false, true),
-            (true, true) => decode(&t.record::<[u32; 7]>(record)?, true, true),
+        let record = self.compact_record(pair)?.expect("a compact table");
+        let e = widen(&self.table.record::<[f32; 4]>(record)?);
+        Ok(Some(Cubeful {
+            owned: e[0],
+            centred: e[1],
+            centred_jacoby: e[2],
+            opponent_owns: e[3],
+        }))
+    }
+
+    /// [`TwoSidedTable::cubeful_at`] of the pair of sides `roller`, `opponent`.
+    pub fn cubeful(&self, roller: u64, opponent: u64) -> Result<Option<Cubeful>, Error> {
+        self.cubeful_at(self.index.record(roller, opponent)?)
+    }
+
+    /// The table that keeps the chances: this one, or for a table of equities alone the
+    /// cubeless table beside it (a fault naming it and the command that builds it when
+    /// it is not there).
+    pub fn chances(&self) -> Result<&TwoSidedTable, Error> {
+        if !self.kind.equities_only() {
+            return Ok(self);
+        }
+        self.chances.as_deref().map_err(|needs| Error::NoChances {
+            path: self.table.path().to_path_buf(),
+            needs: needs.clone(),
+            build: format!(
+                "tabula bearoff build --two-sided --points {} --checkers {} --cubeless \
+                 --table {}",
+                self.kind.points,
+                self.kind.checkers,
+                needs.display()
+            ),
         })
+    }
+
+    /// The record of pair `pair` in a compact table (none for another).
+    fn compact_record(&self, pair: u64) -> Result<Option<u64>, Error> {
+        let Some(order) = &self.order else {
+            return Ok(None);
+        };
+        let n = self.index.sides();
+        if pair >= n * n {
+            return Err(Error::OutOfRange {
+                what: "pair",
+                number: pair,
+                len: n * n,
+            });
+        }
+        Ok(Some(order.record((pair / n) as usize, (pair % n) as usize)))
     }
 
     /// The values of the pair of sides `roller`, `opponent` (ranks).
@@ -1051,6 +1139,11 @@ impl TwoSidedTable {
     pub fn verify(&self) -> Result<(), Error> {
         Ok(self.table.verify()?)
     }
+}
+
+/// A compact record's values as `f64`s.
+fn widen(v: &[f32]) -> Vec<f64> {
+    v.iter().map(|&x| f64::from(x)).collect()
 }
 
 /// A stored record's values.
@@ -1165,6 +1258,21 @@ mod tests {
         .unwrap();
         assert!(!work_folder(&small).exists());
         assert!(r.out_of_core.unwrap().peak_memory <= memory);
+        if compact.equities_only() {
+            // Its chances are the cubeless table's, beside it under that table's name.
+            let alone = TwoSidedTable::open(&small).unwrap();
+            let e = alone.values_at(1).unwrap_err();
+            assert!(matches!(e, Error::NoChances { .. }), "{e}");
+            let chances = compact.chances_from();
+            let beside = dir.path().join(chances.file_name());
+            build_with(
+                &chances,
+                &beside,
+                Method::OutOfCore { memory },
+                Progress::SILENT,
+            )
+            .unwrap();
+        }
         let (e, c) = (
             TwoSidedTable::open(&exact).unwrap(),
             TwoSidedTable::open(&small).unwrap(),

@@ -329,6 +329,64 @@ impl Values for GammonCube {
     }
 }
 
+/// Fifteen checkers, with the cube, the equities alone: the no-double equities owned,
+/// centred, centred under the Jacoby rule and with the opponent owning the cube. What a
+/// compact table with gammons keeps (`docs/bearoff.md`, "Compact tables"; its chances are
+/// the cubeless table's): each cube state chooses its own plays, so these are
+/// [`GammonCube`]'s last four, computed by the same operations in the same order.
+#[derive(Clone, Copy, Debug, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
+#[repr(transparent)]
+pub struct CubeEquities(pub [f64; 4]);
+
+const E_OWNED: usize = 0;
+const E_CENTRED: usize = 1;
+const E_JACOBY: usize = 2;
+const E_OPPONENT: usize = 3;
+
+impl Values for CubeEquities {
+    type Record = [u32; 4];
+    const ZERO: Self = CubeEquities([0.0; 4]);
+    const NONE: Self = CubeEquities([f64::NEG_INFINITY; 4]);
+    #[inline(always)]
+    fn after_move(&self) -> Self {
+        let v = &self.0;
+        let d = min(2.0 * v[E_OPPONENT], 1.0);
+        CubeEquities([
+            -v[E_OPPONENT],
+            -max(v[E_CENTRED], d),
+            -max(v[E_JACOBY], d),
+            -max(v[E_OWNED], d),
+        ])
+    }
+    #[inline(always)]
+    fn merge(&mut self, x: &Self) {
+        for (a, b) in self.0.iter_mut().zip(&x.0) {
+            *a = max(*a, *b);
+        }
+    }
+    #[inline(always)]
+    fn add(&mut self, x: &Self, w: f64) {
+        for (a, b) in self.0.iter_mut().zip(&x.0) {
+            *a += w * b;
+        }
+    }
+    fn scaled(&self, s: f64) -> Self {
+        CubeEquities(self.0.map(|x| x * s))
+    }
+    fn won(opponent_full: bool) -> Self {
+        let g = f64::from(u8::from(opponent_full));
+        // A gammon counts 1 while the cube is centred under the Jacoby rule.
+        CubeEquities([1.0 + g, 1.0 + g, 1.0, 1.0 + g])
+    }
+    fn lost(full: bool) -> Self {
+        let g = f64::from(u8::from(full));
+        CubeEquities([-1.0 - g, -1.0 - g, -1.0, -1.0 - g])
+    }
+    fn record(&self) -> [u32; 4] {
+        self.0.map(equity)
+    }
+}
+
 /// The values as a compact table keeps them (`store::Kind::compact`: the databases too
 /// large for `f64` working files, 6×15 and beyond): each quantity as the nearest `f32`,
 /// the cubeless equity left out where the chances give it. The build computes in `f64`
@@ -402,6 +460,18 @@ impl Compact for GammonCube {
         widen(s, &mut v[P_WIN..]);
         v[EQUITY] = gammon_equity(&v);
         GammonCube(v)
+    }
+}
+
+impl Compact for CubeEquities {
+    type Small = [f32; 4];
+    fn small(&self) -> [f32; 4] {
+        narrow(&self.0)
+    }
+    fn of_small(s: &[f32; 4]) -> Self {
+        let mut v = [0.0; 4];
+        widen(s, &mut v);
+        CubeEquities(v)
     }
 }
 
@@ -761,6 +831,8 @@ mod tests {
         let full = full_of(&index);
         let solved = solve::<GammonCube>(&succ, &full, Progress::SILENT);
         let cubeless = solve::<Gammon>(&succ, &full, Progress::SILENT);
+        // The cube's equities solved alone are the same numbers.
+        let equities = solve::<CubeEquities>(&succ, &full, Progress::SILENT);
         let n = index.sides() as usize;
         let mut plain = Plain {
             sides: &sides,
@@ -788,6 +860,7 @@ mod tests {
                     );
                 }
                 assert_eq!(&cubeless[i * n + j][..], &got[..3]);
+                assert_eq!(&equities[i * n + j][..], &got[3..]);
                 gammons += usize::from(got[1] > 0 || got[2] > 0);
             }
         }
