@@ -55,8 +55,8 @@ impl Fault {
 }
 
 impl From<tabula::Error> for Fault {
-    /// The command line's exit 2 (bad input) is a 400; a missing table or cube table a
-    /// 404; a damaged or foreign table, or any other failure, a 500.
+    /// The command line's exit 2 (bad input) is a 400; a missing table, cube table or
+    /// cubeless table beside a cube table of equities alone a 404; a damaged or foreign table, or any other failure, a 500.
     fn from(e: tabula::Error) -> Fault {
         let status = match e.kind() {
             tabula::ErrorKind::Input => StatusCode::BAD_REQUEST,
@@ -74,7 +74,9 @@ fn missing(e: &tabula::Error) -> bool {
     matches!(
         e,
         tabula::Error::Table(TableError::Missing { .. })
-            | tabula::Error::Gammon(G::Table(TableError::Missing { .. }) | G::NoCube { .. })
+            | tabula::Error::Gammon(
+                G::Table(TableError::Missing { .. }) | G::NoCube { .. } | G::NoChances { .. }
+            )
             | tabula::Error::Nikoniko(N::Table(TableError::Missing { .. }))
     )
 }
