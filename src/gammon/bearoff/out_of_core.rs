@@ -58,32 +58,42 @@ pub struct Report {
 }
 
 /// The cost of sharing a build among ranks, as one rank saw it: the bytes of its
-/// gathers to rank 0 and the time it spent in them and in the barriers around the layers
-/// (which includes waiting for slower ranks).
+/// gathers to rank 0 and of the row tiles' transposes among the ranks, and the time it
+/// spent in them and in the barriers around the layers (which includes waiting for
+/// slower ranks).
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct Exchange {
     /// Ranks sharing the build.
     pub ranks: usize,
     /// Gathers to rank 0 (one a tile).
     pub gathers: u64,
-    /// Bytes this rank sent (its blocks, to rank 0; none on rank 0).
+    /// Row tiles transposed among the ranks (one all-to-all each).
+    pub transposes: u64,
+    /// Bytes this rank sent: its blocks to rank 0 (none on rank 0), and its pieces of
+    /// the row tiles to the other ranks.
     pub bytes_sent: u64,
-    /// Bytes this rank received (the other ranks' blocks, on rank 0; none elsewhere).
+    /// Bytes this rank received: the other ranks' blocks (on rank 0), and their pieces
+    /// of the row tiles' rows of its share.
     pub bytes_received: u64,
     /// The most bytes received in one layer.
     pub largest_layer_received: u64,
     /// Seconds in gathers.
     pub gather_seconds: f64,
+    /// Seconds in the transposes.
+    pub transpose_seconds: f64,
     /// Seconds in barriers.
     pub barrier_seconds: f64,
 }
 
 /// Processes sharing one build (MPI ranks, `super::mpi`). Each rank owns a contiguous
-/// share of every layer's level: it solves the row tiles' rows of its share's sides (as
-/// rollers) and the diagonal's and column tiles' columns of its share (as opponents),
-/// which read only those rows, so that it holds 1/N of the layer's transposed rows. The
-/// tiles are gathered to rank 0, which writes the files, in a folder they share, and the
-/// table; the later layers' reads are from those files.
+/// share of every level: in a row tile it solves every roller of the layer's level
+/// against its share of the opponents' level, so that it reads only those opponents'
+/// rows from the files (1/N of the reads); the ranks then transpose the tile among
+/// themselves so that each holds the rows of its share of the layer's level (as
+/// rollers) against every opponent, and solves the diagonal's and column tiles' columns
+/// of that share (as opponents), which read only those rows: it holds 1/N of the
+/// layer's transposed rows. The tiles are gathered to rank 0, which writes the files, in
+/// a folder they share, and the table; the later layers' reads are from those files.
 pub trait Split {
     /// This process's number, from 0.
     fn rank(&self) -> usize;
@@ -92,6 +102,16 @@ pub trait Split {
     /// Every rank's `mine` (rank `r`'s is `counts[r]` bytes), in rank order, into `out`
     /// on rank 0 (`out` is not touched on the others).
     fn gather(&self, mine: &[u8], counts: &[usize], out: &mut [u8]);
+    /// Every rank's pieces for every rank: `send` holds this rank's pieces in rank order
+    /// (`send_counts[r]` bytes for rank `r`); `recv` gets, in rank order, each rank's
+    /// piece for this one (`recv_counts[r]` bytes from rank `r`).
+    fn all_to_all(
+        &self,
+        send: &[u8],
+        send_counts: &[usize],
+        recv: &mut [u8],
+        recv_counts: &[usize],
+    );
     /// Waits for every rank.
     fn barrier(&self);
 }
@@ -219,6 +239,8 @@ struct Meter {
     /// The exchange among ranks: gathers, bytes sent and received (in all, in this
     /// layer, the most in a layer), nanoseconds in gathers and in barriers.
     gathers: AtomicU64,
+    transposes: AtomicU64,
+    transpose_nanos: AtomicU64,
     sent: AtomicU64,
     received: AtomicU64,
     layer_received: AtomicU64,
@@ -249,10 +271,12 @@ impl Meter {
         split.map(|s| Exchange {
             ranks: s.size(),
             gathers: load(&self.gathers),
+            transposes: load(&self.transposes),
             bytes_sent: load(&self.sent),
             bytes_received: load(&self.received),
             largest_layer_received: load(&self.largest_layer),
             gather_seconds: load(&self.gather_nanos) as f64 * 1e-9,
+            transpose_seconds: load(&self.transpose_nanos) as f64 * 1e-9,
             barrier_seconds: load(&self.barrier_nanos) as f64 * 1e-9,
         })
     }
@@ -521,6 +545,80 @@ fn emit<V: Values + bytemuck::Pod>(
         at += rows * w;
     }
     out.put(&tile.data)
+}
+
+/// A row tile of `rows` rollers against `cols` opponents, of which this rank holds every
+/// roller against its share of the opponents (`part`), made into its share of the
+/// rollers against every opponent, through one all-to-all among the ranks (each rank's
+/// piece for rank `r` is `r`'s rollers against its opponents: `part`'s rows in rank
+/// order already). Alone, `part` is the tile.
+fn transpose<'m, V: Values + bytemuck::Pod>(
+    split: Option<&dyn Split>,
+    meter: &'m Meter,
+    part: Held<'m, V>,
+    (rows, cols): (usize, usize),
+) -> Result<Held<'m, V>, Error> {
+    let Some(sp) = split else {
+        return Ok(part);
+    };
+    let (k, me) = (sp.size(), sp.rank());
+    let size = std::mem::size_of::<V>();
+    let row_parts: Vec<(usize, usize)> = (0..k).map(|r| share(rows, r, k)).collect();
+    let col_parts: Vec<(usize, usize)> = (0..k).map(|r| share(cols, r, k)).collect();
+    let (wr, wc) = (
+        row_parts[me].1 - row_parts[me].0,
+        col_parts[me].1 - col_parts[me].0,
+    );
+    let send_counts: Vec<usize> = row_parts
+        .iter()
+        .map(|&(lo, hi)| (hi - lo) * wc * size)
+        .collect();
+    let recv_counts: Vec<usize> = col_parts
+        .iter()
+        .map(|&(lo, hi)| wr * (hi - lo) * size)
+        .collect();
+    let most = send_counts.iter().chain(&recv_counts).sum::<usize>();
+    if most > i32::MAX as usize {
+        return Err(Error::MemoryCap {
+            what: format!("a tile of {rows} × {cols} pairs transposed by MPI in one piece"),
+            need: most as u64,
+            cap: i32::MAX as u64,
+        });
+    }
+    let mut got = Held::new(meter, wr * cols, V::ZERO);
+    let started = std::time::Instant::now();
+    sp.all_to_all(
+        bytemuck::cast_slice(&part.data),
+        &send_counts,
+        bytemuck::cast_slice_mut(&mut got.data),
+        &recv_counts,
+    );
+    meter
+        .transpose_nanos
+        .fetch_add(started.elapsed().as_nanos() as u64, Ordering::Relaxed);
+    meter.transposes.fetch_add(1, Ordering::Relaxed);
+    let sent = send_counts.iter().sum::<usize>() - send_counts[me];
+    let received = recv_counts.iter().sum::<usize>() - recv_counts[me];
+    meter.sent.fetch_add(sent as u64, Ordering::Relaxed);
+    meter.received.fetch_add(received as u64, Ordering::Relaxed);
+    meter
+        .layer_received
+        .fetch_add(received as u64, Ordering::Relaxed);
+    drop(part);
+    // Rank r's piece is this rank's rollers against r's opponents, roller by roller.
+    let mut tile = Held::new(meter, wr * cols, V::ZERO);
+    let mut at = 0;
+    for &(lo, hi) in &col_parts {
+        let w = hi - lo;
+        if w == 0 {
+            continue;
+        }
+        for (i, piece) in got.data[at..at + wr * w].chunks_exact(w).enumerate() {
+            tile.data[i * cols + lo..i * cols + hi].copy_from_slice(piece);
+        }
+        at += wr * w;
+    }
+    Ok(tile)
 }
 
 /// The bytes the build of `n`-side layers needs at least with values of `size` bytes, on
@@ -1030,23 +1128,30 @@ fn layer<V: Values + bytemuck::Pod>(
     let reached = plan.reached(succ, y);
     let window: usize = reached.iter().map(|&l| plan.size(l)).sum();
     // Row tiles (y, b): the plays of level y's sides read tiles (b, a') of earlier layers.
+    // Every roller of the level against this rank's share of the opponents of level b,
+    // whose rows alone it reads; then transposed among the ranks.
     for b in 0..y {
         let sb = &plan.levels[b];
-        let mut tile = Held::new(meter, w * sb.len(), V::ZERO);
+        let nb = sb.len();
+        let (jlo, jhi) = split.map_or((0, nb), |sp| share(nb, sp.rank(), sp.size()));
+        let wj = jhi - jlo;
+        let mut part = Held::new(meter, m * wj, V::ZERO);
         if b == 0 {
-            for (v, &i) in tile.data.iter_mut().zip(mine) {
-                *v = V::lost(full[i as usize]);
+            if wj > 0 {
+                for (row, &i) in part.data.chunks_exact_mut(wj).zip(sy) {
+                    row.fill(V::lost(full[i as usize]));
+                }
             }
-        } else {
+        } else if wj > 0 {
             // Opponents of level b in chunks whose reads fit what memory is left.
             let held = meter.now.load(Ordering::Relaxed) as usize;
             let room = (memory as usize).saturating_sub(held);
             let widest = reached.iter().map(|&l| plan.size(l)).max().unwrap_or(0);
-            let per = (window + w + widest) * size;
-            let c = (room / per).clamp(1, sb.len());
+            let per = (window + m + widest) * size;
+            let c = (room / per).clamp(1, wj);
             let mut reads = Held::new(meter, window * c, V::ZERO);
             let mut raw = Held::new(meter, c * widest, V::ZERO);
-            let mut strip = Held::new(meter, w * c, V::ZERO);
+            let mut strip = Held::new(meter, m * c, V::ZERO);
             // Where each reached level's rows start in the window.
             let mut start = vec![usize::MAX; plan.layers()];
             let mut at = 0;
@@ -1054,9 +1159,9 @@ fn layer<V: Values + bytemuck::Pod>(
                 start[l] = at;
                 at += plan.size(l);
             }
-            let mut j0 = 0;
-            while j0 < sb.len() {
-                let j1 = (j0 + c).min(sb.len());
+            let mut j0 = jlo;
+            while j0 < jhi {
+                let j1 = (j0 + c).min(jhi);
                 let cw = j1 - j0;
                 for &l in &reached {
                     let (layer, first) = plan.tile(b, l);
@@ -1075,15 +1180,16 @@ fn layer<V: Values + bytemuck::Pod>(
                     let row = start[plan.level[s] as usize] + plan.pos[s] as usize;
                     &wd[row * cw..row * cw + cw]
                 };
-                pair_block(succ, mine, &sb[j0..j1], &after, &mut strip.data[..w * cw]);
-                for (i, part) in strip.data[..w * cw].chunks_exact(cw).enumerate() {
-                    tile.data[i * sb.len() + j0..i * sb.len() + j1].copy_from_slice(part);
+                pair_block(succ, sy, &sb[j0..j1], &after, &mut strip.data[..m * cw]);
+                for (i, piece) in strip.data[..m * cw].chunks_exact(cw).enumerate() {
+                    part.data[i * wj + j0 - jlo..i * wj + j1 - jlo].copy_from_slice(piece);
                 }
                 j0 = j1;
             }
         }
-        emit(split, meter, out, &tile.data, (m, sb.len()), true)?;
-        for (i, row) in tile.data.chunks_exact(sb.len()).enumerate() {
+        emit(split, meter, out, &part.data, (m, nb), false)?;
+        let tile = transpose(split, meter, part, (m, nb))?;
+        for (i, row) in tile.data.chunks_exact(nb).enumerate() {
             for (q, v) in row.iter().enumerate() {
                 t.data[(plan.below[b] + q) * w + i] = v.after_move();
             }
@@ -1272,6 +1378,38 @@ mod tests {
             }
             self.wait.wait();
         }
+        fn all_to_all(
+            &self,
+            send: &[u8],
+            send_counts: &[usize],
+            recv: &mut [u8],
+            recv_counts: &[usize],
+        ) {
+            // Each rank's pieces, behind their sizes as eight bytes each.
+            let mut mine: Vec<u8> = send_counts
+                .iter()
+                .flat_map(|&c| (c as u64).to_le_bytes())
+                .collect();
+            mine.extend_from_slice(send);
+            self.slots.lock().unwrap()[self.rank] = mine;
+            self.wait.wait();
+            {
+                let slots = self.slots.lock().unwrap();
+                let k = slots.len();
+                let mut at = 0;
+                for (slot, &want) in slots.iter().zip(recv_counts) {
+                    let count = |r: usize| {
+                        u64::from_le_bytes(slot[8 * r..8 * r + 8].try_into().unwrap()) as usize
+                    };
+                    let from = 8 * k + (0..self.rank).map(count).sum::<usize>();
+                    assert_eq!(count(self.rank), want);
+                    recv[at..at + want].copy_from_slice(&slot[from..from + want]);
+                    at += want;
+                }
+                assert_eq!(at, recv.len());
+            }
+            self.wait.wait();
+        }
         fn barrier(&self) {
             self.wait.wait();
         }
@@ -1282,6 +1420,7 @@ mod tests {
         let d = db(6, 6);
         let (plan, succ) = (&d.plan, &d.succ);
         let want = two_sided::solve::<Cube>(succ, &d.full, Progress::SILENT);
+        let alone_reads = run::<Cube>(&d, 1, 1 << 30).1[0].bytes_read;
         for ranks in [2, 3] {
             // Each rank holds its share of the layers' transposed rows: the least memory
             // it needs falls with the ranks, below what one process needs, and a build in
@@ -1292,10 +1431,22 @@ mod tests {
             assert!(least * 10 < alone * 7, "{ranks} ranks: {least} of {alone}");
             let (got, reports) = run::<Cube>(&d, ranks, least);
             assert!(same(&got, &want), "{ranks} ranks");
+            let reads: Vec<u64> = reports.iter().map(|r| r.bytes_read).collect();
+            eprintln!("{ranks} ranks read {reads:?}, one process {alone_reads}");
+            // The ranks split the reads: each row is read by one rank, each rank reads
+            // about its share.
+            assert_eq!(reads.iter().sum::<u64>(), alone_reads, "{ranks} ranks");
+            assert!(
+                reads
+                    .iter()
+                    .all(|&r| r * ranks as u64 * 10 < alone_reads * 13),
+                "{ranks} ranks: {reads:?} of {alone_reads}"
+            );
             assert!(reports.iter().all(|r| r.peak_memory <= least));
             let x = reports[1].exchange.as_ref().unwrap();
-            assert_eq!((x.ranks, x.bytes_received), (ranks, 0));
-            assert!(x.bytes_sent > 0);
+            assert_eq!(x.ranks, ranks);
+            // The row tiles' transposes: every rank sends and receives.
+            assert!(x.bytes_sent > 0 && x.bytes_received > 0 && x.transposes > 0);
             assert!(reports[0].exchange.as_ref().unwrap().bytes_received > 0);
         }
         let (got, want, _) = both::<GammonCube>(3, 10, 1 << 30);
