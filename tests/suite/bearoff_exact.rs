@@ -472,7 +472,7 @@ fn the_6x15_table_agrees_with_recursion_with_6x10_and_with_gnubg() {
 
 #[test]
 #[ignore = "needs the 6x15 cube table (47 GB); builds 6x10 with the cube (3 GB, 20 s); needs gnubg_ts0.bd"]
-fn the_6x15_cube_table_agrees_with_recursion_and_with_6x10() {
+fn the_6x15_cube_table_agrees_with_recursion_with_6x10_and_with_gnubg() {
     let t = six_by_fifteen(true);
     assert!(t.kind().equities_only());
     let index = t.index().clone();
