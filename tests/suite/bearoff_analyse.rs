@@ -611,3 +611,72 @@ fn every_bear_off_of_a_gnubg_match_is_judged_at_its_score_as_gnubg_judges_it() {
         check_at_score(d);
     }
 }
+
+/// A table of the cube's equities alone (a fifteen-checker cube table stored compact,
+/// as 6×15's) cannot judge without its cubeless table: found in the folder beside others
+/// it is left out and they judge as without it; alone, or named, it is a failure naming
+/// the cubeless table.
+#[test]
+fn a_cube_table_of_equities_alone_is_left_out_of_the_folders_tables() {
+    let dir = tempfile::tempdir().unwrap();
+    let lone = dir.path().join("bearoff-ts-3x15.tbl");
+    let mut build = tabula();
+    build
+        .args([
+            "bearoff",
+            "build",
+            "--two-sided",
+            "--points",
+            "3",
+            "--checkers",
+            "15",
+        ])
+        .args(["--compact", "--quiet", "--table"])
+        .arg(&lone);
+    crate::common::succeed(&mut build);
+    let in_folder = |folder: &Path, extra: &[&str]| {
+        tabula()
+            .env("TABULA_TABLES", folder)
+            .args(["bearoff", "analyse", "--json"])
+            .args(extra)
+            .arg(data("backgammon-money.mat"))
+            .output()
+            .unwrap()
+    };
+    // Alone in the folder, and named.
+    for out in [
+        in_folder(dir.path(), &[]),
+        in_folder(dir.path(), &["--table", lone.to_str().unwrap()]),
+    ] {
+        assert_eq!(out.status.code(), Some(1));
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert!(said.contains("bearoff-ts-3x15-cubeless.tbl"), "{said}");
+    }
+    // Beside the 6x6 table: the 6x6 table's analysis.
+    std::fs::copy(
+        table("bearoff-ts-6x6.tbl"),
+        dir.path().join("bearoff-ts-6x6.tbl"),
+    )
+    .unwrap();
+    let both = in_folder(dir.path(), &[]);
+    assert!(
+        both.status.success(),
+        "{}",
+        String::from_utf8_lossy(&both.stderr)
+    );
+    let six = json_of(
+        tabula()
+            .args(["bearoff", "analyse", "--json", "--table"])
+            .arg(dir.path().join("bearoff-ts-6x6.tbl"))
+            .arg(data("backgammon-money.mat")),
+    );
+    let got: Value = serde_json::from_slice(&both.stdout).unwrap();
+    assert_eq!(got["tables"], six["tables"]);
+    assert_eq!(got["tables"], serde_json::json!(["bearoff 6x6"]));
+    assert!(
+        got["totals"].is_object() || got["totals"].is_array(),
+        "{got}"
+    );
+    assert_eq!(got["totals"], six["totals"]);
+    assert_eq!(got["games"], six["games"]);
+}

@@ -74,7 +74,10 @@ fn open_tables(given: &[PathBuf]) -> Result<Vec<TwoSidedTable>> {
             .iter()
             .map(|p| -> Result<TwoSidedTable> {
                 let p = by_name(p);
-                Ok(TwoSidedTable::open(&p)?)
+                let t = TwoSidedTable::open(&p)?;
+                // A table of the cube's equities alone judges with its cubeless table.
+                t.chances()?;
+                Ok(t)
             })
             .collect();
     }
@@ -85,10 +88,21 @@ fn open_tables(given: &[PathBuf]) -> Result<Vec<TwoSidedTable>> {
         // The missing 6×6 table's own message, with its build.
         open_two_sided(&path, &kind, None)?;
     }
-    found
-        .iter()
-        .map(|(path, kind)| open_two_sided(path, kind, None))
-        .collect()
+    // A table of the cube's equities alone without its cubeless table cannot judge a
+    // play: the others judge its positions, as without it.
+    let (mut open, mut lacking) = (Vec::new(), None);
+    for (path, kind) in &found {
+        let t = open_two_sided(path, kind, None)?;
+        match t.chances() {
+            Ok(_) => open.push(t),
+            Err(e) => lacking = lacking.or(Some(e)),
+        }
+    }
+    match lacking {
+        // None left: what the skipped table lacks.
+        Some(e) if open.is_empty() => Err(e.into()),
+        _ => Ok(open),
+    }
 }
 
 /// gnubg's default match-equity table, where Debian's gnubg installs it.

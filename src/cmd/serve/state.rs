@@ -351,6 +351,8 @@ impl State {
             .iter()
             .filter_map(|p| Kind::of_file_name(&file_name(p)).filter(|k| k.two_sided))
             .filter_map(|kind| self.two_sided(&kind).ok())
+            // A table of the cube's equities alone judges only with its cubeless table.
+            .filter(|t| t.chances().is_ok())
             .collect()
     }
 
