@@ -1,5 +1,6 @@
-//! The library's progress events drawn as bars on stderr (hidden when stderr is not a
-//! terminal, or when the command was asked to be quiet).
+//! The library's progress events drawn as bars on stderr when it is a terminal; when it
+//! is not (a batch job's log, `nohup`), a line now and then: every minute at most, or
+//! every `TABULA_PROGRESS_EVERY` seconds. Nothing when the command was asked to be quiet.
 
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
@@ -35,14 +36,23 @@ pub struct Bars {
 }
 
 impl Bars {
-    /// Bars that draw only when `quiet` is false and stderr is a terminal.
+    /// Bars that draw only when `quiet` is false and stderr is a terminal; lines now
+    /// and then ([`Lines`]) when it is not.
     pub fn new(quiet: bool) -> Bars {
         let current: Current = Arc::default();
-        let callback: Option<Callback> = if !quiet && std::io::stderr().is_terminal() {
+        let callback: Option<Callback> = if quiet {
+            None
+        } else if std::io::stderr().is_terminal() {
             let current = Arc::clone(&current);
             Some(Box::new(move |event| draw(&current, event)))
         } else {
-            None
+            let lines = Mutex::new(Lines::new(every()));
+            Some(Box::new(move |event| {
+                let line = lines.lock().unwrap_or_else(|e| e.into_inner()).see(event);
+                if let Some(line) = line {
+                    crate::cmd::diag(&line);
+                }
+            }))
         };
         Bars { current, callback }
     }
@@ -63,6 +73,94 @@ impl Drop for Bars {
         if let Some(whole) = drawn.whole.take() {
             whole.bar.finish_and_clear();
         }
+    }
+}
+
+/// How often a line is written where no bar is drawn: `TABULA_PROGRESS_EVERY` seconds,
+/// else a minute.
+fn every() -> Duration {
+    std::env::var("TABULA_PROGRESS_EVERY")
+        .ok()
+        .and_then(|s| s.trim().parse::<f64>().ok())
+        .filter(|s| s.is_finite() && *s >= 0.0)
+        .map_or(Duration::from_secs(60), Duration::from_secs_f64)
+}
+
+/// The progress as lines, for a stderr that is no terminal: where the work stands (the
+/// stage, its steps, its status; the parts), written when `every` has passed since the
+/// last line (or the start).
+struct Lines {
+    every: Duration,
+    started: Instant,
+    last: Instant,
+    stage: String,
+    total: Option<u64>,
+    done: u64,
+    status: String,
+    parts: String,
+}
+
+impl Lines {
+    fn new(every: Duration) -> Lines {
+        let now = Instant::now();
+        Lines {
+            every,
+            started: now,
+            last: now,
+            stage: String::new(),
+            total: None,
+            done: 0,
+            status: String::new(),
+            parts: String::new(),
+        }
+    }
+
+    /// Takes in `event`; the line to write, when one is due.
+    fn see(&mut self, event: Event<'_>) -> Option<String> {
+        match event {
+            Event::Start { stage, total } => {
+                self.stage = stage.to_string();
+                self.total = total;
+                self.done = 0;
+                self.status.clear();
+            }
+            Event::Advance(n) => self.done += n,
+            Event::Status(text) => self.status = text.to_string(),
+            Event::Finish => return None,
+            Event::Parts(parts) => self.parts = parts_line(&parts, None),
+        }
+        if self.stage.is_empty() || self.last.elapsed() < self.every {
+            return None;
+        }
+        self.last = Instant::now();
+        let mut line = format!(
+            "tabula: [{}] {}",
+            hours_minutes_seconds(self.started.elapsed()),
+            self.stage
+        );
+        match self.total {
+            Some(total) if total > 0 => {
+                let share = 100.0 * self.done as f64 / total as f64;
+                line += &format!(" {}/{total} ({share:.1}%)", self.done);
+            }
+            _ => line += &format!(" {}", self.done),
+        }
+        if !self.status.is_empty() {
+            line += &format!(", {}", self.status);
+        }
+        if !self.parts.is_empty() {
+            line += &format!("; {}", self.parts);
+        }
+        Some(line)
+    }
+}
+
+/// `1:02:03`, `2:03`.
+fn hours_minutes_seconds(d: Duration) -> String {
+    let s = d.as_secs();
+    match s / 3600 {
+        0 => format!("{}:{:02}", s / 60, s % 60),
+        h => format!("{h}:{:02}:{:02}", s / 60 % 60, s % 60),
     }
 }
 
@@ -191,6 +289,44 @@ mod tests {
             work: 100,
             current,
         }
+    }
+
+    #[test]
+    fn lines_where_no_bar_is_drawn_say_where_the_work_stands_when_due() {
+        let mut now = Lines::new(Duration::ZERO);
+        assert_eq!(now.see(Event::Advance(1)), None, "no stage yet");
+        let line = now
+            .see(Event::Start {
+                stage: "sweeps",
+                total: Some(8),
+            })
+            .unwrap();
+        assert!(
+            line.starts_with("tabula: [0:00] sweeps 0/8 (0.0%)"),
+            "{line}"
+        );
+        now.see(Event::Advance(2));
+        let line = now.see(Event::Status("residual 1e-9")).unwrap();
+        assert!(
+            line.ends_with("sweeps 2/8 (25.0%), residual 1e-9"),
+            "{line}"
+        );
+        let line = now.see(Event::Parts(parts(5, 50, Some("2-4")))).unwrap();
+        assert!(
+            line.ends_with("; 5/34 scores done, 2-4 under way"),
+            "{line}"
+        );
+        assert_eq!(now.see(Event::Finish), None);
+        // Not due: nothing.
+        let mut later = Lines::new(Duration::from_secs(3600));
+        let start = Event::Start {
+            stage: "sweeps",
+            total: None,
+        };
+        assert_eq!(later.see(start), None);
+        assert_eq!(later.see(Event::Advance(1)), None);
+        assert_eq!(hours_minutes_seconds(Duration::from_secs(3723)), "1:02:03");
+        assert_eq!(hours_minutes_seconds(Duration::from_secs(123)), "2:03");
     }
 
     // The time left is the time taken for the work done since the first part began (not

@@ -327,3 +327,38 @@ fn a_job_of_another_class_or_facts_of_another_game_are_refused() {
     assert_eq!(damaged.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&damaged.stderr).contains("three.tbl"));
 }
+
+/// A long search run where stderr is no terminal (a batch job, `nohup`) writes its
+/// progress as lines, the proven interval among them, every minute at most (here every
+/// time, `TABULA_PROGRESS_EVERY=0`); a short one under the default writes none, and the
+/// report is the same bytes either way.
+#[test]
+fn a_search_whose_stderr_is_no_terminal_writes_its_progress_as_lines() {
+    let run = |every: Option<&str>| {
+        let mut c = tabula();
+        c.args(["numeron", "optimum", "--digits", "3", "--symbols", "6"]);
+        if let Some(e) = every {
+            c.env("TABULA_PROGRESS_EVERY", e);
+        }
+        succeed(&mut c)
+    };
+    let (often, never) = (run(Some("0")), run(None));
+    assert_eq!(often.stdout, never.stdout);
+    // Beside the timings the command writes to stderr.
+    let progress = |out: &[u8]| -> Vec<String> {
+        String::from_utf8_lossy(out)
+            .lines()
+            .filter(|l| l.starts_with("tabula: ["))
+            .map(str::to_string)
+            .collect()
+    };
+    let lines = progress(&often.stderr);
+    assert!(lines.len() > 3, "{lines:?}");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains(" optimum ") && l.contains(": proven ")),
+        "{lines:?}"
+    );
+    assert!(progress(&never.stderr).is_empty());
+}
