@@ -151,6 +151,30 @@ fn min(a: f64, b: f64) -> f64 {
     }
 }
 
+/// What doubling is worth to the opponent, on roll after the mover's play, where it has
+/// access: `min(take, pass)`, the take twice its equity with the mover owning the cube
+/// (`owned_by_mover`: its "opponent owns" value), the pass 1.
+#[inline(always)]
+fn double_worth(owned_by_mover: f64) -> f64 {
+    min(2.0 * owned_by_mover, 1.0)
+}
+
+/// Each lane the larger of the two.
+#[inline(always)]
+fn max_lanes(a: &mut [f64], b: &[f64]) {
+    for (x, y) in a.iter_mut().zip(b) {
+        *x = max(*x, *y);
+    }
+}
+
+/// Each lane plus `w` times the other's.
+#[inline(always)]
+fn add_lanes(a: &mut [f64], b: &[f64], w: f64) {
+    for (x, y) in a.iter_mut().zip(b) {
+        *x += w * y;
+    }
+}
+
 impl Values for Cube {
     type Record = [u32; 4];
     const ZERO: Self = Cube([0.0; 4]);
@@ -159,7 +183,7 @@ impl Values for Cube {
     fn after_move(&self) -> Self {
         let v = &self.0;
         // The opponent, on roll, doubles where it has access and gains by it.
-        let d = min(2.0 * v[OPPONENT], 1.0);
+        let d = double_worth(v[OPPONENT]);
         Cube([
             1.0 - v[WIN],
             -v[OPPONENT],
@@ -169,15 +193,11 @@ impl Values for Cube {
     }
     #[inline(always)]
     fn merge(&mut self, x: &Self) {
-        for (a, b) in self.0.iter_mut().zip(&x.0) {
-            *a = max(*a, *b);
-        }
+        max_lanes(&mut self.0, &x.0);
     }
     #[inline(always)]
     fn add(&mut self, x: &Self, w: f64) {
-        for (a, b) in self.0.iter_mut().zip(&x.0) {
-            *a += w * b;
-        }
+        add_lanes(&mut self.0, &x.0, w);
     }
     fn scaled(&self, s: f64) -> Self {
         Cube(self.0.map(|x| x * s))
@@ -233,9 +253,7 @@ impl Values for Gammon {
     }
     #[inline(always)]
     fn add(&mut self, x: &Self, w: f64) {
-        for (a, b) in self.0.iter_mut().zip(&x.0) {
-            *a += w * b;
-        }
+        add_lanes(&mut self.0, &x.0, w);
     }
     fn scaled(&self, s: f64) -> Self {
         Gammon(self.0.map(|x| x * s))
@@ -258,16 +276,26 @@ impl Values for Gammon {
     }
 }
 
-/// Fifteen checkers, with the cube: [`Gammon`]'s four, then the no-double equities owned,
-/// centred, centred under the Jacoby rule and with the opponent owning the cube.
+/// Fifteen checkers, with the cube: [`Gammon`]'s four, then [`CubeEquities`]'s four (the
+/// no-double equities owned, centred, centred under the Jacoby rule and with the opponent
+/// owning the cube), each part computed as its own type computes it.
 #[derive(Clone, Copy, Debug, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
 #[repr(transparent)]
 pub struct GammonCube(pub [f64; 8]);
 
-const G_OWNED: usize = 4;
-const G_CENTRED: usize = 5;
-const G_JACOBY: usize = 6;
-const G_OPPONENT: usize = 7;
+impl GammonCube {
+    #[inline(always)]
+    fn parts(&self) -> (Gammon, CubeEquities) {
+        let [a, b, c, d, e, f, g, h] = self.0;
+        (Gammon([a, b, c, d]), CubeEquities([e, f, g, h]))
+    }
+
+    #[inline(always)]
+    fn of(g: Gammon, c: CubeEquities) -> Self {
+        let ([a, b, cc, d], [e, f, gg, h]) = (g.0, c.0);
+        GammonCube([a, b, cc, d, e, f, gg, h])
+    }
+}
 
 impl Values for GammonCube {
     type Record = [u32; 7];
@@ -275,57 +303,33 @@ impl Values for GammonCube {
     const NONE: Self = GammonCube([f64::NEG_INFINITY; 8]);
     #[inline(always)]
     fn after_move(&self) -> Self {
-        let v = &self.0;
-        let d = min(2.0 * v[G_OPPONENT], 1.0);
-        GammonCube([
-            -v[EQUITY],
-            1.0 - v[P_WIN],
-            v[LOSE_GAMMON],
-            v[WIN_GAMMON],
-            -v[G_OPPONENT],
-            -max(v[G_CENTRED], d),
-            -max(v[G_JACOBY], d),
-            -max(v[G_OWNED], d),
-        ])
+        let (g, c) = self.parts();
+        GammonCube::of(g.after_move(), c.after_move())
     }
     #[inline(always)]
     fn merge(&mut self, x: &Self) {
-        if x.0[EQUITY] > self.0[EQUITY] {
-            self.0[..4].copy_from_slice(&x.0[..4]);
-        }
-        for (a, b) in self.0[4..].iter_mut().zip(&x.0[4..]) {
-            *a = max(*a, *b);
-        }
+        let ((mut g, mut c), (xg, xc)) = (self.parts(), x.parts());
+        g.merge(&xg);
+        c.merge(&xc);
+        *self = GammonCube::of(g, c);
     }
     #[inline(always)]
     fn add(&mut self, x: &Self, w: f64) {
-        for (a, b) in self.0.iter_mut().zip(&x.0) {
-            *a += w * b;
-        }
+        add_lanes(&mut self.0, &x.0, w);
     }
     fn scaled(&self, s: f64) -> Self {
         GammonCube(self.0.map(|x| x * s))
     }
     fn won(opponent_full: bool) -> Self {
-        let g = f64::from(u8::from(opponent_full));
-        // A gammon counts 1 while the cube is centred under the Jacoby rule.
-        GammonCube([1.0 + g, 1.0, g, 0.0, 1.0 + g, 1.0 + g, 1.0, 1.0 + g])
+        GammonCube::of(Gammon::won(opponent_full), CubeEquities::won(opponent_full))
     }
     fn lost(full: bool) -> Self {
-        let g = f64::from(u8::from(full));
-        GammonCube([-1.0 - g, 0.0, 0.0, g, -1.0 - g, -1.0 - g, -1.0, -1.0 - g])
+        GammonCube::of(Gammon::lost(full), CubeEquities::lost(full))
     }
     fn record(&self) -> [u32; 7] {
-        let v = &self.0;
-        [
-            chance(v[P_WIN]),
-            chance(v[WIN_GAMMON]),
-            chance(v[LOSE_GAMMON]),
-            equity(v[G_OWNED]),
-            equity(v[G_CENTRED]),
-            equity(v[G_JACOBY]),
-            equity(v[G_OPPONENT]),
-        ]
+        let (g, c) = self.parts();
+        let ([a, b, cc], [d, e, f, h]) = (g.record(), c.record());
+        [a, b, cc, d, e, f, h]
     }
 }
 
@@ -333,7 +337,7 @@ impl Values for GammonCube {
 /// centred, centred under the Jacoby rule and with the opponent owning the cube. What a
 /// compact table with gammons keeps (`docs/bearoff.md`, "Compact tables"; its chances are
 /// the cubeless table's): each cube state chooses its own plays, so these are
-/// [`GammonCube`]'s last four, computed by the same operations in the same order.
+/// [`GammonCube`]'s last four, which it computes as this type.
 #[derive(Clone, Copy, Debug, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
 #[repr(transparent)]
 pub struct CubeEquities(pub [f64; 4]);
@@ -350,7 +354,7 @@ impl Values for CubeEquities {
     #[inline(always)]
     fn after_move(&self) -> Self {
         let v = &self.0;
-        let d = min(2.0 * v[E_OPPONENT], 1.0);
+        let d = double_worth(v[E_OPPONENT]);
         CubeEquities([
             -v[E_OPPONENT],
             -max(v[E_CENTRED], d),
@@ -360,15 +364,11 @@ impl Values for CubeEquities {
     }
     #[inline(always)]
     fn merge(&mut self, x: &Self) {
-        for (a, b) in self.0.iter_mut().zip(&x.0) {
-            *a = max(*a, *b);
-        }
+        max_lanes(&mut self.0, &x.0);
     }
     #[inline(always)]
     fn add(&mut self, x: &Self, w: f64) {
-        for (a, b) in self.0.iter_mut().zip(&x.0) {
-            *a += w * b;
-        }
+        add_lanes(&mut self.0, &x.0, w);
     }
     fn scaled(&self, s: f64) -> Self {
         CubeEquities(self.0.map(|x| x * s))
