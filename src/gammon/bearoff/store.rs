@@ -948,8 +948,8 @@ pub struct TwoSidedTable {
     /// A compact table's order of pairs.
     order: Option<CompactOrder>,
     /// A table of the cube's equities alone ([`Kind::equities_only`]): the cubeless
-    /// table beside it that keeps the chances, or where it was looked for.
-    chances: Result<Box<TwoSidedTable>, PathBuf>,
+    /// table beside it that keeps the chances, when it is there.
+    beside: Option<Box<TwoSidedTable>>,
 }
 
 /// What a two-sided table says of a pair, for the side on roll before it rolls.
@@ -998,19 +998,18 @@ impl TwoSidedTable {
     }
 
     fn with(table: Table, kind: Kind, reader: Reader<'_>) -> Result<TwoSidedTable, Error> {
-        // The cubeless table beside a table of equities alone, under its own name.
-        let chances = if kind.equities_only() {
-            let beside = table.path().with_file_name(kind.chances_from().file_name());
-            match TwoSidedTable::open_with(&beside, reader) {
+        let beside = if kind.equities_only() {
+            let path = chances_path(&table, kind);
+            match TwoSidedTable::open_with(&path, reader) {
                 Ok(t) => {
-                    kind.chances_from().expect(&t.kind(), &beside)?;
-                    Ok(Box::new(t))
+                    kind.chances_from().expect(&t.kind(), &path)?;
+                    Some(Box::new(t))
                 }
-                Err(Error::Table(TableError::Missing { .. })) => Err(beside),
+                Err(Error::Table(TableError::Missing { .. })) => None,
                 Err(e) => return Err(e),
             }
         } else {
-            Err(PathBuf::new())
+            None
         };
         let index = fitted_index(&table, kind, |records, index| {
             (records != index.pairs())
@@ -1022,7 +1021,7 @@ impl TwoSidedTable {
             kind,
             index,
             order,
-            chances,
+            beside,
         })
     }
 
@@ -1101,16 +1100,19 @@ impl TwoSidedTable {
         if !self.kind.equities_only() {
             return Ok(self);
         }
-        self.chances.as_deref().map_err(|needs| Error::NoChances {
-            path: self.table.path().to_path_buf(),
-            needs: needs.clone(),
-            build: format!(
-                "tabula bearoff build --two-sided --points {} --checkers {} --cubeless \
-                 --table {}",
-                self.kind.points,
-                self.kind.checkers,
-                needs.display()
-            ),
+        self.beside.as_deref().ok_or_else(|| {
+            let needs = chances_path(&self.table, self.kind);
+            Error::NoChances {
+                path: self.table.path().to_path_buf(),
+                build: format!(
+                    "tabula bearoff build --two-sided --points {} --checkers {} --cubeless \
+                     --table {}",
+                    self.kind.points,
+                    self.kind.checkers,
+                    needs.display()
+                ),
+                needs,
+            }
         })
     }
 
@@ -1139,6 +1141,12 @@ impl TwoSidedTable {
     pub fn verify(&self) -> Result<(), Error> {
         Ok(self.table.verify()?)
     }
+}
+
+/// Where the cubeless table that keeps the chances of `table`, a table of the cube's
+/// equities alone, lies: beside it, under its own name.
+fn chances_path(table: &Table, kind: Kind) -> PathBuf {
+    table.path().with_file_name(kind.chances_from().file_name())
 }
 
 /// A compact record's values as `f64`s.
