@@ -500,13 +500,7 @@ fn emit<V: Values + bytemuck::Pod>(
         .map(|&(lo, hi)| (hi - lo) * other * size)
         .collect();
     let all: usize = counts.iter().sum();
-    if all > i32::MAX as usize {
-        return Err(Error::MemoryCap {
-            what: format!("a tile of {rows} × {cols} pairs gathered by MPI in one piece"),
-            need: all as u64,
-            cap: i32::MAX as u64,
-        });
-    }
+    in_one_piece("gathered", (rows, cols), all)?;
     let lead = sp.rank() == 0;
     let mut gathered = Held::new(meter, if lead { rows * cols } else { 0 }, V::ZERO);
     let t = std::time::Instant::now();
@@ -531,20 +525,43 @@ fn emit<V: Values + bytemuck::Pod>(
         // The ranks' rows in rank order are the tile's.
         return out.put(&gathered.data);
     }
-    // Rank r's block is rows × its columns: each roller's row is the ranks' pieces.
+    out.put(&interleave(meter, &gathered.data, &parts, (rows, cols)).data)
+}
+
+/// Refuses an MPI collective over a tile of `rows` × `cols` pairs that moves more than
+/// 2 GB at once (MPI's counts and displacements are `i32`).
+fn in_one_piece(how: &str, (rows, cols): (usize, usize), bytes: usize) -> Result<(), Error> {
+    if bytes > i32::MAX as usize {
+        return Err(Error::MemoryCap {
+            what: format!("a tile of {rows} × {cols} pairs {how} by MPI in one piece"),
+            need: bytes as u64,
+            cap: i32::MAX as u64,
+        });
+    }
+    Ok(())
+}
+
+/// The tile of `rows` × `cols` values from the ranks' blocks in rank order, rank `r`'s
+/// holding every row's columns `parts[r]`, row by row: each row is the ranks' pieces.
+fn interleave<'m, V: Values>(
+    meter: &'m Meter,
+    blocks: &[V],
+    parts: &[(usize, usize)],
+    (rows, cols): (usize, usize),
+) -> Held<'m, V> {
     let mut tile = Held::new(meter, rows * cols, V::ZERO);
     let mut at = 0;
-    for &(lo, hi) in &parts {
+    for &(lo, hi) in parts {
         let w = hi - lo;
         if w == 0 {
             continue;
         }
-        for (i, piece) in gathered.data[at..at + rows * w].chunks_exact(w).enumerate() {
+        for (i, piece) in blocks[at..at + rows * w].chunks_exact(w).enumerate() {
             tile.data[i * cols + lo..i * cols + hi].copy_from_slice(piece);
         }
         at += rows * w;
     }
-    out.put(&tile.data)
+    tile
 }
 
 /// A row tile of `rows` rollers against `cols` opponents, of which this rank holds every
@@ -578,13 +595,7 @@ fn transpose<'m, V: Values + bytemuck::Pod>(
         .map(|&(lo, hi)| wr * (hi - lo) * size)
         .collect();
     let most = send_counts.iter().chain(&recv_counts).sum::<usize>();
-    if most > i32::MAX as usize {
-        return Err(Error::MemoryCap {
-            what: format!("a tile of {rows} × {cols} pairs transposed by MPI in one piece"),
-            need: most as u64,
-            cap: i32::MAX as u64,
-        });
-    }
+    in_one_piece("transposed", (rows, cols), most)?;
     let mut got = Held::new(meter, wr * cols, V::ZERO);
     let started = std::time::Instant::now();
     sp.all_to_all(
@@ -606,19 +617,7 @@ fn transpose<'m, V: Values + bytemuck::Pod>(
         .fetch_add(received as u64, Ordering::Relaxed);
     drop(part);
     // Rank r's piece is this rank's rollers against r's opponents, roller by roller.
-    let mut tile = Held::new(meter, wr * cols, V::ZERO);
-    let mut at = 0;
-    for &(lo, hi) in &col_parts {
-        let w = hi - lo;
-        if w == 0 {
-            continue;
-        }
-        for (i, piece) in got.data[at..at + wr * w].chunks_exact(w).enumerate() {
-            tile.data[i * cols + lo..i * cols + hi].copy_from_slice(piece);
-        }
-        at += wr * w;
-    }
-    Ok(tile)
+    Ok(interleave(meter, &got.data, &col_parts, (wr, cols)))
 }
 
 /// The bytes the build of `n`-side layers needs at least with values of `size` bytes, on
