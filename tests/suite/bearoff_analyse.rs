@@ -620,20 +620,8 @@ fn every_bear_off_of_a_gnubg_match_is_judged_at_its_score_as_gnubg_judges_it() {
 fn a_cube_table_of_equities_alone_is_left_out_of_the_folders_tables() {
     let dir = tempfile::tempdir().unwrap();
     let lone = dir.path().join("bearoff-ts-3x15.tbl");
-    let mut build = tabula();
-    build
-        .args([
-            "bearoff",
-            "build",
-            "--two-sided",
-            "--points",
-            "3",
-            "--checkers",
-            "15",
-        ])
-        .args(["--compact", "--quiet", "--table"])
-        .arg(&lone);
-    crate::common::succeed(&mut build);
+    let size = ["--points", "3", "--checkers", "15", "--compact"];
+    crate::bearoff_out_of_core::build(&size, &lone, None);
     let in_folder = |folder: &Path, extra: &[&str]| {
         tabula()
             .env("TABULA_TABLES", folder)

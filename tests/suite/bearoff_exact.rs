@@ -388,15 +388,15 @@ fn six_by_fifteen(cube: bool) -> TwoSidedTable {
     })
 }
 
-#[test]
-#[ignore = "needs the 6x15 cubeless table (35 GB); builds 6x10 (10 s); needs gnubg_ts0.bd"]
-fn the_6x15_table_agrees_with_recursion_with_6x10_and_with_gnubg() {
-    let t = six_by_fifteen(false);
-    assert!(t.kind().compact);
-    let index = t.index().clone();
+/// The largest of `diff` over every pair of sides whose checkers all lie on points 1 and
+/// 2 (the rest off: no play leaves those points, so plain recursion reaches every value),
+/// given the plain recursion's values and the pair's ranks in `t`.
+fn largest_on_points_1_and_2(
+    t: &TwoSidedTable,
+    mut diff: impl FnMut(&[f64; 8], u64, u64) -> f64,
+) -> f64 {
+    let index = t.index();
     let rank15 = |s: &Side| index.rank(&counts(s, 6)).unwrap();
-    // 1. Every pair of sides whose checkers all lie on points 1 and 2 (the rest off):
-    // no play leaves those points, so plain recursion reaches every value.
     let mut pairs = Pairs {
         full: 15,
         memo: HashMap::new(),
@@ -406,157 +406,145 @@ fn the_6x15_table_agrees_with_recursion_with_6x10_and_with_gnubg() {
     for us in &low {
         for them in &low {
             let want = pairs.value(us, them);
-            let got = t.values(rank15(us), rank15(them)).unwrap();
-            for (g, w) in [
-                (got.equity(), want[0]),
-                (got.win, want[1]),
-                (got.win_gammon, want[2]),
-                (got.lose_gammon, want[3]),
-            ] {
-                worst = worst.max((g - w).abs());
-            }
+            worst = worst.max(diff(&want, rank15(us), rank15(them)));
         }
     }
     eprintln!(
         "points 1-2, {} pairs: largest difference {worst:.3e}",
         low.len().pow(2)
     );
-    assert!(worst < 5e-7, "points 1-2: {worst}");
-    assert!(worst > 0.0, "f32 values that equal f64 ones everywhere?");
-    // 2. Every pair of sides of at most 10 checkers: the 6x10 database's (no gammon: each
-    // side has borne off five or more).
+    worst
+}
+
+/// The largest of `diff` over every pair of sides of at most 10 checkers, given the 6×10
+/// database (built in memory, `f64`, with the cube or not), the pair in it and the
+/// pair's ranks in `t`.
+fn largest_on_6x10(
+    t: &TwoSidedTable,
+    cube: bool,
+    mut diff: impl FnMut(&TwoSidedTable, (u64, u64), (u64, u64)) -> f64,
+) -> f64 {
     let dir = tempfile::tempdir().unwrap();
     let ten = dir.path().join("ten.tbl");
-    build(&Kind::two_sided(6, 10, false), &ten, Progress::SILENT).unwrap();
+    build(&Kind::two_sided(6, 10, cube), &ten, Progress::SILENT).unwrap();
     let ten = TwoSidedTable::open(&ten).unwrap();
     let n10 = ten.index().sides();
     let map: Vec<u64> = (0..n10)
-        .map(|s| index.rank(&ten.index().side(s).unwrap()).unwrap())
+        .map(|s| t.index().rank(&ten.index().side(s).unwrap()).unwrap())
         .collect();
     let mut worst = 0.0f64;
     for us in 0..n10 {
         for them in 0..n10 {
-            let a = ten.values(us, them).unwrap();
-            let b = t.values(map[us as usize], map[them as usize]).unwrap();
-            assert!(b.win_gammon == 0.0 && b.lose_gammon == 0.0);
-            worst = worst.max((a.win - b.win).abs());
+            let fifteen = (map[us as usize], map[them as usize]);
+            worst = worst.max(diff(&ten, (us, them), fifteen));
         }
     }
-    eprintln!("6x10, {} pairs: largest difference {worst:.3e}", n10 * n10);
-    assert!(worst < 5e-7, "6x10: {worst}");
-    // 3. gnubg's own 6x6 two-sided file: the cubeless equity of sides of at most 6
-    // checkers, within the few units of its 16-bit rounding its 6x6 table shows.
-    use tabula::gammon::bearoff::gnubg::{ts_value, GnubgFile, TS_UNIT};
+    eprintln!(
+        "6x10{}, {} pairs: largest difference {worst:.3e}",
+        if cube { " with the cube" } else { "" },
+        n10 * n10
+    );
+    worst
+}
+
+/// The largest of `diff` over every pair of sides of at most 6 checkers, none empty,
+/// given gnubg's own 6×6 two-sided file's record of it and the pair's ranks in `t`; in
+/// gnubg's units.
+fn largest_on_gnubg_6x6(t: &TwoSidedTable, mut diff: impl FnMut(&[u16], u64, u64) -> f64) -> f64 {
+    use tabula::gammon::bearoff::gnubg::{GnubgFile, TS_UNIT};
     let file = GnubgFile::open(gnubg_file("gnubg_ts0.bd", "/var/lib/gnubg").as_ref()).unwrap();
     let six = BearoffIndex::new(6, 6).unwrap();
     let n6 = six.sides();
+    let r = |s| t.index().rank(&six.side(s).unwrap()).unwrap();
     let mut worst = 0.0f64;
     for us in 1..n6 {
         for them in 1..n6 {
-            let theirs = ts_value(file.two_sided(us * n6 + them).unwrap()[0]);
-            let r = |s| index.rank(&six.side(s).unwrap()).unwrap();
-            let ours = 2.0 * t.values(r(us), r(them)).unwrap().win - 1.0;
-            worst = worst.max((ours - theirs).abs());
+            let theirs = file.two_sided(us * n6 + them).unwrap();
+            worst = worst.max(diff(&theirs, r(us), r(them)));
         }
     }
     eprintln!(
         "gnubg 6x6: largest difference {worst:.3e}, {:.2} units",
         worst / TS_UNIT
     );
-    assert!(
-        worst < 6.0 * TS_UNIT,
-        "gnubg 6x6: {} units",
-        worst / TS_UNIT
-    );
+    worst / TS_UNIT
+}
+
+#[test]
+#[ignore = "needs the 6x15 cubeless table (35 GB); builds 6x10 (10 s); needs gnubg_ts0.bd"]
+fn the_6x15_table_agrees_with_recursion_with_6x10_and_with_gnubg() {
+    use tabula::gammon::bearoff::gnubg::ts_value;
+    let t = six_by_fifteen(false);
+    assert!(t.kind().compact);
+    // 1. Plain recursion on points 1 and 2.
+    let worst = largest_on_points_1_and_2(&t, |want, us, them| {
+        let got = t.values(us, them).unwrap();
+        [
+            (got.equity(), want[0]),
+            (got.win, want[1]),
+            (got.win_gammon, want[2]),
+            (got.lose_gammon, want[3]),
+        ]
+        .iter()
+        .fold(0.0f64, |w, (g, x)| w.max((g - x).abs()))
+    });
+    assert!(worst < 5e-7, "points 1-2: {worst}");
+    assert!(worst > 0.0, "f32 values that equal f64 ones everywhere?");
+    // 2. Every pair of sides of at most 10 checkers: the 6x10 database's (no gammon: each
+    // side has borne off five or more).
+    let worst = largest_on_6x10(&t, false, |ten, (a, b), (x, y)| {
+        let (a, b) = (ten.values(a, b).unwrap(), t.values(x, y).unwrap());
+        assert!(b.win_gammon == 0.0 && b.lose_gammon == 0.0);
+        (a.win - b.win).abs()
+    });
+    assert!(worst < 5e-7, "6x10: {worst}");
+    // 3. gnubg's own 6x6 two-sided file: the cubeless equity of sides of at most 6
+    // checkers, within the few units of its 16-bit rounding its 6x6 table shows.
+    let units = largest_on_gnubg_6x6(&t, |theirs, us, them| {
+        let ours = 2.0 * t.values(us, them).unwrap().win - 1.0;
+        (ours - ts_value(theirs[0])).abs()
+    });
+    assert!(units < 6.0, "gnubg 6x6: {units} units");
 }
 
 #[test]
 #[ignore = "needs the 6x15 cube table (47 GB); builds 6x10 with the cube (3 GB, 20 s); needs gnubg_ts0.bd"]
 fn the_6x15_cube_table_agrees_with_recursion_with_6x10_and_with_gnubg() {
+    use tabula::gammon::bearoff::gnubg::ts_value;
     let t = six_by_fifteen(true);
     assert!(t.kind().equities_only());
-    let index = t.index().clone();
-    let rank15 = |s: &Side| index.rank(&counts(s, 6)).unwrap();
-    let equities =
-        |c: tabula::gammon::Cubeful| [c.owned, c.centred, c.centred_jacoby, c.opponent_owns];
-    // 1. Every pair of sides whose checkers all lie on points 1 and 2: plain recursion,
-    // the cube's four states each with its own plays, gammons and the Jacoby rule.
-    let mut pairs = Pairs {
-        full: 15,
-        memo: HashMap::new(),
+    let equities = |c: Option<tabula::gammon::Cubeful>| {
+        let c = c.unwrap();
+        [c.owned, c.centred, c.centred_jacoby, c.opponent_owns]
     };
-    let low = sides_in_play(2, 15);
-    let mut worst = 0.0f64;
-    for us in &low {
-        for them in &low {
-            let want = pairs.value(us, them);
-            let got = equities(t.cubeful(rank15(us), rank15(them)).unwrap().unwrap());
-            for (g, w) in got.iter().zip(&want[4..]) {
-                worst = worst.max((g - w).abs());
-            }
-        }
-    }
-    eprintln!(
-        "points 1-2, {} pairs: largest difference {worst:.3e}",
-        low.len().pow(2)
-    );
+    let largest = |a: &[f64], b: &[f64]| {
+        a.iter()
+            .zip(b)
+            .fold(0.0f64, |w, (x, y)| w.max((x - y).abs()))
+    };
+    // 1. Plain recursion on points 1 and 2: the cube's four states each with its own
+    // plays, gammons and the Jacoby rule.
+    let worst = largest_on_points_1_and_2(&t, |want, us, them| {
+        largest(&equities(t.cubeful(us, them).unwrap()), &want[4..])
+    });
     assert!(worst < 5e-7, "points 1-2: {worst}");
     assert!(worst > 0.0, "f32 values that equal f64 ones everywhere?");
-    // 2. Every pair of sides of at most 10 checkers: the 6x10 cube database's, built in
-    // memory in f64 (no gammon: the Jacoby value is the centred one).
-    let dir = tempfile::tempdir().unwrap();
-    let ten = dir.path().join("ten.tbl");
-    build(&Kind::two_sided(6, 10, true), &ten, Progress::SILENT).unwrap();
-    let ten = TwoSidedTable::open(&ten).unwrap();
-    let n10 = ten.index().sides();
-    let map: Vec<u64> = (0..n10)
-        .map(|s| index.rank(&ten.index().side(s).unwrap()).unwrap())
-        .collect();
-    let mut worst = 0.0f64;
-    for us in 0..n10 {
-        for them in 0..n10 {
-            let a = equities(ten.values(us, them).unwrap().cubeful.unwrap());
-            let b = equities(
-                t.cubeful(map[us as usize], map[them as usize])
-                    .unwrap()
-                    .unwrap(),
-            );
-            assert_eq!(b[1], b[2], "the Jacoby rule without gammons");
-            for (x, y) in a.iter().zip(&b) {
-                worst = worst.max((x - y).abs());
-            }
-        }
-    }
-    eprintln!(
-        "6x10 with the cube, {} pairs: largest difference {worst:.3e}",
-        n10 * n10
-    );
+    // 2. Every pair of sides of at most 10 checkers: the 6x10 cube database's (no gammon:
+    // the Jacoby value is the centred one).
+    let worst = largest_on_6x10(&t, true, |ten, (a, b), (x, y)| {
+        let want = equities(ten.values(a, b).unwrap().cubeful);
+        let got = equities(t.cubeful(x, y).unwrap());
+        assert_eq!(got[1], got[2], "the Jacoby rule without gammons");
+        largest(&want, &got)
+    });
     assert!(worst < 5e-7, "6x10: {worst}");
     // 3. gnubg's own 6x6 two-sided file, which keeps the cube's owned, centred and
     // opponent-owns equities: within the few units of its 16-bit rounding.
-    use tabula::gammon::bearoff::gnubg::{ts_value, GnubgFile, TS_UNIT};
-    let file = GnubgFile::open(gnubg_file("gnubg_ts0.bd", "/var/lib/gnubg").as_ref()).unwrap();
-    let six = BearoffIndex::new(6, 6).unwrap();
-    let n6 = six.sides();
-    let mut worst = 0.0f64;
-    for us in 1..n6 {
-        for them in 1..n6 {
-            let theirs = file.two_sided(us * n6 + them).unwrap();
-            assert_eq!(theirs.len(), 4, "a gnubg file with the cube");
-            let r = |s| index.rank(&six.side(s).unwrap()).unwrap();
-            let ours = equities(t.cubeful(r(us), r(them)).unwrap().unwrap());
-            for (o, g) in [ours[0], ours[1], ours[3]].iter().zip(&theirs[1..]) {
-                worst = worst.max((o - ts_value(*g)).abs());
-            }
-        }
-    }
-    eprintln!(
-        "gnubg 6x6 with the cube: largest difference {worst:.3e}, {:.2} units",
-        worst / TS_UNIT
-    );
-    assert!(
-        worst < 6.0 * TS_UNIT,
-        "gnubg 6x6: {} units",
-        worst / TS_UNIT
-    );
+    let units = largest_on_gnubg_6x6(&t, |theirs, us, them| {
+        assert_eq!(theirs.len(), 4, "a gnubg file with the cube");
+        let ours = equities(t.cubeful(us, them).unwrap());
+        let gnubg: Vec<f64> = theirs[1..].iter().map(|&u| ts_value(u)).collect();
+        largest(&[ours[0], ours[1], ours[3]], &gnubg)
+    });
+    assert!(units < 6.0, "gnubg 6x6: {units} units");
 }

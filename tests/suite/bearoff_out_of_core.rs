@@ -8,7 +8,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 /// Builds `args` into `table`, out of core in `memory` when given; its `--json` report.
-fn build(args: &[&str], table: &Path, memory: Option<&str>) -> Value {
+pub(crate) fn build(args: &[&str], table: &Path, memory: Option<&str>) -> Value {
     let mut command = tabula();
     command
         .args(["bearoff", "build", "--two-sided", "--quiet", "--json"])

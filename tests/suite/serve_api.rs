@@ -758,20 +758,12 @@ fn a_race_of_fifteen_checkers_is_exact_from_the_fifteen_checker_table_of_its_poi
 fn a_compact_cube_table_answers_races_with_the_cubeless_table_beside_it() {
     let dir = tempfile::tempdir().unwrap();
     let build = |name: &str, extra: &[&str]| {
-        let mut c = tabula();
-        c.args([
-            "bearoff",
-            "build",
-            "--two-sided",
-            "--points",
-            "3",
-            "--checkers",
-            "15",
-        ])
-        .args(["--compact", "--quiet", "--table"])
-        .arg(dir.path().join(name))
-        .args(extra);
-        succeed(&mut c);
+        let size = ["--points", "3", "--checkers", "15", "--compact"];
+        crate::bearoff_out_of_core::build(
+            &[&size[..], extra].concat(),
+            &dir.path().join(name),
+            None,
+        )
     };
     build("bearoff-ts-3x15.tbl", &[]);
     let pair = "3,3,3,3,3,2,2,2,2,2,1,1,1,1,1/3,3,3,3,3,3,2,2,2,2,2,1,1,1,1";
