@@ -258,37 +258,77 @@ impl Plain {
         let (mut mine, mut theirs) = (Vec::with_capacity(n), Vec::with_capacity(n));
         let mut counts = [0u32; 64];
         let mut label = [u8::MAX; 64];
-        // The replies of every guess to the set's secrets, a guess's contiguous: read from
-        // the secrets' rows, which are the guesses' columns ([`Plain::new`]), so that each
-        // row is read in order once instead of a byte of every row for each secret.
-        let mut replies = vec![0u8; self.codes * n];
-        for (i, &s) in set.iter().enumerate() {
-            for (g, &r) in self.row(s as usize).iter().enumerate() {
-                replies[g * n + i] = r;
+        // With two guesses left below a guess, each class of k secrets leaves at least
+        // k - 1 to the last, so a guess of d different replies leaves at least n - d: the
+        // replies each guess gives (a bit each), from the secrets' rows read in order,
+        // leave the full count to the few guesses that pass that bound.
+        let kinds: Option<Vec<u64>> = (left == 3).then(|| {
+            // The bit of each reply, looked up: plain loads, cheaper than a shift a byte.
+            const BIT: [u64; 256] = {
+                let mut bit = [0u64; 256];
+                let mut r = 0;
+                while r < 64 {
+                    bit[r] = 1 << r;
+                    r += 1;
+                }
+                bit
+            };
+            fn or_rows(plain: &Plain, set: &[u16]) -> Vec<u64> {
+                let mut kinds = vec![0u64; plain.codes];
+                for &s in set {
+                    for (k, &r) in kinds.iter_mut().zip(plain.row(s as usize)) {
+                        *k |= BIT[r as usize];
+                    }
+                }
+                kinds
+            }
+            or_rows(self, set)
+        });
+        // Otherwise the replies of every guess to the set's secrets, a guess's contiguous:
+        // read from the secrets' rows, which are the guesses' columns ([`Plain::new`]), so
+        // that each row is read in order once instead of a byte of every row for each
+        // secret.
+        let mut replies = vec![0u8; if kinds.is_some() { n } else { self.codes * n }];
+        if kinds.is_none() {
+            for (i, &s) in set.iter().enumerate() {
+                for (g, &r) in self.row(s as usize).iter().enumerate() {
+                    replies[g * n + i] = r;
+                }
             }
         }
         for g in 0..self.codes {
-            let row = &replies[g * n..][..n];
-            // The replies met, in order: each class's label is its place here.
+            let row = match &kinds {
+                Some(kinds) => {
+                    let d = kinds[g].count_ones() as usize;
+                    if d == 1 && kinds[g] & (1u64 << self.win) == 0 {
+                        continue; // tells nothing
+                    }
+                    let b = (n - d) as u32;
+                    if b > beta {
+                        lower = lower.min(b);
+                        continue;
+                    }
+                    let from = self.row(g);
+                    for (r, &s) in replies.iter_mut().zip(set) {
+                        *r = from[s as usize];
+                    }
+                    &replies[..]
+                }
+                None => &replies[g * n..][..n],
+            };
+            // The replies met, in order of first appearance; the classes' sizes.
             let mut met = [0u8; 64];
-            let mut next = 0u8;
-            let mut print = Mix::default();
+            let mut next = 0usize;
             for &r in row {
                 if counts[r as usize] == 0 {
-                    label[r as usize] = next;
-                    met[next as usize] = r;
+                    met[next] = r;
                     next += 1;
                 }
                 counts[r as usize] += 1;
-                print.add(if r == self.win {
-                    u64::MAX
-                } else {
-                    u64::from(label[r as usize])
-                });
             }
             let mut b = 0u32;
             let mut largest = 0;
-            for &r in &met[..next as usize] {
+            for &r in &met[..next] {
                 let k = std::mem::take(&mut counts[r as usize]);
                 if r != self.win {
                     b = b.saturating_add(self.size_bound(u64::from(k), left - 1));
@@ -302,6 +342,18 @@ impl Plain {
             if b > beta {
                 lower = lower.min(b);
                 continue;
+            }
+            // The partition's print: each secret's class by its place among those met.
+            for (i, &r) in met[..next].iter().enumerate() {
+                label[r as usize] = i as u8;
+            }
+            let mut print = Mix::default();
+            for &r in row {
+                print.add(if r == self.win {
+                    u64::MAX
+                } else {
+                    u64::from(label[r as usize])
+                });
             }
             match seen.entry(std::hash::Hasher::finish(&print)) {
                 std::collections::hash_map::Entry::Occupied(e) => {
@@ -545,11 +597,13 @@ fn reprove_resumes_from_its_file_of_guesses_done() {
 }
 
 /// Re-proves that the fewest secrets of `class` left to the last of `left` guesses is
-/// `want`: one guess reaches it, and every other partition of the class is refuted (leaves
-/// more than `want - 1`), the guesses shared among `threads` threads, each with its own
-/// memo. Each guess refuted is a line on stderr and, when `done` names a file, a line
-/// there, so that a run stopped resumes where it was: the guesses the file lists are not
-/// searched again.
+/// `want`. First every partition of the class is refuted at `want - 1` (leaves at least
+/// `want`), by its classes' sizes or by a search, the guesses shared among `threads`
+/// threads, each with its own memo; then, among the guesses whose refutation left exactly
+/// `want` open, one is shown to reach it. Each guess refuted is a line on stderr and, when
+/// `done` names a file, a line there (`size guess bound`, and `reach size guess want` for
+/// the witness), so that a run stopped resumes where it was: the guesses the file lists
+/// refuted are not searched again.
 fn reprove(
     plain: &Plain,
     class: &[u16],
@@ -561,10 +615,8 @@ fn reprove(
     use std::io::Write;
     let start = std::time::Instant::now();
     let size = class.len();
-    let (tries, lower) = plain.scan(class, left, want);
-    if lower <= want {
-        return Err(format!("the sizes alone allow {lower}"));
-    }
+    // Every partition whose classes' sizes allow `want`; the others leave more.
+    let (tries, _) = plain.scan(class, left, want);
     let lines = done
         .and_then(|p| std::fs::read_to_string(p).ok())
         .unwrap_or_default();
@@ -573,19 +625,93 @@ fn reprove(
             .filter_map(|w| w.parse().ok())
             .collect()
     };
-    // The guess that reaches `want`: the one a previous run found, else the first in the
-    // search's order that does.
-    let mut first = plain.fresh();
+    // The bounds proved by a previous run, by guess.
+    let mut bounds: HashMap<usize, u32> = lines
+        .lines()
+        .filter(|l| !l.starts_with("reach "))
+        .map(fields)
+        .filter(|f| f.len() == 3 && f[0] == size && f[2] >= want as usize)
+        .map(|f| (f[1], f[2] as u32))
+        .collect();
+    let log = std::sync::Mutex::new(done.map(|p| {
+        std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(p)
+            .unwrap()
+    }));
+    if want > 0 {
+        // The sizes of those at `want` refute them already.
+        for &(b, _, g) in &tries {
+            if b == want {
+                bounds.entry(g).or_insert(want);
+            }
+        }
+        let work: Vec<usize> = tries
+            .iter()
+            .map(|t| t.2)
+            .filter(|g| !bounds.contains_key(g))
+            .collect();
+        eprintln!(
+            "[{:.0?}] class of {size}: {} partitions, {} to refute at {}",
+            start.elapsed(),
+            tries.len(),
+            work.len(),
+            want - 1
+        );
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let found = std::sync::Mutex::new((Vec::new(), Vec::new()));
+        std::thread::scope(|scope| {
+            for _ in 0..threads {
+                scope.spawn(|| {
+                    let mut mine = plain.fresh();
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(&g) = work.get(i) else { break };
+                        let r = mine.judge(class, left, g, want - 1);
+                        let mut log = log.lock().unwrap();
+                        match r {
+                            Err(bound) => {
+                                eprintln!(
+                                    "[{:.0?}] class of {size}: {}/{} guess {g} leaves at least {bound} ({} nodes, {} facts)",
+                                    start.elapsed(),
+                                    i + 1,
+                                    work.len(),
+                                    mine.nodes,
+                                    mine.facts()
+                                );
+                                if let Some(f) = log.as_mut() {
+                                    writeln!(f, "{size} {g} {bound}").unwrap();
+                                }
+                                found.lock().unwrap().0.push((g, bound));
+                            }
+                            Ok(v) => found.lock().unwrap().1.push(format!("guess {g} leaves {v}")),
+                        }
+                    }
+                });
+            }
+        });
+        let (refuted, failures) = found.into_inner().unwrap();
+        if !failures.is_empty() {
+            return Err(failures.join("; "));
+        }
+        bounds.extend(refuted);
+    }
+    // The witness: the one a previous run found first, then those left at exactly `want`
+    // in the search's order (with `want` 0, every guess).
     let known = lines
         .lines()
         .filter(|l| l.starts_with("reach "))
         .map(fields)
         .find(|f| f.len() == 3 && f[0] == size && f[2] == want as usize)
         .map(|f| f[1]);
+    let open = |g: &usize| want == 0 || bounds.get(g) == Some(&want);
     let order: Vec<usize> = known
         .into_iter()
         .chain(tries.iter().map(|t| t.2).filter(|&g| Some(g) != known))
+        .filter(open)
         .collect();
+    let mut first = plain.fresh();
     let reach = order.iter().find_map(|&g| {
         let r = first.judge(class, left, g, want);
         eprintln!(
@@ -598,85 +724,15 @@ fn reprove(
     let Some((reached, v)) = reach else {
         return Err(format!("no guess leaves at most {want}"));
     };
-    if v < want {
+    if v != want {
         return Err(format!("guess {reached} leaves {v}"));
     }
-    eprintln!(
-        "[{:.0?}] class of {size}: guess {reached} leaves {want}; {} partitions to refute",
-        start.elapsed(),
-        tries.len() - 1
-    );
-    if let Some(p) = done {
-        if known.is_none() {
-            let mut f = std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(p)
-                .unwrap();
+    if known != Some(reached) {
+        if let Some(f) = log.lock().unwrap().as_mut() {
             writeln!(f, "reach {size} {reached} {want}").unwrap();
         }
     }
-    if want == 0 {
-        return Ok(());
-    }
-    let proven: HashSet<usize> = lines
-        .lines()
-        .filter(|l| !l.starts_with("reach "))
-        .map(fields)
-        .filter(|f| f.len() == 3 && f[0] == size && f[2] >= want as usize)
-        .map(|f| f[1])
-        .collect();
-    let work: Vec<usize> = tries
-        .iter()
-        .map(|t| t.2)
-        .filter(|&g| g != reached && !proven.contains(&g))
-        .collect();
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let failures = std::sync::Mutex::new(Vec::new());
-    let log = std::sync::Mutex::new(done.map(|p| {
-        std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(p)
-            .unwrap()
-    }));
-    std::thread::scope(|scope| {
-        for _ in 0..threads {
-            scope.spawn(|| {
-                let mut mine = plain.fresh();
-                loop {
-                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    let Some(&g) = work.get(i) else { break };
-                    let r = mine.judge(class, left, g, want - 1);
-                    let mut log = log.lock().unwrap();
-                    let bound = match r {
-                        Err(bound) => bound,
-                        Ok(v) => {
-                            failures.lock().unwrap().push(format!("guess {g} leaves {v}"));
-                            continue;
-                        }
-                    };
-                    eprintln!(
-                        "[{:.0?}] class of {size}: {}/{} guess {g} leaves at least {bound} ({} nodes, {} facts)",
-                        start.elapsed(),
-                        i + 1,
-                        work.len(),
-                        mine.nodes,
-                        mine.facts()
-                    );
-                    if let Some(f) = log.as_mut() {
-                        writeln!(f, "{size} {g} {bound}").unwrap();
-                    }
-                }
-            });
-        }
-    });
-    let failures = failures.into_inner().unwrap();
-    if failures.is_empty() {
-        Ok(())
-    } else {
-        Err(failures.join("; "))
-    }
+    Ok(())
 }
 
 /// The moonshot re-proved without the library's search: within the six guesses after 0123,
