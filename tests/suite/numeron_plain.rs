@@ -18,6 +18,9 @@ use tabula::numeron::root::{solve_root, Objective};
 use tabula::numeron::{Engine, Rules, Strategy};
 use tabula::progress::Progress;
 
+/// Facts a thread of a re-proof keeps at most (about 120 bytes each) before it forgets them.
+const MEMO_MOST: usize = 8_000_000;
+
 /// No strategy: more than any count of secrets.
 const NONE: u32 = 1 << 28;
 
@@ -668,6 +671,11 @@ fn reprove(
                     loop {
                         let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                         let Some(&g) = work.get(i) else { break };
+                        if mine.facts() > MEMO_MOST {
+                            // Forgetting costs only time: hours of guesses would fill
+                            // the memory.
+                            mine.memo.clear();
+                        }
                         let r = mine.judge(class, left, g, want - 1);
                         let mut log = log.lock().unwrap();
                         match r {
