@@ -69,6 +69,8 @@ struct Plain {
     /// `reply[g * codes + s]`: `eat * (digits + 1) + bite` of guess `g` to secret `s`.
     reply: Arc<[u8]>,
     win: u8,
+    /// The replies are `0..kinds`.
+    kinds: usize,
     /// `found[k]`: the most secrets `k` guesses can find (one the first guess, one each
     /// reply to it the second, …).
     found: Vec<u64>,
@@ -124,10 +126,12 @@ impl Plain {
             found.push(found.last().unwrap() + level);
             level = level.saturating_mul(others);
         }
+        let kinds = usize::from(*reply.iter().max().unwrap()) + 1;
         Plain {
             codes: codes.len(),
             reply: reply.into(),
             win,
+            kinds,
             found,
             memo: Vec::new(),
             nodes: 0,
@@ -140,6 +144,7 @@ impl Plain {
             codes: self.codes,
             reply: Arc::clone(&self.reply),
             win: self.win,
+            kinds: self.kinds,
             found: self.found.clone(),
             memo: Vec::new(),
             nodes: 0,
@@ -260,8 +265,7 @@ impl Plain {
         let mut lower = NONE;
         let mut seen: HashMap<u64, usize, std::hash::BuildHasherDefault<Mix>> = HashMap::default();
         let (mut mine, mut theirs) = (Vec::with_capacity(n), Vec::with_capacity(n));
-        let mut counts = [0u32; 64];
-        let mut label = [u8::MAX; 64];
+        let mut counts = [[0u32; 256]; 4];
         // With two guesses left below a guess, each class of k secrets leaves at least
         // k - 1 to the last, so a guess of d different replies leaves at least n - d: the
         // replies each guess gives (a bit each), from the secrets' rows read in order,
@@ -328,21 +332,22 @@ impl Plain {
                 }
                 None => &replies[g * n..][..n],
             };
-            // The replies met, in order of first appearance; the classes' sizes.
-            let mut met = [0u8; 64];
-            let mut next = 0usize;
-            for &r in row {
-                if counts[r as usize] == 0 {
-                    met[next] = r;
-                    next += 1;
+            // The classes' sizes, counted four secrets at a time in four tables (so that
+            // equal replies in a row do not wait on each other), then added up.
+            let mut quads = row.chunks_exact(4);
+            for q in &mut quads {
+                for (c, &r) in counts.iter_mut().zip(q) {
+                    c[r as usize] += 1;
                 }
-                counts[r as usize] += 1;
+            }
+            for &r in quads.remainder() {
+                counts[0][r as usize] += 1;
             }
             let mut b = 0u32;
             let mut largest = 0;
-            for &r in &met[..next] {
-                let k = std::mem::take(&mut counts[r as usize]);
-                if r != self.win {
+            for r in 0..self.kinds {
+                let k: u32 = counts.iter_mut().map(|c| std::mem::take(&mut c[r])).sum();
+                if k > 0 && r != self.win as usize {
                     b = b.saturating_add(self.size_bound(u64::from(k), left - 1));
                     largest = largest.max(k as usize);
                 }
@@ -355,17 +360,20 @@ impl Plain {
                 lower = lower.min(b);
                 continue;
             }
-            // The partition's print: each secret's class by its place among those met.
-            for (i, &r) in met[..next].iter().enumerate() {
-                label[r as usize] = i as u8;
-            }
+            // The partition's print: each secret's class by its order of first appearance.
+            let mut label = [u8::MAX; 256];
+            let mut next = 0u8;
             let mut print = Mix::default();
             for &r in row {
-                print.add(if r == self.win {
-                    u64::MAX
-                } else {
-                    u64::from(label[r as usize])
-                });
+                if r == self.win {
+                    print.add(u64::MAX);
+                    continue;
+                }
+                if label[r as usize] == u8::MAX {
+                    label[r as usize] = next;
+                    next += 1;
+                }
+                print.add(u64::from(label[r as usize]));
             }
             match seen.entry(std::hash::Hasher::finish(&print)) {
                 std::collections::hash_map::Entry::Occupied(e) => {
