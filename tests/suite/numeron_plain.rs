@@ -764,13 +764,14 @@ fn reprove(
 /// class 0E2B (1,260 secrets) leaves at least and at best 4 secrets to the last, class
 /// 0E1B (1,440) 46. Without symmetry every one of the 5,040 codes is tried at each node
 /// and 5,039 second guesses must be refuted in each class (the library tries a few dozen
-/// near the top): with a fresh memo one took 7–83 s here, so the proof is days on two
-/// cores (`docs/numeron.md`). Run it alone, on every core:
+/// near the top): below 0E2B one takes up to 15 s on a thread, below 0E1B minutes, so
+/// the proof is a day or more on two cores (`docs/numeron.md`). Run it alone, on every
+/// core:
 /// `TABULA_PLAIN_DONE=<file> cargo test --release -- --ignored --nocapture
 /// the_plain_search_reproves`; the file keeps the guesses refuted, and a run stopped and
 /// run again goes on where it was.
 #[test]
-#[ignore = "days on two cores; .ci/run skips it"]
+#[ignore = "a day or more on two cores; .ci/run skips it"]
 fn the_plain_search_reproves_4_and_46_secrets_at_the_seventh_guess_below_0123() {
     let rules = Rules::new(4);
     let plain = Plain::new(rules);
