@@ -4,7 +4,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 use tabula::numeron::optimal::{Search, INF};
-use tabula::numeron::root::{solve_root, Objective};
+use tabula::numeron::root::{solve_root, Objective, RootReport};
 use tabula::numeron::session::trace;
 use tabula::numeron::{Analysis, AnswerTable, Engine, Node, Player, Rules, Space, Strategy};
 use tabula::progress::Progress;
@@ -20,6 +20,18 @@ pub(crate) fn naive_answer(g: &[u8], s: &[u8]) -> (usize, usize) {
         })
         .sum();
     (eat, common - eat)
+}
+
+/// The library's fewest secrets at its least worst case, searched to the end.
+pub(crate) fn fewest_at_worst(engine: &Engine) -> RootReport {
+    solve_root(
+        engine,
+        false,
+        Objective::FewestAtWorst,
+        None,
+        Progress::SILENT,
+    )
+    .unwrap()
 }
 
 /// Every code of the rules, in ascending numeric order, built without the rankers.
@@ -421,14 +433,7 @@ fn the_fewest_secrets_at_the_least_worst_case_agree_with_brute_force() {
         assert!(greedy >= brute, "{rules:?}");
         // Class by class below the best first guess, as the command reports it.
         let engine = Engine::new(rules, Strategy::Optimal).unwrap();
-        let r = solve_root(
-            &engine,
-            false,
-            Objective::FewestAtWorst,
-            None,
-            Progress::SILENT,
-        )
-        .unwrap();
+        let r = fewest_at_worst(&engine);
         assert_eq!(
             (r.worst, r.lower, r.upper),
             (Some(worst), u64::from(brute), u64::from(brute))
@@ -466,14 +471,7 @@ fn four_distinct_digits_take_26274_guesses_at_best_and_seven_at_worst() {
             for time, run it with --ignored"]
 fn at_most_seven_guesses_leave_at_least_50_secrets_to_the_seventh_and_50_is_reached() {
     let engine = Engine::new(Rules::new(4), Strategy::Optimal).unwrap();
-    let r = solve_root(
-        &engine,
-        false,
-        Objective::FewestAtWorst,
-        None,
-        Progress::SILENT,
-    )
-    .unwrap();
+    let r = fewest_at_worst(&engine);
     assert!(r.exact);
     assert_eq!((r.worst, r.lower, r.upper), (Some(7), 50, 50));
     let at_seventh: Vec<_> = r

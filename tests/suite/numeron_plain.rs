@@ -11,12 +11,11 @@
 //! (1,260 secrets) and 46 of class 0E1B (1,440) to the seventh, and no strategy leaves
 //! fewer.
 
-use crate::numeron_exact::{naive_answer, naive_codes};
+use crate::numeron_exact::{fewest_at_worst, naive_answer, naive_codes};
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
-use tabula::numeron::root::{solve_root, Objective};
+use tabula::numeron::root::RootReport;
 use tabula::numeron::{Engine, Rules, Strategy};
-use tabula::progress::Progress;
 
 /// Facts a thread of a re-proof keeps at most (about 120 bytes each, so 3.6 GB) before it
 /// forgets them.
@@ -495,6 +494,16 @@ impl Plain {
     }
 }
 
+/// The library's report of the fewest secrets at the least worst case, the plain search
+/// over the same game, and the library's first guess as the plain search's code number.
+fn below_library_opening(rules: Rules) -> (RootReport, Plain, usize) {
+    let engine = Engine::new(rules, Strategy::Optimal).unwrap();
+    let r = fewest_at_worst(&engine);
+    let first = engine.space.digits_of(r.first_guess);
+    let g = naive_codes(rules).iter().position(|c| *c == first).unwrap();
+    (r, Plain::new(rules), g)
+}
+
 /// The plain search against the library's: below the first guess the library chooses, the
 /// fewest secrets of every class at the least worst case, on small games of both kinds.
 #[test]
@@ -505,19 +514,8 @@ fn the_plain_search_finds_every_class_of_the_fewest_at_the_worst_case_as_the_lib
         Rules::new(3).with_alphabet(6),
         Rules::mastermind(3, 4),
     ] {
-        let engine = Engine::new(rules, Strategy::Optimal).unwrap();
-        let r = solve_root(
-            &engine,
-            false,
-            Objective::FewestAtWorst,
-            None,
-            Progress::SILENT,
-        )
-        .unwrap();
+        let (r, mut plain, g) = below_library_opening(rules);
         let worst = r.worst.unwrap();
-        let mut plain = Plain::new(rules);
-        let first = engine.space.digits_of(r.first_guess);
-        let g = naive_codes(rules).iter().position(|c| *c == first).unwrap();
         let mut got: Vec<(usize, u64)> = plain
             .classes_of(g)
             .iter()
@@ -539,19 +537,8 @@ fn the_plain_search_finds_every_class_of_the_fewest_at_the_worst_case_as_the_lib
 #[test]
 fn reprove_confirms_the_library_s_classes_and_refuses_a_lower_claim() {
     let rules = Rules::new(3).with_alphabet(6);
-    let engine = Engine::new(rules, Strategy::Optimal).unwrap();
-    let r = solve_root(
-        &engine,
-        false,
-        Objective::FewestAtWorst,
-        None,
-        Progress::SILENT,
-    )
-    .unwrap();
+    let (r, plain, g) = below_library_opening(rules);
     let worst = r.worst.unwrap();
-    let plain = Plain::new(rules);
-    let first = engine.space.digits_of(r.first_guess);
-    let g = naive_codes(rules).iter().position(|c| *c == first).unwrap();
     let mut positive = 0;
     for (_, class) in plain.classes_of(g) {
         // The value as the plain search's memoised recursion finds it (the test above
@@ -680,23 +667,24 @@ fn reprove(
             want - 1
         );
         let next = std::sync::atomic::AtomicUsize::new(0);
-        let found = std::sync::Mutex::new((Vec::new(), Vec::new()));
-        std::thread::scope(|scope| {
-            for _ in 0..threads {
-                scope.spawn(|| {
-                    let mut mine = plain.fresh();
-                    loop {
-                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        let Some(&g) = work.get(i) else { break };
-                        if mine.facts() > MEMO_MOST {
-                            // Forgetting costs only time: hours of guesses would fill
-                            // the memory.
-                            mine.memo.clear();
-                        }
-                        let r = mine.judge(class, left, g, want - 1);
-                        let mut log = log.lock().unwrap();
-                        match r {
-                            Err(bound) => {
+        // Each thread's judgements, by guess.
+        let judged: Vec<(usize, Result<u32, u32>)> = std::thread::scope(|scope| {
+            let workers: Vec<_> = (0..threads)
+                .map(|_| {
+                    scope.spawn(|| {
+                        let mut mine = plain.fresh();
+                        let mut judged = Vec::new();
+                        loop {
+                            let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                            let Some(&g) = work.get(i) else { break };
+                            if mine.facts() > MEMO_MOST {
+                                // Forgetting costs only time: hours of guesses would fill
+                                // the memory.
+                                mine.memo.clear();
+                            }
+                            let r = mine.judge(class, left, g, want - 1);
+                            if let Err(bound) = r {
+                                let mut log = log.lock().unwrap();
                                 eprintln!(
                                     "[{:.0?}] class of {size}: {}/{} guess {g} leaves at least {bound} ({} nodes, {} facts)",
                                     start.elapsed(),
@@ -708,19 +696,30 @@ fn reprove(
                                 if let Some(f) = log.as_mut() {
                                     writeln!(f, "{size} {g} {bound}").unwrap();
                                 }
-                                found.lock().unwrap().0.push((g, bound));
                             }
-                            Ok(v) => found.lock().unwrap().1.push(format!("guess {g} leaves {v}")),
+                            judged.push((g, r));
                         }
-                    }
-                });
-            }
+                        judged
+                    })
+                })
+                .collect();
+            workers
+                .into_iter()
+                .flat_map(|w| w.join().expect("a re-proof thread panicked"))
+                .collect()
         });
-        let (refuted, failures) = found.into_inner().unwrap();
+        let mut failures = Vec::new();
+        for (g, r) in judged {
+            match r {
+                Err(bound) => {
+                    bounds.insert(g, bound);
+                }
+                Ok(v) => failures.push(format!("guess {g} leaves {v}")),
+            }
+        }
         if !failures.is_empty() {
             return Err(failures.join("; "));
         }
-        bounds.extend(refuted);
     }
     // The witness: the one a previous run found first, then those left at exactly `want`
     // in the search's order (with `want` 0, every guess).
