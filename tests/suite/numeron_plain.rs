@@ -544,10 +544,13 @@ fn reprove_confirms_the_library_s_classes_and_refuses_a_lower_claim() {
         // The value as the plain search's memoised recursion finds it (the test above
         // holds those equal to the library's).
         let want = plain.fresh().fewest(&class, worst - 1);
-        assert_eq!(reprove(&plain, &class, worst - 1, want, 2, None), Ok(()));
+        assert_eq!(
+            reprove(&plain, &class, worst - 1, want, 2, None, None),
+            Ok(())
+        );
         if want > 0 {
             positive += 1;
-            let low = reprove(&plain, &class, worst - 1, want - 1, 2, None);
+            let low = reprove(&plain, &class, worst - 1, want - 1, 2, None, None);
             assert!(
                 low.is_err(),
                 "a claim of {} for a class of {}",
@@ -579,14 +582,20 @@ fn reprove_resumes_from_its_file_of_guesses_done() {
     let dir = tempfile::tempdir().unwrap();
     let done = dir.path().join("done.txt");
     let path = done.to_str().unwrap();
-    assert_eq!(reprove(&plain, &class, 4, want, 2, Some(path)), Ok(()));
+    assert_eq!(
+        reprove(&plain, &class, 4, want, 2, Some(path), None),
+        Ok(())
+    );
     let first = std::fs::read_to_string(&done).unwrap();
     let refuted = first.lines().filter(|l| !l.starts_with("reach ")).count();
     assert!(
         refuted > 0 && first.lines().count() == refuted + 1,
         "{first}"
     );
-    assert_eq!(reprove(&plain, &class, 4, want, 2, Some(path)), Ok(()));
+    assert_eq!(
+        reprove(&plain, &class, 4, want, 2, Some(path), None),
+        Ok(())
+    );
     assert_eq!(std::fs::read_to_string(&done).unwrap(), first);
     // Lines for a claim one lower do not count for this one: they are searched again.
     let lower: String = first
@@ -598,7 +607,10 @@ fn reprove_resumes_from_its_file_of_guesses_done() {
         })
         .collect();
     std::fs::write(&done, &lower).unwrap();
-    assert_eq!(reprove(&plain, &class, 4, want, 2, Some(path)), Ok(()));
+    assert_eq!(
+        reprove(&plain, &class, 4, want, 2, Some(path), None),
+        Ok(())
+    );
     let again = std::fs::read_to_string(&done).unwrap();
     assert_eq!(again.lines().count(), lower.lines().count() + 1 + refuted);
 }
@@ -618,6 +630,7 @@ fn reprove(
     want: u32,
     threads: usize,
     done: Option<&str>,
+    orbit: Option<&[usize]>,
 ) -> Result<(), String> {
     use std::io::Write;
     let start = std::time::Instant::now();
@@ -632,14 +645,19 @@ fn reprove(
             .filter_map(|w| w.parse().ok())
             .collect()
     };
-    // The bounds proved by a previous run, by guess.
-    let mut bounds: HashMap<usize, u32> = lines
+    // A guess stands for its orbit, when the orbits are given.
+    let key = |g: usize| orbit.map_or(g, |o| o[g]);
+    // The bounds proved by a previous run, by guess (by orbit).
+    let mut bounds: HashMap<usize, u32> = HashMap::new();
+    for f in lines
         .lines()
         .filter(|l| !l.starts_with("reach "))
         .map(fields)
         .filter(|f| f.len() == 3 && f[0] == size && f[2] >= want as usize)
-        .map(|f| (f[1], f[2] as u32))
-        .collect();
+    {
+        let b = bounds.entry(key(f[1])).or_insert(0);
+        *b = (*b).max(f[2] as u32);
+    }
     let log = std::sync::Mutex::new(done.map(|p| {
         std::fs::OpenOptions::new()
             .create(true)
@@ -651,14 +669,15 @@ fn reprove(
         // The sizes of those at `want` refute them already.
         for &(b, _, g) in &tries {
             if b == want {
-                bounds.entry(g).or_insert(want);
+                bounds.entry(key(g)).or_insert(want);
             }
         }
-        let work: Vec<usize> = tries
-            .iter()
-            .map(|t| t.2)
-            .filter(|g| !bounds.contains_key(g))
-            .collect();
+        let mut work: Vec<usize> = Vec::new();
+        for g in tries.iter().map(|t| key(t.2)) {
+            if !bounds.contains_key(&g) && !work.contains(&g) {
+                work.push(g);
+            }
+        }
         eprintln!(
             "[{:.0?}] class of {size}: {} partitions, {} to refute at {}",
             start.elapsed(),
@@ -729,22 +748,67 @@ fn reprove(
         .map(fields)
         .find(|f| f.len() == 3 && f[0] == size && f[2] == want as usize)
         .map(|f| f[1]);
-    let open = |g: &usize| want == 0 || bounds.get(g) == Some(&want);
-    let order: Vec<usize> = known
+    let open = |g: &usize| want == 0 || bounds.get(&key(*g)) == Some(&want);
+    // One guess of each orbit: its others leave the same.
+    let mut order: Vec<usize> = Vec::new();
+    for g in known
         .into_iter()
-        .chain(tries.iter().map(|t| t.2).filter(|&g| Some(g) != known))
+        .chain(tries.iter().map(|t| key(t.2)))
         .filter(open)
-        .collect();
-    let mut first = plain.fresh();
-    let reach = order.iter().find_map(|&g| {
-        let r = first.judge(class, left, g, want);
-        eprintln!(
-            "[{:.0?}] class of {size}: guess {g} with at most {want}: {r:?} ({} nodes)",
-            start.elapsed(),
-            first.nodes,
-        );
-        r.ok().map(|v| (g, v))
+    {
+        if !order.iter().any(|&o| key(o) == key(g)) {
+            order.push(g);
+        }
+    }
+    // The first of them that reaches `want`, judged on every thread in that order: a
+    // thread stops once a guess before its next one has reached it, so every guess before
+    // the first that does is judged.
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let reached_at = std::sync::atomic::AtomicUsize::new(usize::MAX);
+    let mut judged: Vec<(usize, Result<u32, u32>)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut mine = plain.fresh();
+                    let mut judged = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(&g) = order.get(i) else { break };
+                        if i > reached_at.load(std::sync::atomic::Ordering::Relaxed) {
+                            break;
+                        }
+                        let r = mine.judge(class, left, g, want);
+                        eprintln!(
+                            "[{:.0?}] class of {size}: guess {g} with at most {want}: {r:?} ({} nodes)",
+                            start.elapsed(),
+                            mine.nodes,
+                        );
+                        match r {
+                            Ok(_) => {
+                                reached_at.fetch_min(i, std::sync::atomic::Ordering::Relaxed);
+                            }
+                            // Leaves more than `want`: not searched again on a resumption.
+                            Err(bound) => {
+                                if let Some(f) = log.lock().unwrap().as_mut() {
+                                    writeln!(f, "{size} {g} {bound}").unwrap();
+                                }
+                            }
+                        }
+                        judged.push((i, r));
+                    }
+                    judged
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().expect("a re-proof thread panicked"))
+            .collect()
     });
+    judged.sort_unstable_by_key(|j| j.0);
+    let reach = judged
+        .into_iter()
+        .find_map(|(i, r)| r.ok().map(|v| (order[i], v)));
     let Some((reached, v)) = reach else {
         return Err(format!("no guess leaves at most {want}"));
     };
@@ -781,13 +845,190 @@ fn the_plain_search_reproves_4_and_46_secrets_at_the_seventh_guess_below_0123() 
     let classes = plain.classes_of(opening);
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let done = std::env::var("TABULA_PLAIN_DONE").ok();
+    // Each orbit of second guesses once, unless every guess is asked for.
+    let orbit = std::env::var_os("TABULA_PLAIN_EVERY")
+        .is_none()
+        .then(|| opening_orbits(rules, &plain));
     for (reply, size, want) in [((0, 2), 1260, 4), ((0, 1), 1440, 46)] {
         let code = (reply.0 * 5 + reply.1) as u8;
         let class = &classes.iter().find(|(r, _)| *r == code).unwrap().1;
         assert_eq!(class.len(), size);
         assert_eq!(
-            reprove(&plain, class, 6, want, threads, done.as_deref()),
+            reprove(
+                &plain,
+                class,
+                6,
+                want,
+                threads,
+                done.as_deref(),
+                orbit.as_deref()
+            ),
             Ok(())
         );
     }
+}
+
+/// The automorphisms of a game of distinct digits that fix its opening `0, 1, …, n-1`: a
+/// permutation `σ` of the places with the same permutation of the opening's digits, then
+/// the other digits renamed. Returns, for each code, the least code of its orbit, after
+/// checking against the answer table that the maps it uses are automorphisms (every reply
+/// kept, for every pair of codes) fixing the opening: each of the places' permutations,
+/// and the two generators of the other digits' renamings. So a guess and its orbit's least
+/// code leave the same to the last guess below the opening's classes, which each map onto
+/// itself.
+fn opening_orbits(rules: Rules, plain: &Plain) -> Vec<usize> {
+    let codes = naive_codes(rules);
+    let n = rules.digits;
+    let a = rules.alphabet as u8;
+    assert!(!rules.repeats && usize::from(a) > n);
+    let index: HashMap<Vec<u8>, usize> = codes
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (c.clone(), i))
+        .collect();
+    let opening = index[&(0..n as u8).collect::<Vec<u8>>()];
+    // Every permutation of the places, in lexicographic order.
+    let mut perms: Vec<Vec<usize>> = vec![(0..n).collect()];
+    loop {
+        let mut p = perms.last().unwrap().clone();
+        let Some(i) = (0..n.saturating_sub(1)).rev().find(|&i| p[i] < p[i + 1]) else {
+            break;
+        };
+        let j = (i + 1..n).rev().find(|&j| p[j] > p[i]).unwrap();
+        p.swap(i, j);
+        p[i + 1..].reverse();
+        perms.push(p);
+    }
+    // The map of the codes by a permutation of the places and one of the digits.
+    let map = |place: &[usize], digit: &[u8]| -> Vec<usize> {
+        codes
+            .iter()
+            .map(|c| {
+                let mut d = vec![0u8; n];
+                for (p, &x) in c.iter().enumerate() {
+                    d[place[p]] = digit[usize::from(x)];
+                }
+                index[&d]
+            })
+            .collect()
+    };
+    let with_opening = |place: &[usize]| -> Vec<u8> {
+        (0..a)
+            .map(|x| {
+                if usize::from(x) < n {
+                    place[usize::from(x)] as u8
+                } else {
+                    x
+                }
+            })
+            .collect()
+    };
+    let identity: Vec<usize> = (0..n).collect();
+    let mut swap: Vec<u8> = (0..a).collect();
+    swap.swap(n, n + 1);
+    let cycle: Vec<u8> = (0..a)
+        .map(|x| {
+            if usize::from(x) < n {
+                x
+            } else {
+                n as u8 + (x - n as u8 + 1) % (a - n as u8)
+            }
+        })
+        .collect();
+    let mut generators: Vec<Vec<usize>> = perms.iter().map(|p| map(p, &with_opening(p))).collect();
+    if usize::from(a) > n + 1 {
+        generators.push(map(&identity, &swap));
+        generators.push(map(&identity, &cycle));
+    }
+    let c = codes.len();
+    for m in &generators {
+        assert_eq!(m[opening], opening, "the map fixes the opening");
+        for x in 0..c {
+            let (row, image) = (plain.row(x), plain.row(m[x]));
+            assert!(
+                (0..c).all(|y| row[y] == image[m[y]]),
+                "a map that changes a reply"
+            );
+        }
+    }
+    // The least code of each orbit: over the places' permutations, the other digits
+    // renamed in order of appearance (a product of the generators above).
+    codes
+        .iter()
+        .map(|code| {
+            perms
+                .iter()
+                .map(|p| {
+                    let digit = with_opening(p);
+                    let mut d = vec![0u8; n];
+                    for (i, &x) in code.iter().enumerate() {
+                        d[p[i]] = digit[usize::from(x)];
+                    }
+                    let mut fresh = n as u8;
+                    let mut name = vec![u8::MAX; usize::from(a)];
+                    for x in d.iter_mut() {
+                        if usize::from(*x) >= n {
+                            if name[usize::from(*x)] == u8::MAX {
+                                name[usize::from(*x)] = fresh;
+                                fresh += 1;
+                            }
+                            *x = name[usize::from(*x)];
+                        }
+                    }
+                    index[&d]
+                })
+                .min()
+                .unwrap()
+        })
+        .collect()
+}
+
+/// The orbits of the opening's automorphisms on 3 digits of 6: every guess leaves each class
+/// of the opening what its orbit's least code leaves (each judged in full, its own memo),
+/// and a re-proof over the orbits accepts each class's value and refuses one less, as the
+/// re-proof over every guess does.
+#[test]
+fn a_guess_leaves_what_its_orbit_s_least_code_leaves_and_the_re_proof_over_orbits_agrees() {
+    let rules = Rules::new(3).with_alphabet(6);
+    let plain = Plain::new(rules);
+    let orbit = opening_orbits(rules, &plain);
+    let orbits: HashSet<usize> = orbit.iter().copied().collect();
+    assert!(
+        orbits.len() > 1 && orbits.len() < plain.codes / 4,
+        "{}",
+        orbits.len()
+    );
+    let opening = naive_codes(rules)
+        .iter()
+        .position(|c| *c == [0, 1, 2])
+        .unwrap();
+    assert_eq!(orbit[opening], opening);
+    let mut positive = 0;
+    for (_, class) in plain.classes_of(opening) {
+        for (g, &least) in orbit.iter().enumerate() {
+            let value = |g: usize| plain.fresh().judge(&class, 4, g, NONE - 1);
+            assert_eq!(
+                value(g),
+                value(least),
+                "guess {g}, class of {}",
+                class.len()
+            );
+        }
+        let want = plain.fresh().fewest(&class, 4);
+        assert_eq!(
+            reprove(&plain, &class, 4, want, 2, None, Some(&orbit)),
+            Ok(())
+        );
+        if want > 0 && want < NONE {
+            positive += 1;
+            let low = reprove(&plain, &class, 4, want - 1, 2, None, Some(&orbit));
+            assert!(
+                low.is_err(),
+                "a claim of {} for a class of {}",
+                want - 1,
+                class.len()
+            );
+        }
+    }
+    assert!(positive > 0, "some class leaves secrets to the last guess");
 }
