@@ -569,7 +569,8 @@ impl Plain {
     }
 
     fn facts(&self) -> usize {
-        self.memo.iter().map(|m| m.len()).sum()
+        let reached: usize = self.reached.iter().map(|m| m.len()).sum();
+        self.memo.iter().map(|m| m.len()).sum::<usize>() + reached
     }
 
     /// The classes of `guess` over every code, by reply, the winning one left out.
@@ -706,6 +707,48 @@ fn reprove_resumes_from_its_file_of_guesses_done() {
     assert_eq!(again.lines().count(), lower.lines().count() + 1 + refuted);
 }
 
+/// `judge(search, i)` for the items `0..count`, taken in order by `threads` threads, each
+/// with its own search (its memo forgotten past [`MEMO_MOST`] facts: forgetting costs only
+/// time, and hours of guesses would fill the memory); a thread stops at the first item
+/// for which `stop` holds. The results, by item.
+fn on_threads<T: Send>(
+    plain: &Plain,
+    threads: usize,
+    count: usize,
+    stop: impl Fn(usize) -> bool + Sync,
+    judge: impl Fn(&mut Plain, usize) -> T + Sync,
+) -> Vec<(usize, T)> {
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let mut judged: Vec<(usize, T)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut mine = plain.fresh();
+                    let mut judged = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        if i >= count || stop(i) {
+                            break;
+                        }
+                        if mine.facts() > MEMO_MOST {
+                            mine.memo.clear();
+                            mine.reached.clear();
+                        }
+                        judged.push((i, judge(&mut mine, i)));
+                    }
+                    judged
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().expect("a re-proof thread panicked"))
+            .collect()
+    });
+    judged.sort_unstable_by_key(|j| j.0);
+    judged
+}
+
 /// Re-proves that the fewest secrets of `class` left to the last of `left` guesses is
 /// `want`. First every partition of the class is refuted at `want - 1` (leaves at least
 /// `want`), by its classes' sizes or by a search, the guesses shared among `threads`
@@ -776,50 +819,34 @@ fn reprove(
             work.len(),
             want - 1
         );
-        let next = std::sync::atomic::AtomicUsize::new(0);
-        // Each thread's judgements, by guess.
-        let judged: Vec<(usize, Result<u32, u32>)> = std::thread::scope(|scope| {
-            let workers: Vec<_> = (0..threads)
-                .map(|_| {
-                    scope.spawn(|| {
-                        let mut mine = plain.fresh();
-                        let mut judged = Vec::new();
-                        loop {
-                            let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                            let Some(&g) = work.get(i) else { break };
-                            if mine.facts() > MEMO_MOST {
-                                // Forgetting costs only time: hours of guesses would fill
-                                // the memory.
-                                mine.memo.clear();
-                            }
-                            let r = mine.judge(class, left, g, want - 1);
-                            if let Err(bound) = r {
-                                let mut log = log.lock().unwrap();
-                                eprintln!(
-                                    "[{:.0?}] class of {size}: {}/{} guess {g} leaves at least {bound} ({} nodes, {} facts)",
-                                    start.elapsed(),
-                                    i + 1,
-                                    work.len(),
-                                    mine.nodes,
-                                    mine.facts()
-                                );
-                                if let Some(f) = log.as_mut() {
-                                    writeln!(f, "{size} {g} {bound}").unwrap();
-                                }
-                            }
-                            judged.push((g, r));
-                        }
-                        judged
-                    })
-                })
-                .collect();
-            workers
-                .into_iter()
-                .flat_map(|w| w.join().expect("a re-proof thread panicked"))
-                .collect()
-        });
+        let judged = on_threads(
+            plain,
+            threads,
+            work.len(),
+            |_| false,
+            |mine, i| {
+                let g = work[i];
+                let r = mine.judge(class, left, g, want - 1);
+                if let Err(bound) = r {
+                    let mut log = log.lock().unwrap();
+                    eprintln!(
+                    "[{:.0?}] class of {size}: {}/{} guess {g} leaves at least {bound} ({} nodes, {} facts)",
+                    start.elapsed(),
+                    i + 1,
+                    work.len(),
+                    mine.nodes,
+                    mine.facts()
+                );
+                    if let Some(f) = log.as_mut() {
+                        writeln!(f, "{size} {g} {bound}").unwrap();
+                    }
+                }
+                r
+            },
+        );
         let mut failures = Vec::new();
-        for (g, r) in judged {
+        for (i, r) in judged {
+            let g = work[i];
             match r {
                 Err(bound) => {
                     bounds.insert(g, bound);
@@ -854,41 +881,26 @@ fn reprove(
     // The first of them that reaches `want`, judged on every thread in that order: a
     // thread stops once a guess before its next one has reached it, so every guess before
     // the first that does is judged.
-    let next = std::sync::atomic::AtomicUsize::new(0);
     let reached_at = std::sync::atomic::AtomicUsize::new(usize::MAX);
-    let mut judged: Vec<(usize, Option<u32>)> = std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..threads)
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut mine = plain.fresh();
-                    let mut judged = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        let Some(&g) = order.get(i) else { break };
-                        if i > reached_at.load(std::sync::atomic::Ordering::Relaxed) {
-                            break;
-                        }
-                        let r = mine.reach_judge(class, left, g, want);
-                        eprintln!(
-                            "[{:.0?}] class of {size}: guess {g} with at most {want}: {r:?} ({} nodes)",
-                            start.elapsed(),
-                            mine.nodes,
-                        );
-                        if r.is_some() {
-                            reached_at.fetch_min(i, std::sync::atomic::Ordering::Relaxed);
-                        }
-                        judged.push((i, r));
-                    }
-                    judged
-                })
-            })
-            .collect();
-        workers
-            .into_iter()
-            .flat_map(|w| w.join().expect("a re-proof thread panicked"))
-            .collect()
-    });
-    judged.sort_unstable_by_key(|j| j.0);
+    let judged = on_threads(
+        plain,
+        threads,
+        order.len(),
+        |i| i > reached_at.load(std::sync::atomic::Ordering::Relaxed),
+        |mine, i| {
+            let g = order[i];
+            let r = mine.reach_judge(class, left, g, want);
+            eprintln!(
+                "[{:.0?}] class of {size}: guess {g} with at most {want}: {r:?} ({} nodes)",
+                start.elapsed(),
+                mine.nodes,
+            );
+            if r.is_some() {
+                reached_at.fetch_min(i, std::sync::atomic::Ordering::Relaxed);
+            }
+            r
+        },
+    );
     let reach = judged
         .into_iter()
         .find_map(|(i, r)| r.map(|v| (order[i], v)));
