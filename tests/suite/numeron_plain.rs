@@ -1,15 +1,16 @@
 //! A second, plainer search for the fewest secrets at the last guess, written for these
 //! tests and sharing nothing with the library's search but the rules: codes and replies
 //! computed digit by digit (no answer table of the library, no ranks), every code tried at
-//! every node (no symmetry, no lanes, no dead digits), memoised on the exact set, and
-//! bounded by its own look-ahead: a guess is judged by its real classes, each bounded by
-//! the fact the memo holds about it or by how many secrets the guesses left can find
-//! before the last.
+//! every node below the root (no symmetry, no lanes, no dead digits), memoised on the exact
+//! set, and bounded by its own look-ahead: a guess is judged by its real classes, each
+//! bounded by the fact the memo holds about it or by how many secrets the guesses left can
+//! find before the last.
 //!
 //! It re-proves the moonshot of issue 29 class by class: below 4-digit Bulls and Cows'
 //! opening 0123, every secret can be found within seven guesses leaving 4 of class 0E2B
 //! (1,260 secrets) and 46 of class 0E1B (1,440) to the seventh, and no strategy leaves
-//! fewer.
+//! fewer. Only at the root are the second guesses taken one an orbit of the automorphisms
+//! fixing 0123, maps the test checks against its own answer table ([`opening_orbits`]).
 
 use crate::numeron_exact::{fewest_at_worst, naive_answer, naive_codes};
 use std::collections::{HashMap, HashSet};
@@ -920,16 +921,17 @@ fn reprove(
 
 /// The moonshot re-proved without the library's search: within the six guesses after 0123,
 /// class 0E2B (1,260 secrets) leaves at least and at best 4 secrets to the last, class
-/// 0E1B (1,440) 46. Without symmetry every one of the 5,040 codes is tried at each node
-/// and 5,039 second guesses must be refuted in each class (the library tries a few dozen
-/// near the top): below 0E2B one takes up to 15 s on a thread, below 0E1B minutes, so
-/// the proof is a day or more on two cores (`docs/numeron.md`). Run it alone, on every
-/// core:
+/// 0E1B (1,440) 46. The second guesses are refuted one an orbit of the automorphisms
+/// fixing 0123, which [`opening_orbits`] checks against the answer table (19 orbits
+/// besides 0123); below them every code is tried at every node. Below 0E2B a refutation
+/// takes seconds, below 0E1B 5 to 30 minutes on a thread: about three hours on two cores
+/// (`docs/numeron.md`). `TABULA_PLAIN_EVERY=1` refutes every one of the 5,039 second guesses
+/// instead: weeks. Run it alone, on every core:
 /// `TABULA_PLAIN_DONE=<file> cargo test --release -- --ignored --nocapture
-/// the_plain_search_reproves`; the file keeps the guesses refuted, and a run stopped and
-/// run again goes on where it was.
+/// the_plain_search_reproves`; the file keeps the guesses refuted and the witnesses, and a
+/// run stopped and run again goes on where it was.
 #[test]
-#[ignore = "a day or more on two cores; .ci/run skips it"]
+#[ignore = "about three hours on two cores; .ci/run skips it"]
 fn the_plain_search_reproves_4_and_46_secrets_at_the_seventh_guess_below_0123() {
     let rules = Rules::new(4);
     let plain = Plain::new(rules);
