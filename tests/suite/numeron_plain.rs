@@ -404,6 +404,29 @@ impl Plain {
     /// Guess `g` over `set` with `left` guesses: `Ok` with the fewest secrets its classes
     /// leave to the last guess when at most `limit`, else `Err` with a lower bound above it.
     fn judge(&mut self, set: &[u16], left: u32, g: usize, limit: u32) -> Result<u32, u32> {
+        self.by_classes(set, left, g, limit, |p, c, _, budget| {
+            let v = p.solve(c, left - 1, budget);
+            if v > budget {
+                Err(v)
+            } else {
+                Ok(v)
+            }
+        })
+    }
+
+    /// Guess `g`'s classes over `set` with `left` guesses, in turn, within `limit`: each
+    /// class's lower bound, then `class(search, class, bound, budget)` with what the classes
+    /// before it took and the bounds of those after it leave, `Ok` with what it takes or
+    /// `Err` with a bound above its budget. `Ok` with the sum, or `Err` with a bound above
+    /// `limit`.
+    fn by_classes(
+        &mut self,
+        set: &[u16],
+        left: u32,
+        g: usize,
+        limit: u32,
+        mut class: impl FnMut(&mut Self, &[u16], u32, u32) -> Result<u32, u32>,
+    ) -> Result<u32, u32> {
         let classes = self.classes(g, set);
         let bounds: Vec<u32> = classes.iter().map(|c| self.bound(c, left - 1)).collect();
         let mut rest: u32 = bounds.iter().fold(0u32, |a, &b| a.saturating_add(b));
@@ -414,11 +437,10 @@ impl Plain {
         for (c, b) in classes.iter().zip(bounds) {
             rest -= b;
             let budget = limit - sum - rest;
-            let v = self.solve(c, left - 1, budget);
-            if v > budget {
-                return Err(sum.saturating_add(v).saturating_add(rest).min(NONE));
+            match class(self, c, b, budget) {
+                Ok(v) => sum += v,
+                Err(v) => return Err(sum.saturating_add(v).saturating_add(rest).min(NONE)),
             }
-            sum += v;
         }
         Ok(sum)
     }
@@ -540,20 +562,12 @@ impl Plain {
     /// strategies: each class in turn given the least budget, from its lower bound up, that
     /// a strategy is found for.
     fn reach_judge(&mut self, set: &[u16], left: u32, g: usize, limit: u32) -> Option<u32> {
-        let classes = self.classes(g, set);
-        let bounds: Vec<u32> = classes.iter().map(|c| self.bound(c, left - 1)).collect();
-        let mut rest: u32 = bounds.iter().fold(0u32, |a, &b| a.saturating_add(b));
-        if rest > limit {
-            return None;
-        }
-        let mut sum = 0u32;
-        for (c, b) in classes.iter().zip(bounds) {
-            rest -= b;
-            let budget = limit - sum - rest;
-            let v = (b..=budget).find_map(|t| self.reach(c, left - 1, t))?;
-            sum += v;
-        }
-        Some(sum)
+        self.by_classes(set, left, g, limit, |p, c, b, budget| {
+            (b..=budget)
+                .find_map(|t| p.reach(c, left - 1, t))
+                .ok_or(budget + 1)
+        })
+        .ok()
     }
 
     /// The exact fewest secrets of `set` at the last of `left` guesses ([`NONE`] when
@@ -625,6 +639,29 @@ fn the_plain_search_finds_every_class_of_the_fewest_at_the_worst_case_as_the_lib
     }
 }
 
+/// Asserts that [`reprove`] on two threads accepts `want` for `class` with `left` guesses
+/// and, when `want` is positive, refuses one less; returns whether it was.
+fn accepts_and_refuses_one_less(
+    plain: &Plain,
+    class: &[u16],
+    left: u32,
+    want: u32,
+    orbit: Option<&[usize]>,
+) -> bool {
+    assert_eq!(reprove(plain, class, left, want, 2, None, orbit), Ok(()));
+    if want == 0 {
+        return false;
+    }
+    let low = reprove(plain, class, left, want - 1, 2, None, orbit);
+    assert!(
+        low.is_err(),
+        "a claim of {} for a class of {}",
+        want - 1,
+        class.len()
+    );
+    true
+}
+
 /// [`reprove`] on a small game: each class below the library's first guess re-proved at the
 /// library's value with two threads, and a value one too low refused.
 #[test]
@@ -637,20 +674,13 @@ fn reprove_confirms_the_library_s_classes_and_refuses_a_lower_claim() {
         // The value as the plain search's memoised recursion finds it (the test above
         // holds those equal to the library's).
         let want = plain.fresh().fewest(&class, worst - 1);
-        assert_eq!(
-            reprove(&plain, &class, worst - 1, want, 2, None, None),
-            Ok(())
-        );
-        if want > 0 {
-            positive += 1;
-            let low = reprove(&plain, &class, worst - 1, want - 1, 2, None, None);
-            assert!(
-                low.is_err(),
-                "a claim of {} for a class of {}",
-                want - 1,
-                class.len()
-            );
-        }
+        positive += usize::from(accepts_and_refuses_one_less(
+            &plain,
+            &class,
+            worst - 1,
+            want,
+            None,
+        ));
     }
     assert!(positive > 0, "some class leaves secrets to the last guess");
 }
@@ -1048,28 +1078,24 @@ fn opening_orbits(rules: Rules, plain: &Plain) -> Vec<usize> {
             );
         }
     }
-    // The least code of each orbit: over the places' permutations, the other digits
-    // renamed in order of appearance (a product of the generators above).
-    codes
-        .iter()
-        .map(|code| {
-            perms
+    // The least code of each orbit: over the places' permutations (the first generators),
+    // the other digits renamed in order of appearance (a product of the last two).
+    (0..c)
+        .map(|x| {
+            generators[..perms.len()]
                 .iter()
-                .map(|p| {
-                    let digit = with_opening(p);
-                    let mut d = vec![0u8; n];
-                    for (i, &x) in code.iter().enumerate() {
-                        d[p[i]] = digit[usize::from(x)];
-                    }
+                .map(|m| {
+                    let mut d = codes[m[x]].clone();
                     let mut fresh = n as u8;
                     let mut name = vec![u8::MAX; usize::from(a)];
                     for x in d.iter_mut() {
-                        if usize::from(*x) >= n {
-                            if name[usize::from(*x)] == u8::MAX {
-                                name[usize::from(*x)] = fresh;
+                        let old = usize::from(*x);
+                        if old >= n {
+                            if name[old] == u8::MAX {
+                                name[old] = fresh;
                                 fresh += 1;
                             }
-                            *x = name[usize::from(*x)];
+                            *x = name[old];
                         }
                     }
                     index[&d]
@@ -1112,20 +1138,14 @@ fn a_guess_leaves_what_its_orbit_s_least_code_leaves_and_the_re_proof_over_orbit
             );
         }
         let want = plain.fresh().fewest(&class, 4);
-        assert_eq!(
-            reprove(&plain, &class, 4, want, 2, None, Some(&orbit)),
-            Ok(())
-        );
-        if want > 0 && want < NONE {
-            positive += 1;
-            let low = reprove(&plain, &class, 4, want - 1, 2, None, Some(&orbit));
-            assert!(
-                low.is_err(),
-                "a claim of {} for a class of {}",
-                want - 1,
-                class.len()
-            );
-        }
+        assert!(want < NONE, "a class of {} has a strategy", class.len());
+        positive += usize::from(accepts_and_refuses_one_less(
+            &plain,
+            &class,
+            4,
+            want,
+            Some(&orbit),
+        ));
     }
     assert!(positive > 0, "some class leaves secrets to the last guess");
 }
