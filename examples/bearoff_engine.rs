@@ -17,7 +17,7 @@
 
 use std::path::{Path, PathBuf};
 use tabula::gammon::bearoff::store::{self, Kind, OneSidedTable, TwoSidedTable};
-use tabula::gammon::bearoff::{query, BearoffIndex};
+use tabula::gammon::bearoff::{estimate, query, BearoffIndex};
 use tabula::gammon::cube::decide_money;
 use tabula::gammon::moves::Generator;
 use tabula::gammon::{CubeState, Position, Roll, Variant};
@@ -130,7 +130,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     //    of rolls to bear off (the side on roll wins if it needs no more rolls).
     let d_us = one.distributions_of(&us[..6])?;
     let d_them = one.distributions_of(&them[..6])?;
-    let (win, _, _) = query::estimate(&d_us, &d_them);
+    let (win, _, _) = estimate::estimate(&d_us, &d_them);
     println!(
         "one-sided estimate of the win {win:.4} (exact {:.4}); mean rolls {:.3} against {:.3}",
         v.win,
@@ -160,7 +160,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             );
         }
         None => {
-            let e = query::race_estimate(&one, &us[..6], &them[..6])?;
+            let e = estimate::race_estimate(&one, &us[..6], &them[..6])?;
             println!(
                 "15 checkers a side ({}; no 6x15 table here): win {:.4}, equity {:+.4}",
                 e.method, e.win, e.equity

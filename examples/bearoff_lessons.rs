@@ -29,7 +29,7 @@ use rayon::prelude::*;
 use std::path::Path;
 use tabula::gammon::bearoff::gnubg::{ts_value, GnubgFile};
 use tabula::gammon::bearoff::store::{OneSidedTable, TwoSidedTable};
-use tabula::gammon::bearoff::{notation, query};
+use tabula::gammon::bearoff::{estimate, notation};
 use tabula::gammon::cube::{decide_money, CubeDecision};
 use tabula::gammon::moves::Generator;
 use tabula::gammon::{CubeState, Roll, Variant};
@@ -181,7 +181,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     // The estimate and the exact win of every pair, side on roll first.
     let est: Vec<f64> = (0..n * n)
         .into_par_iter()
-        .map(|r| query::estimate(&dist[r / n], &dist[r % n]).0)
+        .map(|r| estimate::estimate(&dist[r / n], &dist[r % n]).0)
         .collect();
     let mut exact = vec![0.0; n * n];
     let mut cubeful = vec![(0.0, 0.0); n * n];
@@ -309,8 +309,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let pct = |a: u64, b: u64| 100.0 * a as f64 / b.max(1) as f64;
     println!(
         "{} against {}: {} pairs with a checker on each side",
-        query::name(&two.kind()),
-        query::name(&one.kind()),
+        two.kind().name(),
+        one.kind().name(),
         tally.pairs
     );
     println!(

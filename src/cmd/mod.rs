@@ -8,6 +8,7 @@ pub mod gammon;
 pub mod mastermind;
 pub mod nikoniko;
 pub mod numeron;
+mod numeron_words;
 pub mod optimum;
 pub mod poker;
 pub mod progress;
@@ -43,6 +44,18 @@ pub fn emit_json<T: serde::Serialize>(value: &T) -> Result<()> {
     let text = serde_json::to_string_pretty(value)
         .map_err(|e| tabula::Error::io("writing JSON", std::io::Error::other(e)))?;
     emit(&text)
+}
+
+/// A value as a JSON document with its keys sorted (serde_json's maps are ordered by key),
+/// so that a report's bytes do not depend on its fields' order.
+pub fn sorted<T: serde::Serialize>(value: &T) -> Result<serde_json::Value> {
+    serde_json::to_value(value)
+        .map_err(|e| tabula::Error::io("a JSON document", std::io::Error::other(e)))
+}
+
+/// [`emit_json`] of the [`sorted`] document.
+pub fn emit_sorted<T: serde::Serialize>(value: &T) -> Result<()> {
+    emit_json(&sorted(value)?)
 }
 
 /// The exit status for an error (`docs/cli.md`): 2 for bad input, 1 for anything else.

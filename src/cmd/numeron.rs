@@ -1,16 +1,15 @@
 //! `tabula numeron analyze|trace|solve|play|optimum|next|race` (`optimum` and its jobs in
 //! [`super::optimum`]).
 
+use super::numeron_words::{describe, mean_text};
 use super::optimum::{self, BuildArgs, OptimumArgs, PlanArgs};
 use super::progress::Bars;
-use super::{emit, emit_json};
+use super::{emit, emit_sorted, sorted};
 use clap::{Args, Subcommand};
-use num_rational::Ratio;
 use std::path::{Path, PathBuf};
-use tabula::exact;
 use tabula::numeron::interactive;
 use tabula::numeron::next::NextReport;
-use tabula::numeron::report::{RaceReport, StrategyReport, TraceReport, Variant};
+use tabula::numeron::report::{RaceReport, StrategyReport, TraceReport};
 use tabula::numeron::session::trace;
 use tabula::numeron::tree::{self, ExportedNode};
 use tabula::numeron::{self as numeron, Analysis, Engine, Player, Rules, Strategy};
@@ -212,16 +211,6 @@ fn advise(e: numeron::Error) -> Error {
     e.advised(advice).into()
 }
 
-/// A JSON document with its keys in the order the commands have always written them
-/// (sorted, histogram keys as text).
-pub fn sorted<T: serde::Serialize>(value: &T) -> Result<serde_json::Value> {
-    serde_json::to_value(value).map_err(|e| Error::io("the JSON document", e.into()))
-}
-
-pub fn mean_text(r: &Ratio<u64>) -> String {
-    format!("{} = {:.6}", exact::fraction(r), exact::float(r))
-}
-
 pub fn run(cmd: GameCmd) -> Result<()> {
     match cmd {
         GameCmd::Analyze {
@@ -256,7 +245,7 @@ pub fn run(cmd: GameCmd) -> Result<()> {
 pub fn run_next(rules: Rules, n: &NextArgs) -> Result<()> {
     let report = next_report(rules, n.strategy, n.hard, &n.history)?;
     if n.json {
-        return emit_json(&sorted(&report)?);
+        return emit_sorted(&report);
     }
     emit(&render_next(&report))
 }
@@ -311,34 +300,6 @@ fn render_next(r: &NextReport) -> String {
     out
 }
 
-/// The variant in the game's words: `3 digits`, `4 digits (repeats), 6 symbols`, `4 pegs,
-/// 6 colours`.
-pub fn describe(variant: &Variant) -> String {
-    match *variant {
-        Variant::Numeron {
-            digits,
-            repeats,
-            symbols,
-        } => format!(
-            "{digits} digits{}{}",
-            if repeats { " (repeats)" } else { "" },
-            if symbols == 10 {
-                String::new()
-            } else {
-                format!(", {symbols} symbols")
-            }
-        ),
-        Variant::Mastermind {
-            pegs,
-            colours,
-            repeats,
-        } => format!(
-            "{pegs} pegs, {colours} colours{}",
-            if repeats { "" } else { " (no repeats)" }
-        ),
-    }
-}
-
 pub fn analyze(
     rules: Rules,
     player: &PlayerArgs,
@@ -357,7 +318,7 @@ pub fn analyze(
         write_tree(path, &tree::export(&engine.space, &root))?;
     }
     if json {
-        return emit_json(&sorted(&report)?);
+        return emit_sorted(&report);
     }
     emit(&render_analysis(&report, tree_path.as_deref()))
 }
@@ -428,7 +389,7 @@ pub fn run_trace(rules: Rules, player: &PlayerArgs, secret: &str, json: bool) ->
     let steps = trace(&oracle, secret, |set, history| p.next_guess(set, history))?;
     let report = TraceReport::of_steps(&engine.space, player.strategy, player.hard, secret, &steps);
     if json {
-        return emit_json(&sorted(&report)?);
+        return emit_sorted(&report);
     }
     emit(&render_trace(&report))
 }
@@ -504,7 +465,7 @@ pub fn run_race(rules: Rules, race: &RaceArgs) -> Result<()> {
     };
     let report = RaceReport::of(first, &a, second, &b);
     if json {
-        return emit_json(&sorted(&report)?);
+        return emit_sorted(&report);
     }
     emit(&format!(
         "the player moving first ({first}) wins against {second} with probability {}",

@@ -3,9 +3,9 @@
 //! independent jobs and combined (`docs/numeron.md`, "Long searches: checkpoints, memory
 //! and jobs").
 
-use super::numeron::{describe, mean_text, sorted};
+use super::numeron_words::{describe, mean_text};
 use super::progress::Bars;
-use super::{diag, emit, emit_json};
+use super::{diag, emit, emit_sorted};
 use clap::Args;
 use serde::Serialize;
 use std::fmt::Write as _;
@@ -195,7 +195,7 @@ pub fn optimum(rules: Rules, o: &OptimumArgs) -> Result<()> {
     }
     let report = OptimumReport::of_root(&engine.space, o.aim.hard, &r);
     if k.json {
-        return emit_json(&sorted(&report)?);
+        return emit_sorted(&report);
     }
     emit(&render_optimum(&report, &r))
 }
@@ -294,7 +294,7 @@ pub fn plan(rules: Rules, a: &PlanArgs) -> Result<()> {
         format!(
             "{folder}/unit-{}-{}.tbl",
             space.format(u.first),
-            space.notation().reply(u.reply)
+            u.reply.written(space.notation())
         )
     };
     let what = format!(
@@ -342,7 +342,7 @@ pub fn plan(rules: Rules, a: &PlanArgs) -> Result<()> {
             path(u),
             game_command(rules, "optimum-build"),
             space.format(u.first),
-            space.notation().reply(u.reply),
+            u.reply.written(space.notation()),
             a.every.every
         );
     }
@@ -392,7 +392,7 @@ pub fn build(rules: Rules, a: &BuildArgs) -> Result<()> {
     }
     let report = BuildReport {
         first: space.format(r.unit.first),
-        reply: space.notation().reply(r.unit.reply),
+        reply: r.unit.reply.written(space.notation()),
         size: r.unit.size,
         limit: r.unit.limit,
         lower: r.lower,
@@ -403,7 +403,7 @@ pub fn build(rules: Rules, a: &BuildArgs) -> Result<()> {
         diag(&format!("job time: {:.1} s", r.time.as_secs_f64()));
     }
     if k.json {
-        return emit_json(&sorted(&report)?);
+        return emit_sorted(&report);
     }
     let value = match (r.upper, r.unit.limit) {
         (Some(u), _) if u == r.lower => format!("{u}"),

@@ -33,6 +33,18 @@ impl Answer {
         }
     }
 
+    /// This reply written out in the words of `notation` (`1E2B`, `1B2W`).
+    pub fn written(self, notation: Notation) -> String {
+        let (x, y) = notation.letters();
+        format!(
+            "{}{}{}{}",
+            self.eat,
+            char::from(x),
+            self.bite,
+            char::from(y)
+        )
+    }
+
     /// The winning answer: `n` EAT.
     pub fn win(n: usize) -> Answer {
         Answer {
@@ -61,7 +73,7 @@ impl Answer {
         let a = Answer { eat, bite };
         if usize::from(eat) + usize::from(bite) > n {
             return Err(Error::AnswerTooLarge {
-                reply: notation.reply(a),
+                reply: a.written(notation),
                 in_place: notation.in_place(),
                 elsewhere: notation.elsewhere(),
                 digits: n,
@@ -70,7 +82,7 @@ impl Answer {
         }
         if n >= 1 && usize::from(eat) == n - 1 && bite == 1 {
             return Err(Error::LastDigitElsewhere {
-                reply: notation.reply(a),
+                reply: a.written(notation),
                 in_place: eat,
                 unit: notation.position(),
             });
@@ -326,7 +338,7 @@ mod tests {
     fn mastermind_replies_are_black_then_white_pegs() {
         let m = Notation::Mastermind;
         let a = Answer { eat: 1, bite: 2 };
-        assert_eq!(m.reply(a), "1B2W");
+        assert_eq!(a.written(m), "1B2W");
         for text in ["1B2W", "2w1b", "1b 2w", "1 2", "12", "1,2"] {
             assert_eq!(Answer::parse_in(text, 4, m).unwrap(), a, "{text}");
         }

@@ -282,7 +282,7 @@ pub fn play<R: BufRead, W: Write>(
         };
         let reply = answer(space, guess, secret);
         let left = session.record(&oracle, guess, reply)?;
-        let written = notation.reply(reply);
+        let written = reply.written(notation);
         if reply == Answer::win(n) {
             let guesses = session.history().len();
             say(

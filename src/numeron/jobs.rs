@@ -159,7 +159,7 @@ pub fn solve_unit(
         .map(|i| &split.classes[i])
         .ok_or_else(|| Error::NoSuchClass {
             guess: engine.space.format(unit.first),
-            reply: engine.space.notation().reply(unit.reply),
+            reply: unit.reply.written(engine.space.notation()),
         })?;
     let mut search = new_search(engine, hard)?;
     search.set_deadline(budget.and_then(|b| started.checked_add(b)));

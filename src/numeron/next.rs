@@ -63,7 +63,7 @@ pub fn parse_turn(engine: &Engine, text: &str) -> Result<(u32, Answer)> {
         .advised(format!(
             "write each turn as GUESS:ANSWER, e.g. {}:{}",
             space.format(0),
-            notation.reply(Answer { eat: 1, bite: 0 })
+            (Answer { eat: 1, bite: 0 }).written(notation)
         )));
     };
     Ok((
@@ -92,14 +92,14 @@ pub fn next(
         if session.solved(n) {
             return Err(Error::Contradiction {
                 guess: space.format(guess),
-                reply: space.notation().reply(reply),
+                reply: reply.written(space.notation()),
                 earlier: "the secret was already found".to_string(),
             });
         }
         let left = session.record(&oracle, guess, reply)?;
         turns.push(Turn {
             guess: space.format(guess),
-            reply: space.notation().reply(reply),
+            reply: reply.written(space.notation()),
             counts: Counts::of(reply, space.notation()),
             left,
         });

@@ -190,7 +190,7 @@ impl TraceReport {
                 .iter()
                 .map(|s| TraceStep {
                     guess: space.format(s.guess),
-                    reply: space.notation().reply(s.answer),
+                    reply: s.answer.written(space.notation()),
                     counts: Counts::of(s.answer, space.notation()),
                     left: s.left,
                 })

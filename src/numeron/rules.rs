@@ -9,7 +9,6 @@
 //! The same game is Mastermind when symbols repeat (`docs/numeron.md`): a [`Notation`]
 //! says in whose words codes and replies are written.
 
-use super::answer::Answer;
 use super::{Error, Result};
 use crate::rank::{KPermutations, Ranker, Words};
 
@@ -63,12 +62,6 @@ impl Notation {
             Notation::Numeron => (b'E', b'B'),
             Notation::Mastermind => (b'B', b'W'),
         }
-    }
-
-    /// A reply written out (`1E2B`, `1B2W`).
-    pub fn reply(self, a: Answer) -> String {
-        let (x, y) = self.letters();
-        format!("{}{}{}{}", a.eat, char::from(x), a.bite, char::from(y))
     }
 
     /// How to type a reply, for messages.

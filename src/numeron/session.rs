@@ -54,7 +54,7 @@ impl Session {
         let any_secret = (0..space.len() as u32).any(|s| oracle.code(guess, s) == code);
         if !any_secret {
             return Err(Error::ImpossibleForGuess {
-                reply: notation.reply(reply),
+                reply: reply.written(notation),
                 guess: g,
             });
         }
@@ -63,11 +63,11 @@ impl Session {
             let earlier: Vec<String> = self
                 .history
                 .iter()
-                .map(|(h, a)| format!("{} {}", space.format(*h), notation.reply(*a)))
+                .map(|(h, a)| format!("{} {}", space.format(*h), a.written(notation)))
                 .collect();
             return Err(Error::Contradiction {
                 guess: g,
-                reply: notation.reply(reply),
+                reply: reply.written(notation),
                 earlier: earlier.join(", "),
             });
         }

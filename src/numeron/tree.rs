@@ -144,7 +144,7 @@ pub fn export(space: &Space, node: &Node) -> ExportedNode {
             .branches
             .iter()
             .map(|(a, c)| {
-                let reply = space.notation().reply(Answer::from_code(*a, n));
+                let reply = Answer::from_code(*a, n).written(space.notation());
                 (reply, export(space, c))
             })
             .collect(),

@@ -5,76 +5,10 @@
 use super::article;
 use super::hand::Hand;
 use super::rule::{Decision, Rule, Statistic, Step};
+pub use super::tiebreak::{compare_features, Stage, Verdict};
 use super::tiebreak::{Features, Key};
 use serde::Serialize;
 use std::cmp::Ordering;
-
-numbered_enum! {
-    /// The comparison stages, in the order they are tried; the JSON names them in
-    /// snake case (`suki_position`).
-    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
-    #[serde(rename_all = "snake_case")]
-    pub enum Stage {
-        /// The ranks differ.
-        Rank,
-        /// Rule 1: the `すき` standing further right (or present against absent).
-        SukiPosition,
-        /// Rule 2: more characters in their right place.
-        RightPlaces,
-        /// Rule 3: more strokes among the characters in their right place.
-        RightStrokes,
-        /// Rule 4: fewer strokes among the characters out of place.
-        WrongStrokes,
-    }
-}
-
-impl Stage {
-    /// Machine name, as in the JSON output.
-    pub fn name(self) -> &'static str {
-        match self {
-            Stage::Rank => "rank",
-            Stage::SukiPosition => "suki_position",
-            Stage::RightPlaces => "right_places",
-            Stage::RightStrokes => "right_strokes",
-            Stage::WrongStrokes => "wrong_strokes",
-        }
-    }
-}
-
-/// The result of comparing hand `a` with hand `b`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Verdict {
-    /// `Greater` when `a` is the stronger hand, `Less` when `b` is, `Equal` for a tie.
-    pub order: Ordering,
-    /// The stage that decided, `None` for a tie.
-    pub stage: Option<Stage>,
-}
-
-/// Compares two hands' values stage by stage, exactly in the article's sequence
-/// (`docs/izumi-poker.md`).
-#[inline]
-pub fn compare_features(a: &Features, b: &Features) -> Verdict {
-    let steps = [
-        // A smaller rank number is stronger.
-        (Stage::Rank, b.rank.cmp(&a.rank)),
-        (Stage::SukiPosition, a.suki_find.cmp(&b.suki_find)),
-        (Stage::RightPlaces, a.right_places.cmp(&b.right_places)),
-        (Stage::RightStrokes, a.right_strokes.cmp(&b.right_strokes)),
-        (Stage::WrongStrokes, b.wrong_strokes.cmp(&a.wrong_strokes)),
-    ];
-    for (stage, order) in steps {
-        if order != Ordering::Equal {
-            return Verdict {
-                order,
-                stage: Some(stage),
-            };
-        }
-    }
-    Verdict {
-        order: Ordering::Equal,
-        stage: None,
-    }
-}
 
 /// Compares two hands: which is stronger, and at which stage it is decided.
 pub fn compare(a: &Hand, b: &Hand) -> Verdict {

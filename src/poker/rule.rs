@@ -3,9 +3,8 @@
 //! written as their names joined by `+` (`stroke-pos+ssd+possum-o`). `docs/izumi-poker.md`
 //! lists the statistics, their names and which side of each wins.
 
-use super::compare::{compare_features, Stage};
 use super::hand::{Hand, CHARS, HANDS, ROMAJI, STROKES};
-use super::tiebreak::{all_features, Features, Key};
+use super::tiebreak::{all_features, compare_features, Features, Key, Stage};
 use super::Error;
 use serde::{Serialize, Serializer};
 use std::cmp::Ordering;

@@ -11,9 +11,9 @@
 //! - The article's defect on a concrete pair, with its literal comparator ([`super::article`]).
 
 use super::article;
-use super::compare::{compare_features, Stage};
 use super::hand::{Hand, HANDS};
 use super::rule::{Rule, Step, Strengths, MAX_STATISTICS};
+use super::tiebreak::{compare_features, Stage};
 use super::tiebreak::{Features, Key};
 use super::Error;
 use rayon::prelude::*;

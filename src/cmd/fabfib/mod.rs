@@ -4,7 +4,7 @@
 mod render;
 
 use super::progress::Bars;
-use super::{emit, emit_json};
+use super::{emit, emit_json, emit_sorted};
 use clap::{ArgGroup, Args, Subcommand};
 use tabula::fabfib::calls::parse_call;
 use tabula::fabfib::cards::{parse_digits, parse_hand};
@@ -260,12 +260,6 @@ fn simulation(t: &TableArgs, games: u64, seed: u64) -> Result<Simulation> {
 
 /// Emits a result as JSON with its keys in alphabetical order (the order these documents
 /// have always had).
-fn emit_sorted<T: serde::Serialize>(value: &T) -> Result<()> {
-    let value = serde_json::to_value(value)
-        .map_err(|e| tabula::Error::io("a JSON document", std::io::Error::other(e)))?;
-    emit_json(&value)
-}
-
 fn run_odds(a: OddsArgs) -> Result<()> {
     let Some(hand_text) = &a.hand else {
         let fresh = odds::fresh_odds();

@@ -251,12 +251,12 @@ pub struct ScoreFlags {
 
 impl ScoreFlags {
     /// Without `--score`, an XGID of a match position brings its own score, Crawford game,
-    /// and (unless `--cube` is given) cube ([`super::matchplay::XgidScore`]).
+    /// and (unless `--cube` is given) cube ([`XgidScore`]).
     pub fn or_from_xgid(&mut self, position: &str, cube: &mut Option<CubeArg>) {
         if self.score.is_some() {
             return;
         }
-        let Some(x) = super::matchplay::xgid_score(position) else {
+        let Some(x) = xgid_score(position) else {
             return;
         };
         self.score = Some(x.score);
@@ -270,6 +270,34 @@ impl ScoreFlags {
             });
         }
     }
+}
+
+/// What an XGID of a match position (a length above 0) says of the match: the score as
+/// `A-B` (the points each side still needs), the Crawford game, the cube's value and its
+/// owner. Both doors ask a question whose position is such an XGID, given without a
+/// score, at this score; any other text gives none (a bad XGID is reported when the
+/// position is read).
+pub struct XgidScore {
+    pub score: String,
+    pub crawford: bool,
+    pub cube: u32,
+    pub owner: Option<CubeOwner>,
+}
+
+/// See [`XgidScore`].
+pub fn xgid_score(position: &str) -> Option<XgidScore> {
+    use tabula::gammon::gnubg::xgid;
+    if !xgid::looks_like(position) {
+        return None;
+    }
+    let x = xgid::parse(position).ok().filter(|x| x.length > 0)?;
+    let need = |points: u32| x.length.saturating_sub(points);
+    Some(XgidScore {
+        score: format!("{}-{}", need(x.score[0]), need(x.score[1])),
+        crawford: x.crawford,
+        cube: x.cube,
+        owner: Some(CubeOwner::from(x.owner)).filter(|&o| o != CubeOwner::Centred),
+    })
 }
 
 /// The family's match score for `equity` and `hint`, with its match tables' folder.

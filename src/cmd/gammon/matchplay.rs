@@ -105,34 +105,6 @@ fn for_one_question<'a>(
     move |score| Ok(Arc::new(score_tables(v, score, at.folder, Reader::Map)?))
 }
 
-/// What an XGID of a match position (a length above 0) says of the match: the score as
-/// `A-B` (the points each side still needs), the Crawford game, the cube's value and its
-/// owner. Both doors ask a question whose position is such an XGID, given without a
-/// score, at this score; any other text gives none (a bad XGID is reported when the
-/// position is read).
-pub struct XgidScore {
-    pub score: String,
-    pub crawford: bool,
-    pub cube: u32,
-    pub owner: Option<CubeOwner>,
-}
-
-/// See [`XgidScore`].
-pub fn xgid_score(position: &str) -> Option<XgidScore> {
-    use tabula::gammon::gnubg::xgid;
-    if !xgid::looks_like(position) {
-        return None;
-    }
-    let x = xgid::parse(position).ok().filter(|x| x.length > 0)?;
-    let need = |points: u32| x.length.saturating_sub(points);
-    Some(XgidScore {
-        score: format!("{}-{}", need(x.score[0]), need(x.score[1])),
-        crawford: x.crawford,
-        cube: x.cube,
-        owner: Some(CubeOwner::from(x.owner)).filter(|&o| o != CubeOwner::Centred),
-    })
-}
-
 /// A question at a match score as either door reads it: the score as given (`A-B`),
 /// whether this is the Crawford game, the cube (a value; a state's name is refused) and
 /// its owner, the folder of the match tables (the tables folder's when none).

@@ -1,85 +1,17 @@
 //! The API's routes (`docs/serve.md`): a path and its query parameters in, the JSON
 //! document the command line prints with `--json` for the same question out, made by the
-//! same function, or a [`Fault`]: a status and the message the command line would print.
+//! same function, or a [`Fault`](super::fault::Fault): a status and the message the command line would print.
 
+use super::fault::Fault;
 use super::params::Params;
-use super::state::State;
+use super::state::{State, RACE};
 use crate::cmd::gammon::answer;
-use crate::cmd::gammon::args::{parse_cube, parse_owner, CubeArg};
+use crate::cmd::gammon::args::{parse_cube, parse_owner, xgid_score, CubeArg, XgidScore};
 use crate::cmd::gammon::matchplay;
 use clap::ValueEnum;
 use hyper::StatusCode;
 use serde::Serialize;
 use tabula::gammon::{CubeState, Variant};
-use tabula::table::TableError;
-
-/// A request the API does not answer: its status and a message naming the fault, sent as
-/// `{"error": message}`.
-#[derive(Debug)]
-pub struct Fault {
-    /// 4xx for the client's fault, 5xx for the server's.
-    pub status: StatusCode,
-    /// What is wrong.
-    pub message: String,
-}
-
-impl Fault {
-    /// 400: the request is malformed.
-    pub fn bad(message: impl Into<String>) -> Fault {
-        Fault::new(StatusCode::BAD_REQUEST, message)
-    }
-
-    /// 404: no such route or table.
-    pub fn not_found(message: impl Into<String>) -> Fault {
-        Fault::new(StatusCode::NOT_FOUND, message)
-    }
-
-    /// 414: the query is too long.
-    pub fn uri_too_long(message: impl Into<String>) -> Fault {
-        Fault::new(StatusCode::URI_TOO_LONG, message)
-    }
-
-    /// Any status. The message is held to the excerpt rule, as the command line's are
-    /// (`tabula::error::shorten_message`).
-    pub fn new(status: StatusCode, message: impl Into<String>) -> Fault {
-        Fault {
-            status,
-            message: tabula::error::shorten_message(&message.into()),
-        }
-    }
-
-    /// The body: `{"error": "…"}`.
-    pub fn body(&self) -> Vec<u8> {
-        serde_json::to_vec(&serde_json::json!({ "error": self.message })).unwrap_or_default()
-    }
-}
-
-impl From<tabula::Error> for Fault {
-    /// The command line's exit 2 (bad input) is a 400; a missing table, cube table or
-    /// cubeless table beside a cube table of equities alone a 404; a damaged or foreign table, or any other failure, a 500.
-    fn from(e: tabula::Error) -> Fault {
-        let status = match e.kind() {
-            tabula::ErrorKind::Input => StatusCode::BAD_REQUEST,
-            tabula::ErrorKind::Table if missing(&e) => StatusCode::NOT_FOUND,
-            _ => StatusCode::INTERNAL_SERVER_ERROR,
-        };
-        Fault::new(status, e.to_string())
-    }
-}
-
-/// Whether `e` says that a table is not there (rather than damaged).
-fn missing(e: &tabula::Error) -> bool {
-    use tabula::gammon::Error as G;
-    use tabula::nikoniko::Error as N;
-    matches!(
-        e,
-        tabula::Error::Table(TableError::Missing { .. })
-            | tabula::Error::Gammon(
-                G::Table(TableError::Missing { .. }) | G::NoCube { .. } | G::NoChances { .. }
-            )
-            | tabula::Error::Nikoniko(N::Table(TableError::Missing { .. }))
-    )
-}
 
 /// An answer: a JSON document.
 pub type Answer = Result<Vec<u8>, Fault>;
@@ -198,9 +130,7 @@ fn gammon(state: &State, variant: &str, question: &str, params: &mut Params) -> 
     // score, as on the command line.
     let xgid = match params.has("score") {
         true => None,
-        false => params
-            .get("position")
-            .and_then(|p| matchplay::xgid_score(&p)),
+        false => params.get("position").and_then(|p| xgid_score(&p)),
     };
     match question {
         "show" => json(&answer::show(
@@ -254,10 +184,8 @@ fn gammon(state: &State, variant: &str, question: &str, params: &mut Params) -> 
 }
 
 /// The score an XGID of a match given as `position` brings.
-fn xgid_of_match(params: &mut Params) -> Option<matchplay::XgidScore> {
-    params
-        .get("position")
-        .and_then(|p| matchplay::xgid_score(&p))
+fn xgid_of_match(params: &mut Params) -> Option<XgidScore> {
+    params.get("position").and_then(|p| xgid_score(&p))
 }
 
 /// The parameters of a question at a match score, read.
@@ -285,7 +213,7 @@ impl ScoreParams {
 /// `owner` (`on-roll` or `opponent`), as the command line's `--score`, `--crawford`,
 /// `--cube` and `--owner`; the match tables are the tables folder's. Or the score an
 /// XGID brings (`xgid`), with its cube unless `cube` is given.
-fn at_score(params: &mut Params, xgid: Option<matchplay::XgidScore>) -> Result<ScoreParams, Fault> {
+fn at_score(params: &mut Params, xgid: Option<XgidScore>) -> Result<ScoreParams, Fault> {
     let (score, crawford) = match &xgid {
         // The XGID's Crawford flag is the game's; a `crawford` given beside it is read
         // and has no say.
@@ -344,7 +272,7 @@ fn bearoff(state: &State, table: &str, question: &str, params: &mut Params) -> A
         Fault::not_found(format!(
             "{question} is a question of a {wanted} table; {} is {}",
             kind.file_name().trim_end_matches(".tbl"),
-            tabula::gammon::bearoff::query::name(&kind)
+            kind.name()
         ))
     };
     match question {
@@ -427,10 +355,6 @@ fn bearoff_at_score(
         None => json(&at_score::equity_answer(t, &met, position, &at)?),
     }
 }
-
-/// The name in the bear-off routes of a race asked without a table named
-/// (`/api/bearoff/race/…`); no table is named so.
-pub const RACE: &str = "race";
 
 /// `/api/bearoff/race/{question}`: a race asked without a table named, as `tabula bearoff
 /// {question} P [R] --json` answers it with the server's folder as the tables folder:

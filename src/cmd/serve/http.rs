@@ -2,7 +2,8 @@
 //! timeout on slow request heads), the limits on what a client sends, the page's files,
 //! and a clean stop on SIGINT or SIGTERM that finishes the requests in flight.
 
-use super::api::{self, Fault};
+use super::api;
+use super::fault::Fault;
 use super::state::State;
 use http_body_util::{BodyExt, Full, Limited};
 use hyper::body::{Bytes, Incoming};

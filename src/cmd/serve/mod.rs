@@ -6,11 +6,13 @@
 //! page.
 //!
 //! - [`api`]: the routes, from a path and its parameters to a JSON document or a fault.
+//! - [`fault`]: what a request that gets no answer gets instead: a status and a message.
 //! - [`params`]: query parameters, decoded and checked.
 //! - [`state`]: the tables folder and the tables opened from it, mapped once and shared.
 //! - [`http`]: hyper's side: connections, limits, the page's files, shutdown.
 
 mod api;
+mod fault;
 mod http;
 mod params;
 mod state;

@@ -1,7 +1,7 @@
 //! A request's query parameters: percent-decoded (a `+` stays a `+`, as Position IDs
 //! need), each named once, each one the route knows; a fault is a 400 naming it.
 
-use super::api::Fault;
+use super::fault::Fault;
 use percent_encoding::percent_decode_str;
 use std::str::FromStr;
 

@@ -16,13 +16,16 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::{Duration, Instant};
-use tabula::gammon::bearoff::query;
 use tabula::gammon::bearoff::store::{Database, Kind, OneSidedTable, TwoSidedTable};
 use tabula::gammon::matchplay::judge::ScoreTables;
 use tabula::gammon::matchplay::Score;
 use tabula::gammon::{Numbers, Variant};
 use tabula::table::{Reader, TableError};
 use tabula::Result;
+
+/// The name in the bear-off routes of a race asked without a table named
+/// (`/api/bearoff/race/…`); no table is named so.
+pub const RACE: &str = "race";
 
 /// How often a kept table's files are looked at for a replacement or a change in place.
 /// Until then a request reads the table as it was opened: every block it reads is one
@@ -292,7 +295,7 @@ impl State {
                         }
                         bearoff.push(BearoffServed {
                             table: file.trim_end_matches(".tbl").to_string(),
-                            database: query::name(&kind),
+                            database: kind.name(),
                             kind,
                             questions: if kind.two_sided {
                                 &["equity", "hint"]
@@ -336,7 +339,7 @@ impl State {
             variants,
             bearoff,
             race: RaceServed {
-                table: super::api::RACE,
+                table: RACE,
                 questions: &["equity", "hint"],
                 points: race,
             },
@@ -444,8 +447,8 @@ impl RaceTables for RaceFolder<'_> {
 fn wrong(path: &Path, expected: &Kind, found: &Kind) -> tabula::Error {
     TableError::WrongKind {
         path: path.to_path_buf(),
-        expected: query::name(expected),
-        found: query::name(found),
+        expected: expected.name(),
+        found: found.name(),
     }
     .into()
 }

@@ -18,8 +18,8 @@
 //! `p`, and gnubg's normalisation of a loss in match-winning chance, `2 · loss / (W − L)`,
 //! is `2 · Δp`: the same numbers as at double match point, whatever the match-equity table.
 
+use super::estimate::ONE_SIDED_ESTIMATE;
 use super::judge::{Bearoff, DoubleMatchPoint, Estimate, Largest, MatchPlay};
-use super::query::{name, ONE_SIDED_ESTIMATE};
 use super::store::{OneSidedTable, TwoSidedTable};
 use crate::gammon::analysis::{crawford_games, finish, replay, Analysis, Judging};
 use crate::gammon::gnubg::record::{Fault, MatchRecord, Played};
@@ -102,7 +102,7 @@ pub fn analyse(
         }
         tables.retain(|t| t.has_cube());
     }
-    let names = tables.iter().map(|t| name(&t.kind())).collect();
+    let names = tables.iter().map(|t| t.kind().name()).collect();
     if record.played != Played::Backgammon {
         faults.push(Fault {
             line: 0,
@@ -181,7 +181,7 @@ pub fn analyse(
             .collect();
         EstimatedAnalysis {
             method: ONE_SIDED_ESTIMATE,
-            table: name(&os.kind()),
+            table: os.kind().name(),
             analysis: finish(record, "backgammon", judge.unit(()), games, Vec::new()),
         }
     });

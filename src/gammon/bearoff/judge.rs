@@ -5,8 +5,8 @@
 //! ([`Estimate`], labelled as not exact); and several tables tried largest first
 //! ([`Largest`]), as a match file's analysis asks them (`docs/bearoff.md`, "Match files").
 
+use super::estimate::race_estimate;
 use super::match_race::MatchRace;
-use super::query::race_estimate;
 use super::store::{OneSidedTable, TwoSidedTable};
 use crate::gammon::cube::{decide, decide_money, Cube, CubeAction, CubeState, Owner};
 use crate::gammon::judge::{money_unit, Judge, Measure, MoneyWorth};
@@ -305,7 +305,7 @@ impl Judge for MatchPlay<'_> {
     }
 }
 
-/// The one-sided estimate of a race of money play without the cube (`query::race_estimate`:
+/// The one-sided estimate of a race of money play without the cube (`estimate::race_estimate`:
 /// each side's rolls to bear off taken as independent): not exact, and every answer built
 /// on it says so. It holds the races whose sides are all on the table's points.
 #[derive(Clone)]

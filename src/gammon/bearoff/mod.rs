@@ -1,6 +1,7 @@
 //! The bear-off databases of real backgammon (`docs/bearoff.md`).
 
 pub mod analysis;
+pub mod estimate;
 pub mod gnubg;
 pub mod index;
 pub mod judge;

@@ -211,6 +211,15 @@ impl Kind {
         }
     }
 
+    /// The name of the database, as results carry it: `bearoff 6x8`, `bearoff one-sided 6`.
+    pub fn name(&self) -> String {
+        if self.two_sided {
+            format!("bearoff {}x{}", self.points, self.checkers)
+        } else {
+            format!("bearoff one-sided {}", self.points)
+        }
+    }
+
     /// The default file name: `bearoff-os-P.tbl`, `bearoff-ts-PxC.tbl` (with `-cubeless`
     /// for a two-sided table without the cube).
     pub fn file_name(&self) -> String {
@@ -345,7 +354,7 @@ fn check_memory(kind: &Kind) -> Result<(), Error> {
     if let Some(have) = crate::memory::available() {
         if need > have {
             return Err(Error::OutOfMemory {
-                what: format!("building the {} database", super::query::name(kind)),
+                what: format!("building the {} database", kind.name()),
                 need,
                 have,
             });

@@ -4,7 +4,6 @@
 
 use super::{ts_value, Format, GnubgFile, OS_UNIT, ROLLS_KEPT, TS_UNIT};
 use crate::gammon::bearoff::notation;
-use crate::gammon::bearoff::query;
 use crate::gammon::bearoff::sides::{weight, Sides, ROLLS};
 use crate::gammon::bearoff::store::{Kind, OneSidedTable, TwoSidedTable};
 use crate::gammon::Error;
@@ -61,7 +60,7 @@ pub struct Comparison {
 impl Comparison {
     /// tabula's database, named.
     pub fn database_name(&self) -> String {
-        query::name(&self.database)
+        self.database.name()
     }
 }
 
