@@ -14,6 +14,7 @@
 
 use crate::numeron_exact::{fewest_at_worst, naive_answer, naive_codes};
 use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use tabula::numeron::root::RootReport;
 use tabula::numeron::{Engine, Rules, Strategy};
@@ -70,6 +71,8 @@ type Reached = HashMap<Box<[u16]>, (u32, u32), std::hash::BuildHasherDefault<Mix
 /// The plain search over one game's codes.
 struct Plain {
     codes: usize,
+    /// Each code's digits as text (`1045`), for the log.
+    written: Arc<[String]>,
     /// `reply[g * codes + s]`: `eat * (digits + 1) + bite` of guess `g` to secret `s`.
     reply: Arc<[u8]>,
     win: u8,
@@ -83,6 +86,12 @@ struct Plain {
     /// `reached[left]`: what [`Plain::reach`] found for sets with `left` guesses left.
     reached: Vec<Reached>,
     nodes: u64,
+    /// While judging the witness candidate at place `i` of the order: the first place
+    /// reached so far, on every thread. Once it is below `i`, this candidate cannot be the
+    /// witness, and [`Plain::reach`] gives up (`abandoned`; what it learnt is then not
+    /// kept).
+    abandon: Option<(Arc<AtomicUsize>, usize)>,
+    abandoned: bool,
 }
 
 /// Where a guess sends each secret of a set: the classes numbered in order of first
@@ -133,8 +142,13 @@ impl Plain {
             level = level.saturating_mul(others);
         }
         let kinds = usize::from(*reply.iter().max().unwrap()) + 1;
+        let written: Vec<String> = codes
+            .iter()
+            .map(|c| c.iter().map(|d| char::from(b'0' + d)).collect())
+            .collect();
         Plain {
             codes: codes.len(),
+            written: written.into(),
             reply: reply.into(),
             win,
             kinds,
@@ -142,6 +156,8 @@ impl Plain {
             memo: Vec::new(),
             reached: Vec::new(),
             nodes: 0,
+            abandon: None,
+            abandoned: false,
         }
     }
 
@@ -149,6 +165,7 @@ impl Plain {
     fn fresh(&self) -> Plain {
         Plain {
             codes: self.codes,
+            written: Arc::clone(&self.written),
             reply: Arc::clone(&self.reply),
             win: self.win,
             kinds: self.kinds,
@@ -156,6 +173,8 @@ impl Plain {
             memo: Vec::new(),
             reached: Vec::new(),
             nodes: 0,
+            abandon: None,
+            abandoned: false,
         }
     }
 
@@ -501,7 +520,7 @@ impl Plain {
     /// `None` refutes nothing; what it returns is the count of a strategy it built (below
     /// three guesses left, the exact value). What shows a witness.
     fn reach(&mut self, set: &[u16], left: u32, beta: u32) -> Option<u32> {
-        if self.bound(set, left) > beta {
+        if self.abandoned || self.bound(set, left) > beta {
             return None;
         }
         if left <= 3 || set.len() <= 2 {
@@ -527,6 +546,11 @@ impl Plain {
             }
         }
         self.nodes += 1;
+        if self.nodes % 1024 == 1 {
+            if let Some((first, i)) = &self.abandon {
+                self.abandoned = first.load(Ordering::Relaxed) < *i;
+            }
+        }
         let (tries, _) = self.scan(set, left, beta);
         let mut got = None;
         for (b, _, g) in tries {
@@ -537,6 +561,9 @@ impl Plain {
                 got = Some(v);
                 break;
             }
+        }
+        if self.abandoned {
+            return None;
         }
         if self.reached.len() <= left as usize {
             self.reached
@@ -749,7 +776,7 @@ fn on_threads<T: Send>(
     stop: impl Fn(usize) -> bool + Sync,
     judge: impl Fn(&mut Plain, usize) -> T + Sync,
 ) -> Vec<(usize, T)> {
-    let next = std::sync::atomic::AtomicUsize::new(0);
+    let next = AtomicUsize::new(0);
     let mut judged: Vec<(usize, T)> = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads)
             .map(|_| {
@@ -757,7 +784,7 @@ fn on_threads<T: Send>(
                     let mut mine = plain.fresh();
                     let mut judged = Vec::new();
                     loop {
-                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let i = next.fetch_add(1, Ordering::Relaxed);
                         if i >= count || stop(i) {
                             break;
                         }
@@ -861,10 +888,11 @@ fn reprove(
                 if let Err(bound) = r {
                     let mut log = log.lock().unwrap();
                     eprintln!(
-                    "[{:.0?}] class of {size}: {}/{} guess {g} leaves at least {bound} ({} nodes, {} facts)",
+                    "[{:.0?}] class of {size}: {}/{} guess {g} ({}) leaves at least {bound} ({} nodes, {} facts)",
                     start.elapsed(),
                     i + 1,
                     work.len(),
+                    mine.written[g],
                     mine.nodes,
                     mine.facts()
                 );
@@ -911,23 +939,31 @@ fn reprove(
     }
     // The first of them that reaches `want`, judged on every thread in that order: a
     // thread stops once a guess before its next one has reached it, so every guess before
-    // the first that does is judged.
-    let reached_at = std::sync::atomic::AtomicUsize::new(usize::MAX);
+    // the first that does is judged; a guess under way after it is given up.
+    let reached_at = Arc::new(AtomicUsize::new(usize::MAX));
     let judged = on_threads(
         plain,
         threads,
         order.len(),
-        |i| i > reached_at.load(std::sync::atomic::Ordering::Relaxed),
+        |i| i > reached_at.load(Ordering::Relaxed),
         |mine, i| {
             let g = order[i];
+            mine.abandon = Some((Arc::clone(&reached_at), i));
             let r = mine.reach_judge(class, left, g, want);
+            mine.abandon = None;
+            let outcome = if std::mem::take(&mut mine.abandoned) {
+                "given up: a guess before it reached".to_string()
+            } else {
+                format!("{r:?}")
+            };
             eprintln!(
-                "[{:.0?}] class of {size}: guess {g} with at most {want}: {r:?} ({} nodes)",
+                "[{:.0?}] class of {size}: guess {g} ({}) with at most {want}: {outcome} ({} nodes)",
                 start.elapsed(),
+                mine.written[g],
                 mine.nodes,
             );
             if r.is_some() {
-                reached_at.fetch_min(i, std::sync::atomic::Ordering::Relaxed);
+                reached_at.fetch_min(i, Ordering::Relaxed);
             }
             r
         },
@@ -1178,4 +1214,38 @@ fn reach_builds_a_strategy_at_each_class_s_exact_value_and_never_below() {
             "{rules:?}: some class leaves secrets to the last"
         );
     }
+}
+
+#[test]
+fn a_witness_candidate_after_one_reached_is_given_up_and_teaches_nothing() {
+    let plain = Plain::new(Rules::new(3).with_alphabet(7));
+    // Five guesses left, so that the classes of a second guess are searched (with three
+    // or fewer left `reach` takes the exact value).
+    let left = 5;
+    // The largest class of 012 that a strategy can find.
+    let (class, exact) = plain
+        .classes_of(0)
+        .into_iter()
+        .map(|(_, c)| {
+            let v = plain.fresh().fewest(&c, left);
+            (c, v)
+        })
+        .filter(|&(_, v)| v < NONE)
+        .max_by_key(|(c, _)| c.len())
+        .expect("a class a strategy finds");
+    let guess = (1..plain.codes)
+        .find(|&g| plain.fresh().reach_judge(&class, left, g, exact) == Some(exact))
+        .expect("a guess that reaches the class's value");
+    // Nothing reached before it (place 3 of the order): it is judged as usual.
+    let mut mine = plain.fresh();
+    mine.abandon = Some((Arc::new(AtomicUsize::new(usize::MAX)), 3));
+    assert_eq!(mine.reach_judge(&class, left, guess, exact), Some(exact));
+    assert!(!mine.abandoned);
+    // Place 2 reached: the candidate at place 3 cannot be the witness, and is given up
+    // without keeping a strategy or a failure.
+    let mut mine = plain.fresh();
+    mine.abandon = Some((Arc::new(AtomicUsize::new(2)), 3));
+    assert_eq!(mine.reach_judge(&class, left, guess, exact), None);
+    assert!(mine.abandoned);
+    assert!(mine.reached.iter().all(|m| m.is_empty()));
 }
