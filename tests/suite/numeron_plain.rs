@@ -546,7 +546,7 @@ impl Plain {
             }
         }
         self.nodes += 1;
-        if self.nodes % 1024 == 1 {
+        if self.nodes % 64 == 1 {
             if let Some((first, i)) = &self.abandon {
                 self.abandoned = first.load(Ordering::Relaxed) < *i;
             }
