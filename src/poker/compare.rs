@@ -5,8 +5,7 @@
 use super::article;
 use super::hand::Hand;
 use super::rule::{Decision, Rule, Statistic, Step};
-pub use super::tiebreak::{compare_features, Stage, Verdict};
-use super::tiebreak::{Features, Key};
+use super::tiebreak::{compare_features, Features, Key, Verdict};
 use serde::Serialize;
 use std::cmp::Ordering;
 
@@ -174,6 +173,7 @@ impl Comparison {
 
 #[cfg(test)]
 mod tests {
+    use super::super::tiebreak::Stage;
     use super::*;
 
     fn verdict(a: &str, b: &str) -> Verdict {

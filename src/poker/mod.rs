@@ -47,7 +47,7 @@ pub mod verify;
 
 pub use error::Error;
 
-pub use compare::{compare, Comparison, Judgement, Stage, Verdict, Winner};
+pub use compare::{compare, Comparison, Judgement, Winner};
 pub use hand::Hand;
 pub use judge::{judge, HandRank};
-pub use tiebreak::Features;
+pub use tiebreak::{Features, Stage, Verdict};

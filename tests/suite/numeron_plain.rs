@@ -554,7 +554,7 @@ impl Plain {
         let (tries, _) = self.scan(set, left, beta);
         let mut got = None;
         for (b, _, g) in tries {
-            if b > beta {
+            if b > beta || self.abandoned {
                 break;
             }
             if let Some(v) = self.reach_judge(set, left, g, beta) {
@@ -888,14 +888,15 @@ fn reprove(
                 if let Err(bound) = r {
                     let mut log = log.lock().unwrap();
                     eprintln!(
-                    "[{:.0?}] class of {size}: {}/{} guess {g} ({}) leaves at least {bound} ({} nodes, {} facts)",
-                    start.elapsed(),
-                    i + 1,
-                    work.len(),
-                    mine.written[g],
-                    mine.nodes,
-                    mine.facts()
-                );
+                        "[{:.0?}] class of {size}: {}/{} guess {g} ({}) leaves at least \
+                         {bound} ({} nodes, {} facts)",
+                        start.elapsed(),
+                        i + 1,
+                        work.len(),
+                        mine.written[g],
+                        mine.nodes,
+                        mine.facts()
+                    );
                     if let Some(f) = log.as_mut() {
                         writeln!(f, "{size} {g} {bound}").unwrap();
                     }

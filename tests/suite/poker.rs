@@ -5,11 +5,11 @@
 use rayon::prelude::*;
 use std::cmp::Ordering;
 use tabula::exact;
-use tabula::poker::compare::compare_features;
 use tabula::poker::frequency::{rank_counts, rank_frequencies};
 use tabula::poker::hand::HANDS;
 use tabula::poker::rule::Statistic;
 use tabula::poker::search::search;
+use tabula::poker::tiebreak::compare_features;
 use tabula::poker::tiebreak::{all_features, Key};
 use tabula::poker::verify::{
     prove_strict_weak_order, tied_pairs_after_all_rules, ties_by_grouping, verify,

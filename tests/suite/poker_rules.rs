@@ -5,12 +5,12 @@
 use rayon::prelude::*;
 use std::cmp::Ordering;
 use tabula::exact;
-use tabula::poker::compare::compare_features;
 use tabula::poker::hand::HANDS;
 use tabula::poker::rule::{Rule, Statistic};
 use tabula::poker::search::search;
 use tabula::poker::strength::{strength, strength_table};
 use tabula::poker::tiebreak::all_features;
+use tabula::poker::tiebreak::compare_features;
 use tabula::poker::verify::verify_rule;
 use tabula::poker::{Features, Hand};
 

@@ -11,9 +11,8 @@
 use serde::Serialize;
 use std::borrow::Borrow;
 use std::path::Path;
-use tabula::gammon::bearoff::query::{
-    self, BearoffEvaluation, BearoffHint, Distribution, EstimatedHint, RaceEstimate,
-};
+use tabula::gammon::bearoff::estimate::{self, EstimatedHint, RaceEstimate};
+use tabula::gammon::bearoff::query::{self, BearoffEvaluation, BearoffHint, Distribution};
 use tabula::gammon::bearoff::store::{Kind, OneSidedTable, TwoSidedTable};
 use tabula::gammon::bearoff::{notation, BearoffIndex};
 use tabula::gammon::{CubeState, Roll, Variant};
@@ -227,7 +226,7 @@ pub fn race_equity<S: RaceTables>(
             }
             Race::Estimate(kind, us, them) => {
                 let os = tables.one_sided(&kind)?;
-                RaceEquity::Estimate(query::race_estimate(os.borrow(), &us, &them)?)
+                RaceEquity::Estimate(estimate::race_estimate(os.borrow(), &us, &them)?)
             }
         },
     )
@@ -252,7 +251,7 @@ pub fn race_hint<S: RaceTables>(
             }
             Race::Estimate(kind, us, them) => {
                 let os = tables.one_sided(&kind)?;
-                RaceHint::Estimate(query::hint_estimate(os.borrow(), &us, &them, r)?)
+                RaceHint::Estimate(estimate::hint_estimate(os.borrow(), &us, &them, r)?)
             }
         },
     )

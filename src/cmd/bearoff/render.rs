@@ -2,11 +2,10 @@
 
 use std::fmt::Write as _;
 use std::path::Path;
+use tabula::gammon::bearoff::estimate::{EstimatedHint, RaceEstimate};
 use tabula::gammon::bearoff::gnubg::{Comparison, Format, OS_UNIT, TS_UNIT};
 use tabula::gammon::bearoff::index::Count;
-use tabula::gammon::bearoff::query::{
-    BearoffEvaluation, BearoffHint, Distribution, EstimatedHint, RaceEstimate,
-};
+use tabula::gammon::bearoff::query::{BearoffEvaluation, BearoffHint, Distribution};
 use tabula::gammon::bearoff::store::BuildReport;
 
 /// `count`.

@@ -258,8 +258,6 @@ fn simulation(t: &TableArgs, games: u64, seed: u64) -> Result<Simulation> {
     )?)
 }
 
-/// Emits a result as JSON with its keys in alphabetical order (the order these documents
-/// have always had).
 fn run_odds(a: OddsArgs) -> Result<()> {
     let Some(hand_text) = &a.hand else {
         let fresh = odds::fresh_odds();

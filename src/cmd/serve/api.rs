@@ -1,6 +1,7 @@
 //! The API's routes (`docs/serve.md`): a path and its query parameters in, the JSON
 //! document the command line prints with `--json` for the same question out, made by the
-//! same function, or a [`Fault`](super::fault::Fault): a status and the message the command line would print.
+//! same function, or a [`Fault`](super::fault::Fault): a status and the message the
+//! command line would print.
 
 use super::fault::Fault;
 use super::params::Params;

@@ -47,7 +47,8 @@ impl Fault {
 
 impl From<tabula::Error> for Fault {
     /// The command line's exit 2 (bad input) is a 400; a missing table, cube table or
-    /// cubeless table beside a cube table of equities alone a 404; a damaged or foreign table, or any other failure, a 500.
+    /// cubeless table beside a cube table of equities alone a 404; a damaged or foreign
+    /// table, or any other failure, a 500.
     fn from(e: tabula::Error) -> Fault {
         let status = match e.kind() {
             tabula::ErrorKind::Input => StatusCode::BAD_REQUEST,

@@ -153,3 +153,61 @@ pub fn hint_estimate(
         plays,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::store::{build, Kind, TwoSidedTable};
+    use super::*;
+    use crate::progress::Progress;
+
+    #[test]
+    fn the_one_sided_estimate_of_two_certain_races_is_certain() {
+        let one = Distributions {
+            rolls: vec![0.0, 1.0],
+            gammon_rolls: None,
+        };
+        let two = Distributions {
+            rolls: vec![0.0, 0.0, 1.0],
+            gammon_rolls: Some(vec![0.0, 0.0, 1.0]),
+        };
+        assert_eq!(estimate(&one, &two), (1.0, 1.0, 0.0));
+        assert_eq!(estimate(&two, &one).0, 0.0);
+        // Both need one roll: the side on roll is off first.
+        assert_eq!(estimate(&one, &one).0, 1.0);
+    }
+
+    #[test]
+    fn the_estimate_of_a_race_is_the_exact_value_where_the_race_is_certain_and_close_elsewhere() {
+        let dir = tempfile::tempdir().unwrap();
+        let os = dir.path().join("os.tbl");
+        build(&Kind::one_sided(6), &os, Progress::SILENT).unwrap();
+        let os = OneSidedTable::open(&os).unwrap();
+        let ts = dir.path().join("ts.tbl");
+        let kind = Kind::two_sided(6, 6, false);
+        build(&kind, &ts, Progress::SILENT).unwrap();
+        let ts = TwoSidedTable::open(&ts).unwrap();
+        // Fifteen checkers each: answered, labelled, a gammon possible.
+        let full = [3u8, 3, 3, 2, 2, 2];
+        let e = race_estimate(&os, &full, &[0, 0, 0, 0, 0, 15]).unwrap();
+        assert_eq!(e.method, ONE_SIDED_ESTIMATE);
+        assert_eq!(e.pips, [3 + 6 + 9 + 8 + 10 + 12, 90]);
+        assert!(e.win > 0.99 && e.win < 1.0 && e.lose_gammon == 0.0, "{e:?}");
+        // One checker on the one point against fifteen at home: a certain gammon.
+        let g = race_estimate(&os, &[1, 0, 0, 0, 0, 0], &[0, 0, 0, 0, 0, 15]).unwrap();
+        assert!((g.win - 1.0).abs() < 1e-12 && (g.win_gammon - 1.0).abs() < 1e-12);
+        assert!((g.equity - 2.0).abs() < 1e-12);
+        // Against the exact 6x6 value: within a few points where both exist.
+        let index = ts.index();
+        let mut worst: f64 = 0.0;
+        for (us, them) in [(100u64, 200u64), (500, 400), (923, 923), (50, 900)] {
+            let (a, b) = (index.side(us).unwrap(), index.side(them).unwrap());
+            let e = race_estimate(&os, &a, &b).unwrap();
+            worst = worst.max((e.win - ts.values(us, them).unwrap().win).abs());
+        }
+        assert!(worst < 0.05, "{worst}");
+        // The plays of 6-5 from 15 checkers: ranked, the best losing nothing.
+        let h = hint_estimate(&os, &full, &[0, 0, 0, 0, 0, 15], Roll::new(6, 5)).unwrap();
+        assert!(h.plays.len() > 1 && h.plays[0].loss == 0.0);
+        assert!(h.plays.windows(2).all(|w| w[0].equity >= w[1].equity));
+    }
+}
