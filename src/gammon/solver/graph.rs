@@ -282,7 +282,21 @@ impl Graph {
             .map(|chunk| {
                 let mut start = Vec::with_capacity(chunk.len() * nr + 1);
                 start.push(0);
-                let mut succ = Vec::with_capacity(chunk.len() * 16);
+                // Room for every play the memos list (the distinct ones are fewer), so
+                // that the array never grows or shrinks: either copies it into fresh
+                // pages, which the kernel must zero first (and a virtual machine back).
+                // Grown from 16 a state, Hypergammon-3's arrays were copied three times.
+                // The room never written is never touched, so it takes no memory.
+                let room: usize = chunk
+                    .iter()
+                    .map(|&s| {
+                        let (key, at) = plays_of[s as usize];
+                        let memo = &memos[(key >> 16) as usize].0;
+                        let head = at as usize;
+                        memo.plays[head..head + nr].iter().sum::<u64>() as usize
+                    })
+                    .sum();
+                let mut succ = Vec::with_capacity(room);
                 let mut pass = Vec::with_capacity(chunk.len());
                 let mut seen = Seen::new();
                 for &s in chunk {
@@ -320,7 +334,6 @@ impl Graph {
                     }
                     pass.push(passing as u8);
                 }
-                succ.shrink_to_fit();
                 (Part { start, succ }, pass)
             })
             .collect();
