@@ -68,7 +68,10 @@ pair() {
     p=$(medians <"$WORK/prev.txt"); n=$(medians <"$WORK/new.txt")
     local same="same bytes"
     for e in $ext; do
-        [ "$(checksum "$WORK/prev.$e")" = "$(checksum "$WORK/new.$e")" ] || same="TABLES DIFFER ($e)"
+        if [ "$(checksum "$WORK/prev.$e")" != "$(checksum "$WORK/new.$e")" ]; then
+            same="TABLES DIFFER ($e)"
+            echo "  .$e checksums: previous $(checksum "$WORK/prev.$e"), new $(checksum "$WORK/new.$e")"
+        fi
     done
     echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
     printf '%-34s %s   (previous)\n' "$label" "$p"
