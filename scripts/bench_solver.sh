@@ -52,13 +52,19 @@ print(" ".join("%8.2f" % s.median(float(r[i]) for r in rows) for i in range(3)))
 # The checksum a table's header gives.
 checksum() { "$NEW" table info "$1" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["checksum"])'; }
 
+# Which binary runs first in the next round: the order alternates from round to round,
+# across the pairs too, so that neither binary always meets the machine first (a fresh
+# process's first touch of its memory costs more after the machine has been idle).
+FIRST=prev
 # Runs LABEL with ARGS (where @T@ stands for the table's path), RUNS times each binary
 # alternately, and prints both medians, the ratio, and whether the tables agree.
 pair() {
     local label=$1 runs=$2 ext=$3; shift 3
     : >"$WORK/prev.txt"; : >"$WORK/new.txt"
     for _ in $(seq "$runs"); do
-        for who in prev new; do
+        local order="prev new"; [ "$FIRST" = new ] && order="new prev"
+        if [ "$FIRST" = prev ]; then FIRST=new; else FIRST=prev; fi
+        for who in $order; do
             local bin=$PREV; [ "$who" = new ] && bin=$NEW
             local args=("${@//@T@/$WORK/$who}")
             run "$bin" "${args[@]}" >>"$WORK/$who.txt"
