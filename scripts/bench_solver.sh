@@ -73,10 +73,12 @@ pair() {
     local p n
     p=$(medians <"$WORK/prev.txt"); n=$(medians <"$WORK/new.txt")
     local same="same bytes"
+    local a b
     for e in $ext; do
-        if [ "$(checksum "$WORK/prev.$e")" != "$(checksum "$WORK/new.$e")" ]; then
+        a=$(checksum "$WORK/prev.$e"); b=$(checksum "$WORK/new.$e")
+        if [ "$a" != "$b" ]; then
             same="TABLES DIFFER ($e)"
-            echo "  .$e checksums: previous $(checksum "$WORK/prev.$e"), new $(checksum "$WORK/new.$e")"
+            echo "  .$e checksums: previous $a, new $b"
         fi
     done
     echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -286,7 +286,8 @@ impl Graph {
                 // that the array never grows or shrinks: either copies it into fresh
                 // pages, which the kernel must zero first (and a virtual machine back).
                 // Grown from 16 a state, Hypergammon-3's arrays were copied three times.
-                // The room never written is never touched, so it takes no memory.
+                // The room never written is never touched, so it takes no memory beyond
+                // the page the array ends in.
                 let room: usize = chunk
                     .iter()
                     .map(|&s| {
