@@ -29,7 +29,10 @@
 use super::graph::{decode, Graph, BOTH_OFF, NONE_OFF, ONE_OFF};
 use super::solve::{atomics, filled, Elimination, Schedule, Skip};
 pub(crate) use super::stakes::{Money, Stakes};
-use super::sweep::{by_rolls, iterate, level_sweep, rolls, Keep, Slot};
+use super::sweep::{
+    by_rolls, iterate, level_sweep, prefetch, prefetch_plays, rolls, worth_prefetching, Keep, Slot,
+    AHEAD,
+};
 use crate::gammon::Error;
 use crate::progress::Progress;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
@@ -428,6 +431,7 @@ fn full_part<S: Stakes<N>, const N: usize, const R: usize>(
     if skip.is_some_and(|skip| skip.skips(k)) {
         return chosen_part::<S, N, R>(g, after, k, chosen);
     }
+    prefetch_plays(g, after, k + AHEAD);
     let nr = rolls::<R>(g);
     let mut sum = [0.0f64; N];
     // How far every value may move, at least, before a look would record something else:
@@ -629,6 +633,43 @@ fn split_set<T: Slot<Value = [f64; N]>, const N: usize>(
     (set, 0.0)
 }
 
+/// Calls `take` with each play of the set `code` (a [`SET`] or [`SPLIT`]) of a roll whose
+/// plays are `succ`.
+#[inline(always)]
+fn set_plays(code: u32, succ: &[u32], mut take: impl FnMut(u32)) {
+    if code == SPLIT {
+        succ.iter().for_each(|&code| take(code));
+    } else {
+        let mut plays = code & !SET;
+        while plays != 0 {
+            take(succ[plays.trailing_zeros() as usize]);
+            plays &= plays - 1;
+        }
+    }
+}
+
+/// [`prefetch`]es the values in `after` of the plays recorded for the state at sweep
+/// position `k`, a set's plays as [`chosen_part`] reads them (when [`worth_prefetching`]).
+#[inline(always)]
+fn prefetch_chosen<T>(g: &Graph, after: &[T], chosen: &[AtomicU32], k: usize, nr: usize) {
+    let Some(codes) = chosen
+        .get(nr * k..nr * k + nr)
+        .filter(|_| worth_prefetching(after))
+    else {
+        return;
+    };
+    for (r, code) in codes.iter().enumerate() {
+        let code = code.load(Ordering::Relaxed);
+        if is_set(code) {
+            let (starts, all) = g.state_successors(k);
+            let succ = &all[starts[r] as usize..starts[r + 1] as usize];
+            set_plays(code, succ, |c| prefetch(after, c as usize));
+        } else {
+            prefetch(after, code as usize);
+        }
+    }
+}
+
 /// As [`full_part`], valuing only the plays recorded in `chosen` (each component's best
 /// of a roll's [`SET`]).
 #[inline]
@@ -639,6 +680,7 @@ fn chosen_part<S: Stakes<N>, const N: usize, const R: usize>(
     chosen: &[AtomicU32],
 ) -> [f64; N] {
     let nr = rolls::<R>(g);
+    prefetch_chosen(g, after, chosen, k + AHEAD, nr);
     let mut sum = [0.0f64; N];
     let chosen = &chosen[nr * k..nr * k + nr];
     for (r, (&weight, code)) in g.weights[..nr].iter().zip(chosen).enumerate() {
@@ -648,21 +690,12 @@ fn chosen_part<S: Stakes<N>, const N: usize, const R: usize>(
             let (starts, all) = g.state_successors(k);
             let succ = &all[starts[r] as usize..starts[r + 1] as usize];
             let mut best = [f64::NEG_INFINITY; N];
-            let mut take = |code: u32| {
+            set_plays(code, succ, |code| {
                 let v = value(after, code);
                 for j in 0..N {
                     best[j] = larger(best[j], v[j]);
                 }
-            };
-            if code == SPLIT {
-                succ.iter().for_each(|&code| take(code));
-            } else {
-                let mut plays = code & !SET;
-                while plays != 0 {
-                    take(succ[plays.trailing_zeros() as usize]);
-                    plays &= plays - 1;
-                }
-            }
+            });
             best
         } else {
             value(after, code)

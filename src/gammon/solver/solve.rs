@@ -23,7 +23,10 @@
 //! still lose a gammon, and with the plays that leave a class folded into constants.
 
 use super::graph::{class, decode, Graph, BOTH_OFF, NONE_OFF, ONE_OFF};
-use super::sweep::{by_rolls, iterate, level_sweep, rolls, with_loans, Duo, Keep, Scalar, Slot};
+use super::sweep::{
+    by_rolls, iterate, level_sweep, prefetch_plays, prefetch_recorded, rolls, with_loans, Duo,
+    Keep, Scalar, Slot, AHEAD,
+};
 use crate::gammon::Error;
 use crate::progress::Progress;
 use rayon::prelude::*;
@@ -361,6 +364,7 @@ fn moving_part<const R: usize>(
     if skip.is_some_and(|skip| skip.skips(k)) {
         return chosen_part::<R>(g, e, k, chosen);
     }
+    prefetch_plays(g, e, k + AHEAD);
     let mut sum = 0.0;
     // The smallest lead of a best play over the next best, over the rolls.
     let mut lead = f64::INFINITY;
@@ -402,6 +406,7 @@ fn moving_part<const R: usize>(
 fn chosen_part<const R: usize>(g: &Graph, e: &[Scalar], k: usize, chosen: &[AtomicU32]) -> f64 {
     let mut sum = 0.0;
     let nr = rolls::<R>(g);
+    prefetch_recorded(e, chosen, k + AHEAD, nr, |c| c.load(Ordering::Relaxed));
     let chosen = &chosen[nr * k..nr * k + nr];
     for (&weight, code) in g.weights[..nr].iter().zip(chosen) {
         // A pass reads the pass entry, worth 0.
@@ -747,6 +752,7 @@ fn duo_sweep<const SWAP: bool, const R: usize>(
     let weights = &weights[..nr];
     let moving = |x: &[Duo], k: usize, _| {
         let i = k - first;
+        prefetch_recorded(x, codes, i + AHEAD, nr, |&c| c);
         let mut sum = constant[i];
         for (&code, &w) in codes[i * nr..i * nr + nr].iter().zip(weights) {
             let [p, q] = x[code as usize].get();

@@ -44,6 +44,71 @@ macro_rules! by_rolls {
 }
 pub(super) use by_rolls;
 
+/// How many states ahead of the one it values a sweep asks for the values of their
+/// plays (see [`prefetch`]). A sweep waits on those values, not on the arithmetic: each
+/// play's successor lies in a different part of the array, mostly out of every cache.
+/// Asked for eight states ahead, the outcome sweeps of Hypergammon-3 took 40% less time
+/// (four: nearly as much; twelve: less, the early values evicted again before use).
+pub(super) const AHEAD: usize = 8;
+
+/// Values arrays smaller than this are not [`prefetch`]ed: they stay in the caches, and
+/// asking for their values only costs (Hypergammon-2's 3.4 MB of cube values: 15% more
+/// processor time). Half of this machine's 32 MiB L3 cache.
+const PREFETCH_FROM: usize = 16 << 20;
+
+/// Whether a sweep over the values `x` gains from [`prefetch`]: whether they are many.
+#[inline(always)]
+pub(super) fn worth_prefetching<T>(x: &[T]) -> bool {
+    std::mem::size_of_val(x) >= PREFETCH_FROM
+}
+
+/// Asks the processor to bring `x[i]` into its caches: a hint that changes no value and
+/// no result (nothing when `i` is out of range, or on other processors than x86-64).
+#[inline(always)]
+pub(super) fn prefetch<T>(x: &[T], i: usize) {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(v) = x.get(i) {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        // SAFETY: a prefetch reads nothing the program sees and cannot fault; the
+        // instruction is part of x86-64's baseline (SSE).
+        unsafe { _mm_prefetch::<_MM_HINT_T0>(std::ptr::from_ref(v).cast()) }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (x, i);
+}
+
+/// [`prefetch`]es (when [`worth_prefetching`]) the values `x` of the `R` plays recorded for the state at sweep
+/// position `k` (`codes[R k..R k + R]`, each read by `code`).
+#[inline(always)]
+pub(super) fn prefetch_recorded<T, C>(
+    x: &[T],
+    codes: &[C],
+    k: usize,
+    nr: usize,
+    code: impl Fn(&C) -> u32,
+) {
+    if !worth_prefetching(x) {
+        return;
+    }
+    if let Some(codes) = codes.get(nr * k..nr * k + nr) {
+        for c in codes {
+            prefetch(x, code(c) as usize);
+        }
+    }
+}
+
+/// [`prefetch`]es (when [`worth_prefetching`]) the values `x` of every play of the state at sweep position `k`.
+#[inline(always)]
+pub(super) fn prefetch_plays<T>(g: &Graph, x: &[T], k: usize) {
+    if k < g.len() && worth_prefetching(x) {
+        let (starts, all) = g.state_successors(k);
+        let plays = starts[0] as usize..starts[starts.len() - 1] as usize;
+        for &c in &all[plays] {
+            prefetch(x, c as usize);
+        }
+    }
+}
+
 /// A value of one state that the sweep's threads share. **The rule:** a slot is written
 /// only by the one thread that owns its state, in a phase in which no other thread reads
 /// it; the others read it only across a barrier (a level's phases, the end of a sweep or
@@ -524,6 +589,17 @@ pub fn iterate<S: Slot>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_large_arrays_are_prefetched_and_never_past_their_end() {
+        assert!(!worth_prefetching(&vec![0.0f64; 1 << 10]));
+        let large = vec![0u8; PREFETCH_FROM];
+        assert!(worth_prefetching(&large));
+        // Past the end of the values or of the plays: nothing asked, no panic.
+        prefetch(&large, PREFETCH_FROM);
+        prefetch_recorded(&large, &[1u32, 2, 3], 0, 3, |&c| c + PREFETCH_FROM as u32);
+        prefetch_recorded(&large, &[1u32, 2, 3], 1, 3, |&c| c);
+    }
 
     #[test]
     fn shares_cover_a_range_exactly_once_in_order() {
