@@ -658,10 +658,10 @@ fn prefetch_chosen<T>(g: &Graph, after: &[T], chosen: &[AtomicU32], k: usize, nr
     else {
         return;
     };
+    let (starts, all) = g.state_successors(k);
     for (r, code) in codes.iter().enumerate() {
         let code = code.load(Ordering::Relaxed);
         if is_set(code) {
-            let (starts, all) = g.state_successors(k);
             let succ = &all[starts[r] as usize..starts[r + 1] as usize];
             set_plays(code, succ, |c| prefetch(after, c as usize));
         } else {

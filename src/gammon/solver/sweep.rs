@@ -78,8 +78,8 @@ pub(super) fn prefetch<T>(x: &[T], i: usize) {
     let _ = (x, i);
 }
 
-/// [`prefetch`]es (when [`worth_prefetching`]) the values `x` of the `R` plays recorded for the state at sweep
-/// position `k` (`codes[R k..R k + R]`, each read by `code`).
+/// [`prefetch`]es (when [`worth_prefetching`]) the values `x` of the `R` plays recorded
+/// for the state at sweep position `k` (`codes[R k..R k + R]`, each read by `code`).
 #[inline(always)]
 pub(super) fn prefetch_recorded<T, C>(
     x: &[T],
@@ -98,7 +98,8 @@ pub(super) fn prefetch_recorded<T, C>(
     }
 }
 
-/// [`prefetch`]es (when [`worth_prefetching`]) the values `x` of every play of the state at sweep position `k`.
+/// [`prefetch`]es (when [`worth_prefetching`]) the values `x` of every play of the state
+/// at sweep position `k`.
 #[inline(always)]
 pub(super) fn prefetch_plays<T>(g: &Graph, x: &[T], k: usize) {
     if k < g.len() && worth_prefetching(x) {
