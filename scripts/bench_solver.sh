@@ -38,7 +38,12 @@ echo "$(nproc) cores; previous: $PREV"
 # One run of BINARY with ARGS…: "wall cpu peak_GB".
 run() {
     local bin=$1; shift
-    /usr/bin/time -f '%e %U %S %M' -o "$WORK/t" "$bin" "$@" >/dev/null 2>&1
+    # A failed run (a full disk, say) stops the script with its command and last words.
+    if ! /usr/bin/time -f '%e %U %S %M' -o "$WORK/t" "$bin" "$@" >/dev/null 2>"$WORK/err"; then
+        echo "failed: $bin $*" >&2
+        tail -n 5 "$WORK/err" >&2
+        exit 1
+    fi
     awk '{ printf "%.2f %.2f %.2f\n", $1, $2 + $3, $4 / 1048576 }' "$WORK/t"
 }
 
