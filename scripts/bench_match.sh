@@ -1,48 +1,94 @@
 #!/usr/bin/env bash
-# Match play's figures (issue 30) on this machine:
+# Match play's figures (issues 30 and 36) on this machine:
 #
-#   scripts/bench_match.sh                 hyper1 to 7 points, hyper2 to 3 and to 7
-#   scripts/bench_match.sh --hyper3 [N]    also hyper3's scores to N points (default 3;
-#                                          each score about one cube solve, 6-8 GB), and
-#                                          the projection to 11 points, on one machine and
-#                                          on a cluster
+#   scripts/bench_match.sh [--prev PREV]               hyper1 to 7 points, hyper2 to 3 and
+#                                                      to 7
+#   scripts/bench_match.sh [--prev PREV] --hyper3 [N]  also hyper3's scores to N points
+#                                                      (default 3; each score about one
+#                                                      cube solve, 6-8 GB), and the
+#                                                      projection to 11 points, on one
+#                                                      machine and on a cluster
 #
-# Targets (issue 30): hyper1 to 7 well under a second, hyper2 to 3 under 20 s and to 7
-# under 2 minutes (a plain exact solver — one thread, f64, no tricks — takes under a second
-# and 65 s for the first two here). Each figure solves every score from nothing into a
-# fresh folder (the tables of the states' graph included), wall and processor seconds. A
-# busy machine shows in the load average printed first: the same solves take three to six
-# times longer at a load of 10 than on a quiet machine.
+# With --prev, each figure is measured with the previous binary PREV (e.g. main's) too,
+# right after the current one, and the two sets of tables compared (their checksums: the
+# same bytes); the last column is PREV's wall time over the current one's. Hyper3 to 7
+# points takes about an hour a binary, and the disk its tables fill (checked first).
+#
+# Targets: hyper1 to 7 well under a second, hyper2 to 3 under 20 s and to 7 under 2
+# minutes (issue 30; a plain exact solver — one thread, f64, no tricks — takes under a
+# second and 65 s for the first two here); hyper3's 7-point table under an hour (issue 36).
+# Each figure solves every score from nothing into a fresh folder (the tables of the
+# states' graph included), wall and processor seconds. A busy machine shows in the load
+# average printed first: the same solves take three to six times longer at a load of 10
+# than on a quiet machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 HYPER3=0
 H3_LENGTH=3
-if [ "${1:-}" = "--hyper3" ]; then
-    HYPER3=1
-    H3_LENGTH=${2:-3}
+PREV=""
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --prev) PREV=$(readlink -f "${2:?--prev needs a binary}"); shift ;;
+        --hyper3)
+            HYPER3=1
+            if [[ "${2:-}" =~ ^[0-9]+$ ]]; then H3_LENGTH=$2; shift; fi ;;
+        *) echo "unknown argument $1" >&2; exit 2 ;;
+    esac
+    shift
+done
+if [ -n "$PREV" ] && [ ! -x "$PREV" ]; then
+    echo "not an executable: $PREV" >&2
+    exit 2
 fi
 cargo build --release --quiet
 T=$PWD/target/release/tabula
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
-echo "load average: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores"
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores${PREV:+; previous: $PREV}"
 
-# Solves VARIANT to LENGTH into a fresh folder: wall and processor seconds, peak memory.
-solve() {
-    local variant=$1 length=$2 dir="$WORK/$1-$2-$RANDOM"
+# Solves VARIANT to LENGTH with BINARY into a fresh folder, the report in OUT: wall and
+# processor seconds, peak memory; the checksums of the folder's tables in OUT.sum. A
+# failed run stops the script with its command and the end of its error output.
+run() {
+    local bin=$1 variant=$2 length=$3 out=$4 dir="$WORK/$2-$3-$RANDOM"
     mkdir -p "$dir"
-    /usr/bin/time -f '%e %U %S %M' -o "$WORK/t" "$T" gammon met --variant "$variant" \
-        --length "$length" --match-tables "$dir" --quiet --json >"$WORK/$variant-$length.json"
+    if ! /usr/bin/time -f '%e %U %S %M' -o "$WORK/t" "$bin" gammon met --variant "$variant" \
+        --length "$length" --match-tables "$dir" --quiet --json >"$out" 2>"$WORK/err"; then
+        echo "failed: $bin gammon met --variant $variant --length $length" >&2
+        tail -5 "$WORK/err" >&2
+        exit 1
+    fi
+    (cd "$dir" && sha256sum -- *.tbl) >"$out.sum"
     read -r wall user sys peak <"$WORK/t"
     rm -rf "$dir"
     awk -v w="$wall" -v u="$user" -v s="$sys" -v m="$peak" \
         'BEGIN { printf "%9.2f %9.2f %8.2f", w, u + s, m / 1048576 }'
 }
 
-printf '%-36s %9s %9s %8s\n' "" "wall s" "cpu s" "peak GB"
-printf '%-36s %s   target well under 1 s\n' "hyper1 to 7 points" "$(solve hyper1 7)"
-printf '%-36s %s   target < 20 s (plain solver: 65 s)\n' "hyper2 to 3 points" "$(solve hyper2 3)"
-printf '%-36s %s   target < 2 min\n' "hyper2 to 7 points" "$(solve hyper2 7)"
+# The current binary's figure for VARIANT to LENGTH (its report in $WORK/VARIANT-LENGTH.json)
+# and, with --prev, the previous binary's beside it, the ratio of their walls, and whether
+# their tables are the same bytes.
+solve() {
+    local variant=$1 length=$2 out="$WORK/$1-$2.json" now before same="same bytes"
+    now=$(run "$T" "$variant" "$length" "$out")
+    if [ -z "$PREV" ]; then
+        echo "$now"
+        return
+    fi
+    before=$(run "$PREV" "$variant" "$length" "$out.prev")
+    cmp -s "$out.sum" "$out.prev.sum" || same="TABLES DIFFER"
+    echo "$now | $before | $(awk -v a="$now" -v b="$before" \
+        'BEGIN { split(a, x, " "); split(b, y, " "); printf "%.2fx", y[1] / x[1] }'), $same"
+}
+
+if [ -n "$PREV" ]; then
+    printf '%-24s %9s %9s %8s | %s\n' "" "wall s" "cpu s" "peak GB" "previous: wall, cpu, peak | ratio"
+else
+    printf '%-24s %9s %9s %8s\n' "" "wall s" "cpu s" "peak GB"
+fi
+printf '%-24s %s   target well under 1 s\n' "hyper1 to 7 points" "$(solve hyper1 7)"
+printf '%-24s %s   target < 20 s (plain solver: 65 s)\n' "hyper2 to 3 points" "$(solve hyper2 3)"
+printf '%-24s %s   target < 2 min\n' "hyper2 to 7 points" "$(solve hyper2 7)"
 python3 - "$WORK/hyper2-7.json" <<'EOF'
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -63,29 +109,24 @@ if [ "$HYPER3" = 1 ]; then
         echo "hyper3: only $avail GB available, 9 needed: not run"
         exit 0
     fi
-    printf '%-36s %s\n' "hyper3 to $H3_LENGTH points" "$(solve hyper3 "$H3_LENGTH")"
+    # The tables of one binary's run (a run's folder is removed before the next starts).
+    records=$("$T" gammon count --variant hyper3 --json |
+        python3 -c 'import json, sys; print(json.load(sys.stdin)["records"])')
+    need=$(python3 scripts/match_units.py disk "$records" "$H3_LENGTH")
+    disk=$(df --output=avail -B1 "$WORK" | tail -1)
+    if [ "$disk" -lt "$need" ]; then
+        echo "hyper3 to $H3_LENGTH points: $((disk >> 30)) GB free in $WORK, $((need >> 30)) GB needed: not run"
+        exit 0
+    fi
+    printf '%-24s %s\n' "hyper3 to $H3_LENGTH points" "$(solve hyper3 "$H3_LENGTH")"
     # Each score's time against its width (values a state), fitted as seconds per 16-byte
     # pair of values (what a sweep reads of each successor), and projected to 11 points.
     python3 - "$WORK/hyper3-$H3_LENGTH.json" <<'EOF'
 import json, math, sys
+sys.path.insert(0, "scripts")
+from match_units import parse, units as match_units, width
 d = json.load(open(sys.argv[1]))
 units = [u for u in d["units"] if u.get("solve")]
-
-def width(a, b, game):
-    if (a, b) == (1, 1):
-        return 1
-    if game == "crawford":
-        return 2
-    live = 0
-    while 2 << live < b:
-        live += 1
-    return (1 if a == b else 2) * (1 + 2 * live)
-
-def parse(name):
-    game = "crawford" if name.endswith("-crawford") and "post" not in name else \
-        "post" if "post" in name else "normal"
-    a, b = name.split("-")[:2]
-    return int(a), int(b), game
 
 def pairs(w):
     return math.ceil(w / 2)
@@ -97,10 +138,7 @@ for u in units:
     print(f"  {u['unit']:<14} {width(a, b, g):>5} {s['sweeps']:>7} {s['seconds']:>8.1f}")
 per_pair = sum(u["solve"]["seconds"] for u in units) / sum(pairs(width(*parse(u["unit"]))) for u in units)
 for length in (5, 11):
-    all_units = [(1, 1, "post")]
-    for b in range(2, length + 1):
-        all_units += [(1, b, "post"), (1, b, "crawford")]
-        all_units += [(a, b, "normal") for a in range(2, b + 1)]
+    all_units = match_units(length)
     cost = {u: per_pair * pairs(width(*u)) for u in all_units}
     total = sum(cost.values())
     # A cluster: the scores of one total (a + b) are independent; each level waits for
