@@ -24,6 +24,9 @@ pub mod poker;
 pub mod progress;
 pub mod random;
 pub mod rank;
+#[cfg(test)]
+#[path = "../tests/suite/scratch.rs"]
+mod scratch;
 pub mod stats;
 pub mod table;
 

@@ -2,6 +2,9 @@
 
 mod alloc;
 mod cmd;
+#[cfg(test)]
+#[path = "../tests/suite/scratch.rs"]
+mod scratch;
 
 #[global_allocator]
 static ALLOCATOR: alloc::HugePages = alloc::HugePages;

@@ -37,7 +37,7 @@ fn match_folder() -> &'static PathBuf {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
         let v = Variant::parse("hyper1").unwrap();
-        let dir = tempfile::tempdir().unwrap().keep();
+        let dir = crate::scratch::folder();
         let place = |u: Unit| dir.join(file_name(&v, u));
         super::matchplay::store::build(&v, 3, &place, Progress::SILENT).unwrap();
         dir

@@ -10,7 +10,7 @@ use std::sync::OnceLock;
 /// The folder where this suite builds the bear-off tables, once.
 fn folder() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
-    DIR.get_or_init(|| tempfile::tempdir().unwrap().keep())
+    DIR.get_or_init(crate::scratch::folder)
 }
 
 /// Builds a database (`args` after `bearoff build`) into `file` in the suite's folder,

@@ -129,7 +129,7 @@ pub struct Build {
 pub fn nikoniko_build() -> &'static Build {
     static BUILT: std::sync::OnceLock<Build> = std::sync::OnceLock::new();
     BUILT.get_or_init(|| {
-        let dir = tempfile::tempdir().unwrap().keep();
+        let dir = crate::scratch::folder();
         let mut child = std::process::Command::new("true").spawn().unwrap();
         let dead = child.id();
         child.wait().unwrap();

@@ -24,7 +24,7 @@ fn data(name: &str) -> PathBuf {
 fn tables() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
-        let dir = tempfile::tempdir().unwrap().keep();
+        let dir = crate::scratch::folder();
         for v in ["hyper1", "hyper2"] {
             tabula()
                 .args(["gammon", "build", "--variant", v, "--quiet", "--table"])

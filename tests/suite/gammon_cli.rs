@@ -9,7 +9,7 @@ use std::sync::OnceLock;
 /// The folder where this suite builds the family's tables, once.
 fn folder() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
-    DIR.get_or_init(|| tempfile::tempdir().unwrap().keep())
+    DIR.get_or_init(crate::scratch::folder)
 }
 
 /// Builds `variant` into `table` (with the cube when `cube`), on `threads` threads when

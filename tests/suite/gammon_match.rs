@@ -10,7 +10,7 @@ use std::sync::OnceLock;
 
 /// A fresh folder for match tables.
 fn fresh() -> PathBuf {
-    tempfile::tempdir().unwrap().keep()
+    crate::scratch::folder()
 }
 
 /// `tabula gammon met --variant V --length N --json` into `folder`, on `threads` threads

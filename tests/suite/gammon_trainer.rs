@@ -100,22 +100,20 @@ fn drive(args: &[&str], mut answer: impl FnMut(usize, &str) -> String) -> String
 /// A Hypergammon-1 table with the cube, built once by the command line.
 fn hyper1() -> &'static Path {
     use std::sync::OnceLock;
-    static TABLE: OnceLock<tempfile::TempDir> = OnceLock::new();
-    let dir = TABLE.get_or_init(|| {
-        let dir = tempfile::tempdir().unwrap();
-        let table = dir.path().join("hyper1.tbl");
+    static TABLE: OnceLock<std::path::PathBuf> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let table = crate::scratch::folder().join("hyper1.tbl");
         crate::common::build_hyper1(&table);
-        dir
-    });
-    Box::leak(dir.path().join("hyper1.tbl").into_boxed_path())
+        table
+    })
 }
 
 /// Hypergammon-1's match tables to 5 points, built once by the command line.
 fn match5() -> &'static Path {
     use std::sync::OnceLock;
-    static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
+    static DIR: OnceLock<std::path::PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = crate::scratch::folder();
         let out = Command::new(assert_cmd::cargo::cargo_bin("tabula"))
             .args([
                 "gammon",
@@ -127,13 +125,12 @@ fn match5() -> &'static Path {
                 "--quiet",
             ])
             .arg("--match-tables")
-            .arg(dir.path())
+            .arg(&dir)
             .output()
             .unwrap();
         assert!(out.status.success(), "{out:?}");
         dir
     })
-    .path()
 }
 
 /// One line of a review: `  3. play 2-6 at 18/13 (cube 2, yours): 18/10; best

@@ -2,6 +2,7 @@
 //! the tests of one area, named for it.
 
 mod common;
+mod scratch;
 
 mod architecture;
 

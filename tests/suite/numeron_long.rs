@@ -30,7 +30,7 @@ fn on<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> T {
 }
 
 fn fresh() -> PathBuf {
-    tempfile::tempdir().unwrap().keep()
+    crate::scratch::folder()
 }
 
 #[test]

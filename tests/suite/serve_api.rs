@@ -159,7 +159,7 @@ pub fn agent() -> ureq::Agent {
 pub fn folder() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
-        let dir = tempfile::tempdir().unwrap().keep();
+        let dir = crate::scratch::folder();
         build_hyper1(&dir.join("hyper1.tbl"));
         for (args, file) in [
             (&["--points", "6"][..], "bearoff-os-6.tbl"),
@@ -504,7 +504,7 @@ fn cli_in(folder: &Path, args: &[&str]) -> Value {
 fn few_points() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
-        let dir = tempfile::tempdir().unwrap().keep();
+        let dir = crate::scratch::folder();
         for args in [
             &["--points", "3"][..],
             &["--points", "3", "--checkers", "15", "--two-sided"],

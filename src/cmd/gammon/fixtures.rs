@@ -40,7 +40,7 @@ pub fn score_tables(score: Score) -> Result<ScoreTables, Error> {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     let v = Variant::parse("hyper1").unwrap();
     let dir = DIR.get_or_init(|| {
-        let dir = tempfile::tempdir().unwrap().keep();
+        let dir = crate::scratch::folder();
         let place = |u: Unit| dir.join(file_name(&v, u));
         match_store::build(&v, 3, &place, Progress::SILENT).unwrap();
         dir
