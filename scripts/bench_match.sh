@@ -53,7 +53,7 @@ run() {
     local bin=$1 variant=$2 length=$3 out=$4 dir="$WORK/$2-$3-$RANDOM"
     mkdir -p "$dir"
     if ! /usr/bin/time -f '%e %U %S %M' -o "$WORK/t" "$bin" gammon met --variant "$variant" \
-        --length "$length" --match-tables "$dir" --quiet --json >"$out" 2>"$WORK/err"; then
+        --length "$length" --match-tables "$dir" --quiet --json --timings >"$out" 2>"$WORK/err"; then
         echo "failed: $bin gammon met --variant $variant --length $length" >&2
         tail -5 "$WORK/err" >&2
         exit 1

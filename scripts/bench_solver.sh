@@ -2,6 +2,7 @@
 # The solver's figures (issue 36) beside a previous binary, in one run, on this machine:
 #
 #   scripts/bench_solver.sh PREV                 hyper2 with the cube, RUNS runs each
+#                                                (5), hyper3 H3_RUNS runs each (1)
 #   scripts/bench_solver.sh PREV --hyper3        also hyper3 cubeless and with the cube
 #                                                (about 6 GB each, one at a time)
 #   scripts/bench_solver.sh PREV --score DIR     also one hyper3 match score, 2-2, solved
@@ -29,6 +30,8 @@ while [ $# -gt 0 ]; do
     shift
 done
 RUNS=${RUNS:-5}
+# Hyper3's builds take a minute or two each: once a binary unless asked for more.
+H3_RUNS=${H3_RUNS:-1}
 cargo build --release --quiet
 NEW=$PWD/target/release/tabula
 WORK=$(mktemp -d)
@@ -90,13 +93,17 @@ pair() {
     printf '%-34s %s   (previous)\n' "$label" "$p"
     printf '%-34s %s   %s; processor time %s\n' "" "$n" "$same" \
         "$(awk -v a="$p" -v b="$n" 'BEGIN { split(a, x, " "); split(b, y, " "); printf "%.2fx faster", x[2] / y[2] }')"
+    if [ "$runs" -gt 1 ]; then
+        printf '%-34s previous %s; new %s\n' "  each run's wall s:" \
+            "$(cut -d' ' -f1 "$WORK/prev.txt" | tr '\n' ' ')" "$(cut -d' ' -f1 "$WORK/new.txt" | tr '\n' ' ')"
+    fi
 }
 
 printf '%-34s %8s %8s %7s\n' "" "wall s" "cpu s" "peak GB"
 pair "hyper2 with the cube" "$RUNS" "tbl cube" gammon build --variant hyper2 --quiet --table @T@.tbl
 if [ "$HYPER3" = 1 ]; then
-    pair "hyper3 cubeless" 1 "tbl" gammon build --variant hyper3 --cubeless --quiet --table @T@.tbl
-    pair "hyper3 with the cube" 1 "tbl cube" gammon build --variant hyper3 --quiet --table @T@.tbl
+    pair "hyper3 cubeless" "$H3_RUNS" "tbl" gammon build --variant hyper3 --cubeless --quiet --table @T@.tbl
+    pair "hyper3 with the cube" "$H3_RUNS" "tbl cube" gammon build --variant hyper3 --quiet --table @T@.tbl
 fi
 if [ -n "$SCORE_DIR" ]; then
     for who in prev new; do
