@@ -25,7 +25,6 @@ pub mod progress;
 pub mod random;
 pub mod rank;
 #[cfg(test)]
-#[path = "../tests/suite/scratch.rs"]
 mod scratch;
 pub mod stats;
 pub mod table;

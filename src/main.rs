@@ -3,7 +3,6 @@
 mod alloc;
 mod cmd;
 #[cfg(test)]
-#[path = "../tests/suite/scratch.rs"]
 mod scratch;
 
 #[global_allocator]

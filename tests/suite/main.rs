@@ -2,6 +2,7 @@
 //! the tests of one area, named for it.
 
 mod common;
+#[path = "../../src/scratch.rs"]
 mod scratch;
 
 mod architecture;

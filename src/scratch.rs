@@ -5,8 +5,8 @@
 //! after every run (a few hundred megabytes a run of the suite). The folders of a process
 //! that was killed are removed by the next test process to start.
 //!
-//! One file for both test crates: the integration suite's `mod scratch` and the library's
-//! unit tests (`src/lib.rs`, by path).
+//! Test code only, in one file for every test crate: the library's and the binary's unit
+//! tests (`mod scratch` under `cfg(test)`) and the integration suite (by path).
 
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
