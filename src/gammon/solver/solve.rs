@@ -53,20 +53,44 @@ pub struct Cubeless {
 
 /// Solves every state to `tolerance` (the largest change in a sweep). `progress` shows
 /// the sweeps.
-pub fn solve(graph: &mut Graph, tolerance: f64, progress: Progress<'_>) -> Result<Cubeless, Error> {
+pub fn solve(graph: Held<'_>, tolerance: f64, progress: Progress<'_>) -> Result<Cubeless, Error> {
     solve_with(graph, tolerance, progress, true)
+}
+
+/// The graph as the cubeless solve holds it: its own, whose successors it frees once the
+/// equities are solved (before the outcome arrays are made: the peak of a large
+/// variant), or shared with the cube's solve running beside it, which still reads them.
+pub enum Held<'a> {
+    Own(&'a mut Graph),
+    Shared(&'a Graph),
+}
+
+impl Held<'_> {
+    fn graph(&self) -> &Graph {
+        match self {
+            Held::Own(g) => g,
+            Held::Shared(g) => g,
+        }
+    }
+
+    /// Frees the successors of a graph of its own.
+    fn free_successors(&mut self) {
+        if let Held::Own(g) = self {
+            g.free_successors();
+        }
+    }
 }
 
 /// As [`solve`]; `eliminate` says whether full sweeps may skip the plays that provably
 /// cannot have overtaken the recorded best (see [`Elimination`]). Either way the result
 /// is the same, bit for bit.
 fn solve_with(
-    graph_mut: &mut Graph,
+    mut held: Held<'_>,
     tolerance: f64,
     progress: Progress<'_>,
     eliminate: bool,
 ) -> Result<Cubeless, Error> {
-    let graph: &Graph = graph_mut;
+    let graph: &Graph = held.graph();
     let n = graph.len();
     let pass = graph.win + 3;
     let nr = graph.roll_count();
@@ -157,8 +181,8 @@ fn solve_with(
     // The plays of the states are no longer needed: the outcomes follow the recorded
     // best plays only. Their memory (most of the graph's) goes back before the outcome
     // arrays are made.
-    graph_mut.free_successors();
-    let graph: &Graph = graph_mut;
+    held.free_successors();
+    let graph: &Graph = held.graph();
     // With neither off, all four chances (see `Tail`); plays that bear off a first
     // checker lead to states just solved. The gammon chances (won, lost) and the
     // backgammon chances are two systems that never meet: they are solved side by side.
@@ -254,11 +278,11 @@ fn solve_class(
 /// Runs `a` and `b` at the same time, each on half the threads of the current pool (and
 /// one after the other when it has only one); the first to end lends its threads to the
 /// other's sweeps (see [`with_loans`]). Each result is the same either way.
-fn side_by_side<A: Send, B: Send>(
+pub(super) fn side_by_side<A: Send, B: Send>(
     a: impl FnOnce() -> A + Send,
     b: impl FnOnce() -> B + Send,
 ) -> (A, B) {
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let cores = super::sweep::cores();
     let threads = rayon::current_num_threads().min(cores);
     if threads < 2 {
         return (a(), b());
@@ -804,8 +828,10 @@ mod tests {
                 .unwrap()
                 .0
         };
-        let with = solve_with(&mut graph(), 1e-12, Progress::SILENT, true).expect("converges");
-        let without = solve_with(&mut graph(), 1e-12, Progress::SILENT, false).expect("converges");
+        let with =
+            solve_with(Held::Own(&mut graph()), 1e-12, Progress::SILENT, true).expect("converges");
+        let without =
+            solve_with(Held::Own(&mut graph()), 1e-12, Progress::SILENT, false).expect("converges");
         assert_eq!(with.sweeps, without.sweeps);
         assert_eq!(with.residual.to_bits(), without.residual.to_bits());
         let bits = |s: &Cubeless| s.equity.iter().map(|e| e.to_bits()).collect::<Vec<_>>();

@@ -394,6 +394,14 @@ fn lent() -> usize {
     LOANS.with(|l| l.borrow().as_ref().map_or(0, |n| n.load(Ordering::Relaxed)))
 }
 
+/// The cores this process may use, asked once: the answer comes from the system's files
+/// (the control group's quota among them), about 40 µs a time, and a solve asks before
+/// each of its hundreds of sweeps.
+pub(super) fn cores() -> usize {
+    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
+
 /// States a thread takes at a time in the first phase of a segment: at most, at least.
 const MAX_CHUNK: usize = 512;
 const MIN_CHUNK: usize = 16;
@@ -435,7 +443,7 @@ pub fn level_sweep<S: Slot>(
 ) -> f64 {
     // Spinning threads must not outnumber the cores (the result is the same for any
     // number of threads).
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let cores = cores();
     // A sweep over few states per level spends more at its barriers than it gains.
     let states = (bounds[bounds.len() - 1] - bounds[0]) as usize;
     let levels = bounds.windows(2).filter(|w| w[1] > w[0]).count();
