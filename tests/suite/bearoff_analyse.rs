@@ -668,3 +668,42 @@ fn a_cube_table_of_equities_alone_is_left_out_of_the_folders_tables() {
     assert_eq!(got["totals"], six["totals"]);
     assert_eq!(got["games"], six["games"]);
 }
+
+// At double match point a game won is the match: a bear-off there is answered without a
+// match-equity table (`--met none`, or gnubg not installed), as with one; at any other
+// score none is a failure that names `--met`.
+#[test]
+fn double_match_point_needs_no_match_equity_table_and_other_scores_do() {
+    let t = table("bearoff-ts-6x6.tbl");
+    let dmp = "XGID=-A-BA-----------------bbb-:0:0:1:31:0:0:0:1:10";
+    let ask = |xgid: &str, met: Option<&str>| {
+        let mut cmd = tabula();
+        cmd.args(["bearoff", "hint", xgid, "1-3", "--table", &t, "--json"]);
+        if let Some(met) = met {
+            cmd.args(["--met", met]);
+        }
+        cmd.output().unwrap()
+    };
+    let without = ask(dmp, Some("none"));
+    assert_eq!(
+        without.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&without.stderr)
+    );
+    let doc: Value = serde_json::from_slice(&without.stdout).unwrap();
+    let moves = doc["moves"].as_array().unwrap();
+    assert_eq!(moves[0]["loss"], 0.0);
+    assert!(moves.iter().any(|m| m["loss"].as_f64().unwrap() > 0.0));
+    if let Some(met) = gnubg_met() {
+        let with = ask(dmp, Some(met));
+        assert_eq!(with.status.code(), Some(0));
+        let with: Value = serde_json::from_slice(&with.stdout).unwrap();
+        assert_eq!(with["moves"], doc["moves"]);
+    }
+    // The same position in a match to three at 0-0: a table is needed.
+    let three = dmp.replace(":0:0:1:31:0:0:0:1:10", ":0:0:1:31:0:0:0:3:10");
+    let refused = ask(&three, Some("none"));
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("--met"));
+}

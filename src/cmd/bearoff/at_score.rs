@@ -28,10 +28,13 @@ pub struct ScoreArgs {
     pub met: Option<PathBuf>,
 }
 
-/// The match-equity table given, else gnubg's; none is a failure naming `--met`.
-pub fn met(given: Option<&Path>) -> Result<Met> {
+/// The match-equity table given, else gnubg's; at double match point, where none is
+/// needed, the table of a match to one; else none is a failure naming `--met`.
+pub fn met(given: Option<&Path>, at: &AtScore) -> Result<Met> {
+    let (score, _) = at.read()?;
     match open_met(given)? {
         Some(met) => Ok(met),
+        None if score.on_roll == 1 && score.opponent == 1 => Ok(Met::double_match_point()),
         None => Err(tabula::gammon::Error::Input {
             what: "match-equity table",
             input: given.map_or(GNUBG_MET.to_string(), |p| p.display().to_string()),
@@ -104,7 +107,7 @@ pub fn equity(
     s: &ScoreArgs,
 ) -> Result<MatchEvaluation> {
     let t = opened(table, position)?;
-    equity_answer(&t, &met(s.met.as_deref())?, position, at)
+    equity_answer(&t, &met(s.met.as_deref(), at)?, position, at)
 }
 
 /// `hint --score`.
@@ -117,5 +120,5 @@ pub fn hint(
 ) -> Result<MatchHint> {
     answer::roll(roll)?;
     let t = opened(table, position)?;
-    hint_answer(&t, &met(s.met.as_deref())?, position, roll, at)
+    hint_answer(&t, &met(s.met.as_deref(), at)?, position, roll, at)
 }

@@ -349,8 +349,8 @@ fn bearoff_at_score(
     at: ScoreParams,
 ) -> Answer {
     use crate::cmd::bearoff::at_score;
-    let met = at_score::met(None)?;
     let at = at.borrowed(state);
+    let met = at_score::met(None, &at)?;
     match roll {
         Some(roll) => json(&at_score::hint_answer(t, &met, position, &roll, &at)?),
         None => json(&at_score::equity_answer(t, &met, position, &at)?),

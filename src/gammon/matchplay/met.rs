@@ -84,6 +84,18 @@ impl Met {
         })
     }
 
+    /// The table of a match to one point: at double match point a game won is the match,
+    /// so no other score is ever reached and the table holds nothing but its start (one
+    /// half). Exact: no table of a longer match is needed there.
+    pub fn double_match_point() -> Met {
+        Met {
+            variant: "double match point".to_string(),
+            length: 1,
+            met: vec![vec![0.5]],
+            post_crawford: vec![0.5],
+        }
+    }
+
     /// The match-winning chance of the side on roll of `score` at the start of a game
     /// there, before the opening roll: the pre-Crawford row (where a side needs one
     /// point, the Crawford game), or the post-Crawford row. A score beyond the table is
