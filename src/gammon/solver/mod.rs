@@ -486,15 +486,15 @@ mod tests {
             .build()
             .unwrap();
         let beside = pool.install(|| solve_in(&v, true, Progress::SILENT, usize::MAX).unwrap());
-        let after = pool.install(|| solve_in(&v, true, Progress::SILENT, 0).unwrap());
+        let in_turn = pool.install(|| solve_in(&v, true, Progress::SILENT, 0).unwrap());
         let bits = |x: &[f64]| x.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
-        assert!(bits(&beside.equity) == bits(&after.equity));
+        assert!(bits(&beside.equity) == bits(&in_turn.equity));
         let flat = |c: &Option<Vec<[f64; 4]>>| bits(&c.as_ref().unwrap().concat());
-        assert!(flat(&beside.cube) == flat(&after.cube));
-        assert!(beside.outcomes.concat() == after.outcomes.concat());
+        assert!(flat(&beside.cube) == flat(&in_turn.cube));
+        assert!(beside.outcomes.concat() == in_turn.outcomes.concat());
         assert_eq!(
             (beside.report.sweeps, beside.report.cube_sweeps),
-            (after.report.sweeps, after.report.cube_sweeps)
+            (in_turn.report.sweeps, in_turn.report.cube_sweeps)
         );
     }
 
