@@ -35,7 +35,7 @@ use super::sweep::{
 };
 use crate::gammon::Error;
 use crate::progress::Progress;
-use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering};
 
 /// Once plain sweeps stall, each sweep moves a value this part of the way to its new
 /// estimate. The doubling makes the cube's operator expand by up to 2 where a double is
@@ -86,7 +86,7 @@ pub struct CubeSolution<const N: usize = 4> {
 /// every state until one changes nothing by `tolerance`; each iteration ends on a full
 /// sweep, so the recorded plays are the best ones at the fixed point.
 pub fn solve(graph: &Graph, tolerance: f64, progress: Progress<'_>) -> Result<CubeSolution, Error> {
-    solve_with(graph, &Money, tolerance, progress, true)
+    solve_with(graph, &Money, tolerance, progress, Shortcuts::ALL)
 }
 
 /// As [`solve`], for any stakes: the values by solver position (with the wins and the
@@ -97,20 +97,36 @@ pub(crate) fn solve_stakes<S: Stakes<N>, const N: usize>(
     tolerance: f64,
     progress: Progress<'_>,
 ) -> Result<(Vec<S::Slot>, u32, f64), Error> {
-    solve_at(graph, stakes, tolerance, progress, true)
+    solve_at(graph, stakes, tolerance, progress, Shortcuts::ALL)
 }
 
-/// As [`solve`]; `eliminate` says whether full sweeps may skip the states whose recorded
-/// plays provably are still the best (see [`Elimination`]). Either way the result is the
-/// same, bit for bit.
+/// The shortcuts a cube solve takes, neither of which changes a bit of its result (the
+/// tests compare it with and without each): full sweeps skipping the states whose
+/// recorded plays provably are still the best ([`Elimination`]), and the plays of the
+/// rolls recorded as sets read from a [`SetStore`] rather than through the graph.
+#[derive(Clone, Copy)]
+pub(super) struct Shortcuts {
+    pub eliminate: bool,
+    pub store_sets: bool,
+}
+
+impl Shortcuts {
+    /// Both, as every solve but the tests' takes them.
+    pub(super) const ALL: Shortcuts = Shortcuts {
+        eliminate: true,
+        store_sets: true,
+    };
+}
+
+/// As [`solve`], with the `shortcuts` given.
 fn solve_with<S: Stakes<N>, const N: usize>(
     graph: &Graph,
     stakes: &S,
     tolerance: f64,
     progress: Progress<'_>,
-    eliminate: bool,
+    shortcuts: Shortcuts,
 ) -> Result<CubeSolution<N>, Error> {
-    let (x, sweeps, residual) = solve_at(graph, stakes, tolerance, progress, eliminate)?;
+    let (x, sweeps, residual) = solve_at(graph, stakes, tolerance, progress, shortcuts)?;
     let pos = &graph.solver_pos;
     let values = crate::par::collect(pos.len(), |i| x[pos[i] as usize].get());
     Ok(CubeSolution {
@@ -126,19 +142,11 @@ pub(super) fn solve_at<S: Stakes<N>, const N: usize>(
     stakes: &S,
     tolerance: f64,
     progress: Progress<'_>,
-    eliminate: bool,
+    shortcuts: Shortcuts,
 ) -> Result<(Vec<S::Slot>, u32, f64), Error> {
     let n = graph.len();
-    // Entries n.. are the wins (valued from the side that lost), then the pass entry.
-    let lost = stakes.lost();
-    let x: Vec<S::Slot> = crate::par::collect(n + 4, |s| {
-        S::Slot::new(if s < n || s == n + 3 {
-            [0.0; N]
-        } else {
-            lost[s - n]
-        })
-    });
-    let mut run = Run::new(graph, stakes, &x, tolerance, eliminate);
+    let x = start(n, stakes);
+    let mut run = Run::new(graph, stakes, &x, tolerance, shortcuts);
     // Class by class (see `graph`): a class leads only to itself and to the classes
     // solved before it. Then a sweep over every state, whose change is the residual.
     for class in [BOTH_OFF, ONE_OFF, NONE_OFF] {
@@ -163,6 +171,19 @@ pub(super) fn solve_at<S: Stakes<N>, const N: usize>(
         &mut |x, keep, jumped| run.sweep(&graph.segments, x, keep, jumped),
     )?;
     Ok((x, run.sweeps, residual))
+}
+
+/// The values a solve starts from, by solver position: 0 for the `n` states; after them
+/// the wins (valued from the side that lost), then the pass entry.
+fn start<S: Stakes<N>, const N: usize>(n: usize, stakes: &S) -> Vec<S::Slot> {
+    let lost = stakes.lost();
+    crate::par::collect(n + 4, |s| {
+        S::Slot::new(if s < n || s == n + 3 {
+            [0.0; N]
+        } else {
+            lost[s - n]
+        })
+    })
 }
 
 /// What the side that moved gets at each successor code, from the values `x` (by solver
@@ -232,6 +253,8 @@ struct Run<'a, S: Stakes<N>, const N: usize> {
     /// plays that holds each component's best ([`SET`], [`split_set`]); the pass entry
     /// where the roll passes (and for every roll before its class's first sweep).
     chosen: Vec<AtomicU32>,
+    /// The plays of the sets among them, kept beside them (see [`SetStore`]).
+    sets: SetStore,
     /// Set by a full sweep that changes a recorded play.
     changed: AtomicBool,
     schedule: Schedule,
@@ -248,7 +271,13 @@ struct Run<'a, S: Stakes<N>, const N: usize> {
 }
 
 impl<'a, S: Stakes<N>, const N: usize> Run<'a, S, N> {
-    fn new(g: &'a Graph, stakes: &'a S, x: &[S::Slot], tolerance: f64, eliminate: bool) -> Self {
+    fn new(
+        g: &'a Graph,
+        stakes: &'a S,
+        x: &[S::Slot],
+        tolerance: f64,
+        shortcuts: Shortcuts,
+    ) -> Self {
         let (n, nr) = (g.len(), g.roll_count());
         // Successor codes (the states, the wins, the pass entry) stay below a set's bit.
         debug_assert!(u64::from(g.win) + 3 < u64::from(SET));
@@ -260,6 +289,7 @@ impl<'a, S: Stakes<N>, const N: usize> Run<'a, S, N> {
             // As in the cubeless solve: the pass entry until a full sweep (each class's
             // first sweep is one) records the rolls that move.
             chosen: atomics(nr * n, g.win + 3),
+            sets: SetStore::new(n, nr, shortcuts.store_sets),
             changed: AtomicBool::new(false),
             schedule: Schedule::new(),
             step: 1.0,
@@ -268,7 +298,7 @@ impl<'a, S: Stakes<N>, const N: usize> Run<'a, S, N> {
             retries: 0,
             sweeps: 0,
             tolerance,
-            elimination: eliminate.then(|| Elimination::new(n)),
+            elimination: shortcuts.eliminate.then(|| Elimination::new(n)),
         }
     }
 
@@ -344,7 +374,11 @@ impl<'a, S: Stakes<N>, const N: usize> Run<'a, S, N> {
     /// best when `full`, else valuing the recorded plays only.
     fn pass(&self, bounds: &[u32], x: &[S::Slot], keep: Option<&Keep<S::Slot>>, full: bool) -> f64 {
         let full = full.then_some((&self.changed, self.elimination.as_ref()));
-        let (g, stakes, chosen, step) = (self.g, self.stakes, &self.chosen, self.step);
+        let (g, stakes, step) = (self.g, self.stakes, self.step);
+        let chosen = Recorded {
+            plays: &self.chosen,
+            sets: &self.sets,
+        };
         let arrays = Arrays {
             x,
             after: &self.after,
@@ -370,7 +404,7 @@ fn cube_sweep<S: Stakes<N>, const N: usize, const R: usize>(
     stakes: &S,
     bounds: &[u32],
     arrays: Arrays<'_, S::Slot>,
-    chosen: &[AtomicU32],
+    chosen: Recorded<'_>,
     full: Option<(&AtomicBool, Option<&Elimination>)>,
     step: f64,
 ) -> f64 {
@@ -424,15 +458,18 @@ fn full_part<S: Stakes<N>, const N: usize, const R: usize>(
     stakes: &S,
     (x, after): (&[S::Slot], &[S::Slot]),
     k: usize,
-    chosen: &[AtomicU32],
+    recorded_plays: Recorded<'_>,
     changed: &AtomicBool,
     skip: Option<Skip>,
 ) -> [f64; N] {
     if skip.is_some_and(|skip| skip.skips(k)) {
-        return chosen_part::<S, N, R>(g, after, k, chosen);
+        return chosen_part::<S, N, R>(g, after, k, recorded_plays);
     }
     prefetch_plays(g, after, k + AHEAD);
+    let chosen = recorded_plays.plays;
     let nr = rolls::<R>(g);
+    // The plays of the rolls recorded as sets, in roll order, for the store.
+    let mut kept = Kept::new();
     let mut sum = [0.0f64; N];
     // How far every value may move, at least, before a look would record something else:
     // the least over the rolls.
@@ -485,6 +522,10 @@ fn full_part<S: Stakes<N>, const N: usize, const R: usize>(
         } else {
             room = room.min(roll_room);
         }
+        if is_set(now) && now != SPLIT {
+            kept.roll(now, succ);
+        }
+        kept.changed |= now != code && (is_set(now) || is_set(code));
         if now != code {
             recorded.store(now, Ordering::Relaxed);
             // Only a new best play restarts the rhythm, not a roll that turns into a set
@@ -497,6 +538,7 @@ fn full_part<S: Stakes<N>, const N: usize, const R: usize>(
             sum[j] += weight * best[j];
         }
     }
+    recorded_plays.sets.keep(k, &kept);
     if let Some(skip) = skip {
         // The rolls at or near a tie may be at one that cannot change (see `pinned_room`):
         // worth a second look when the other rolls leave room. A roll's room is at least
@@ -651,19 +693,19 @@ fn set_plays(code: u32, succ: &[u32], mut take: impl FnMut(u32)) {
 /// [`prefetch`]es the values in `after` of the plays recorded for the state at sweep
 /// position `k`, a set's plays as [`chosen_part`] reads them (when [`worth_prefetching`]).
 #[inline(always)]
-fn prefetch_chosen<T>(g: &Graph, after: &[T], chosen: &[AtomicU32], k: usize, nr: usize) {
-    let Some(codes) = chosen
+fn prefetch_chosen<T>(g: &Graph, after: &[T], recorded: Recorded<'_>, k: usize, nr: usize) {
+    let Some(codes) = recorded
+        .plays
         .get(nr * k..nr * k + nr)
         .filter(|_| worth_prefetching(after))
     else {
         return;
     };
-    let (starts, all) = g.state_successors(k);
+    let mut cursor = Cursor::default();
     for (r, code) in codes.iter().enumerate() {
         let code = code.load(Ordering::Relaxed);
         if is_set(code) {
-            let succ = &all[starts[r] as usize..starts[r + 1] as usize];
-            set_plays(code, succ, |c| prefetch(after, c as usize));
+            recorded.set_plays(g, k, r, code, &mut cursor, |c| prefetch(after, c as usize));
         } else {
             prefetch(after, code as usize);
         }
@@ -671,26 +713,25 @@ fn prefetch_chosen<T>(g: &Graph, after: &[T], chosen: &[AtomicU32], k: usize, nr
 }
 
 /// As [`full_part`], valuing only the plays recorded in `chosen` (each component's best
-/// of a roll's [`SET`]).
+/// of a roll's [`SET`], read from the [`SetStore`] where it holds them).
 #[inline]
 fn chosen_part<S: Stakes<N>, const N: usize, const R: usize>(
     g: &Graph,
     after: &[S::Slot],
     k: usize,
-    chosen: &[AtomicU32],
+    recorded: Recorded<'_>,
 ) -> [f64; N] {
     let nr = rolls::<R>(g);
-    prefetch_chosen(g, after, chosen, k + AHEAD, nr);
+    prefetch_chosen(g, after, recorded, k + AHEAD, nr);
     let mut sum = [0.0f64; N];
-    let chosen = &chosen[nr * k..nr * k + nr];
+    let chosen = &recorded.plays[nr * k..nr * k + nr];
+    let mut cursor = Cursor::default();
     for (r, (&weight, code)) in g.weights[..nr].iter().zip(chosen).enumerate() {
         // A pass reads the pass entry, worth 0 (adding -0.0 changes no sum).
         let code = code.load(Ordering::Relaxed);
         let best = if is_set(code) {
-            let (starts, all) = g.state_successors(k);
-            let succ = &all[starts[r] as usize..starts[r + 1] as usize];
             let mut best = [f64::NEG_INFINITY; N];
-            set_plays(code, succ, |code| {
+            recorded.set_plays(g, k, r, code, &mut cursor, |code| {
                 let v = value(after, code);
                 for j in 0..N {
                     best[j] = larger(best[j], v[j]);
@@ -708,8 +749,203 @@ fn chosen_part<S: Stakes<N>, const N: usize, const R: usize>(
     sum.map(|v| v / d)
 }
 
+/// The recorded entries of a cube solve and the store of their sets' plays, as its sweeps
+/// read them.
+#[derive(Clone, Copy)]
+struct Recorded<'a> {
+    plays: &'a [AtomicU32],
+    sets: &'a SetStore,
+}
+
+/// Where a state's sets lie in the [`SetStore`] as a walk over its rolls reaches them:
+/// not looked up yet (before its first set), held nowhere, or the next set's plays.
+#[derive(Default)]
+struct Cursor(Option<Option<usize>>);
+
+impl Recorded<'_> {
+    /// Calls `take` with each play of the set `code` recorded for roll `r` of the state at
+    /// sweep position `k`, from the store when it holds the state's sets, else through the
+    /// graph: the same plays in the same order. A walk over the state's rolls in order
+    /// carries `cursor` from one set to the next.
+    #[inline(always)]
+    fn set_plays(
+        &self,
+        g: &Graph,
+        k: usize,
+        r: usize,
+        code: u32,
+        cursor: &mut Cursor,
+        take: impl FnMut(u32),
+    ) {
+        let at = match code {
+            SPLIT => None,
+            _ => *cursor.0.get_or_insert_with(|| self.sets.first(k)),
+        };
+        match at {
+            Some(at) => cursor.0 = Some(Some(self.sets.plays(at, take))),
+            None => {
+                let (starts, all) = g.state_successors(k);
+                let succ = &all[starts[r] as usize..starts[r + 1] as usize];
+                set_plays(code, succ, take);
+            }
+        }
+    }
+}
+
+/// Recorded entries (states times rolls) up to which [`SetStore`] keeps the sets' plays:
+/// Hypergammon-2 and NikoNiko, whose arrays live in the caches; Hypergammon-3's sweeps
+/// wait on far memory for every play alike, and its memory is spoken for.
+const STORE_UP_TO: usize = 1 << 25;
+
+/// Marks the last play of a roll in the [`SetStore`] (successor codes stay below it, as
+/// below [`SET`]).
+const LAST: u32 = 1 << 31;
+
+/// The plays of the rolls recorded as sets ([`SET`], not [`SPLIT`]), kept beside the
+/// recorded entries: for each state whose last full look recorded a set, the plays of
+/// each such roll in roll order, each roll's last one marked [`LAST`]. A sweep over the
+/// recorded plays reads them here, near those of the states before and after, rather
+/// than through the graph, where each is a load from far memory (a third of that sweep's
+/// time on Hypergammon-2). A look that changes a state's sets rewrites them in place when
+/// they fit, else appends them; nothing is reclaimed while the solve runs, and once the
+/// store is full a state's sets are read through the graph again. Either way the same
+/// plays are read in the same order: the values are the same, bit for bit, whatever the
+/// store holds.
+struct SetStore {
+    /// By sweep position: where the state's sets start in `plays`, or [`NOWHERE`].
+    first: Vec<AtomicU32>,
+    plays: Vec<AtomicU32>,
+    used: AtomicUsize,
+}
+
+/// A state whose sets the store does not hold.
+const NOWHERE: u32 = u32::MAX;
+
+/// The plays of a state's set rolls gathered during its full look: the store holds a
+/// state's sets when they have at most this many plays (a set has at most one play for
+/// each component, a state a few sets).
+const KEPT: usize = 48;
+
+/// See [`SetStore`]: a full look's set rolls, in roll order.
+struct Kept {
+    plays: [u32; KEPT],
+    len: usize,
+    /// Whether a roll became a set, changed its set, or stopped being one.
+    changed: bool,
+}
+
+impl Kept {
+    fn new() -> Self {
+        Kept {
+            plays: [0; KEPT],
+            len: 0,
+            changed: false,
+        }
+    }
+
+    /// Adds the plays of the set `code` of a roll whose plays are `succ`; past [`KEPT`],
+    /// counts them only (the store then holds none of the state's sets).
+    #[inline]
+    fn roll(&mut self, code: u32, succ: &[u32]) {
+        let from = self.len;
+        set_plays(code, succ, |play| {
+            if self.len < KEPT {
+                self.plays[self.len] = play;
+            }
+            self.len += 1;
+        });
+        if self.len > from && self.len <= KEPT {
+            self.plays[self.len - 1] |= LAST;
+        }
+    }
+}
+
+impl SetStore {
+    /// For `n` states of `nr` rolls: room for as many plays as there are recorded
+    /// entries, or none past [`STORE_UP_TO`] or unless `wanted`.
+    fn new(n: usize, nr: usize, wanted: bool) -> Self {
+        let entries = n * nr;
+        let (first, room) = if wanted && entries <= STORE_UP_TO {
+            (n, entries)
+        } else {
+            (0, 0)
+        };
+        SetStore {
+            first: atomics(first, NOWHERE),
+            plays: atomics(room, 0),
+            used: AtomicUsize::new(0),
+        }
+    }
+
+    /// Where the sets of the state at sweep position `k` start, if the store holds them
+    /// (past the room word, see [`SetStore::keep`]).
+    #[inline]
+    fn first(&self, k: usize) -> Option<usize> {
+        self.first
+            .get(k)
+            .map(|at| at.load(Ordering::Relaxed))
+            .filter(|&at| at != NOWHERE)
+            .map(|at| at as usize + 1)
+    }
+
+    /// Calls `take` with the plays of the roll whose plays start at `at`; returns where
+    /// the next roll's plays start.
+    #[inline(always)]
+    fn plays(&self, mut at: usize, mut take: impl FnMut(u32)) -> usize {
+        loop {
+            let play = self.plays[at].load(Ordering::Relaxed);
+            take(play & !LAST);
+            at += 1;
+            if play & LAST != 0 {
+                return at;
+            }
+        }
+    }
+
+    /// Records the sets of a full look at the state at sweep position `k` (written by the
+    /// one thread that owns the state; read by the others across a barrier). A state's
+    /// plays are a word giving their room, then the plays: kept where they are while its
+    /// sets are the same, rewritten in place when the new ones fit, else appended.
+    fn keep(&self, k: usize, kept: &Kept) {
+        let Some(first) = self.first.get(k) else {
+            return;
+        };
+        let old = first.load(Ordering::Relaxed);
+        if !kept.changed && old != NOWHERE {
+            return;
+        }
+        let len = kept.len;
+        let at = if len == 0 || len > KEPT {
+            NOWHERE
+        } else {
+            let room = |at: u32| self.plays[at as usize].load(Ordering::Relaxed) as usize;
+            let at = if old != NOWHERE && room(old) >= len {
+                Some(old as usize)
+            } else {
+                let at = self.used.fetch_add(len + 1, Ordering::Relaxed);
+                self.plays.get(at..at + len + 1).map(|slots| {
+                    slots[0].store(len as u32, Ordering::Relaxed);
+                    at
+                })
+            };
+            match at {
+                Some(at) => {
+                    let slots = &self.plays[at + 1..at + 1 + len];
+                    for (slot, &play) in slots.iter().zip(&kept.plays[..len]) {
+                        slot.store(play, Ordering::Relaxed);
+                    }
+                    u32::try_from(at).unwrap_or(NOWHERE)
+                }
+                None => NOWHERE,
+            }
+        };
+        first.store(at, Ordering::Relaxed);
+    }
+}
+
 #[cfg(test)]
 mod tests {
+
     use crate::gammon::cube::{decide_money, CubeDecision, CubeState, Cubeful};
     use crate::gammon::solver::solve;
     use crate::gammon::{notation, Numbers, Variant};
@@ -740,12 +976,101 @@ mod tests {
     // every play would record and value the same ones; NikoNiko's own check is its
     // manifest checksum, here a board with NikoNiko's dice (and its passes).
     #[test]
+    fn reading_the_sets_plays_from_their_store_changes_no_bit_of_the_cube() {
+        use super::{BOTH_OFF, NONE_OFF, ONE_OFF};
+        let v = Variant::parse("points=8:checkers=3:faces=0-2:home=4").unwrap();
+        let (graph, _) = crate::gammon::solver::graph_of(&v).unwrap();
+        let solve = |store_sets| {
+            let shortcuts = super::Shortcuts {
+                eliminate: true,
+                store_sets,
+            };
+            super::solve_with(&graph, &super::Money, 1e-12, Progress::SILENT, shortcuts).unwrap()
+        };
+        let (with, without) = (solve(true), solve(false));
+        assert_eq!(with.sweeps, without.sweeps);
+        assert_eq!(with.residual.to_bits(), without.residual.to_bits());
+        let bits = |c: &super::CubeSolution| -> Vec<u64> {
+            c.values.iter().flatten().map(|e| e.to_bits()).collect()
+        };
+        assert!(bits(&with) == bits(&without), "the cubeful values differ");
+        // The board has sets, and the store holds them: a few full sweeps over each class
+        // record some, for states it then reads them for.
+        let x = super::start(graph.len(), &super::Money);
+        let run = super::Run::new(&graph, &super::Money, &x, 1e-12, super::Shortcuts::ALL);
+        for class in [BOTH_OFF, ONE_OFF, NONE_OFF] {
+            for _ in 0..4 {
+                run.pass(graph.class_segments(class), &x, None, true);
+            }
+        }
+        let held = (0..graph.len())
+            .filter(|&k| run.sets.first(k).is_some())
+            .count();
+        assert!(held > 100, "the store holds the sets of {held} states");
+    }
+
+    #[test]
+    fn the_set_store_keeps_rewrites_and_gives_up_when_full() {
+        use super::{Kept, SetStore, SET};
+        let plays = |store: &SetStore, k: usize, rolls: usize| -> Option<Vec<u32>> {
+            let mut at = store.first(k)?;
+            let mut out = Vec::new();
+            for r in 0..rolls {
+                at = store.plays(at, |c| out.push(c + 100 * r as u32));
+            }
+            Some(out)
+        };
+        let kept = |sets: &[(u32, &[u32])], changed: bool| {
+            let mut kept = Kept::new();
+            for &(mask, succ) in sets {
+                kept.roll(SET | mask, succ);
+            }
+            kept.changed = changed;
+            kept
+        };
+        // Room for 4 x 3 = 12 words.
+        let store = SetStore::new(4, 3, true);
+        store.keep(1, &kept(&[(0b101, &[10, 11, 12]), (0b10, &[20, 21])], true));
+        assert_eq!(plays(&store, 1, 2), Some(vec![10, 12, 121]));
+        let first = store.first(1);
+        // Unchanged: kept where it is. Fewer plays: rewritten in place.
+        store.keep(
+            1,
+            &kept(&[(0b101, &[10, 11, 12]), (0b10, &[20, 21])], false),
+        );
+        assert_eq!(store.first(1), first);
+        store.keep(1, &kept(&[(0b1, &[30, 31])], true));
+        assert_eq!(
+            (store.first(1), plays(&store, 1, 1)),
+            (first, Some(vec![30]))
+        );
+        // More plays than its room: appended after it (4 words used, 5 more).
+        store.keep(1, &kept(&[(0b111, &[1, 2, 3]), (0b1, &[4])], true));
+        assert_eq!(plays(&store, 1, 2), Some(vec![1, 2, 3, 104]));
+        assert!(store.first(1) > first);
+        // No room left for 4 more words (9 of 12 used), and no sets at all: held nowhere.
+        store.keep(2, &kept(&[(0b111, &[5, 6, 7])], true));
+        assert_eq!(plays(&store, 2, 1), None);
+        store.keep(1, &kept(&[], true));
+        assert_eq!(store.first(1), None);
+        // A store not wanted holds nothing.
+        let off = SetStore::new(4, 3, false);
+        off.keep(0, &kept(&[(0b1, &[7])], true));
+        assert_eq!(off.first(0), None);
+    }
+
+    #[test]
     fn skipping_the_states_whose_plays_cannot_have_changed_changes_no_bit_of_the_cube() {
         let v = Variant::parse("points=8:checkers=3:faces=0-2:home=4").unwrap();
         let (graph, _) = crate::gammon::solver::graph_of(&v).unwrap();
-        let with = super::solve_with(&graph, &super::Money, 1e-12, Progress::SILENT, true).unwrap();
-        let without =
-            super::solve_with(&graph, &super::Money, 1e-12, Progress::SILENT, false).unwrap();
+        let solve = |eliminate| {
+            let shortcuts = super::Shortcuts {
+                eliminate,
+                store_sets: true,
+            };
+            super::solve_with(&graph, &super::Money, 1e-12, Progress::SILENT, shortcuts).unwrap()
+        };
+        let (with, without) = (solve(true), solve(false));
         assert_eq!(with.sweeps, without.sweeps);
         assert_eq!(with.residual.to_bits(), without.residual.to_bits());
         let bits = |c: &super::CubeSolution| -> Vec<u64> {

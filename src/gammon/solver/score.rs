@@ -472,7 +472,11 @@ mod tests {
         let dead = vec![0.3; board.records().len()];
         let stakes = Levels::<3>::new(g, &comps, Some(&dead)).unwrap();
         let solve = |eliminate| {
-            super::super::cube::solve_at(g, &stakes, 1e-12, Progress::SILENT, eliminate).unwrap()
+            let shortcuts = super::super::cube::Shortcuts {
+                eliminate,
+                store_sets: true,
+            };
+            super::super::cube::solve_at(g, &stakes, 1e-12, Progress::SILENT, shortcuts).unwrap()
         };
         let (with, without) = (solve(true), solve(false));
         assert_eq!(with.1, without.1);
