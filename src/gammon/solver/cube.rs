@@ -972,28 +972,32 @@ mod tests {
         decide_money(c, CubeState::Centred, false).action.unwrap()
     }
 
-    // Skipping a state in a full sweep takes its recorded plays, and only where a look at
-    // every play would record and value the same ones; NikoNiko's own check is its
-    // manifest checksum, here a board with NikoNiko's dice (and its passes).
-    #[test]
-    fn reading_the_sets_plays_from_their_store_changes_no_bit_of_the_cube() {
-        use super::{BOTH_OFF, NONE_OFF, ONE_OFF};
+    /// Solves a board with NikoNiko's dice (and its passes) with every shortcut and
+    /// with `fewer`, and compares the two bit for bit; returns the board's graph.
+    fn the_same_bits_with_fewer_shortcuts(fewer: super::Shortcuts) -> super::Graph {
         let v = Variant::parse("points=8:checkers=3:faces=0-2:home=4").unwrap();
         let (graph, _) = crate::gammon::solver::graph_of(&v).unwrap();
-        let solve = |store_sets| {
-            let shortcuts = super::Shortcuts {
-                eliminate: true,
-                store_sets,
-            };
+        let solve = |shortcuts| {
             super::solve_with(&graph, &super::Money, 1e-12, Progress::SILENT, shortcuts).unwrap()
         };
-        let (with, without) = (solve(true), solve(false));
+        let (with, without) = (solve(super::Shortcuts::ALL), solve(fewer));
         assert_eq!(with.sweeps, without.sweeps);
         assert_eq!(with.residual.to_bits(), without.residual.to_bits());
         let bits = |c: &super::CubeSolution| -> Vec<u64> {
             c.values.iter().flatten().map(|e| e.to_bits()).collect()
         };
         assert!(bits(&with) == bits(&without), "the cubeful values differ");
+        assert!(with.sweeps > 50, "{} sweeps", with.sweeps);
+        graph
+    }
+
+    #[test]
+    fn reading_the_sets_plays_from_their_store_changes_no_bit_of_the_cube() {
+        use super::{BOTH_OFF, NONE_OFF, ONE_OFF};
+        let graph = the_same_bits_with_fewer_shortcuts(super::Shortcuts {
+            eliminate: true,
+            store_sets: false,
+        });
         // The board has sets, and the store holds them: a few full sweeps over each class
         // record some, for states it then reads them for.
         let x = super::start(graph.len(), &super::Money);
@@ -1059,25 +1063,15 @@ mod tests {
         assert_eq!(off.first(0), None);
     }
 
+    // Skipping a state in a full sweep takes its recorded plays, and only where a look at
+    // every play would record and value the same ones; NikoNiko's own check is its
+    // manifest checksum, here a board with NikoNiko's dice (and its passes).
     #[test]
     fn skipping_the_states_whose_plays_cannot_have_changed_changes_no_bit_of_the_cube() {
-        let v = Variant::parse("points=8:checkers=3:faces=0-2:home=4").unwrap();
-        let (graph, _) = crate::gammon::solver::graph_of(&v).unwrap();
-        let solve = |eliminate| {
-            let shortcuts = super::Shortcuts {
-                eliminate,
-                store_sets: true,
-            };
-            super::solve_with(&graph, &super::Money, 1e-12, Progress::SILENT, shortcuts).unwrap()
-        };
-        let (with, without) = (solve(true), solve(false));
-        assert_eq!(with.sweeps, without.sweeps);
-        assert_eq!(with.residual.to_bits(), without.residual.to_bits());
-        let bits = |c: &super::CubeSolution| -> Vec<u64> {
-            c.values.iter().flatten().map(|e| e.to_bits()).collect()
-        };
-        assert!(bits(&with) == bits(&without), "the cubeful values differ");
-        assert!(with.sweeps > 50, "{} sweeps", with.sweeps);
+        the_same_bits_with_fewer_shortcuts(super::Shortcuts {
+            eliminate: false,
+            store_sets: true,
+        });
     }
 
     fn close(a: f64, b: f64) {
