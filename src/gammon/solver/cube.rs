@@ -468,8 +468,9 @@ fn full_part<S: Stakes<N>, const N: usize, const R: usize>(
     prefetch_plays(g, after, k + AHEAD);
     let chosen = recorded_plays.plays;
     let nr = rolls::<R>(g);
-    // The plays of the rolls recorded as sets, in roll order, for the store.
-    let mut kept = Kept::new();
+    // The plays of the rolls recorded as sets, in roll order, for the store (when there
+    // is one: without, a look does no more than before it existed).
+    let mut kept = recorded_plays.sets.wanted().then(Kept::new);
     let mut sum = [0.0f64; N];
     // How far every value may move, at least, before a look would record something else:
     // the least over the rolls.
@@ -522,10 +523,12 @@ fn full_part<S: Stakes<N>, const N: usize, const R: usize>(
         } else {
             room = room.min(roll_room);
         }
-        if is_set(now) && now != SPLIT {
-            kept.roll(now, succ);
+        if let Some(kept) = &mut kept {
+            if is_set(now) && now != SPLIT {
+                kept.roll(now, succ);
+            }
+            kept.changed |= now != code && (is_set(now) || is_set(code));
         }
-        kept.changed |= now != code && (is_set(now) || is_set(code));
         if now != code {
             recorded.store(now, Ordering::Relaxed);
             // Only a new best play restarts the rhythm, not a roll that turns into a set
@@ -538,7 +541,9 @@ fn full_part<S: Stakes<N>, const N: usize, const R: usize>(
             sum[j] += weight * best[j];
         }
     }
-    recorded_plays.sets.keep(k, &kept);
+    if let Some(kept) = &kept {
+        recorded_plays.sets.keep(k, kept);
+    }
     if let Some(skip) = skip {
         // The rolls at or near a tie may be at one that cannot change (see `pinned_room`):
         // worth a second look when the other rolls leave room. A roll's room is at least
@@ -778,6 +783,7 @@ impl Recorded<'_> {
         take: impl FnMut(u32),
     ) {
         let at = match code {
+            _ if !self.sets.wanted() => None,
             SPLIT => None,
             _ => *cursor.0.get_or_insert_with(|| self.sets.first(k)),
         };
@@ -875,6 +881,12 @@ impl SetStore {
             plays: atomics(room, 0),
             used: AtomicUsize::new(0),
         }
+    }
+
+    /// Whether there is a store (see [`SetStore::new`]).
+    #[inline(always)]
+    fn wanted(&self) -> bool {
+        !self.first.is_empty()
     }
 
     /// Where the sets of the state at sweep position `k` start, if the store holds them
