@@ -94,6 +94,15 @@ pair() {
     printf '%-34s %s   %s; processor time %s\n' "" "$n" "$same" \
         "$(awk -v a="$p" -v b="$n" 'BEGIN { split(a, x, " "); split(b, y, " "); printf "%.2fx faster", x[2] / y[2] }')"
     if [ "$runs" -gt 1 ]; then
+        # Run i of each binary ran back to back: the median of those pairs' ratios is
+        # steadier than the ratio of medians on a machine whose speed drifts.
+        python3 -c 'import statistics as s, sys
+p = [l.split() for l in open(sys.argv[1]) if l.strip()]
+n = [l.split() for l in open(sys.argv[2]) if l.strip()]
+for i, what in ((0, "wall"), (1, "processor")):
+    r = sorted(float(a[i]) / float(b[i]) for a, b in zip(p, n))
+    print("  per-pair ratio, %-9s median %.2fx (quartiles %.2f-%.2f)" % (what, s.median(r), r[len(r) // 4], r[3 * len(r) // 4]))' \
+            "$WORK/prev.txt" "$WORK/new.txt"
         printf '%-34s previous %s; new %s\n' "  each run's wall s:" \
             "$(cut -d' ' -f1 "$WORK/prev.txt" | tr '\n' ' ')" "$(cut -d' ' -f1 "$WORK/new.txt" | tr '\n' ' ')"
     fi

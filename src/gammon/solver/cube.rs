@@ -957,7 +957,6 @@ impl SetStore {
 
 #[cfg(test)]
 mod tests {
-
     use crate::gammon::cube::{decide_money, CubeDecision, CubeState, Cubeful};
     use crate::gammon::solver::solve;
     use crate::gammon::{notation, Numbers, Variant};
