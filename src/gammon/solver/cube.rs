@@ -782,18 +782,14 @@ impl Recorded<'_> {
         cursor: &mut Cursor,
         take: impl FnMut(u32),
     ) {
+        // Without a store, `first` holds nothing: every set is read through the graph.
         let at = match code {
-            _ if !self.sets.wanted() => None,
             SPLIT => None,
             _ => *cursor.0.get_or_insert_with(|| self.sets.first(k)),
         };
         match at {
             Some(at) => cursor.0 = Some(Some(self.sets.plays(at, take))),
-            None => {
-                let (starts, all) = g.state_successors(k);
-                let succ = &all[starts[r] as usize..starts[r + 1] as usize];
-                set_plays(code, succ, take);
-            }
+            None => set_plays(code, g.successors(k, r), take),
         }
     }
 }
