@@ -27,7 +27,7 @@
 //! the few plays that are best in some component.
 
 use super::graph::{decode, Graph, BOTH_OFF, NONE_OFF, ONE_OFF};
-use super::solve::{atomics, filled, Elimination, Schedule, Skip};
+use super::solve::{atomics, filled, Elimination, Schedule, Seed, Skip};
 pub(crate) use super::stakes::{Money, Stakes};
 use super::sweep::{
     by_rolls, iterate, level_sweep, prefetch, prefetch_plays, rolls, worth_prefetching, Keep, Slot,
@@ -77,16 +77,37 @@ pub struct CubeSolution<const N: usize = 4> {
     pub values: Vec<[f64; N]>,
     /// Sweeps (full and policy sweeps alike, over a class or over every state).
     pub sweeps: u32,
-    /// The largest change in the last sweep (a full one over every state).
+    /// The largest change in the last sweep over every state (the classes' last full
+    /// sweeps, one after the other: see [`solve`]).
     pub residual: f64,
 }
 
 /// Solves the four no-double equities of money play for every state to `tolerance`, class
-/// by class (each until a sweep over it changes nothing by `tolerance`), then sweeps over
-/// every state until one changes nothing by `tolerance`; each iteration ends on a full
-/// sweep, so the recorded plays are the best ones at the fixed point.
+/// by class, each until a full sweep over it changes nothing by `tolerance` (so the
+/// recorded plays are the best ones at the fixed point). A class leads only to itself and
+/// to the classes before it, so those last sweeps, one after the other, are a sweep over
+/// every state; only when one of them was damped do sweeps over every state follow.
 pub fn solve(graph: &Graph, tolerance: f64, progress: Progress<'_>) -> Result<CubeSolution, Error> {
-    solve_with(graph, &Money, tolerance, progress, Shortcuts::ALL)
+    solve_with(graph, &Money, tolerance, progress, Shortcuts::ALL, None)
+}
+
+/// As [`solve`], beside the cubeless solve that hands `seed` the plays of its first full
+/// sweep over the class with no checker off: the cube's sweeps over that class start from
+/// them (see [`Seed`]).
+pub(super) fn solve_seeded(
+    graph: &Graph,
+    tolerance: f64,
+    progress: Progress<'_>,
+    seed: &Seed,
+) -> Result<CubeSolution, Error> {
+    solve_with(
+        graph,
+        &Money,
+        tolerance,
+        progress,
+        Shortcuts::ALL,
+        Some(seed),
+    )
 }
 
 /// As [`solve`], for any stakes: the values by solver position (with the wins and the
@@ -97,7 +118,7 @@ pub(crate) fn solve_stakes<S: Stakes<N>, const N: usize>(
     tolerance: f64,
     progress: Progress<'_>,
 ) -> Result<(Vec<S::Slot>, u32, f64), Error> {
-    solve_at(graph, stakes, tolerance, progress, Shortcuts::ALL)
+    solve_at(graph, stakes, tolerance, progress, Shortcuts::ALL, None)
 }
 
 /// The shortcuts a cube solve takes, neither of which changes a bit of its result (the
@@ -125,8 +146,9 @@ fn solve_with<S: Stakes<N>, const N: usize>(
     tolerance: f64,
     progress: Progress<'_>,
     shortcuts: Shortcuts,
+    seed: Option<&Seed>,
 ) -> Result<CubeSolution<N>, Error> {
-    let (x, sweeps, residual) = solve_at(graph, stakes, tolerance, progress, shortcuts)?;
+    let (x, sweeps, residual) = solve_at(graph, stakes, tolerance, progress, shortcuts, seed)?;
     let pos = &graph.solver_pos;
     let values = crate::par::collect(pos.len(), |i| x[pos[i] as usize].get());
     Ok(CubeSolution {
@@ -143,16 +165,24 @@ pub(super) fn solve_at<S: Stakes<N>, const N: usize>(
     tolerance: f64,
     progress: Progress<'_>,
     shortcuts: Shortcuts,
+    seed: Option<&Seed>,
 ) -> Result<(Vec<S::Slot>, u32, f64), Error> {
     let n = graph.len();
     let x = start(n, stakes);
     let mut run = Run::new(graph, stakes, &x, tolerance, shortcuts);
     // Class by class (see `graph`): a class leads only to itself and to the classes
-    // solved before it. Then a sweep over every state, whose change is the residual.
+    // solved before it, so the last sweeps of the classes, one after the other, are a
+    // sweep over every state (the order of `graph.segments`): when each was a plain one
+    // (not damped), the largest of their changes is the residual.
+    let mut residual = 0.0f64;
+    let mut damped = false;
     for class in [BOTH_OFF, ONE_OFF, NONE_OFF] {
         run.start();
         let bounds = graph.class_segments(class);
-        iterate(
+        if let Some(plays) = seed.filter(|_| class == NONE_OFF).and_then(Seed::wait) {
+            run.seeded(graph.class_span(class), &plays);
+        }
+        let (_, change) = iterate(
             progress,
             "cube",
             tolerance,
@@ -160,16 +190,22 @@ pub(super) fn solve_at<S: Stakes<N>, const N: usize>(
             graph.class_span(class),
             &mut |x, keep, jumped| run.sweep(bounds, x, keep, jumped),
         )?;
+        residual = residual.max(change);
+        damped |= run.last_step < 1.0;
     }
-    run.start();
-    let (_, residual) = iterate(
-        progress,
-        "cube",
-        tolerance,
-        &x,
-        0..n,
-        &mut |x, keep, jumped| run.sweep(&graph.segments, x, keep, jumped),
-    )?;
+    if damped {
+        // A damped sweep moves each value only part of the way: sweeps over every state
+        // until a plain one changes nothing by the tolerance.
+        run.start();
+        (_, residual) = iterate(
+            progress,
+            "cube",
+            tolerance,
+            &x,
+            0..n,
+            &mut |x, keep, jumped| run.sweep(&graph.segments, x, keep, jumped),
+        )?;
+    }
     Ok((x, run.sweeps, residual))
 }
 
@@ -260,6 +296,8 @@ struct Run<'a, S: Stakes<N>, const N: usize> {
     schedule: Schedule,
     /// The step (see [`DAMPING`]) and the changes of the sweeps since it was last set to 1.
     step: f64,
+    /// The step the last sweep took.
+    last_step: f64,
     changes: Vec<f64>,
     /// The change when the step was last damped, and how often plain sweeps were tried
     /// again since.
@@ -293,6 +331,7 @@ impl<'a, S: Stakes<N>, const N: usize> Run<'a, S, N> {
             changed: AtomicBool::new(false),
             schedule: Schedule::new(),
             step: 1.0,
+            last_step: 1.0,
             changes: Vec::new(),
             damped_at: 0.0,
             retries: 0,
@@ -308,6 +347,17 @@ impl<'a, S: Stakes<N>, const N: usize> Run<'a, S, N> {
         self.step = 1.0;
         self.changes.clear();
         self.retries = 0;
+    }
+
+    /// Records `plays` (by sweep position and moving roll) for the states of `span`, as a
+    /// full sweep would: the class's first sweeps value them (see [`Seed`]).
+    fn seeded(&mut self, span: std::ops::Range<usize>, plays: &[u32]) {
+        let nr = self.g.roll_count();
+        let chosen = &self.chosen[span.start * nr..span.end * nr];
+        for (entry, &play) in chosen.iter().zip(plays) {
+            entry.store(play, Ordering::Relaxed);
+        }
+        self.schedule.after_full(true);
     }
 
     /// Advances the clock of [`Elimination`] by a change.
@@ -336,6 +386,7 @@ impl<'a, S: Stakes<N>, const N: usize> Run<'a, S, N> {
             refresh(self.g, self.stakes, x, &self.after, span);
         }
         let mut full = self.schedule.next_is_full();
+        self.last_step = self.step;
         let mut change = self.pass(bounds, x, keep, full);
         self.tick(change);
         if !full && change < self.tolerance {
@@ -985,7 +1036,15 @@ mod tests {
         let v = Variant::parse("points=8:checkers=3:faces=0-2:home=4").unwrap();
         let (graph, _) = crate::gammon::solver::graph_of(&v).unwrap();
         let solve = |shortcuts| {
-            super::solve_with(&graph, &super::Money, 1e-12, Progress::SILENT, shortcuts).unwrap()
+            super::solve_with(
+                &graph,
+                &super::Money,
+                1e-12,
+                Progress::SILENT,
+                shortcuts,
+                None,
+            )
+            .unwrap()
         };
         let (with, without) = (solve(super::Shortcuts::ALL), solve(fewer));
         assert_eq!(with.sweeps, without.sweeps);

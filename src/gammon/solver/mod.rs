@@ -37,7 +37,9 @@ pub const TOLERANCE: f64 = 1e-12;
 /// of work, so one thread a stage does the same work in less processor time. A larger
 /// variant solves them one after the other, on every thread: the cubeless solve frees
 /// most of the graph before its outcome arrays are made, which keeps its peak memory to
-/// the cube's (Hypergammon-3: 37 million states, 6 GB).
+/// the cube's (Hypergammon-3: 37 million states, 6 GB). Side by side, the cube's sweeps
+/// over the class with no checker off start from the cubeless solve's first plays there
+/// (`solve::Seed`); one after the other, from their own first full sweep.
 const SIDE_BY_SIDE_BELOW: usize = 4 << 20;
 
 /// The six exclusive outcome chances for the side on roll, in the solver's order: win
@@ -193,7 +195,9 @@ pub fn solve(variant: &Variant, cube: bool, progress: Progress<'_>) -> Result<So
 }
 
 /// As [`solve`], the cube and the cubeless values side by side when the variant has
-/// fewer than `side_by_side_below` states. Either way the result is the same, bit for bit.
+/// fewer than `side_by_side_below` states. The cubeless values are the same either way, bit
+/// for bit; the cube's reach the same fixed point by another path (their own first full
+/// sweep in place of the cubeless solve's plays), the same whatever the thread count.
 fn solve_in(
     variant: &Variant,
     cube: bool,
@@ -215,9 +219,13 @@ fn solve_in(
             "iterating the cube and, beside it, the cubeless values",
             None,
         );
-        let (cube, cubeless) = solve::side_by_side(
-            || cube::solve(&graph, TOLERANCE, progress),
-            || solve::solve(solve::Held::Shared(&graph), TOLERANCE, progress),
+        // The cube's sweeps over the class with no checker off start from the plays of the
+        // cubeless solve's first full sweep over it (see `solve::Seed`). On one thread the
+        // cubeless solve runs first, so that the plays are there when the cube wants them.
+        let seed = solve::Seed::default();
+        let (cubeless, cube) = solve::side_by_side(
+            || solve::solve_seeding(solve::Held::Shared(&graph), TOLERANCE, progress, &seed),
+            || cube::solve_seeded(&graph, TOLERANCE, progress, &seed),
         );
         (Some(cube?), cubeless?)
     } else {
@@ -478,24 +486,39 @@ mod tests {
     }
 
     #[test]
-    fn the_cube_beside_the_cubeless_solve_changes_no_bit() {
+    fn the_cube_beside_the_cubeless_solve_is_the_same_on_one_thread_and_agrees_with_it_alone() {
         let v = Variant::parse("points=7:checkers=3:faces=1-4:home=2").unwrap();
-        // Two threads, so that the two solves do run side by side (one a thread).
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(2)
-            .build()
-            .unwrap();
-        let beside = pool.install(|| solve_in(&v, true, Progress::SILENT, usize::MAX).unwrap());
-        let in_turn = pool.install(|| solve_in(&v, true, Progress::SILENT, 0).unwrap());
+        let pool = |threads| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap()
+        };
+        // Two threads, so that the two solves do run side by side (one a thread); on one,
+        // the cubeless solve runs first and the cube's after it, from the same plays.
+        let beside = pool(2).install(|| solve_in(&v, true, Progress::SILENT, usize::MAX).unwrap());
+        let one = pool(1).install(|| solve_in(&v, true, Progress::SILENT, usize::MAX).unwrap());
+        // In turn, the cube's solve starts from no plays of the cubeless one.
+        let in_turn = pool(2).install(|| solve_in(&v, true, Progress::SILENT, 0).unwrap());
         let bits = |x: &[f64]| x.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
-        assert!(bits(&beside.equity) == bits(&in_turn.equity));
-        let flat = |c: &Option<Vec<[f64; 4]>>| bits(&c.as_ref().unwrap().concat());
-        assert!(flat(&beside.cube) == flat(&in_turn.cube));
-        assert!(beside.outcomes.concat() == in_turn.outcomes.concat());
-        assert_eq!(
-            (beside.report.sweeps, beside.report.cube_sweeps),
-            (in_turn.report.sweeps, in_turn.report.cube_sweeps)
-        );
+        let flat = |c: &Option<Vec<[f64; 4]>>| c.as_ref().unwrap().concat();
+        assert!(bits(&flat(&beside.cube)) == bits(&flat(&one.cube)));
+        assert_eq!(beside.report.cube_sweeps, one.report.cube_sweeps);
+        for other in [&one, &in_turn] {
+            // The cubeless values do not depend on the cube beside them.
+            assert!(bits(&beside.equity) == bits(&other.equity));
+            assert!(beside.outcomes.concat() == other.outcomes.concat());
+            assert_eq!(beside.report.sweeps, other.report.sweeps);
+        }
+        // Seeded or not, the cube's values are the same fixed point.
+        let (a, b) = (flat(&beside.cube), flat(&in_turn.cube));
+        let most = a
+            .iter()
+            .zip(&b)
+            .map(|(x, y)| (x - y).abs())
+            .fold(0.0, f64::max);
+        assert!(most < 1e-10, "{most}");
+        assert!(a.len() > 20_000, "{}", a.len());
     }
 
     #[test]

@@ -476,7 +476,8 @@ mod tests {
                 eliminate,
                 store_sets: true,
             };
-            super::super::cube::solve_at(g, &stakes, 1e-12, Progress::SILENT, shortcuts).unwrap()
+            super::super::cube::solve_at(g, &stakes, 1e-12, Progress::SILENT, shortcuts, None)
+                .unwrap()
         };
         let (with, without) = (solve(true), solve(false));
         assert_eq!(with.1, without.1);

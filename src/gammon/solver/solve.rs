@@ -10,9 +10,10 @@
 //! roll the game never ends and both equities are 0.)
 //!
 //! The classes of the graph are solved one after the other — both sides off, one side,
-//! neither — since each leads only to itself and to those before it; a last sweep over
-//! every state confirms the whole. The error falls geometrically (hits send games back
-//! up the levels), so four more devices cut the work: Aitken extrapolation of the
+//! neither — since each leads only to itself and to those before it; the classes' last
+//! sweeps, one after the other, are a sweep over every state and confirm the whole. The
+//! error falls geometrically (hits send games back up the levels), so four more devices
+//! cut the work: Aitken extrapolation of the
 //! geometric tail ([`super::sweep::iterate`]); modified policy iteration (full sweeps
 //! only now and then, growing rarer while they change no play; the sweeps between value
 //! only the best plays last found); action elimination (a full sweep skips a state whose
@@ -54,7 +55,76 @@ pub struct Cubeless {
 /// Solves every state to `tolerance` (the largest change in a sweep). `progress` shows
 /// the sweeps.
 pub fn solve(graph: Held<'_>, tolerance: f64, progress: Progress<'_>) -> Result<Cubeless, Error> {
-    solve_with(graph, tolerance, progress, true)
+    solve_with(graph, tolerance, progress, true, None)
+}
+
+/// As [`solve`], handing `seed` the plays its first full sweep over the class with no
+/// checker off records (see [`Seed`]).
+pub fn solve_seeding(
+    graph: Held<'_>,
+    tolerance: f64,
+    progress: Progress<'_>,
+    seed: &Seed,
+) -> Result<Cubeless, Error> {
+    // However the solve ends, the cube's solve waiting for the plays goes on (without).
+    let _closed = seed.closes();
+    solve_with(graph, tolerance, progress, true, Some(seed))
+}
+
+/// The plays the cubeless solve's first full sweep over the class with no checker off
+/// records (by sweep position and moving roll, as the solve's own), handed to the cube's
+/// solve running beside it: they start its sweeps over that class in place of a full
+/// sweep of its own (the dearest of its sweeps, every value still 0), as the cube's
+/// plays nearly always agree with them. The cube's iteration still ends on its own full
+/// sweeps, at the same fixed point. The plays are the same whatever the thread count, so
+/// the cube's values are too.
+#[derive(Default)]
+pub struct Seed {
+    plays: std::sync::Mutex<SeedState>,
+    ready: std::sync::Condvar,
+}
+
+#[derive(Default)]
+struct SeedState {
+    plays: Option<Arc<Vec<u32>>>,
+    /// The cubeless solve has ended: no plays will come if none have.
+    closed: bool,
+}
+
+impl Seed {
+    /// Hands over the plays.
+    fn publish(&self, plays: Vec<u32>) {
+        let mut state = self.plays.lock().unwrap_or_else(|e| e.into_inner());
+        state.plays = Some(Arc::new(plays));
+        self.ready.notify_all();
+    }
+
+    /// Marks the seed closed when the value returned is dropped.
+    fn closes(&self) -> impl Drop + '_ {
+        struct Closes<'a>(&'a Seed);
+        impl Drop for Closes<'_> {
+            fn drop(&mut self) {
+                let mut state = self.0.plays.lock().unwrap_or_else(|e| e.into_inner());
+                state.closed = true;
+                self.0.ready.notify_all();
+            }
+        }
+        Closes(self)
+    }
+
+    /// The plays, once handed over; none if the cubeless solve ended without (an error).
+    pub(super) fn wait(&self) -> Option<Arc<Vec<u32>>> {
+        let mut state = self.plays.lock().unwrap_or_else(|e| e.into_inner());
+        loop {
+            if let Some(plays) = &state.plays {
+                return Some(Arc::clone(plays));
+            }
+            if state.closed {
+                return None;
+            }
+            state = self.ready.wait(state).unwrap_or_else(|e| e.into_inner());
+        }
+    }
 }
 
 /// The graph as the cubeless solve holds it: its own, whose successors it frees once the
@@ -89,6 +159,7 @@ fn solve_with(
     tolerance: f64,
     progress: Progress<'_>,
     eliminate: bool,
+    seed: Option<&Seed>,
 ) -> Result<Cubeless, Error> {
     let graph: &Graph = held.graph();
     let n = graph.len();
@@ -114,10 +185,11 @@ fn solve_with(
         elimination: eliminate.then(|| Elimination::new(n)),
     };
     // Class by class (see `graph`): a class leads only to itself and to the classes
-    // solved before it. Then sweeps over every state until one changes nothing by
-    // `tolerance` or more: their residual is the one reported.
+    // solved before it, each until a full sweep over it changes nothing by `tolerance`.
+    // The largest of those last changes is the residual reported (see below).
+    let mut last = 0.0f64;
     for class in [BOTH_OFF, ONE_OFF] {
-        solve_class(&mut run, progress, &e, class)?;
+        last = last.max(solve_class(&mut run, progress, &e, class, None)?);
     }
 
     // The gammon and backgammon chances follow the plays the last full sweep over their
@@ -144,18 +216,11 @@ fn solve_with(
         },
     );
     let (equities, gammons) = side_by_side(
+        // A class leads only to itself and to the classes solved before it, so the last
+        // sweeps of the classes, one after the other, are a sweep over every state (the
+        // order of `graph.segments`): the largest of their changes is the residual.
         || -> Result<f64, Error> {
-            solve_class(&mut run, progress, &e, NONE_OFF)?;
-            run.start();
-            let (_, residual) = iterate(
-                progress,
-                "equity",
-                tolerance,
-                &e,
-                0..n,
-                &mut |e, keep, jumped| run.sweep(&graph.segments, e, keep, jumped),
-            )?;
-            Ok(residual)
+            Ok(last.max(solve_class(&mut run, progress, &e, NONE_OFF, seed)?))
         },
         || {
             let started = std::time::Instant::now();
@@ -253,26 +318,37 @@ fn solve_with(
     })
 }
 
-/// Solves the equities of one class (the classes before it solved).
+/// Solves the equities of one class (the classes before it solved); returns the change
+/// of its last sweep, a full one. Hands `seed` the plays of the first sweep, a full one.
 fn solve_class(
     run: &mut PolicyIteration,
     progress: Progress<'_>,
     e: &[Scalar],
     class: usize,
-) -> Result<(), Error> {
+    mut seed: Option<&Seed>,
+) -> Result<f64, Error> {
     let g = run.g;
     let bounds = g.class_segments(class);
     run.start();
     let tolerance = run.tolerance;
-    iterate(
+    let span = g.class_span(class);
+    let nr = g.roll_count();
+    let (_, change) = iterate(
         progress,
         "equity",
         tolerance,
         e,
-        g.class_span(class),
-        &mut |e, keep, jumped| run.sweep(bounds, e, keep, jumped),
+        span.clone(),
+        &mut |e, keep, jumped| {
+            let change = run.sweep(bounds, e, keep, jumped);
+            if let Some(seed) = seed.take() {
+                let chosen = &run.chosen[span.start * nr..span.end * nr];
+                seed.publish(chosen.iter().map(|c| c.load(Ordering::Relaxed)).collect());
+            }
+            change
+        },
     )?;
-    Ok(())
+    Ok(change)
 }
 
 /// Runs `a` and `b` at the same time, each on half the threads of the current pool (and
@@ -828,10 +904,16 @@ mod tests {
                 .unwrap()
                 .0
         };
-        let with =
-            solve_with(Held::Own(&mut graph()), 1e-12, Progress::SILENT, true).expect("converges");
-        let without =
-            solve_with(Held::Own(&mut graph()), 1e-12, Progress::SILENT, false).expect("converges");
+        let with = solve_with(Held::Own(&mut graph()), 1e-12, Progress::SILENT, true, None)
+            .expect("converges");
+        let without = solve_with(
+            Held::Own(&mut graph()),
+            1e-12,
+            Progress::SILENT,
+            false,
+            None,
+        )
+        .expect("converges");
         assert_eq!(with.sweeps, without.sweeps);
         assert_eq!(with.residual.to_bits(), without.residual.to_bits());
         let bits = |s: &Cubeless| s.equity.iter().map(|e| e.to_bits()).collect::<Vec<_>>();
