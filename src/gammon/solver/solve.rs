@@ -186,7 +186,8 @@ fn solve_with(
     };
     // Class by class (see `graph`): a class leads only to itself and to the classes
     // solved before it, each until a full sweep over it changes nothing by `tolerance`.
-    // The largest of those last changes is the residual reported (see below).
+    // So those last sweeps, one after the other, are a sweep over every state (the order
+    // of `graph.segments`): the largest of their changes is the residual reported.
     let mut last = 0.0f64;
     for class in [BOTH_OFF, ONE_OFF] {
         last = last.max(solve_class(&mut run, progress, &e, class, None)?);
@@ -216,9 +217,6 @@ fn solve_with(
         },
     );
     let (equities, gammons) = side_by_side(
-        // A class leads only to itself and to the classes solved before it, so the last
-        // sweeps of the classes, one after the other, are a sweep over every state (the
-        // order of `graph.segments`): the largest of their changes is the residual.
         || -> Result<f64, Error> {
             Ok(last.max(solve_class(&mut run, progress, &e, NONE_OFF, seed)?))
         },
