@@ -25,8 +25,8 @@
 
 use super::graph::{class, decode, Graph, BOTH_OFF, NONE_OFF, ONE_OFF};
 use super::sweep::{
-    by_rolls, iterate, level_sweep, prefetch_plays, prefetch_recorded, rolls, with_loans, Duo,
-    Keep, Scalar, Slot, AHEAD,
+    by_rolls, iterate, iterate_apart, level_sweep, prefetch_plays, prefetch_recorded, rolls,
+    with_loans, Duo, Keep, Quad, Scalar, Slot, AHEAD,
 };
 use crate::gammon::Error;
 use crate::progress::Progress;
@@ -248,7 +248,8 @@ fn solve_with(
     let graph: &Graph = held.graph();
     // With neither off, all four chances (see `Tail`); plays that bear off a first
     // checker lead to states just solved. The gammon chances (won, lost) and the
-    // backgammon chances are two systems that never meet: they are solved side by side.
+    // backgammon chances are two systems that never meet: each is iterated as it would be
+    // alone, both in the same sweeps (see `iterate_apart`).
     let none = compact(graph, policy, NONE_OFF, [0.0; 4], |c, w, code| {
         let t = match decode(graph.win, code) {
             Err(points) => [
@@ -258,38 +259,33 @@ fn solve_with(
                 0.0,
             ],
             Ok(t) if class(graph.off[t as usize]) == NONE_OFF => return true,
-            Ok(t) => flip(&tail(graph, t as usize, &duo, &[], &[])),
+            Ok(t) => flip(&tail(graph, t as usize, &duo, &[])),
         };
         for (c, t) in c.iter_mut().zip(t) {
             *c += w * t;
         }
         false
     });
-    // Each side allocates its own arrays, at the same time as the other.
-    let solve_none = |what: &str, j: usize| -> (Result<(u32, f64), Error>, Vec<Duo>) {
-        let x: Vec<Duo> = filled(n + 4, [0.0; 2]);
-        let scratch: Vec<Duo> = filled(n, [0.0; 2]);
-        // The pair's own constants (see [`Tail`]: won at `j`, lost at `j + 2`).
-        let constant: Vec<[f64; 2]> = none.constant.iter().map(|c| [c[j], c[j + 2]]).collect();
-        let result = iterate(
-            progress,
-            what,
-            tolerance,
-            &x,
-            graph.class_span(NONE_OFF),
-            &mut |x, keep, _| {
-                let policy = (none.first, none.codes.as_slice(), constant.as_slice());
-                none_off_sweep(graph, policy, x, &scratch, keep)
-            },
-        );
-        (result, x)
-    };
-    let ((g_run, g2), (b_run, b2)) = side_by_side(
-        || solve_none("gammons, none off", 0),
-        || solve_none("backgammons, none off", 1),
-    );
-    let ((g_sweeps, g_residual), (b_sweeps, b_residual)) = (g_run?, b_run?);
-    let (none_sweeps, none_residual) = (g_sweeps + b_sweeps, g_residual.max(b_residual));
+    // The gammons (won, lost) and the backgammons (won, lost) in the four components of a
+    // slot: one sweep reads each state's plays once for both.
+    let x: Vec<Quad> = filled(n + 4, [0.0; 4]);
+    let scratch: Vec<Quad> = filled(n, [0.0; 4]);
+    let constant: Vec<[f64; 4]> = none
+        .constant
+        .iter()
+        .map(|c| [c[0], c[2], c[1], c[3]])
+        .collect();
+    let policy = (none.first, none.codes.as_slice(), constant.as_slice());
+    let [(g_sweeps, g_residual), (b_sweeps, b_residual)] = iterate_apart(
+        progress,
+        "gammons and backgammons, none off",
+        tolerance,
+        &x,
+        graph.class_span(NONE_OFF),
+        &mut |x, keep, _, live| none_off_sweep(graph, policy, x, &scratch, keep, live),
+    )?;
+    drop(scratch);
+    let (none_sweeps, none_residual) = (g_sweeps.max(b_sweeps), g_residual.max(b_residual));
 
     let outcome_seconds = gammons.1 + outcomes_started.elapsed().as_secs_f64();
     // By dense index.
@@ -300,7 +296,7 @@ fn solve_with(
         if deadlocked(graph, s) {
             [0.0; 6]
         } else {
-            outcomes_from(e[s].get(), &tail(graph, s, &duo, &g2, &b2))
+            outcomes_from(e[s].get(), &tail(graph, s, &duo, &x))
         }
     });
     let (outcome_sweeps, outcome_residual) =
@@ -723,10 +719,10 @@ fn outcomes_from(e: f64, t: &Tail) -> Exclusive {
 }
 
 /// The chances of the state at solver position `s` (see [`Tail`]) from the results of
-/// the classes: `duo` for one side off; for neither, `gammons` (won, lost) and
-/// `backgammons` (won, lost).
+/// the classes: `duo` for one side off; for neither, `none` (gammons won and lost, then
+/// backgammons won and lost).
 #[inline]
-fn tail(g: &Graph, s: usize, duo: &[Duo], gammons: &[Duo], backgammons: &[Duo]) -> Tail {
+fn tail(g: &Graph, s: usize, duo: &[Duo], none: &[Quad]) -> Tail {
     match g.off[s] {
         // The side on roll has borne off a checker, the opponent none.
         1 => {
@@ -738,7 +734,7 @@ fn tail(g: &Graph, s: usize, duo: &[Duo], gammons: &[Duo], backgammons: &[Duo]) 
             [0.0, 0.0, gammon, backgammon]
         }
         0 => {
-            let ([gw, gl], [bw, bl]) = (gammons[s].get(), backgammons[s].get());
+            let [gw, gl, bw, bl] = none[s].get();
             [gw, bw, gl, bl]
         }
         _ => [0.0; 4],
@@ -808,38 +804,54 @@ fn one_off_sweep(
         policy.codes.as_slice(),
         policy.constant.as_slice(),
     );
-    by_rolls!(g, duo_sweep::<false>(g, ONE_OFF, policy, x, a, keep))
+    let [change] = by_rolls!(
+        g,
+        pairs_sweep::<false, Duo, 2, 1>(g, ONE_OFF, policy, x, a, keep, [true])
+    );
+    change
 }
 
-/// A sweep of one pair of chances — won, lost — of a gammon or of a backgammon, over
-/// the states where neither side has borne off, under `policy`: the first state's
+/// A sweep of both pairs of chances — a gammon won and lost, a backgammon won and lost —
+/// over the states where neither side has borne off, under `policy`: the first state's
 /// position and, from it, the plays and the constants of a [`Compact`] (the plays that
-/// bear off a first checker or win are in the constants). What one side wins the other
-/// loses: each play and each pass swaps the pair.
+/// bear off a first checker or win are in the constants); only the `live` pairs change.
+/// What one side wins the other loses: each play and each pass swaps each pair.
 fn none_off_sweep(
     g: &Graph,
-    policy: (usize, &[u32], &[[f64; 2]]),
-    x: &[Duo],
-    a: &[Duo],
-    keep: Option<&Keep<Duo>>,
-) -> f64 {
-    by_rolls!(g, duo_sweep::<true>(g, NONE_OFF, policy, x, a, keep))
+    policy: (usize, &[u32], &[[f64; 4]]),
+    x: &[Quad],
+    a: &[Quad],
+    keep: Option<&Keep<Quad>>,
+    live: [bool; 2],
+) -> [f64; 2] {
+    by_rolls!(
+        g,
+        pairs_sweep::<true, Quad, 4, 2>(g, NONE_OFF, policy, x, a, keep, live)
+    )
 }
 
-/// A sweep of two values a state over `class` under `policy` (the first state's position,
-/// then each state's plays and constant). With `SWAP`, every play and every pass swaps
-/// the pair (what one side wins the other loses); without, a pass changes who is on roll,
-/// not who is at risk. A state and its pass partner solve exactly:
-/// `x_s = a_s + p_s x_t`, `x_t = a_t + p_t x_s` (with the swap where it applies)
-/// ⇒ `x_s = (a_s + p_s a_t) / (1 - p_s p_t)`.
-fn duo_sweep<const SWAP: bool, const R: usize>(
+/// A sweep over `class` under `policy` (the first state's position, then each state's
+/// plays and constant) of `M` systems of two values a state that never meet, the `L = 2M`
+/// components of a slot (system `j`'s are `2j` and `2j + 1`); only the `live` ones
+/// change. With `SWAP`, every play and every pass swaps each pair (what one side wins the
+/// other loses); without, a pass changes who is on roll, not who is at risk. A state and
+/// its pass partner solve exactly: `x_s = a_s + p_s x_t`, `x_t = a_t + p_t x_s` (with the
+/// swap where it applies) ⇒ `x_s = (a_s + p_s a_t) / (1 - p_s p_t)`. Returns each
+/// system's largest change.
+#[allow(clippy::too_many_arguments)]
+fn pairs_sweep<const SWAP: bool, S, const L: usize, const M: usize, const R: usize>(
     g: &Graph,
     class: usize,
-    policy: (usize, &[u32], &[[f64; 2]]),
-    x: &[Duo],
-    a: &[Duo],
-    keep: Option<&Keep<Duo>>,
-) -> f64 {
+    policy: (usize, &[u32], &[[f64; L]]),
+    x: &[S],
+    a: &[S],
+    keep: Option<&Keep<S>>,
+    live: [bool; M],
+) -> [f64; M]
+where
+    S: Slot<Value = [f64; L]>,
+{
+    const { assert!(L == 2 * M) };
     let (first, codes, constant) = policy;
     let nr = rolls::<R>(g);
     let weights: Vec<f64> = g
@@ -848,15 +860,18 @@ fn duo_sweep<const SWAP: bool, const R: usize>(
         .map(|r| f64::from(r.weight()) / f64::from(g.denominator))
         .collect();
     let weights = &weights[..nr];
-    let moving = |x: &[Duo], k: usize, _| {
+    let moving = |x: &[S], k: usize, _| {
         let i = k - first;
         prefetch_recorded(x, codes, i + AHEAD, nr, |&c| c);
         let mut sum = constant[i];
         for (&code, &w) in codes[i * nr..i * nr + nr].iter().zip(weights) {
-            let [p, q] = x[code as usize].get();
-            let [u, v] = if SWAP { [q, p] } else { [p, q] };
-            sum[0] += w * u;
-            sum[1] += w * v;
+            let v = x[code as usize].get();
+            for j in 0..M {
+                let [p, q] = [v[2 * j], v[2 * j + 1]];
+                let [u, v] = if SWAP { [q, p] } else { [p, q] };
+                sum[2 * j] += w * u;
+                sum[2 * j + 1] += w * v;
+            }
         }
         sum
     };
@@ -867,14 +882,27 @@ fn duo_sweep<const SWAP: bool, const R: usize>(
         a,
         keep,
         moving,
-        |_, a_s, a_t, p_s, p_t, x| {
+        |_, a_s, a_t, p_s, p_t, old| {
             let den = 1.0 - p_s * p_t;
-            if den == 0.0 {
-                return ([0.0; 2], 0.0);
+            let (mut new, mut change) = (old, [0.0; M]);
+            for j in (0..M).filter(|&j| live[j]) {
+                let (u, v) = (2 * j, 2 * j + 1);
+                let pair = if den == 0.0 {
+                    [0.0; 2]
+                } else {
+                    let t = if SWAP {
+                        [a_t[v], a_t[u]]
+                    } else {
+                        [a_t[u], a_t[v]]
+                    };
+                    [(a_s[u] + p_s * t[0]) / den, (a_s[v] + p_s * t[1]) / den]
+                };
+                if den != 0.0 {
+                    change[j] = (pair[0] - old[u]).abs().max((pair[1] - old[v]).abs());
+                }
+                [new[u], new[v]] = pair;
             }
-            let t = if SWAP { [a_t[1], a_t[0]] } else { a_t };
-            let new = [(a_s[0] + p_s * t[0]) / den, (a_s[1] + p_s * t[1]) / den];
-            (new, (new[0] - x[0]).abs().max((new[1] - x[1]).abs()))
+            (new, change)
         },
     )
 }

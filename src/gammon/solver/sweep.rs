@@ -123,8 +123,26 @@ pub trait Slot: Sync + Send {
     fn new(v: Self::Value) -> Self;
     fn get(&self) -> Self::Value;
     fn set(&self, v: Self::Value);
-    /// `self += (self - previous) · factor`, component by component.
-    fn extrapolate(&self, previous: Self::Value, factor: f64);
+    /// `self += (self - previous) · factor`, component by component, each component with
+    /// the factor of its system (see [`extrapolated`]); a system without one keeps its
+    /// components as they are.
+    fn extrapolate(&self, previous: Self::Value, factors: &[Option<f64>]);
+}
+
+/// `v` extrapolated from `previous`: the `N` components belong to `factors.len()` systems
+/// of as many components each, in order; each moves by its system's factor, if any.
+#[inline(always)]
+fn extrapolated<const N: usize>(
+    mut v: [f64; N],
+    previous: [f64; N],
+    factors: &[Option<f64>],
+) -> [f64; N] {
+    for (i, (v, p)) in v.iter_mut().zip(previous).enumerate() {
+        if let Some(factor) = factors[i * factors.len() / N] {
+            *v += (*v - p) * factor;
+        }
+    }
+    v
 }
 
 /// The values of a slot of several `f64` in one plain load of the array (see [`Slot`]'s
@@ -152,9 +170,8 @@ impl Slot for Scalar {
     fn set(&self, v: f64) {
         self.0.store(v.to_bits(), Ordering::Relaxed);
     }
-    fn extrapolate(&self, previous: f64, factor: f64) {
-        let v = self.get();
-        self.set(v + (v - previous) * factor);
+    fn extrapolate(&self, previous: f64, factors: &[Option<f64>]) {
+        self.set(extrapolated([self.get()], [previous], factors)[0]);
     }
 }
 
@@ -179,12 +196,8 @@ impl Slot for Duo {
             cell.store(x.to_bits(), Ordering::Relaxed);
         }
     }
-    fn extrapolate(&self, previous: [f64; 2], factor: f64) {
-        let mut v = self.get();
-        for (v, p) in v.iter_mut().zip(previous) {
-            *v += (*v - p) * factor;
-        }
-        self.set(v);
+    fn extrapolate(&self, previous: [f64; 2], factors: &[Option<f64>]) {
+        self.set(extrapolated(self.get(), previous, factors));
     }
 }
 
@@ -209,12 +222,8 @@ impl Slot for Quad {
             cell.store(x.to_bits(), Ordering::Relaxed);
         }
     }
-    fn extrapolate(&self, previous: [f64; 4], factor: f64) {
-        let mut v = self.get();
-        for (v, p) in v.iter_mut().zip(previous) {
-            *v += (*v - p) * factor;
-        }
-        self.set(v);
+    fn extrapolate(&self, previous: [f64; 4], factors: &[Option<f64>]) {
+        self.set(extrapolated(self.get(), previous, factors));
     }
 }
 
@@ -241,12 +250,8 @@ impl<const N: usize> Slot for Lanes<N> {
             cell.store(x.to_bits(), Ordering::Relaxed);
         }
     }
-    fn extrapolate(&self, previous: [f64; N], factor: f64) {
-        let mut v = self.get();
-        for (v, p) in v.iter_mut().zip(previous) {
-            *v += (*v - p) * factor;
-        }
-        self.set(v);
+    fn extrapolate(&self, previous: [f64; N], factors: &[Option<f64>]) {
+        self.set(extrapolated(self.get(), previous, factors));
     }
 }
 
@@ -416,6 +421,41 @@ fn share(lo: usize, hi: usize, t: usize, threads: usize) -> std::ops::Range<usiz
     lo + len * t / threads..lo + len * (t + 1) / threads
 }
 
+/// How much a sweep changed the values: an `f64`, or one for each of the `M` independent
+/// systems whose values share the slots (see [`iterate_apart`]).
+pub trait Change: Copy + Send + Sync {
+    /// No change.
+    const NONE: Self;
+    /// The larger of the two, system by system.
+    fn max(self, other: Self) -> Self;
+    /// The largest of the systems'.
+    fn largest(self) -> f64;
+}
+
+impl Change for f64 {
+    const NONE: f64 = 0.0;
+    #[inline(always)]
+    fn max(self, other: f64) -> f64 {
+        f64::max(self, other)
+    }
+    #[inline(always)]
+    fn largest(self) -> f64 {
+        self
+    }
+}
+
+impl<const M: usize> Change for [f64; M] {
+    const NONE: [f64; M] = [0.0; M];
+    #[inline(always)]
+    fn max(self, other: [f64; M]) -> [f64; M] {
+        std::array::from_fn(|j| self[j].max(other[j]))
+    }
+    #[inline(always)]
+    fn largest(self) -> f64 {
+        self.into_iter().fold(0.0, f64::max)
+    }
+}
+
 /// Where a sweep keeps the values it replaces (for an extrapolation after it): the
 /// slots of the states from solver position `first` on.
 pub struct Keep<S> {
@@ -430,17 +470,18 @@ pub struct Keep<S> {
 /// that the threads write apart), where `moved` is the largest change this sweep has
 /// made so far (in the segments before); then, for each state `s` of the segment,
 /// `pair(s, a_s, a_t, p_s, p_t, x_s)` solves it with its pass partner `t` (in the same
-/// segment) and returns its new value and how much it changed; the value replaced goes
-/// to `keep`, if any. Returns the largest change.
-pub fn level_sweep<S: Slot>(
+/// segment) and returns its new value and how much it changed (a [`Change`]: by system,
+/// where the values hold several); the value replaced goes to `keep`, if any. Returns the
+/// largest change.
+pub fn level_sweep<S: Slot, D: Change>(
     g: &Graph,
     bounds: &[u32],
     x: &[S],
     a: &[S],
     keep: Option<&Keep<S>>,
     moving: impl Fn(&[S], usize, f64) -> S::Value + Sync,
-    pair: impl Fn(usize, S::Value, S::Value, f64, f64, S::Value) -> (S::Value, f64) + Sync,
-) -> f64 {
+    pair: impl Fn(usize, S::Value, S::Value, f64, f64, S::Value) -> (S::Value, D) + Sync,
+) -> D {
     // Spinning threads must not outnumber the cores (the result is the same for any
     // number of threads).
     let cores = cores();
@@ -467,8 +508,8 @@ pub fn level_sweep<S: Slot>(
     // The largest change so far, as the bits of a nonnegative f64 (which order as the
     // numbers do); read only across a barrier, so the same for every thread count.
     let moved = AtomicU64::new(0);
-    let work = |t: usize| -> f64 {
-        let mut delta = 0.0f64;
+    let work = |t: usize| -> D {
+        let mut delta = D::NONE;
         for (j, w) in bounds.windows(2).enumerate() {
             let (lo, hi) = (w[0] as usize, w[1] as usize);
             let so_far = f64::from_bits(moved.load(Ordering::Relaxed));
@@ -498,7 +539,7 @@ pub fn level_sweep<S: Slot>(
                 }
                 delta = delta.max(d);
             }
-            moved.fetch_max(delta.to_bits(), Ordering::Relaxed);
+            moved.fetch_max(delta.largest().to_bits(), Ordering::Relaxed);
             barrier.wait();
         }
         delta
@@ -530,6 +571,11 @@ const EXTRAPOLATE_AFTER: usize = 3;
 /// bound on the last extrapolation's change; returns the sweep's largest change.
 pub type Sweep<'a, S> = dyn FnMut(&[S], Option<&Keep<S>>, f64) -> f64 + 'a;
 
+/// One sweep as [`iterate_apart`] calls it: as [`Sweep`], system by system, and which
+/// systems are still iterated (the others' values must stay as they are).
+pub type Sweeps<'a, S, const M: usize> =
+    dyn FnMut(&[S], Option<&Keep<S>>, [f64; M], [bool; M]) -> [f64; M] + 'a;
+
 /// Runs `sweep` over `x` until the largest change in a sweep is below `tolerance`;
 /// returns the sweeps made and the last change. The sweeps change only `x[span]`; a
 /// sweep is handed a [`Keep`] for the values it replaces when an extrapolation may
@@ -548,46 +594,87 @@ pub fn iterate<S: Slot>(
     tolerance: f64,
     x: &[S],
     span: std::ops::Range<usize>,
-    // `dyn`: one copy of this loop for each kind of value, not one for each caller.
     sweep: &mut Sweep<'_, S>,
 ) -> Result<(u32, f64), Error> {
+    let [done] = iterate_apart(
+        progress,
+        what,
+        tolerance,
+        x,
+        span,
+        &mut |x, keep, [j], _| [sweep(x, keep, j)],
+    )?;
+    Ok(done)
+}
+
+/// [`iterate`] for `M` systems that never meet, whose values share the slots of `x` (the
+/// components of a slot split evenly between them, in order), so that one sweep reads
+/// each state's plays once for all of them. Each system is iterated exactly as
+/// [`iterate`] would alone (its own changes, extrapolations and stopping test), bit for
+/// bit; a system that has converged is left as it is while the others go on. Returns,
+/// system by system, the sweeps made and the last change.
+pub fn iterate_apart<S: Slot, const M: usize>(
+    progress: Progress<'_>,
+    what: &str,
+    tolerance: f64,
+    x: &[S],
+    span: std::ops::Range<usize>,
+    // `dyn`: one copy of this loop for each kind of value, not one for each caller.
+    sweep: &mut Sweeps<'_, S, M>,
+) -> Result<[(u32, f64); M], Error> {
     let moving = &x[span.clone()];
     let previous = Keep {
         slots: crate::par::collect(moving.len(), |i| S::new(moving[i].get())),
         first: span.start,
     };
-    let mut deltas: Vec<f64> = Vec::new();
-    let mut last_jump = 0usize;
+    let mut deltas: [Vec<f64>; M] = std::array::from_fn(|_| Vec::new());
+    let mut last_jump = [0usize; M];
     // The largest change the last extrapolation made (at most).
-    let mut jumped = 0.0;
+    let mut jumped = [0.0; M];
+    let mut done: [Option<(u32, f64)>; M] = [None; M];
     for k in 1..=MAX_SWEEPS {
+        let live = done.map(|d| d.is_none());
         // The values before this sweep are needed only if an extrapolation may follow it.
-        let may_jump = deltas.len() + 1 >= (last_jump + EXTRAPOLATE_AFTER).max(3);
-        let delta = sweep(x, may_jump.then_some(&previous), jumped);
-        jumped = 0.0;
-        deltas.push(delta);
-        if !progress.is_silent() {
-            progress.status(&format!("{what} sweep {k}, residual {delta:.2e}"));
-        }
-        if delta < tolerance {
-            return Ok((k, delta));
-        }
-        let n = deltas.len();
-        if n >= last_jump + EXTRAPOLATE_AFTER && n >= 3 {
-            let r1 = deltas[n - 1] / deltas[n - 2];
-            let r2 = deltas[n - 2] / deltas[n - 3];
-            if r1 > 0.0 && r1 < 0.98 && (r1 - r2).abs() < 0.05 * r1 {
-                let factor = r1 / (1.0 - r1);
-                // |x - x_prev| is at most the last sweep's change.
-                jumped = deltas[n - 1] * factor;
-                let before = &previous.slots;
-                crate::par::for_ranges(moving.len(), crate::par::GRAIN, &|r| {
-                    for i in r {
-                        moving[i].extrapolate(before[i].get(), factor);
-                    }
-                });
-                last_jump = n;
+        let may_jump = (0..M)
+            .any(|j| live[j] && deltas[j].len() + 1 >= (last_jump[j] + EXTRAPOLATE_AFTER).max(3));
+        let delta = sweep(x, may_jump.then_some(&previous), jumped, live);
+        jumped = [0.0; M];
+        let mut factors = [None; M];
+        for j in (0..M).filter(|&j| live[j]) {
+            let deltas = &mut deltas[j];
+            deltas.push(delta[j]);
+            if delta[j] < tolerance {
+                done[j] = Some((k, delta[j]));
+                continue;
             }
+            let n = deltas.len();
+            if n >= last_jump[j] + EXTRAPOLATE_AFTER && n >= 3 {
+                let r1 = deltas[n - 1] / deltas[n - 2];
+                let r2 = deltas[n - 2] / deltas[n - 3];
+                if r1 > 0.0 && r1 < 0.98 && (r1 - r2).abs() < 0.05 * r1 {
+                    let factor = r1 / (1.0 - r1);
+                    // |x - x_prev| is at most the last sweep's change.
+                    jumped[j] = deltas[n - 1] * factor;
+                    factors[j] = Some(factor);
+                    last_jump[j] = n;
+                }
+            }
+        }
+        if !progress.is_silent() {
+            let residual = (0..M).filter(|&j| live[j]).map(|j| delta[j]);
+            let residual = residual.fold(0.0, f64::max);
+            progress.status(&format!("{what} sweep {k}, residual {residual:.2e}"));
+        }
+        if let Some(done) = done.iter().copied().collect::<Option<Vec<_>>>() {
+            return Ok(std::array::from_fn(|j| done[j]));
+        }
+        if factors.iter().any(Option::is_some) {
+            let before = &previous.slots;
+            crate::par::for_ranges(moving.len(), crate::par::GRAIN, &|r| {
+                for i in r {
+                    moving[i].extrapolate(before[i].get(), &factors);
+                }
+            });
         }
     }
     Err(Error::NotConverged {
@@ -609,6 +696,100 @@ mod tests {
         prefetch(&large, PREFETCH_FROM);
         prefetch_recorded(&large, &[1u32, 2, 3], 0, 3, |&c| c + PREFETCH_FROM as u32);
         prefetch_recorded(&large, &[1u32, 2, 3], 1, 3, |&c| c);
+    }
+
+    /// A toy sweep of one system (rate `rate`, constants `c`) in place over `x`, each value
+    /// read from another one, the way a state reads its successors.
+    fn toy(
+        rate: f64,
+        c: &[f64],
+        get: impl Fn(usize) -> f64,
+        mut set: impl FnMut(usize, f64),
+    ) -> f64 {
+        let mut change = 0.0f64;
+        for i in 0..c.len() {
+            let new = c[i] + rate * get((i * 7 + 3) % c.len());
+            change = change.max((new - get(i)).abs());
+            set(i, new);
+        }
+        change
+    }
+
+    #[test]
+    fn systems_iterated_together_are_each_the_same_bits_as_alone() {
+        let len = 50;
+        let rates = [0.8, 0.55];
+        let c: [Vec<f64>; 2] = [
+            (0..len).map(|i| (i as f64 * 0.37).sin()).collect(),
+            (0..len).map(|i| (i as f64 * 1.3).cos() * 2.0).collect(),
+        ];
+        let alone: Vec<(Vec<u64>, (u32, f64))> = (0..2)
+            .map(|j| {
+                let x: Vec<Scalar> = (0..len).map(|_| Scalar::new(0.0)).collect();
+                let mut jumps = 0;
+                let done = iterate(
+                    Progress::SILENT,
+                    "alone",
+                    1e-12,
+                    &x,
+                    0..len,
+                    &mut |x, keep, jumped| {
+                        jumps += usize::from(jumped > 0.0);
+                        toy(
+                            rates[j],
+                            &c[j],
+                            |i| x[i].get(),
+                            |i, v| {
+                                if let Some(keep) = keep {
+                                    keep.slots[i].set(x[i].get());
+                                }
+                                x[i].set(v);
+                            },
+                        )
+                    },
+                )
+                .unwrap();
+                assert!(jumps > 0, "system {j} never extrapolated");
+                (x.iter().map(|s| s.get().to_bits()).collect(), done)
+            })
+            .collect();
+        // The two converge after different numbers of sweeps, and extrapolate apart.
+        assert_ne!(alone[0].1 .0, alone[1].1 .0);
+        let x: Vec<Duo> = (0..len).map(|_| Duo::new([0.0; 2])).collect();
+        let done = iterate_apart(
+            Progress::SILENT,
+            "together",
+            1e-12,
+            &x,
+            0..len,
+            &mut |x, keep, _, live| {
+                let mut change = [0.0; 2];
+                for j in (0..2).filter(|&j| live[j]) {
+                    change[j] = toy(
+                        rates[j],
+                        &c[j],
+                        |i| x[i].get()[j],
+                        |i, v| {
+                            let mut both = x[i].get();
+                            if let Some(keep) = keep {
+                                let mut kept = keep.slots[i].get();
+                                kept[j] = both[j];
+                                keep.slots[i].set(kept);
+                            }
+                            both[j] = v;
+                            x[i].set(both);
+                        },
+                    );
+                }
+                change
+            },
+        )
+        .unwrap();
+        for j in 0..2 {
+            assert_eq!(done[j], alone[j].1);
+            let bits: Vec<u64> = x.iter().map(|s| s.get()[j].to_bits()).collect();
+            assert_eq!(bits, alone[j].0, "system {j}");
+        }
     }
 
     #[test]
