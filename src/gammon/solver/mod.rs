@@ -137,7 +137,8 @@ pub struct SolveReport {
     pub sweeps: u32,
     /// The largest change of an equity in the last sweep (always a full one).
     pub residual: f64,
-    /// Sweeps of the outcome iteration.
+    /// Sweeps of the outcome iteration: those of the class with one side off, then those
+    /// of the class with none (whose two systems share their sweeps).
     pub outcome_sweeps: u32,
     /// The largest change of an outcome chance in the last sweep.
     pub outcome_residual: f64,
