@@ -887,20 +887,18 @@ where
             let (mut new, mut change) = (old, [0.0; M]);
             for j in (0..M).filter(|&j| live[j]) {
                 let (u, v) = (2 * j, 2 * j + 1);
-                let pair = if den == 0.0 {
-                    [0.0; 2]
-                } else {
-                    let t = if SWAP {
-                        [a_t[v], a_t[u]]
-                    } else {
-                        [a_t[u], a_t[v]]
-                    };
-                    [(a_s[u] + p_s * t[0]) / den, (a_s[v] + p_s * t[1]) / den]
-                };
-                if den != 0.0 {
-                    change[j] = (pair[0] - old[u]).abs().max((pair[1] - old[v]).abs());
+                if den == 0.0 {
+                    // Both always pass: the game never ends (no change counted).
+                    [new[u], new[v]] = [0.0; 2];
+                    continue;
                 }
-                [new[u], new[v]] = pair;
+                let t = if SWAP {
+                    [a_t[v], a_t[u]]
+                } else {
+                    [a_t[u], a_t[v]]
+                };
+                [new[u], new[v]] = [(a_s[u] + p_s * t[0]) / den, (a_s[v] + p_s * t[1]) / den];
+                change[j] = (new[u] - old[u]).abs().max((new[v] - old[v]).abs());
             }
             (new, change)
         },
